@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { DestinationStream } from 'pino';
+import { sandboxPlugin } from '@ce/sandbox';
+import type { AppConfig } from './config.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { AuthService } from './modules/auth/auth.service.js';
+import { SessionsRepository } from './modules/auth/sessions.repository.js';
+import { usageRoutes } from './modules/usage/usage.routes.js';
+import { UsageRepository } from './modules/usage/usage.repository.js';
+import { UsageService } from './modules/usage/usage.service.js';
+import { seedDemoAccounts } from './modules/users/demo-accounts.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { UsersRepository } from './modules/users/users.repository.js';
+import { UsersService } from './modules/users/users.service.js';
+import { registerAccessControl } from './platform/access.js';
+import type { CookieSecurity } from './platform/csrf.js';
+import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
+import { registerErrorHandling } from './platform/errors.js';
+import { loggerOptions } from './platform/logging.js';
+import { JobQueue } from './platform/queue.js';
+
+export interface BuildOptions {
+  /** Overrides where the data lives (tests use an in-memory PGlite or a throwaway PostgreSQL database). */
+  database?: DatabaseTarget;
+  /** Where log lines go (tests capture them). */
+  logDestination?: DestinationStream;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  database: Database;
+  queue: JobQueue;
+  services: { auth: AuthService; users: UsersService; usage: UsageService };
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
+const SESSION_PURGE_QUEUE = 'sessions.purge-expired';
+
+/** Builds the whole application without listening: plugins, then platform, then modules, then the web app. */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
+  const target: DatabaseTarget =
+    options.database ??
+    (config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+
+  const app = Fastify({
+    logger: options.logDestination
+      ? { ...loggerOptions(config.logLevel), stream: options.logDestination }
+      : loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: 'x-request-id',
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const database = await openDatabase(target);
+  const queue = new JobQueue(database.sql, app.log);
+  app.addHook('onClose', async () => {
+    await queue.stop(config.shutdownGraceMs);
+    await database.close();
+  });
+
+  try {
+    await app.register(fastifyCookie);
+    await app.register(fastifyHelmet, {
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          scriptSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
+      },
+    });
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: {
+          title: 'CE Toolkit API',
+          version: '0.1.0',
+          description:
+            'Every operation of the CE Toolkit server. State-changing calls need the `x-csrf-token` header echoing the `ce_csrf` cookie.',
+        },
+        components: {
+          securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'ce_session' } },
+        },
+        security: [{ session: [] }],
+      },
+      transform: jsonSchemaTransform,
+    });
+    await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+    registerErrorHandling(app);
+
+    const usersRepository = new UsersRepository(database.db);
+    const auth = new AuthService(usersRepository, new SessionsRepository(database.db), {
+      idleTimeoutMs: config.session.idleTimeoutMs,
+      absoluteTimeoutMs: config.session.absoluteTimeoutMs,
+      demoMode: config.demoMode,
+    });
+    const users = new UsersService(usersRepository);
+    const usage = new UsageService(new UsageRepository(database.db), config.provisionedTestsBaseline);
+    const cookies: CookieSecurity = {
+      secure: (request: FastifyRequest) =>
+        config.session.cookieSecure === 'auto' ? request.protocol === 'https' : config.session.cookieSecure,
+    };
+
+    registerAccessControl(app, auth, cookies);
+    await app.register(authRoutes, {
+      auth,
+      cookies,
+      sessionMaxAgeMs: config.session.absoluteTimeoutMs,
+      supportEmail: config.supportEmail,
+      demoMode: config.demoMode,
+    });
+    await app.register(usersRoutes, { users });
+    await app.register(usageRoutes, { usage });
+
+    app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+    app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+      const checks = await Promise.allSettled([database.ping(), queue.ping()]);
+      const [db, jobs] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
+      const ready = db === 'ok' && jobs === 'ok';
+      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database: db, queue: jobs });
+    });
+
+    if (config.platformApiUrl === null) {
+      await app.register(sandboxPlugin, { prefix: '/sandbox', demoMode: config.demoMode });
+    }
+
+    registerWebApp(app, config.webDistDir);
+
+    if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
+
+    await queue.start();
+    await queue.work(SESSION_PURGE_QUEUE, async () => {
+      const purged = await auth.purgeExpired();
+      if (purged > 0) app.log.info({ purged }, 'expired sessions removed');
+    });
+    await queue.schedule(SESSION_PURGE_QUEUE, '*/15 * * * *');
+
+    await app.ready();
+    return { app, database, queue, services: { auth, users, usage } };
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Serves the built single-page app: hashed assets cached for a year, index.html never cached,
+ * and any other GET outside /api and /sandbox answered with index.html (history fallback).
+ */
+function registerWebApp(app: FastifyInstance, distDir: string): void {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn({ distDir }, 'web app not built: run `npm run build` (npm start does this)');
+    return;
+  }
+  void app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    setHeaders(reply, filePath) {
+      const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+      reply.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (pathname.startsWith('/api/') || pathname.startsWith('/sandbox/')) {
+      return reply.callNotFound();
+    }
+    const candidate = path.join(distDir, path.normalize(pathname));
+    if (pathname !== '/' && candidate.startsWith(distDir) && existsSync(candidate) && !candidate.endsWith(path.sep)) {
+      return reply.sendFile(path.relative(distDir, candidate));
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+}

@@ -1,0 +1,109 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const durationMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/**
+ * Every environment variable the server reads, in one schema. The README's configuration table
+ * lists the same variables; `loadConfig` refuses to start on a bad value and names the variable.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
+    .optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_MODE: booleanFromEnv.optional(),
+  DEMO_PASSWORD: z.string().min(8).default('demo-password'),
+  SUPPORT_EMAIL: z.email().default('ce-toolkit-support@example.com'),
+  SESSION_IDLE_TIMEOUT_MS: durationMs(8 * 60 * 60 * 1000),
+  SESSION_ABSOLUTE_TIMEOUT_MS: durationMs(7 * 24 * 60 * 60 * 1000),
+  COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
+  TRUST_PROXY: booleanFromEnv.default(false),
+  PROVISIONED_TESTS_BASELINE: z.coerce.number().int().nonnegative().default(8589),
+  PLATFORM_API_URL: z.url().optional(),
+  WEB_DIST_DIR: z.string().optional(),
+  SHUTDOWN_GRACE_MS: durationMs(10_000),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  /** `null` means the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | null;
+  logLevel: Env['LOG_LEVEL'];
+  demoMode: boolean;
+  demoPassword: string;
+  supportEmail: string;
+  session: { idleTimeoutMs: number; absoluteTimeoutMs: number; cookieSecure: 'auto' | boolean };
+  trustProxy: boolean;
+  provisionedTestsBaseline: number;
+  /** `null` means the sandbox mounted at /sandbox on this server. */
+  platformApiUrl: string | null;
+  webDistDir: string;
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from an environment (process.env by default). Throws ConfigError naming each bad variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        return `${name}=${JSON.stringify(source[name] ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  const embedded = env.DATABASE_URL === undefined;
+  const demoMode = env.DEMO_MODE ?? embedded;
+  if (demoMode && !embedded) {
+    throw new ConfigError(['DEMO_MODE=true: demo accounts exist only on the embedded database (unset DATABASE_URL)']);
+  }
+  const host = env.HOST;
+  return {
+    env: env.NODE_ENV,
+    host,
+    port: env.PORT,
+    publicUrl: env.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT}`,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL ?? null,
+    logLevel: env.LOG_LEVEL,
+    demoMode,
+    demoPassword: env.DEMO_PASSWORD,
+    supportEmail: env.SUPPORT_EMAIL,
+    session: {
+      idleTimeoutMs: env.SESSION_IDLE_TIMEOUT_MS,
+      absoluteTimeoutMs: env.SESSION_ABSOLUTE_TIMEOUT_MS,
+      cookieSecure: env.COOKIE_SECURE === 'auto' ? 'auto' : env.COOKIE_SECURE === 'true',
+    },
+    trustProxy: env.TRUST_PROXY,
+    provisionedTestsBaseline: env.PROVISIONED_TESTS_BASELINE,
+    platformApiUrl: env.PLATFORM_API_URL ?? null,
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+  };
+}

@@ -1,0 +1,57 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const { app } = await buildApp(config);
+  await app.listen({ host: config.host, port: config.port });
+
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host}:${port}`;
+  const lines = [`CE Toolkit is running at ${url}`];
+  if (config.demoMode) {
+    lines.push(`Sign in as tam@demo.local (or superuser@, proserv@, adoption@, pmo@, engineering@, support@, t3@, user@demo.local)`);
+    lines.push(`with the password from DEMO_PASSWORD (default: demo-password).`);
+  } else {
+    lines.push('Create accounts with: npm run user -- add EMAIL --role TAM --name "Full Name"');
+  }
+  if (config.platformApiUrl === null) lines.push(`Sandbox of the external systems: ${url}/sandbox`);
+  console.log(`\n${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + 5000);
+    force.unref();
+    app
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,68 @@
+import { ROLES, roleFromLocale, type Role, type SessionUser, type UserAccount } from '@ce/contract';
+import { AppError } from '../../platform/errors.js';
+import { generateTemporaryPassword, hashPassword } from './passwords.js';
+import type { UserRow, UsersRepository } from './users.repository.js';
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+/** The locale stored for a role: `User` is the absence of a locale (spec section 6). */
+export const localeForRole = (role: Role): string | null => (role === 'User' ? null : role);
+
+export function toSessionUser(row: UserRow): SessionUser {
+  return { id: row.id, email: row.email, name: row.name, locale: row.locale, role: roleFromLocale(row.locale) };
+}
+
+export function toUserAccount(row: UserRow): UserAccount {
+  return { ...toSessionUser(row), disabled: row.disabled, createdAt: row.createdAt.toISOString() };
+}
+
+export function parseRole(value: string): Role {
+  const role = ROLES.find((candidate) => candidate.toLowerCase() === value.trim().toLowerCase());
+  if (!role) throw new AppError(400, 'invalid_role', `Unknown role "${value}". Roles: ${ROLES.join(', ')}`);
+  return role;
+}
+
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Account administration shared by the CLI and (later) Settings. */
+export class UsersService {
+  constructor(private readonly repository: UsersRepository) {}
+
+  async list(): Promise<UserAccount[]> {
+    return (await this.repository.list()).map(toUserAccount);
+  }
+
+  /** Creates an account with a temporary password the person must change at first sign-in. */
+  async add(input: { email: string; role: Role; name?: string | null }): Promise<{ user: UserAccount; temporaryPassword: string }> {
+    const email = normaliseEmail(input.email);
+    if (!EMAIL_PATTERN.test(email)) throw new AppError(400, 'invalid_email', `"${input.email}" is not an email address`);
+    if (await this.repository.findByEmail(email)) {
+      throw new AppError(409, 'user_exists', `An account for ${email} already exists`);
+    }
+    const temporaryPassword = generateTemporaryPassword();
+    const row = await this.repository.insert({
+      email,
+      name: input.name?.trim() || null,
+      locale: localeForRole(input.role),
+      passwordHash: await hashPassword(temporaryPassword),
+      mustChangePassword: true,
+    });
+    return { user: toUserAccount(row), temporaryPassword };
+  }
+
+  async setRole(email: string, role: Role): Promise<UserAccount> {
+    return this.change(email, { locale: localeForRole(role) });
+  }
+
+  async setDisabled(email: string, disabled: boolean): Promise<UserAccount> {
+    return this.change(email, { disabled });
+  }
+
+  private async change(email: string, changes: Partial<UserRow>): Promise<UserAccount> {
+    const existing = await this.repository.findByEmail(normaliseEmail(email));
+    if (!existing) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);
+    const updated = await this.repository.update(existing.id, changes);
+    if (!updated) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);
+    return toUserAccount(updated);
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { can, OPERATION_ACCESS, SESSION_COOKIE, type OperationId, type SessionUser } from '@ce/contract';
+import type { AuthService } from '../modules/auth/auth.service.js';
+import { ensureCsrfCookie, verifyCsrf, type CookieSecurity } from './csrf.js';
+import { forbidden, unauthorized } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set for operations that need one. */
+    user: SessionUser | null;
+  }
+}
+
+const isOperationId = (value: unknown): value is OperationId =>
+  typeof value === 'string' && Object.hasOwn(OPERATION_ACCESS, value);
+
+/**
+ * Every /api route must name an operationId that the contract's access table knows; the route is
+ * then guarded by that entry: no session -> 401, a role without the capability -> 403. Routes are
+ * refused at start-up when they forget, so an unguarded operation cannot ship.
+ */
+export function registerAccessControl(app: FastifyInstance, auth: AuthService, cookies: CookieSecurity): void {
+  app.decorateRequest('user', null);
+
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    const operationId = route.schema?.operationId;
+    if (!isOperationId(operationId)) {
+      throw new Error(`Route ${route.method} ${route.url} has no operationId listed in OPERATION_ACCESS`);
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) ensureCsrfCookie(request, reply, cookies);
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const operationId = request.routeOptions.schema?.operationId;
+    if (!isOperationId(operationId)) return;
+    const capability = OPERATION_ACCESS[operationId];
+    const sessionId = request.cookies[SESSION_COOKIE];
+    request.user = sessionId ? await auth.resolve(sessionId) : null;
+    if (capability !== 'public') {
+      if (!request.user) throw unauthorized();
+      if (!can(request.user.role, capability)) throw forbidden();
+    }
+    verifyCsrf(request);
+  });
+}

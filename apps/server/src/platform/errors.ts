@@ -1,0 +1,60 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ApiError } from '@ce/contract';
+
+/** An error the caller should see as is: status, stable code, plain message. */
+export class AppError extends Error {
+  constructor(
+    public readonly statusCode: number,
+    public readonly code: string,
+    message: string,
+    public readonly fields?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const unauthorized = (message = 'User not authenticated') => new AppError(401, 'unauthorized', message);
+export const forbidden = (message = 'You do not have permission to do this') =>
+  new AppError(403, 'forbidden', message);
+
+function body(requestId: string, code: string, message: string, fields?: ApiError['error']['fields']): ApiError {
+  return { error: { code, message, requestId, ...(fields ? { fields } : {}) } };
+}
+
+/**
+ * One JSON error shape for every API error. Unexpected errors are logged with their stack and
+ * answered with a generic message: internals never reach the browser.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(body(request.id, error.code, error.message, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(issue.params?.issue?.path ?? ''),
+        message: issue.message ?? 'Invalid value',
+      }));
+      return reply
+        .status(400)
+        .send(body(request.id, 'validation_failed', fields[0]?.message ?? 'Invalid request', fields));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send(body(request.id, 'internal', 'Internal server error'));
+    }
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(status).send(body(request.id, 'internal', 'Internal server error'));
+    }
+    // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to show.
+    return reply.status(status).send(body(request.id, error.code ?? 'bad_request', error.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(body(request.id, 'not_found', `No such operation: ${request.method} ${request.url.split('?')[0]}`));
+  });
+}

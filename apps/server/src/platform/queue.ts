@@ -1,0 +1,58 @@
+import PgBoss from 'pg-boss';
+import type { Logger } from './logging.js';
+import type { SqlExecutor } from './database.js';
+
+export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
+
+/** The job queue (pg-boss) on the process's one database instance, whichever database that is. */
+export class JobQueue {
+  private readonly boss: PgBoss;
+  private started = false;
+
+  constructor(sql: SqlExecutor, logger: Logger) {
+    this.boss = new PgBoss({
+      db: { executeSql: (text, values) => sql.executeSql(text, values) },
+      schema: 'pgboss',
+      // Completed jobs are history the product keeps in its own tables; pg-boss only needs them briefly.
+      deleteAfterDays: 7,
+    });
+    this.boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
+  }
+
+  async start(): Promise<void> {
+    await this.boss.start();
+    this.started = true;
+  }
+
+  /** Declares a queue and its handler. */
+  async work<T extends object>(name: string, handler: JobHandler<T>, options: PgBoss.WorkOptions = {}): Promise<void> {
+    await this.boss.createQueue(name);
+    await this.boss.work<T>(name, options, handler);
+  }
+
+  /** Runs `name` on a cron schedule; every instance may declare it, pg-boss runs it once per slot. */
+  async schedule(name: string, cron: string): Promise<void> {
+    await this.boss.createQueue(name);
+    await this.boss.schedule(name, cron);
+  }
+
+  async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    return this.boss.send(name, data, options);
+  }
+
+  /** Reachable means pg-boss can read its own tables. */
+  async ping(): Promise<void> {
+    if (!this.started) throw new Error('job queue not started');
+    await this.boss.getQueues();
+  }
+
+  /** Stops taking jobs, waits for running ones (up to `timeoutMs`), then stops. */
+  async stop(timeoutMs: number): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await new Promise<void>((resolve) => {
+      this.boss.once('stopped', () => resolve());
+      this.boss.stop({ graceful: true, close: false, timeout: timeoutMs }).catch(() => resolve());
+    });
+  }
+}

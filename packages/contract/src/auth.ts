@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ROLES } from './roles.js';
+
+/** Name of the anti-forgery cookie and the header that must echo it on every state-changing request. */
+export const CSRF_COOKIE = 'ce_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+export const SESSION_COOKIE = 'ce_session';
+
+export const loginInputSchema = z.object({
+  email: z.string().trim().min(1, 'Username cannot be empty').max(320),
+  password: z.string().min(1, 'Password cannot be empty').max(1024),
+});
+export type LoginInput = z.infer<typeof loginInputSchema>;
+
+export const roleSchema = z.enum(ROLES);
+
+/** The signed-in user as the browser sees it (spec section 3, User). */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  locale: z.string().nullable(),
+  role: roleSchema,
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionResponseSchema = z.object({ user: sessionUserSchema });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const appInfoSchema = z.object({
+  supportEmail: z.string(),
+  demoMode: z.boolean(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+/** An account as an administrator sees it. */
+export const userAccountSchema = sessionUserSchema.extend({
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type UserAccount = z.infer<typeof userAccountSchema>;
+export const userListResponseSchema = z.object({ users: z.array(userAccountSchema) });

@@ -1,0 +1,25 @@
+/** Every route of the web application (spec section 2, plus /home/reports from the reports issue). */
+export const PATHS = {
+  login: '/login',
+  home: '/home',
+  dashboard: '/home/dashboard',
+  settings: '/home/settings',
+  reports: '/home/reports',
+  accountHealth: '/home/tools/account-health',
+  configReport: '/home/tools/config-report',
+  alertsReport: '/home/tools/alerts-report',
+  psClosureDocuments: '/home/tools/ps-closure-documents',
+  tamWeeklyReport: '/home/tools/tam-weekly-report',
+  tamMaintenanceWindow: '/home/tools/tam-maintenance-window',
+  bulkTests: '/home/tools/bulk-tests',
+  bulkOperations: '/home/tools/bulk-operations',
+  alertsMigration: '/home/tools/alerts-migration',
+  backupRestore: '/home/tools/backup-restore',
+  dashboards: '/home/tools/dashboards',
+  timeTracking: '/home/tools/time-tracking',
+  apiTools: '/home/api-tools',
+  support: '/home/support',
+  diagnosticTool: '/home/diagnostic-tool',
+} as const;
+
+export type AppPath = (typeof PATHS)[keyof typeof PATHS];

@@ -1,0 +1,1 @@
+export { sandboxPlugin, type SandboxOptions } from './sandbox-plugin.js';
