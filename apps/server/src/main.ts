@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const url = `http://${config.host}:${port}`;
   const lines = [`CE Toolkit is running at ${url}`];
   if (config.demoMode) {
-    lines.push(`Sign in as tam@demo.local (or superuser@, proserv@, adoption@, pmo@, engineering@, support@, t3@, user@demo.local)`);
+    lines.push(
+      `Sign in as tam@demo.local (or superuser@, proserv@, adoption@, pmo@, engineering@, support@, t3@, user@demo.local)`,
+    );
     lines.push(`with the password from DEMO_PASSWORD (default: demo-password).`);
   } else {
     lines.push('Create accounts with: npm run user -- add EMAIL --role TAM --name "Full Name"');

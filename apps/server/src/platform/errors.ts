@@ -16,8 +16,7 @@ export class AppError extends Error {
 }
 
 export const unauthorized = (message = 'User not authenticated') => new AppError(401, 'unauthorized', message);
-export const forbidden = (message = 'You do not have permission to do this') =>
-  new AppError(403, 'forbidden', message);
+export const forbidden = (message = 'You do not have permission to do this') => new AppError(403, 'forbidden', message);
 
 function body(requestId: string, code: string, message: string, fields?: ApiError['error']['fields']): ApiError {
   return { error: { code, message, requestId, ...(fields ? { fields } : {}) } };
@@ -34,7 +33,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = error.validation.map((issue) => ({
-        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || String(issue.params?.issue?.path ?? ''),
+        path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'),
         message: issue.message ?? 'Invalid value',
       }));
       return reply
@@ -55,6 +54,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(body(request.id, 'not_found', `No such operation: ${request.method} ${request.url.split('?')[0]}`));
+    reply
+      .status(404)
+      .send(body(request.id, 'not_found', `No such operation: ${request.method} ${request.url.split('?')[0]}`));
   });
 }

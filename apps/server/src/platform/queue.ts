@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import type { Logger } from './logging.js';
+import type { FastifyBaseLogger } from 'fastify';
 import type { SqlExecutor } from './database.js';
 
 export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
@@ -9,7 +9,7 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private started = false;
 
-  constructor(sql: SqlExecutor, logger: Logger) {
+  constructor(sql: SqlExecutor, logger: FastifyBaseLogger) {
     this.boss = new PgBoss({
       db: { executeSql: (text, values) => sql.executeSql(text, values) },
       schema: 'pgboss',

@@ -38,7 +38,8 @@ export class AuthService {
     const passwordHash = user?.passwordHash ?? (await decoyPasswordHash());
     const passwordMatches = await verifyPassword(passwordHash, password);
     if (!user || !passwordMatches) throw new AppError(401, 'sign_in_failed', SIGN_IN_FAILED);
-    if (user.disabled) throw new AppError(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
+    if (user.disabled)
+      throw new AppError(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
     if (user.isDemo && !this.policy.demoMode) {
       throw new AppError(403, 'demo_disabled', 'Demo accounts are disabled on this installation.');
     }

@@ -31,7 +31,10 @@ export class SessionsRepository {
   }
 
   async deleteAllForUser(userId: string): Promise<number> {
-    const deleted = await this.db.delete(sessions).where(eq(sessions.userId, userId)).returning({ idHash: sessions.idHash });
+    const deleted = await this.db
+      .delete(sessions)
+      .where(eq(sessions.userId, userId))
+      .returning({ idHash: sessions.idHash });
     return deleted.length;
   }
 

@@ -12,7 +12,12 @@ export interface UsageTotal {
 export class UsageRepository {
   constructor(private readonly db: Db) {}
 
-  async record(event: { tool: UsageTool; userId: string | null; team?: string | null; quantity?: number }): Promise<void> {
+  async record(event: {
+    tool: UsageTool;
+    userId: string | null;
+    team?: string | null;
+    quantity?: number;
+  }): Promise<void> {
     await this.db.insert(usageEvents).values({
       tool: event.tool,
       userId: event.userId,
@@ -24,7 +29,11 @@ export class UsageRepository {
   /** Sums per tool and team in one query. */
   async totals(): Promise<UsageTotal[]> {
     return this.db
-      .select({ tool: usageEvents.tool, team: usageEvents.team, total: sql<number>`coalesce(sum(${usageEvents.quantity}), 0)::float8` })
+      .select({
+        tool: usageEvents.tool,
+        team: usageEvents.team,
+        total: sql<number>`coalesce(sum(${usageEvents.quantity}), 0)::float8`,
+      })
       .from(usageEvents)
       .groupBy(usageEvents.tool, usageEvents.team);
   }

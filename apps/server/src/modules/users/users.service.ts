@@ -33,9 +33,14 @@ export class UsersService {
   }
 
   /** Creates an account with a temporary password the person must change at first sign-in. */
-  async add(input: { email: string; role: Role; name?: string | null }): Promise<{ user: UserAccount; temporaryPassword: string }> {
+  async add(input: {
+    email: string;
+    role: Role;
+    name?: string | null;
+  }): Promise<{ user: UserAccount; temporaryPassword: string }> {
     const email = normaliseEmail(input.email);
-    if (!EMAIL_PATTERN.test(email)) throw new AppError(400, 'invalid_email', `"${input.email}" is not an email address`);
+    if (!EMAIL_PATTERN.test(email))
+      throw new AppError(400, 'invalid_email', `"${input.email}" is not an email address`);
     if (await this.repository.findByEmail(email)) {
       throw new AppError(409, 'user_exists', `An account for ${email} already exists`);
     }

@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { createQueryClient } from '../lib/query-client';
+import { Providers } from './providers';
+import { createRouter } from './router';
+import './index.css';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+createRoot(root).render(
+  <StrictMode>
+    <Providers queryClient={createQueryClient()}>
+      <RouterProvider router={createRouter()} />
+    </Providers>
+  </StrictMode>,
+);

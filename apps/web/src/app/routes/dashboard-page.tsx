@@ -1,0 +1,5 @@
+import { DashboardHome } from '../../features/dashboard/components/dashboard-home';
+
+export function DashboardPage() {
+  return <DashboardHome />;
+}

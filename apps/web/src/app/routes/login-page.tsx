@@ -1,0 +1,39 @@
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { PATHS } from '@ce/contract';
+import { Logo } from '../../components/ui/logo';
+import { Spinner } from '../../components/ui/spinner';
+import { LoginForm } from '../../features/auth/components/login-form';
+import { useSession } from '../../lib/session';
+
+/** Where to go after signing in: back where the user was heading, if that was inside the app. */
+function destination(state: unknown): string {
+  const from = (state as { from?: unknown } | null)?.from;
+  return typeof from === 'string' && from.startsWith(PATHS.home) ? from : PATHS.home;
+}
+
+export function LoginPage() {
+  const session = useSession();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  if (session.isPending) {
+    return (
+      <div className="flex h-screen items-center justify-center text-brand-700">
+        <Spinner label="Loading your session" className="h-8 w-8" />
+      </div>
+    );
+  }
+  if (session.data) return <Navigate to={destination(location.state)} replace />;
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-gradient-to-br from-brand-50 to-slate-100 p-4">
+      <div className="w-full max-w-sm rounded-xl bg-white p-8 shadow-lg">
+        <div className="mb-6 flex flex-col items-center gap-2">
+          <Logo className="h-12 w-12" />
+          <h1 className="text-xl font-semibold text-slate-800">Sign in to CE Toolkit</h1>
+        </div>
+        <LoginForm onSignedIn={() => void navigate(destination(location.state), { replace: true })} />
+      </div>
+    </main>
+  );
+}

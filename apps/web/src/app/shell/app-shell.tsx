@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import { DESKTOP_BREAKPOINT_PX, PATHS } from '@ce/contract';
+import { Spinner } from '../../components/ui/spinner';
+import { userCanOpen } from '../../lib/permissions';
+import { useLogout, useSession } from '../../lib/session';
+import { Navbar } from './navbar';
+import { SideMenu } from './side-menu';
+
+const isDesktop = () => window.innerWidth >= DESKTOP_BREAKPOINT_PX;
+
+/** The guarded home area: no user -> /login (remembering where the user was going). */
+export function AppShell() {
+  const session = useSession();
+  const location = useLocation();
+  const logout = useLogout();
+  const [isMenuOpen, setMenuOpen] = useState(isDesktop);
+
+  useEffect(() => {
+    const query = window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`);
+    const handleChange = (event: MediaQueryListEvent) => setMenuOpen(event.matches);
+    query.addEventListener('change', handleChange);
+    return () => query.removeEventListener('change', handleChange);
+  }, []);
+
+  if (session.isPending) {
+    return (
+      <div className="flex h-screen items-center justify-center text-brand-700">
+        <Spinner label="Loading your session" className="h-8 w-8" />
+      </div>
+    );
+  }
+  const user = session.data;
+  if (!user) {
+    if (logout.isSuccess || logout.isError) return <Navigate to={PATHS.login} replace />;
+    return <Navigate to={PATHS.login} replace state={{ from: location.pathname + location.search }} />;
+  }
+
+  return (
+    <div className="flex h-screen flex-col">
+      <Navbar
+        user={user}
+        isLoggingOut={logout.isPending}
+        onLogout={() => logout.mutate()}
+        onToggleMenu={() => setMenuOpen((open) => !open)}
+        isMenuOpen={isMenuOpen}
+      />
+      <div className="flex min-h-0 flex-1">
+        <SideMenu user={user} isOpen={isMenuOpen} onRequestOpen={() => setMenuOpen(true)} />
+        <main className="min-w-0 flex-1 overflow-y-auto p-6">
+          {userCanOpen(user, location.pathname) ? <Outlet /> : <AccessDenied role={user.role} />}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function AccessDenied({ role }: { role: string }) {
+  return (
+    <section className="mx-auto max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-6">
+      <h1 className="text-lg font-semibold">Not available for your role</h1>
+      <p className="mt-2 text-sm text-slate-700">
+        This page is not available to the {role} role. Ask a Super User if you need access.
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { useSyncExternalStore } from 'react';
+import type { ToastType } from '@ce/contract';
+import { toast as defaultStore, type ToastStore } from './toast-store';
+
+const STYLES: Record<ToastType, string> = {
+  success: 'border-green-600 bg-green-600 text-white',
+  error: 'border-red-600 bg-red-600 text-white',
+  info: 'border-sky-600 bg-sky-600 text-white',
+  warning: 'border-amber-500 bg-amber-400 text-slate-900',
+  default: 'border-slate-700 bg-slate-800 text-white',
+};
+
+export interface ToasterProps {
+  store?: ToastStore;
+}
+
+/** Shows the store's toasts in a live region, so screen readers announce them. Errors interrupt; others wait. */
+export function Toaster({ store = defaultStore }: ToasterProps) {
+  const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot);
+  return (
+    <div
+      aria-live="polite"
+      aria-label="Notifications"
+      className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 flex-col gap-2"
+    >
+      {toasts.map((item) => (
+        <div
+          key={item.id}
+          role={item.type === 'error' ? 'alert' : 'status'}
+          data-toast-type={item.type}
+          className={`pointer-events-auto rounded-lg border px-4 py-3 shadow-lg ${STYLES[item.type]}`}
+        >
+          <div className="flex items-start gap-3">
+            <div className="flex-1">
+              {item.title && <p className="font-semibold">{item.title}</p>}
+              <p className="text-sm">{item.message}</p>
+            </div>
+            <button
+              type="button"
+              className="text-sm opacity-80 hover:opacity-100"
+              aria-label="Dismiss notification"
+              onClick={() => store.dismiss(item.id)}
+            >
+              ×
+            </button>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

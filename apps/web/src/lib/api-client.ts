@@ -1,0 +1,89 @@
+import { apiErrorSchema, CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+
+/** An API answer other than 2xx, with the server's plain-words message. */
+export class ApiRequestError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly code: string,
+    message: string,
+    public readonly fields: { path: string; message: string }[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+  }
+}
+
+type Listener = (error: ApiRequestError) => void;
+const unauthorizedListeners = new Set<Listener>();
+
+/** Called when any call answers 401: the session is gone, the app goes back to sign-in. */
+export function onUnauthorized(listener: Listener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+function readCookie(name: string): string | undefined {
+  return document.cookie
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Don't announce a 401 (used by the session probe itself). */
+  expectUnauthorized?: boolean;
+}
+
+/** The one way the web app calls its server: same-origin cookies, the anti-forgery header, one error shape. */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') {
+    const csrf = readCookie(CSRF_COOKIE) ?? (await primeCsrfCookie());
+    if (csrf) headers[CSRF_HEADER] = decodeURIComponent(csrf);
+  }
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    throw new ApiRequestError(0, 'network_error', 'Cannot reach the server. Check your connection and try again.');
+  }
+  const text = await response.text();
+  const payload: unknown = text ? safeJson(text) : undefined;
+  if (response.ok) return payload as T;
+
+  const parsed = apiErrorSchema.safeParse(payload);
+  const error = parsed.success
+    ? new ApiRequestError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.fields)
+    : new ApiRequestError(response.status, 'http_error', `Server error: ${response.statusText} (${response.status})`);
+  if (response.status === 401 && !options.expectUnauthorized) {
+    unauthorizedListeners.forEach((listener) => listener(error));
+  }
+  throw error;
+}
+
+/** The server sets the anti-forgery cookie on any API answer; fetch one if the browser has none yet. */
+async function primeCsrfCookie(): Promise<string | undefined> {
+  await fetch('/api/app-info', { credentials: 'same-origin' }).catch(() => undefined);
+  return readCookie(CSRF_COOKIE);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,61 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { AppInfo, LoginInput, SessionResponse, SessionUser } from '@ce/contract';
+import { LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
+import { toast } from '../components/ui/toast-store';
+import { ApiRequestError, apiRequest } from './api-client';
+
+export const sessionQueryKey = ['session'] as const;
+
+/** The signed-in user, or null. A 401 is an answer here, not an error. */
+export function useSession() {
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: async (): Promise<SessionUser | null> => {
+      try {
+        const { user } = await apiRequest<SessionResponse>('/api/session', { expectUnauthorized: true });
+        return user;
+      } catch (error) {
+        if (error instanceof ApiRequestError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+    retry: false,
+  });
+}
+
+export function useAppInfo() {
+  return useQuery({
+    queryKey: ['app-info'],
+    queryFn: () => apiRequest<AppInfo>('/api/app-info'),
+    staleTime: Infinity,
+  });
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginInput) =>
+      apiRequest<SessionResponse>('/api/session', { method: 'POST', body: input, expectUnauthorized: true }),
+    onSuccess: ({ user }) => queryClient.setQueryData(sessionQueryKey, user),
+  });
+}
+
+/**
+ * Ends every session of the user on the server, then forgets everything the browser kept and says so.
+ * Clearing the session sends the guarded shell back to /login.
+ */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest<{ endedSessions: number }>('/api/session', { method: 'DELETE', expectUnauthorized: true }),
+    onSettled: () => {
+      localStorage.clear();
+      sessionStorage.clear();
+      queryClient.clear();
+      queryClient.setQueryData(sessionQueryKey, null);
+      toast.success(LOGOUT_TOAST_MESSAGE, { timeout: LOGOUT_TOAST_MS });
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+        },
+        esbuild: { jsx: 'automatic' },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['apps/server/test/**/*.int.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // PGlite and pg-boss per file: keep memory and the two cores in check.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
