@@ -185,6 +185,7 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
   void app.register(fastifyStatic, {
     root: distDir,
     wildcard: false,
+    cacheControl: false,
     index: false,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -18,6 +18,11 @@ export interface SandboxService {
 export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, options) => {
   const services: SandboxService[] = [];
 
+  // The sandbox imitates other systems' APIs: it is not part of this product's API document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+
   app.get('/', async (_request, reply) => {
     const rows = services
       .map((service) => `<li><a href="${service.path}">${service.name}</a>: ${service.description}</li>`)

@@ -23,9 +23,12 @@ export function decoyPasswordHash(): Promise<string> {
 
 const TEMPORARY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
 
-/** A temporary password with upper, lower, digit and symbol, 16 characters. */
+/**
+ * A temporary password: 14 random characters (about 80 bits) plus a fixed tail that satisfies any
+ * policy asking for upper case, lower case, a digit and a symbol.
+ */
 export function generateTemporaryPassword(): string {
   const bytes = randomBytes(14);
   const core = Array.from(bytes, (byte) => TEMPORARY_ALPHABET[byte % TEMPORARY_ALPHABET.length]).join('');
-  return `${core.slice(0, 6)}-${core.slice(6)}9a`.replace(/^./, (first) => first.toUpperCase());
+  return `${core.slice(0, 7)}-${core.slice(7)}-Q7x`;
 }

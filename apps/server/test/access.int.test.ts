@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { can, OPERATION_ACCESS, ROLES, type OperationId, type Role } from '@ce/contract';
+import { DEMO_ACCOUNTS } from '../src/modules/users/demo-accounts.js';
+import { createTestApp, DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+
+interface Operation {
+  method: string;
+  url: string;
+  operationId: OperationId;
+}
+
+const demoEmailFor = (role: Role) => DEMO_ACCOUNTS.find((account) => account.role === role)?.email ?? '';
+
+describe.each(DATABASES)('every API operation enforces the role matrix (%s)', (kind) => {
+  let testApp: TestApp;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json<{ paths: Record<string, Record<string, { operationId?: string }>> }>();
+    operations = Object.entries(document.paths).flatMap(([url, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({
+        method: method.toUpperCase(),
+        // Path parameters get a well-formed but unknown value: access is decided before lookup.
+        url: url.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000'),
+        operationId: operation.operationId as OperationId,
+      })),
+    );
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('documents exactly the operations of the access table, each with an operationId', () => {
+    const documented = operations.map((operation) => operation.operationId).sort();
+    expect(documented).toEqual(Object.keys(OPERATION_ACCESS).sort());
+  });
+
+  it('answers 401 to a caller without a session, except on public operations', async () => {
+    for (const operation of operations) {
+      const client = new TestClient(testApp.app);
+      const response = await client.request({ method: operation.method as 'GET', url: operation.url, payload: {} });
+      const capability = OPERATION_ACCESS[operation.operationId];
+      if (can(null, capability)) {
+        expect([401, 403], `${operation.operationId} is public`).not.toContain(response.statusCode);
+      } else {
+        expect(response.statusCode, `${operation.method} ${operation.url} without a session`).toBe(401);
+        expect(response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+      }
+    }
+  });
+
+  it.each(ROLES)('lets %s call exactly what the matrix allows', async (role) => {
+    for (const operation of operations) {
+      // A fresh session for each call: signing out or signing in again must not affect the next one.
+      const client = await signedInClient(testApp.app, demoEmailFor(role));
+      const response = await client.request({ method: operation.method as 'GET', url: operation.url, payload: {} });
+      const allowed = can(role, OPERATION_ACCESS[operation.operationId]);
+      const label = `${role} -> ${operation.method} ${operation.url} answered ${response.statusCode}`;
+      if (allowed) expect([401, 403], label).not.toContain(response.statusCode);
+      else expect(response.statusCode, label).toBe(403);
+    }
+  });
+});

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@ce/contract';
+import { buildApp, type BuiltApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import type { DatabaseTarget } from '../src/platform/database.js';
+
+export type DatabaseKind = 'pglite' | 'postgres';
+
+/** Integration tests run on PGlite always, and on PostgreSQL too when DATABASE_URL is set (CI sets it). */
+export const DATABASES: DatabaseKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const DEMO_PASSWORD = 'demo-password';
+
+export interface TestApp extends BuiltApp {
+  /** Every log line the app wrote, as raw JSON text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A throwaway PostgreSQL database on the server DATABASE_URL points at, dropped afterwards. */
+async function createScratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = new URL(process.env.DATABASE_URL ?? '');
+  const name = `ce_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: base.toString() });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** Builds the real app in-process, on a fresh database of the given kind, with its logs captured. */
+export async function createTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-int-'));
+  const scratch = kind === 'postgres' ? await createScratchDatabase() : null;
+  const database: DatabaseTarget = scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null };
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    DEMO_PASSWORD,
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    ...env,
+  });
+  const built = await buildApp(config, { database, logDestination });
+  return {
+    ...built,
+    logs,
+    async close() {
+      await built.app.close();
+      await scratch?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function cookiesFrom(response: LightMyRequestResponse): Record<string, string> {
+  return Object.fromEntries(response.cookies.map((cookie) => [cookie.name, cookie.value]));
+}
+
+/**
+ * A browser-like caller: keeps cookies between calls and echoes the anti-forgery cookie in the
+ * header on state-changing calls, as the web app does.
+ */
+export class TestClient {
+  readonly cookies: Record<string, string> = {};
+
+  constructor(private readonly app: TestApp['app']) {}
+
+  async request(options: InjectOptions & { csrf?: boolean }): Promise<LightMyRequestResponse> {
+    if (!this.cookies[CSRF_COOKIE]) await this.prime();
+    const method = (options.method ?? 'GET').toUpperCase();
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined) };
+    if (method !== 'GET' && options.csrf !== false) headers[CSRF_HEADER] = this.cookies[CSRF_COOKIE] ?? '';
+    const response = await this.app.inject({ ...options, headers, cookies: { ...this.cookies } });
+    for (const cookie of response.cookies) {
+      if (cookie.value === '' || (cookie.maxAge !== undefined && cookie.maxAge <= 0)) delete this.cookies[cookie.name];
+      else this.cookies[cookie.name] = cookie.value;
+    }
+    return response;
+  }
+
+  private async prime(): Promise<void> {
+    const response = await this.app.inject({ method: 'GET', url: '/api/app-info' });
+    Object.assign(this.cookies, cookiesFrom(response));
+  }
+
+  async signIn(email: string, password = DEMO_PASSWORD): Promise<LightMyRequestResponse> {
+    return this.request({ method: 'POST', url: '/api/session', payload: { email, password } });
+  }
+
+  get sessionId(): string | undefined {
+    return this.cookies[SESSION_COOKIE];
+  }
+}
+
+/** A client already signed in as the given account. */
+export async function signedInClient(app: TestApp['app'], email: string): Promise<TestClient> {
+  const client = new TestClient(app);
+  const response = await client.signIn(email);
+  if (response.statusCode !== 200) throw new Error(`sign-in as ${email} failed: ${response.body}`);
+  return client;
+}
