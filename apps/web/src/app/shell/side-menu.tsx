@@ -30,7 +30,9 @@ function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
     <li>
       <NavLink to={link.path} className={linkClass} title={isOpen ? undefined : link.label}>
         <Initial label={link.label} />
-        <span className={isOpen ? '' : 'sr-only'}>{link.label}</span>
+        <span data-label className={isOpen ? '' : 'sr-only'}>
+          {link.label}
+        </span>
         {isOpen && link.badge && (
           <span className="ml-auto rounded bg-slate-100 px-1.5 text-[10px] font-semibold text-slate-600 uppercase">
             {link.badge}

@@ -1,0 +1,156 @@
+import { expect, test } from '@playwright/test';
+import { groupButton, menu, signIn } from './helpers';
+
+const visibleLinks = (page: import('@playwright/test').Page) =>
+  menu(page)
+    .getByRole('link')
+    .evaluateAll((links) => links.map((link) => link.querySelector('[data-label]')?.textContent?.trim()));
+
+async function expandAll(page: import('@playwright/test').Page, groups: ('Reporting' | 'Tools' | 'Support')[]) {
+  for (const group of groups) await groupButton(page, group).click();
+}
+
+test('Super User sees Reporting, Tools and Support with every link', async ({ page }) => {
+  await signIn(page, 'superuser@demo.local');
+  await expect(page.getByTestId('role-badge')).toHaveText('Super User');
+  await expandAll(page, ['Reporting', 'Tools', 'Support']);
+  const links = await visibleLinks(page);
+  for (const name of [
+    'Health-Check',
+    'Config Reports',
+    'Alerts Report',
+    'Maintenance Window',
+    'Bulk Tests',
+    'PCAP Support',
+  ])
+    expect(links).toContain(name);
+});
+
+test('TAM sees Reporting, Tools and Support', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  await expandAll(page, ['Reporting', 'Tools', 'Support']);
+  const links = await visibleLinks(page);
+  expect(links).toEqual(
+    expect.arrayContaining(['Health-Check', 'TAM Activity Report', 'Bulk Operations', 'Diagnostic Tool']),
+  );
+});
+
+test('Support sees no Reporting or Tools, and an enabled Support group', async ({ page }) => {
+  await signIn(page, 'support@demo.local');
+  await expect(groupButton(page, 'Reporting')).toHaveCount(0);
+  await expect(groupButton(page, 'Tools')).toHaveCount(0);
+  await expect(groupButton(page, 'Support')).toBeEnabled();
+  await expect(page.getByTestId('role-badge')).toHaveCount(0);
+  await groupButton(page, 'Support').click();
+  expect(await visibleLinks(page)).toEqual(expect.arrayContaining(['PCAP Support', 'Diagnostic Tool']));
+});
+
+test('Adoption sees Reporting and Tools, and Support disabled and greyed', async ({ page }) => {
+  await signIn(page, 'adoption@demo.local');
+  await expandAll(page, ['Reporting', 'Tools']);
+  expect(await visibleLinks(page)).toEqual(
+    expect.arrayContaining(['Health-Check', 'Config Reports', 'Maintenance Window', 'Bulk Tests']),
+  );
+  const support = groupButton(page, 'Support');
+  await expect(support).toBeDisabled();
+  await expect(support).toHaveClass(/opacity-60/);
+  expect(await visibleLinks(page)).not.toContain('PCAP Support');
+});
+
+test('Engineering sees only Health-Check in Reporting, and no Tools', async ({ page }) => {
+  await signIn(page, 'engineering@demo.local');
+  await groupButton(page, 'Reporting').click();
+  const links = await visibleLinks(page);
+  expect(links).toContain('Health-Check');
+  expect(links).not.toContain('Alerts Report');
+  await expect(groupButton(page, 'Tools')).toHaveCount(0);
+});
+
+test('User sees the dashboard and settings only, with Support greyed', async ({ page }) => {
+  await signIn(page, 'user@demo.local');
+  await expect(groupButton(page, 'Reporting')).toHaveCount(0);
+  await expect(groupButton(page, 'Tools')).toHaveCount(0);
+  await expect(groupButton(page, 'Support')).toBeDisabled();
+  expect(await visibleLinks(page)).toEqual(['Dashboard', 'My Reports', 'Settings']);
+});
+
+test('Enter and Space expand and collapse a group', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  const reporting = groupButton(page, 'Reporting');
+  await reporting.focus();
+  await page.keyboard.press('Enter');
+  await expect(reporting).toHaveAttribute('aria-expanded', 'true');
+  await expect(menu(page).getByRole('link', { name: 'Health-Check' })).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(reporting).toHaveAttribute('aria-expanded', 'false');
+  await expect(menu(page).getByRole('link', { name: 'Health-Check' })).toHaveCount(0);
+  await page.keyboard.press('Space');
+  await expect(reporting).toHaveAttribute('aria-expanded', 'true');
+});
+
+test('the menu collapses to w-16 and opens to w-64', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  const nav = menu(page);
+  await expect(nav).toHaveClass(/\bw-64\b/);
+  expect((await nav.boundingBox())?.width).toBe(256);
+  await page.getByRole('button', { name: 'Collapse menu' }).click();
+  await expect(nav).toHaveClass(/\bw-16\b/);
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBe(64);
+  await page.getByRole('button', { name: 'Expand menu' }).click();
+  await expect(nav).toHaveClass(/\bw-64\b/);
+});
+
+test('below 768px the menu starts collapsed', async ({ page }) => {
+  await page.setViewportSize({ width: 700, height: 900 });
+  await signIn(page, 'tam@demo.local');
+  await expect(menu(page)).toHaveClass(/\bw-16\b/);
+});
+
+test('menu links go to their routes', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  await groupButton(page, 'Reporting').click();
+  await menu(page).getByRole('link', { name: 'Alerts Report' }).click();
+  await expect(page).toHaveURL(/\/home\/tools\/alerts-report$/);
+  await menu(page).getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL(/\/home\/settings$/);
+});
+
+test('logout ends the session, clears storage, says so for 3 s and goes to /login', async ({ page }) => {
+  await signIn(page, 'proserv@demo.local');
+  await expect(page.getByTestId('role-badge')).toHaveText('ProServ');
+  await page.evaluate(() => {
+    localStorage.setItem('bulk-tests.tokens', '["abc"]');
+    sessionStorage.setItem('draft', 'x');
+  });
+  await page.getByRole('button', { name: 'Logout' }).click();
+  const toast = page.getByRole('status').filter({ hasText: 'Logged out from all applications' });
+  await expect(toast).toBeVisible();
+  await expect(toast).toHaveAttribute('data-toast-type', 'success');
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await page.evaluate(() => [localStorage.length, sessionStorage.length])).toEqual([0, 0]);
+  await expect(toast).toBeHidden({ timeout: 4000 });
+  await page.goto('/home/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the dashboard tiles and panels show numbers', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  const tiles = page.getByTestId('metric-tile');
+  await expect(tiles).toHaveCount(10);
+  await expect(tiles.filter({ hasText: 'Provisioned Tests' })).toContainText(/\d{1,3}(,\d{3})+|\d+/);
+  await expect(tiles.filter({ hasText: 'Provisioned Tests' })).toContainText('8,589');
+  for (const label of ['Health Check', 'CA & EA Config', 'EPA Config', 'Alerts Report', 'Provisioned Dashboards']) {
+    await expect(tiles.filter({ hasText: label }).first()).toContainText(/\d/);
+  }
+  await expect(page.getByRole('heading', { name: 'Release Notes' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Q2 2025' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Q1 2025' })).toBeVisible();
+});
+
+test('when the metrics fail to load, loading stops and zeros remain', async ({ page }) => {
+  await page.route('**/api/dashboard/metrics', (route) => route.fulfill({ status: 500, body: '{}' }));
+  await signIn(page, 'tam@demo.local');
+  const provisioned = page.getByTestId('metric-tile').filter({ hasText: 'Provisioned Tests' });
+  await expect(provisioned).toContainText('0');
+  await expect(provisioned.locator('[aria-busy="false"]')).toHaveCount(1);
+});
