@@ -1,12 +1,12 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { groupButton, menu, signIn } from './helpers';
 
-const visibleLinks = (page: import('@playwright/test').Page) =>
+const visibleLinks = (page: Page) =>
   menu(page)
     .getByRole('link')
     .evaluateAll((links) => links.map((link) => link.querySelector('[data-label]')?.textContent?.trim()));
 
-async function expandAll(page: import('@playwright/test').Page, groups: ('Reporting' | 'Tools' | 'Support')[]) {
+async function expandAll(page: Page, groups: ('Reporting' | 'Tools' | 'Support')[]) {
   for (const group of groups) await groupButton(page, group).click();
 }
 
