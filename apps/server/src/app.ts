@@ -158,11 +158,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
 
     await queue.start();
-    await queue.work(SESSION_PURGE_QUEUE, async () => {
-      const purged = await auth.purgeExpired();
-      if (purged > 0) app.log.info({ purged }, 'expired sessions removed');
-    });
-    await queue.schedule(SESSION_PURGE_QUEUE, '*/15 * * * *');
+    if (config.workersEnabled) {
+      await queue.work(SESSION_PURGE_QUEUE, async () => {
+        const purged = await auth.purgeExpired();
+        if (purged > 0) app.log.info({ purged }, 'expired sessions removed');
+      });
+      await queue.schedule(SESSION_PURGE_QUEUE, '*/15 * * * *');
+    }
 
     await app.ready();
     return { app, database, queue, services: { auth, users, usage } };

@@ -33,6 +33,7 @@ const envSchema = z.object({
   PLATFORM_API_URL: z.url().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SHUTDOWN_GRACE_MS: durationMs(10_000),
+  WORKERS_ENABLED: booleanFromEnv.default(true),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -56,6 +57,8 @@ export interface AppConfig {
   platformApiUrl: string | null;
   webDistDir: string;
   shutdownGraceMs: number;
+  /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
+  workersEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -105,5 +108,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformApiUrl: env.PLATFORM_API_URL ?? null,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    workersEnabled: env.WORKERS_ENABLED,
   };
 }

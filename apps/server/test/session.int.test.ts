@@ -91,6 +91,15 @@ describe.each(DATABASES)('sign-in and sessions (%s)', (kind) => {
     await testApp.services.users.setDisabled('t3@demo.local', false);
   });
 
+  it('purges sessions past their lifetime (the scheduled clean-up job)', async () => {
+    const client = await signedInClient(testApp.app, 'superuser@demo.local');
+    await testApp.database.sql.executeSql(
+      "update sessions set expires_at = now() - interval '1 minute' where user_id = (select id from users where email = 'superuser@demo.local')",
+    );
+    expect(await testApp.services.auth.purgeExpired()).toBeGreaterThanOrEqual(1);
+    expect((await client.request({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
+  });
+
   it('does not store the session secret: only its hash is in the database', async () => {
     const client = await signedInClient(testApp.app, 'engineering@demo.local');
     const { rows } = await testApp.database.sql.executeSql('select id_hash from sessions');
