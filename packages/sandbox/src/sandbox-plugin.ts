@@ -20,7 +20,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, opt
 
   // The sandbox imitates other systems' APIs: it is not part of this product's API document.
   app.addHook('onRoute', (route) => {
-    route.schema = { ...route.schema, hide: true };
+    // `hide` is read by @fastify/swagger, which the host app registers.
+    route.schema = { ...route.schema, hide: true } as typeof route.schema;
   });
 
   app.get('/', async (_request, reply) => {
