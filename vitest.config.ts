@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // PGlite and pg-boss per integration file: keep memory and the two cores in check.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -16,7 +18,6 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
         },
-        esbuild: { jsx: 'automatic' },
       },
       {
         test: {
@@ -25,8 +26,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite and pg-boss per file: keep memory and the two cores in check.
-          maxWorkers: 2,
         },
       },
     ],

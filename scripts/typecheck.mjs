@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const projects = ['packages/contract', 'packages/sandbox', 'apps/server', 'apps/web', '.'];
+const projects = ['packages/contract', 'packages/platform-client', 'packages/sandbox', 'apps/server', 'apps/web', '.'];
 let failed = false;
 for (const project of projects) {
   const result = spawnSync(

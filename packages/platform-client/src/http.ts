@@ -1,0 +1,191 @@
+import { createHash } from 'node:crypto';
+import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
+import { readRateHeaders, realClock, RateLimiterRegistry, type Clock } from './rate-limiter.js';
+
+/** Who is calling: the customer's bearer token, and the organization whose budget the call spends. */
+export interface PlatformAuth {
+  token: string;
+  /** The organization id; until it is known the limiter is keyed by a hash of the token. */
+  organizationId?: string;
+}
+
+export interface PlatformLogger {
+  debug(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export interface PlatformHttpOptions {
+  /** The API root, for example https://api.thousandeyes.com/v7 */
+  baseUrl: string;
+  /** Per-call timeout. */
+  timeoutMs?: number;
+  limiters?: RateLimiterRegistry;
+  fetch?: typeof fetch;
+  clock?: Clock;
+  random?: () => number;
+  logger?: PlatformLogger;
+}
+
+export type Query = Record<string, string | number | boolean | string[] | undefined>;
+
+export interface CallOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  /** Account-group context; sent as the `aid` query parameter. */
+  aid?: string;
+  signal?: AbortSignal;
+  /**
+   * Whether repeating the call is harmless. Non-idempotent calls (creations) are retried only when the
+   * platform cannot have acted on them: 429, 502, 503, or a connection that never opened.
+   */
+  idempotent?: boolean;
+}
+
+/** Spec section 9: at most 3 attempts; backoff 2^attempt x 100 ms plus up to 100 ms jitter, capped at 300 s. */
+export const MAX_ATTEMPTS = 3;
+const BACKOFF_CAP_MS = 300_000;
+const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+const SAFE_TO_REPEAT_STATUSES = new Set([502, 503]);
+const CONNECTION_NEVER_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET_BEFORE_SEND']);
+
+export function backoffMs(attempt: number, random: () => number): number {
+  return Math.min(BACKOFF_CAP_MS, 2 ** attempt * 100 + Math.floor(random() * 100));
+}
+
+/**
+ * The HTTP core of the client: rate limit, retries, timeouts and error mapping. It never puts the
+ * token in an error, a log line or a URL.
+ */
+export class PlatformHttp {
+  readonly baseUrl: URL;
+  private readonly timeoutMs: number;
+  private readonly limiters: RateLimiterRegistry;
+  private readonly fetchImpl: typeof fetch;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly logger: PlatformLogger | undefined;
+
+  constructor(options: PlatformHttpOptions) {
+    this.baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.clock = options.clock ?? realClock;
+    this.random = options.random ?? Math.random;
+    this.limiters = options.limiters ?? new RateLimiterRegistry(this.clock, this.random);
+    this.fetchImpl = options.fetch ?? fetch;
+    this.logger = options.logger;
+  }
+
+  limiterKey(auth: PlatformAuth): string {
+    if (auth.organizationId) return `org:${auth.organizationId}`;
+    return `token:${createHash('sha256').update(auth.token).digest('hex').slice(0, 16)}`;
+  }
+
+  url(path: string, query: Query = {}, aid?: string): URL {
+    const url = new URL(path.replace(/^\//, ''), this.baseUrl);
+    const params = { ...query, ...(aid ? { aid } : {}) };
+    for (const [key, value] of Object.entries(params)) {
+      if (value === undefined) continue;
+      url.searchParams.set(key, Array.isArray(value) ? value.join(',') : String(value));
+    }
+    return url;
+  }
+
+  /** Calls the platform and returns the parsed JSON body (undefined for 204). */
+  async call<T>(auth: PlatformAuth, path: string, options: CallOptions = {}): Promise<T> {
+    return this.send<T>(auth, this.url(path, options.query, options.aid), options);
+  }
+
+  /** Calls an absolute URL returned by the platform (a `_links.next.href`), only on the API's own origin. */
+  async follow<T>(auth: PlatformAuth, href: string, options: CallOptions = {}): Promise<T> {
+    const url = new URL(href, this.baseUrl);
+    if (url.origin !== this.baseUrl.origin) {
+      throw new PlatformError(0, 'Refused to follow a link outside the platform API');
+    }
+    return this.send<T>(auth, url, options);
+  }
+
+  private async send<T>(auth: PlatformAuth, url: URL, options: CallOptions): Promise<T> {
+    const method = options.method ?? 'GET';
+    const idempotent = options.idempotent ?? method !== 'POST';
+    const limiter = this.limiters.for(this.limiterKey(auth));
+    let attempt = 0;
+    for (;;) {
+      await limiter.acquire(options.signal);
+      const outcome = await this.attempt(auth, url, method, options);
+      if (outcome.kind === 'answer') {
+        const { status, headers, body } = outcome;
+        const rate = readRateHeaders(headers);
+        if (status === 429) {
+          const waitMs = limiter.exhausted(rate);
+          this.logger?.warn({ path: url.pathname, waitMs }, 'platform rate limit reached; waiting for reset');
+          continue; // Never lost to a 429: wait for the window to roll over and send again.
+        }
+        limiter.release(rate);
+        this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
+        if (status >= 200 && status < 300) return body as T;
+        const canRepeat = idempotent ? RETRYABLE_STATUSES.has(status) : SAFE_TO_REPEAT_STATUSES.has(status);
+        if (canRepeat && attempt + 1 < MAX_ATTEMPTS) {
+          await this.clock.sleep(backoffMs(++attempt, this.random), options.signal);
+          continue;
+        }
+        throw errorFromResponse(status, body);
+      }
+      limiter.release(undefined);
+      if (outcome.kind === 'aborted') throw options.signal?.reason ?? new PlatformError(0, 'Request cancelled');
+      const canRepeat = idempotent || outcome.neverSent;
+      this.logger?.debug({ method, path: url.pathname, failure: outcome.kind }, 'platform call failed');
+      if (canRepeat && attempt + 1 < MAX_ATTEMPTS) {
+        await this.clock.sleep(backoffMs(++attempt, this.random), options.signal);
+        continue;
+      }
+      const status = outcome.kind === 'timeout' ? TIMEOUT_STATUS : 0;
+      throw new PlatformError(status, messageForStatus(status, this.timeoutMs));
+    }
+  }
+
+  private async attempt(
+    auth: PlatformAuth,
+    url: URL,
+    method: string,
+    options: CallOptions,
+  ): Promise<
+    | { kind: 'answer'; status: number; headers: Headers; body: unknown }
+    | { kind: 'timeout'; neverSent: false }
+    | { kind: 'network'; neverSent: boolean }
+    | { kind: 'aborted'; neverSent: false }
+  > {
+    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    try {
+      const response = await this.fetchImpl(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${auth.token}`,
+          accept: 'application/hal+json, application/json, application/problem+json',
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal,
+      });
+      // The timeout covers reading the body too.
+      return { kind: 'answer', status: response.status, headers: response.headers, body: await readBody(response) };
+    } catch (error) {
+      if (options.signal?.aborted) return { kind: 'aborted', neverSent: false };
+      if (timeout.aborted) return { kind: 'timeout', neverSent: false };
+      const code = (error as { cause?: { code?: string } }).cause?.code ?? '';
+      return { kind: 'network', neverSent: CONNECTION_NEVER_OPENED.has(code) };
+    }
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  if (response.status === 204) return undefined;
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

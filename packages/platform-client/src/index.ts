@@ -1,0 +1,20 @@
+export { PlatformClient, PlatformSession, type TimeRange } from './client.js';
+export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldError } from './errors.js';
+export {
+  PlatformHttp,
+  MAX_ATTEMPTS,
+  backoffMs,
+  type PlatformAuth,
+  type PlatformHttpOptions,
+  type CallOptions,
+} from './http.js';
+export {
+  OrgRateLimiter,
+  RateLimiterRegistry,
+  realClock,
+  readRateHeaders,
+  FALLBACK_429_WAIT_MS,
+  type Clock,
+  type RateHeaders,
+} from './rate-limiter.js';
+export * from './schemas.js';

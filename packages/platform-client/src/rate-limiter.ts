@@ -1,0 +1,184 @@
+/**
+ * The platform allows a number of calls per organization per minute, shared by every token and
+ * account group of the organization. It reports the budget on every answer:
+ * X-Organization-Rate-Limit-Limit (calls per window), -Remaining, and -Reset (epoch seconds of the
+ * next rollover). A window starts with the first call after the previous one rolled over.
+ *
+ * One OrgRateLimiter per organization, shared by every job in the process. Calls reserve a slot
+ * before they are sent; when the known budget is spent they wait for Reset. Answers only ever lower
+ * the estimate within a window (other processes may be spending the same budget).
+ */
+export interface RateLimitSnapshot {
+  limit: number | undefined;
+  remaining: number | undefined;
+  resetAt: number | undefined;
+  inFlight: number;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const timer = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+/** Waiting past Reset by this much absorbs clock differences and the header's one-second resolution. */
+const RESET_MARGIN_MS = 250;
+/** Without a Reset header on a 429, the docs' minute plus jitter. */
+export const FALLBACK_429_WAIT_MS = 60_000;
+
+export interface RateHeaders {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+}
+
+export function readRateHeaders(headers: Headers): RateHeaders | undefined {
+  const limit = Number(headers.get('x-organization-rate-limit-limit'));
+  const remaining = Number(headers.get('x-organization-rate-limit-remaining'));
+  const reset = Number(headers.get('x-organization-rate-limit-reset'));
+  if (!headers.has('x-organization-rate-limit-remaining') || !Number.isFinite(remaining)) return undefined;
+  return {
+    limit: Number.isFinite(limit) && limit > 0 ? limit : remaining,
+    remaining: Math.max(0, remaining),
+    resetAt: Number.isFinite(reset) && reset > 0 ? reset * 1000 : Number.NaN,
+  };
+}
+
+export class OrgRateLimiter {
+  private limit: number | undefined;
+  private remaining: number | undefined;
+  private resetAt: number | undefined;
+  private inFlight = 0;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(
+    private readonly clock: Clock = realClock,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  snapshot(): RateLimitSnapshot {
+    return { limit: this.limit, remaining: this.remaining, resetAt: this.resetAt, inFlight: this.inFlight };
+  }
+
+  /** Waits for a slot in the organization's budget and reserves it. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      this.rollOver();
+      if (this.remaining === undefined) {
+        // Budget unknown (first call, or first call of a new window): one probe call at a time.
+        if (this.inFlight === 0) return this.reserve();
+      } else if (this.remaining > 0) {
+        this.remaining -= 1;
+        return this.reserve();
+      } else if (this.resetAt !== undefined) {
+        await this.clock.sleep(Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS, signal);
+        continue;
+      }
+      await this.waitForChange(signal);
+    }
+  }
+
+  /** Records what an answer said about the budget and frees the reservation. */
+  release(rate: RateHeaders | undefined): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (rate) this.observe(rate);
+    this.notify();
+  }
+
+  /** A 429: the budget is spent until Reset (or a minute plus jitter when the answer did not say). */
+  exhausted(rate: RateHeaders | undefined): number {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    const now = this.clock.now();
+    const resetAt =
+      rate && Number.isFinite(rate.resetAt) && rate.resetAt > now
+        ? rate.resetAt
+        : now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000);
+    if (rate) this.limit = rate.limit;
+    this.remaining = 0;
+    this.resetAt = Math.max(this.resetAt ?? 0, resetAt);
+    this.notify();
+    return this.resetAt - now;
+  }
+
+  private reserve(): void {
+    this.inFlight += 1;
+  }
+
+  private observe(rate: RateHeaders): void {
+    this.limit = rate.limit;
+    const resetAt = Number.isFinite(rate.resetAt) ? rate.resetAt : undefined;
+    const sameWindow = resetAt !== undefined && this.resetAt !== undefined && Math.abs(resetAt - this.resetAt) < 1000;
+    if (sameWindow && this.remaining !== undefined) {
+      // Our estimate already excludes calls still in flight; the answer may not count them yet.
+      this.remaining = Math.min(this.remaining, rate.remaining);
+    } else if (resetAt === undefined || resetAt > (this.resetAt ?? 0)) {
+      // A newer window: the platform's count covers the calls it has seen; ours in flight come on top.
+      this.resetAt = resetAt;
+      this.remaining = Math.max(0, rate.remaining - Math.max(0, this.inFlight));
+    }
+  }
+
+  private rollOver(): void {
+    if (this.resetAt !== undefined && this.clock.now() >= this.resetAt + RESET_MARGIN_MS) {
+      this.resetAt = undefined;
+      // A new window opens with the first call: the full budget, less what is still in flight.
+      this.remaining = this.limit === undefined ? undefined : Math.max(0, this.limit - this.inFlight);
+    }
+  }
+
+  private waitForChange(signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.waiters.delete(done);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        this.waiters.delete(done);
+        reject(signal?.reason);
+      };
+      this.waiters.add(done);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private notify(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}
+
+/** The process's limiters, one per organization key. */
+export class RateLimiterRegistry {
+  private readonly limiters = new Map<string, OrgRateLimiter>();
+
+  constructor(
+    private readonly clock: Clock = realClock,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  for(organizationKey: string): OrgRateLimiter {
+    let limiter = this.limiters.get(organizationKey);
+    if (!limiter) {
+      limiter = new OrgRateLimiter(this.clock, this.random);
+      this.limiters.set(organizationKey, limiter);
+    }
+    return limiter;
+  }
+}

@@ -1,0 +1,236 @@
+import { z } from 'zod';
+
+/**
+ * The platform shapes the tools read, written from the field names of the published v7 document.
+ * Objects are loose: the platform adds fields over time and a new field must not break a report.
+ */
+const link = z.looseObject({ href: z.string() });
+export const linksSchema = z.looseObject({ self: link.optional(), next: link.optional(), previous: link.optional() });
+
+export const accountGroupSchema = z.looseObject({
+  aid: z.string(),
+  accountGroupName: z.string(),
+  isCurrentAccountGroup: z.boolean().optional(),
+  isDefaultAccountGroup: z.boolean().optional(),
+  organizationName: z.string().optional(),
+  orgId: z.string().optional(),
+});
+export type AccountGroup = z.infer<typeof accountGroupSchema>;
+export const accountGroupsResponseSchema = z.looseObject({ accountGroups: z.array(accountGroupSchema) });
+
+export const roleSchema = z.looseObject({
+  roleId: z.string(),
+  name: z.string(),
+  isBuiltin: z.boolean().optional(),
+  hasManagementPermissions: z.boolean().optional(),
+});
+export type PlatformRole = z.infer<typeof roleSchema>;
+
+export const userSchema = z.looseObject({
+  uid: z.string(),
+  name: z.string().optional(),
+  email: z.string(),
+  dateRegistered: z.string().optional(),
+  lastLogin: z.string().optional(),
+  loginAccountGroup: z.looseObject({ aid: z.string(), accountGroupName: z.string().optional() }).optional(),
+  accountGroupRoles: z
+    .array(z.looseObject({ accountGroup: z.looseObject({ aid: z.string() }), roles: z.array(roleSchema) }))
+    .optional(),
+});
+export type PlatformUser = z.infer<typeof userSchema>;
+
+export const PLATFORM_TEST_TYPES = [
+  'http-server',
+  'page-load',
+  'dns-server',
+  'dns-trace',
+  'agent-to-server',
+  'bgp',
+] as const;
+export type PlatformTestType = (typeof PLATFORM_TEST_TYPES)[number];
+
+export const testSchema = z.looseObject({
+  testId: z.string(),
+  testName: z.string(),
+  type: z.string(),
+  interval: z.number().optional(),
+  enabled: z.boolean().optional(),
+  alertsEnabled: z.boolean().optional(),
+  description: z.string().optional(),
+  createdDate: z.string().optional(),
+  createdBy: z.string().optional(),
+  modifiedDate: z.string().optional(),
+  url: z.string().optional(),
+  domain: z.string().optional(),
+  server: z.string().optional(),
+  port: z.number().optional(),
+  prefix: z.string().optional(),
+  agents: z.array(z.looseObject({ agentId: z.string(), agentName: z.string().optional() })).optional(),
+  alertRules: z.array(z.looseObject({ ruleId: z.string() })).optional(),
+});
+export type PlatformTest = z.infer<typeof testSchema>;
+
+/** The writable body of POST /tests/{type}; type-specific fields ride along. */
+export interface TestCreateBody {
+  testName: string;
+  interval?: number;
+  enabled?: boolean;
+  alertsEnabled?: boolean;
+  description?: string;
+  agents?: { agentId: string }[];
+  alertRules?: string[];
+  url?: string;
+  domain?: string;
+  server?: string;
+  port?: number;
+  protocol?: 'tcp' | 'icmp' | 'udp';
+  dnsServers?: string[];
+  prefix?: string;
+  [field: string]: unknown;
+}
+
+export const agentSchema = z.looseObject({
+  agentId: z.string(),
+  agentName: z.string(),
+  agentType: z.string(),
+  location: z.string().optional(),
+  countryId: z.string().optional(),
+  enabled: z.boolean().optional(),
+  ipAddresses: z.array(z.string()).optional(),
+  publicIpAddresses: z.array(z.string()).optional(),
+  lastSeen: z.string().optional(),
+  agentState: z.string().optional(),
+  hostname: z.string().optional(),
+  createdDate: z.string().optional(),
+  accountGroups: z.array(z.looseObject({ aid: z.string(), accountGroupName: z.string().optional() })).optional(),
+  testIds: z.array(z.string()).optional(),
+});
+export type PlatformAgent = z.infer<typeof agentSchema>;
+
+export const alertRuleSchema = z.looseObject({
+  ruleId: z.string(),
+  ruleName: z.string(),
+  expression: z.string().optional(),
+  description: z.string().optional(),
+  direction: z.string().optional(),
+  notifyOnClear: z.boolean().optional(),
+  isDefault: z.boolean().optional(),
+  alertType: z.string().optional(),
+  alertGroupType: z.string().optional(),
+  minimumSources: z.number().optional(),
+  minimumSourcesPct: z.number().optional(),
+  roundsViolatingMode: z.string().optional(),
+  roundsViolatingOutOf: z.number().optional(),
+  roundsViolatingRequired: z.number().optional(),
+  severity: z.string().optional(),
+  testIds: z.array(z.string()).optional(),
+  tests: z.array(z.looseObject({ testId: z.string(), testName: z.string().optional() })).optional(),
+  notifications: z.looseObject({}).optional(),
+});
+export type AlertRule = z.infer<typeof alertRuleSchema>;
+
+export const alertSchema = z.looseObject({
+  id: z.string(),
+  alertType: z.string().optional(),
+  alertRuleId: z.string().optional(),
+  alertState: z.string().optional(),
+  alertSeverity: z.string().optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  violationCount: z.number().optional(),
+  duration: z.number().optional(),
+  suppressed: z.boolean().optional(),
+});
+export type PlatformAlert = z.infer<typeof alertSchema>;
+
+export const suppressionWindowSchema = z.looseObject({
+  alertSuppressionWindowId: z.string(),
+  name: z.string(),
+  isEnabled: z.boolean().optional(),
+  status: z.string().optional(),
+  startDate: z.string().optional(),
+  duration: z.number().optional(),
+  repeat: z.looseObject({}).optional(),
+  endRepeat: z.looseObject({}).optional(),
+  tests: z.array(z.looseObject({ testId: z.string() })).optional(),
+});
+export type SuppressionWindow = z.infer<typeof suppressionWindowSchema>;
+
+export const dashboardSchema = z.looseObject({
+  dashboardId: z.string(),
+  title: z.string(),
+  description: z.string().optional(),
+  aid: z.string().optional(),
+  widgets: z
+    .array(z.looseObject({ id: z.string().optional(), type: z.string(), title: z.string().optional() }))
+    .optional(),
+});
+export type PlatformDashboard = z.infer<typeof dashboardSchema>;
+
+export const tagSchema = z.looseObject({
+  id: z.string(),
+  key: z.string().optional(),
+  value: z.string().optional(),
+  objectType: z.string().optional(),
+  assignments: z.array(z.looseObject({ id: z.string(), type: z.string() })).optional(),
+});
+export type PlatformTag = z.infer<typeof tagSchema>;
+
+export const endpointAgentSchema = z.looseObject({
+  id: z.string(),
+  aid: z.string().optional(),
+  name: z.string().optional(),
+  computerName: z.string().optional(),
+  platform: z.string().optional(),
+  osVersion: z.string().optional(),
+  version: z.string().optional(),
+  status: z.string().optional(),
+  lastSeen: z.string().optional(),
+  licenseType: z.string().optional(),
+});
+export type EndpointAgent = z.infer<typeof endpointAgentSchema>;
+
+export const endpointTestSchema = z.looseObject({
+  testId: z.string(),
+  testName: z.string(),
+  type: z.string(),
+  aid: z.string().optional(),
+  interval: z.number().optional(),
+  isEnabled: z.boolean().optional(),
+});
+export type EndpointTest = z.infer<typeof endpointTestSchema>;
+
+export const auditEventSchema = z.looseObject({
+  aid: z.string().optional(),
+  accountGroupName: z.string().optional(),
+  date: z.string(),
+  event: z.string(),
+  ipAddress: z.string().optional(),
+  uid: z.string().optional(),
+  user: z.string().optional(),
+  resources: z.array(z.looseObject({ type: z.string().optional(), name: z.string().optional() })).optional(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+
+export const usageSchema = z.looseObject({
+  usage: z.looseObject({
+    quota: z.looseObject({}).optional(),
+    cloudUnitsUsed: z.number().optional(),
+    cloudUnitsProjected: z.number().optional(),
+    enterpriseUnitsUsed: z.number().optional(),
+    endpointAgentsUsed: z.number().optional(),
+    enterpriseAgentsUsed: z.number().optional(),
+    tests: z.array(z.looseObject({})).optional(),
+  }),
+});
+export type PlatformUsage = z.infer<typeof usageSchema>;
+
+export const quotasSchema = z.looseObject({
+  quotas: z.array(
+    z.looseObject({
+      organizationQuota: z.looseObject({}).optional(),
+      accountGroupQuotas: z.array(z.looseObject({})).optional(),
+    }),
+  ),
+});
+export type PlatformQuotas = z.infer<typeof quotasSchema>;
