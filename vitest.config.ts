@@ -22,7 +22,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['apps/server/test/**/*.int.test.ts'],
+          include: ['apps/server/test/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -14,7 +14,8 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
-import { sandboxPlugin } from '@ce/sandbox';
+import { PlatformClient } from '@ce/platform-client';
+import { Sandbox, sandboxPlugin } from '@ce/sandbox';
 import type { AppConfig } from './config.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -31,6 +32,7 @@ import type { CookieSecurity } from './platform/csrf.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { loggerOptions } from './platform/logging.js';
+import { injectFetch } from './platform/inject-fetch.js';
 import { JobQueue } from './platform/queue.js';
 
 export interface BuildOptions {
@@ -44,8 +46,13 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   queue: JobQueue;
-  services: { auth: AuthService; users: UsersService; usage: UsageService };
+  services: { auth: AuthService; users: UsersService; usage: UsageService; platform: PlatformClient };
+  /** The stand-ins of the external systems, when this instance mounts them (PLATFORM_API_URL unset). */
+  sandbox: Sandbox | null;
 }
+
+/** Where the embedded platform client reaches the sandbox: in-process, never over the network. */
+const EMBEDDED_SANDBOX_ORIGIN = 'http://sandbox.internal';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 const SESSION_PURGE_QUEUE = 'sessions.purge-expired';
@@ -149,9 +156,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database: db, queue: jobs });
     });
 
-    if (config.platformApiUrl === null) {
-      await app.register(sandboxPlugin, { prefix: '/sandbox', demoMode: config.demoMode });
-    }
+    const sandbox = config.platformApiUrl === null ? new Sandbox(config.sandbox) : null;
+    if (sandbox) await app.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: config.demoMode });
+    const platform = new PlatformClient({
+      baseUrl: config.platformApiUrl ?? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/v7`,
+      timeoutMs: config.platformTimeoutMs,
+      fetch: sandbox ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined,
+      logger: app.log,
+    });
 
     registerWebApp(app, config.webDistDir);
 
@@ -167,7 +179,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
 
     await app.ready();
-    return { app, database, queue, services: { auth, users, usage } };
+    return { app, database, queue, services: { auth, users, usage, platform }, sandbox };
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;

@@ -34,6 +34,10 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   SHUTDOWN_GRACE_MS: durationMs(10_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
+  PLATFORM_TIMEOUT_MS: durationMs(30_000),
+  SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
+  SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
+  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(240),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -55,6 +59,8 @@ export interface AppConfig {
   provisionedTestsBaseline: number;
   /** `null` means the sandbox mounted at /sandbox on this server. */
   platformApiUrl: string | null;
+  platformTimeoutMs: number;
+  sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
   webDistDir: string;
   shutdownGraceMs: number;
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
@@ -106,6 +112,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY,
     provisionedTestsBaseline: env.PROVISIONED_TESTS_BASELINE,
     platformApiUrl: env.PLATFORM_API_URL ?? null,
+    platformTimeoutMs: env.PLATFORM_TIMEOUT_MS,
+    sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     workersEnabled: env.WORKERS_ENABLED,

@@ -1,40 +1,159 @@
+import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync } from 'fastify';
+import { escapeHtml, page } from './html.js';
+import { MailOutbox, mailRoutes } from './mail/mail-routes.js';
+import type { WorldSize } from './platform/generator.js';
+import { platformRoutes } from './platform/platform-routes.js';
+import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
+import { SalesforceState, salesforceRoutes } from './salesforce/salesforce-routes.js';
+import { WebexState, webexRoutes } from './webex/webex-routes.js';
 
-/**
- * Stand-ins for the external systems the product talks to. Each service registers itself here
- * with a path and one line on what it imitates; GET /sandbox lists them.
- */
+export interface SandboxConfig {
+  seed?: string;
+  size?: WorldSize;
+  rateLimitPerMinute?: number;
+  /** When set, the Webex stand-in accepts only this bot token. */
+  webexBotToken?: string | null;
+  salesforceClientId?: string | null;
+  salesforceClientSecret?: string | null;
+}
+
+/** The state of every stand-in, shared by the HTTP routes and the in-process users (tests, the mailer). */
+export class Sandbox {
+  readonly platform: PlatformState;
+  readonly webex = new WebexState();
+  readonly salesforce = new SalesforceState();
+  readonly mail = new MailOutbox();
+
+  constructor(readonly config: SandboxConfig = {}) {
+    this.platform = new PlatformState({
+      seed: config.seed,
+      size: config.size,
+      rateLimitPerMinute: config.rateLimitPerMinute,
+    });
+  }
+
+  reset(): void {
+    this.platform.reset();
+    this.webex.reset();
+    this.salesforce.reset();
+    this.mail.reset();
+  }
+}
+
 export interface SandboxOptions {
-  /** Whether demo-only conveniences (listing tokens) are available. */
+  sandbox: Sandbox;
+  /** Demo-only conveniences (listing the tokens) are offered only in demo mode. */
   demoMode: boolean;
 }
 
-export interface SandboxService {
-  name: string;
-  path: string;
-  description: string;
-}
+const SERVICES = [
+  {
+    path: 'te/v7',
+    name: 'Monitoring platform API v7',
+    description:
+      'account groups, users, tests, agents, alerts, suppression windows, dashboards, tags, usage, endpoint agents',
+  },
+  {
+    path: 'te/tokens',
+    name: 'Platform tokens',
+    description: 'the sandbox tokens and what each may do (demo mode only)',
+  },
+  {
+    path: 'te/scenario',
+    name: 'Platform scenario',
+    description: 'latency, rate limit, 429 storms, 5xx, timeouts, platform down (GET, PUT, DELETE)',
+  },
+  { path: 'te/stats', name: 'Platform counters', description: 'calls accepted per rate-limit window' },
+  { path: 'webex', name: 'Webex', description: 'messages delivered by the bot, with their files' },
+  {
+    path: 'salesforce',
+    name: 'CRM (Salesforce REST)',
+    description: 'tasks created through the REST and composite APIs',
+  },
+  { path: 'mail', name: 'Mail', description: 'the outbox of mail sent by the toolkit' },
+];
 
-export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, options) => {
-  const services: SandboxService[] = [];
-
+/** Mounts every stand-in; the host registers it under /sandbox. */
+export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { sandbox, demoMode }) => {
   // The sandbox imitates other systems' APIs: it is not part of this product's API document.
   app.addHook('onRoute', (route) => {
     // `hide` is read by @fastify/swagger, which the host app registers.
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
   });
+  await app.register(fastifyMultipart, { limits: { files: 5, fileSize: 100 * 1024 * 1024 } });
 
   app.get('/', async (_request, reply) => {
-    const rows = services
-      .map((service) => `<li><a href="${service.path}">${service.name}</a>: ${service.description}</li>`)
-      .join('');
-    reply.type('text/html; charset=utf-8');
-    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sandbox</title></head><body>
-<h1>Sandbox</h1>
-<p>Stand-ins for the external systems this installation talks to${options.demoMode ? ' (demo mode)' : ''}.</p>
-<ul>${rows || '<li>No external system is imitated on this installation yet.</li>'}</ul>
-</body></html>`;
+    const rows = SERVICES.map(
+      (service) =>
+        `<li><a href="/sandbox/${service.path}">${escapeHtml(service.name)}</a>: ${escapeHtml(service.description)}</li>`,
+    ).join('');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page('Sandbox', `<p>Stand-ins for the external systems this installation talks to.</p><ul>${rows}</ul>`));
   });
 
-  app.get('/services', async () => ({ services }));
+  await app.register(platformRoutes, { prefix: '/te/v7', state: sandbox.platform });
+
+  app.get('/te/tokens', async (_request, reply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'Token listing is available in demo mode only' });
+    return {
+      tokens: sandbox.platform.world.tokens.map((token) => ({
+        token: token.token,
+        kind: token.kind,
+        organizationId: token.orgId,
+        organizationName: sandbox.platform.world.organizations.find((org) => org.orgId === token.orgId)?.name ?? '',
+        description: token.description,
+      })),
+    };
+  });
+
+  app.get('/te/scenario', async () => sandbox.platform.scenario);
+  app.put('/te/scenario', async (request, reply) => {
+    const body = (request.body ?? {}) as Partial<Scenario> & { storm429Ms?: number };
+    const next: Scenario = { ...sandbox.platform.scenario };
+    for (const key of Object.keys(DEFAULT_SCENARIO) as (keyof Scenario)[]) {
+      const value = body[key];
+      if (value === undefined) continue;
+      if (typeof value !== typeof DEFAULT_SCENARIO[key])
+        return reply.status(400).send({ message: `${key} must be a ${typeof DEFAULT_SCENARIO[key]}` });
+      (next as unknown as Record<string, unknown>)[key] = value;
+    }
+    if (typeof body.storm429Ms === 'number') next.storm429Until = Date.now() + body.storm429Ms;
+    if (next.rateLimitPerMinute < 1)
+      return reply.status(400).send({ message: 'rateLimitPerMinute must be at least 1' });
+    sandbox.platform.scenario = next;
+    return next;
+  });
+  app.delete('/te/scenario', async () => {
+    sandbox.platform.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: sandbox.config.rateLimitPerMinute ?? 240 };
+    return sandbox.platform.scenario;
+  });
+  app.get('/te/stats', async () => ({
+    windows: sandbox.platform.history,
+    calls: sandbox.platform.calls.length,
+    callsByStatus: sandbox.platform.calls.reduce<Record<string, number>>((counts, call) => {
+      counts[call.status] = (counts[call.status] ?? 0) + 1;
+      return counts;
+    }, {}),
+  }));
+
+  app.put('/webex/scenario', async (request) => {
+    const body = (request.body ?? {}) as { throttleMs?: number; retryAfterSeconds?: number };
+    sandbox.webex.throttledUntil = Date.now() + (body.throttleMs ?? 0);
+    if (typeof body.retryAfterSeconds === 'number') sandbox.webex.retryAfterSeconds = body.retryAfterSeconds;
+    return { throttledUntil: sandbox.webex.throttledUntil, retryAfterSeconds: sandbox.webex.retryAfterSeconds };
+  });
+  await app.register(webexRoutes, {
+    prefix: '/webex',
+    state: sandbox.webex,
+    botToken: sandbox.config.webexBotToken ?? null,
+  });
+  await app.register(salesforceRoutes, {
+    prefix: '/salesforce',
+    state: sandbox.salesforce,
+    clientId: sandbox.config.salesforceClientId ?? null,
+    clientSecret: sandbox.config.salesforceClientSecret ?? null,
+  });
+  await app.register(mailRoutes, { prefix: '/mail', outbox: sandbox.mail });
 };

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A fetch that answers requests for `origin` by injecting them into this app, so the embedded sandbox
+ * is reached without a socket or a port. Other origins go to the real fetch.
+ */
+export function injectFetch(app: FastifyInstance, origin: string): typeof fetch {
+  return async (input, init) => {
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin !== origin) return fetch(input, init);
+    const signal = init?.signal ?? undefined;
+    signal?.throwIfAborted();
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const injected = app.inject({
+      method: (init?.method ?? 'GET') as 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: { ...headers, host: url.host },
+      payload: typeof init?.body === 'string' ? init.body : undefined,
+    });
+    const response = await new Promise<Awaited<typeof injected>>((resolve, reject) => {
+      const onAbort = () => reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+      injected.then(resolve, reject).finally(() => signal?.removeEventListener('abort', onAbort));
+    });
+    const responseHeaders = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, item);
+    }
+    const status = response.statusCode;
+    return new Response(status === 204 || status === 304 ? null : response.rawPayload, {
+      status,
+      headers: responseHeaders,
+    });
+  };
+}

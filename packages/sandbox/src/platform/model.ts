@@ -1,0 +1,198 @@
+/** The sandbox's records, shaped as the platform's v7 answers (field names from the published document). */
+
+export type TestType = 'http-server' | 'page-load' | 'dns-server' | 'dns-trace' | 'agent-to-server' | 'bgp';
+
+export interface Organization {
+  orgId: string;
+  name: string;
+  slug: string;
+}
+
+export interface AccountGroup {
+  aid: string;
+  accountGroupName: string;
+  orgId: string;
+  organizationName: string;
+  isDefault: boolean;
+}
+
+export interface Agent {
+  agentId: string;
+  agentName: string;
+  agentType: 'cloud' | 'enterprise';
+  location: string;
+  countryId: string;
+  enabled: boolean;
+  ipAddresses: string[];
+  publicIpAddresses: string[];
+  network: string;
+  /** Enterprise agents only. */
+  hostname?: string;
+  lastSeen?: string;
+  agentState?: 'online' | 'offline' | 'disabled';
+  createdDate?: string;
+  /** Enterprise agents belong to account groups; cloud agents are everywhere. */
+  aids: string[];
+}
+
+export interface Test {
+  testId: string;
+  aid: string;
+  type: TestType;
+  testName: string;
+  interval: number;
+  enabled: boolean;
+  alertsEnabled: boolean;
+  description: string;
+  createdBy: string;
+  createdDate: string;
+  modifiedBy: string;
+  modifiedDate: string;
+  agentIds: string[];
+  alertRuleIds: string[];
+  /** Type-specific configuration (url, domain, server, port, prefix, dnsServers, protocol, ...). */
+  config: Record<string, unknown>;
+}
+
+export interface AlertRule {
+  ruleId: string;
+  aid: string;
+  ruleName: string;
+  expression: string;
+  direction?: 'to-target' | 'from-target' | 'bidirectional';
+  notifyOnClear: boolean;
+  isDefault: boolean;
+  alertType: string;
+  alertGroupType: 'cloud-enterprise' | 'bgp' | 'browser-session' | 'endpoint';
+  minimumSources: number;
+  roundsViolatingMode: 'exact' | 'any' | 'auto';
+  roundsViolatingOutOf: number;
+  roundsViolatingRequired: number;
+  severity: 'info' | 'minor' | 'major' | 'critical';
+  description: string;
+  testIds: string[];
+  notificationEmails: string[];
+}
+
+export interface Alert {
+  id: string;
+  aid: string;
+  alertType: string;
+  alertRuleId: string;
+  alertState: 'active' | 'cleared';
+  alertSeverity: 'info' | 'minor' | 'major' | 'critical';
+  startDate: string;
+  endDate?: string;
+  violationCount: number;
+  duration: number;
+  suppressed: boolean;
+  testId: string;
+}
+
+export interface User {
+  uid: string;
+  orgId: string;
+  name: string;
+  email: string;
+  dateRegistered: string;
+  lastLogin?: string;
+  loginAid: string;
+  roleIdsByAid: Record<string, string[]>;
+}
+
+export interface Role {
+  roleId: string;
+  name: string;
+  isBuiltin: boolean;
+  hasManagementPermissions: boolean;
+}
+
+export interface Widget {
+  id: string;
+  type: string;
+  title: string;
+  visualMode: 'Full' | 'Half screen';
+  dataSource: string;
+  metricGroup?: string;
+  metric?: string;
+}
+
+export interface Dashboard {
+  dashboardId: string;
+  aid: string;
+  title: string;
+  description: string;
+  isBuiltIn: boolean;
+  isPrivate: boolean;
+  createdBy: string;
+  modifiedDate: string;
+  widgets: Widget[];
+}
+
+export interface SuppressionWindow {
+  alertSuppressionWindowId: string;
+  aid: string;
+  name: string;
+  isEnabled: boolean;
+  startDate: string;
+  duration: number;
+  repeat?: { type: 'day' | 'week' | 'month'; intervalLength: number; daysOfWeek?: string[] };
+  endRepeat?: { type: 'never' | 'count' | 'date'; count?: number; date?: string };
+  testIds: string[];
+}
+
+export interface Tag {
+  id: string;
+  aid: string;
+  key: string;
+  value: string;
+  objectType: 'test' | 'dashboard' | 'endpoint-test';
+  color: string;
+  description: string;
+  createDate: string;
+  assignments: { id: string; type: string }[];
+}
+
+export interface EndpointAgent {
+  id: string;
+  aid: string;
+  name: string;
+  computerName: string;
+  platform: 'windows' | 'mac';
+  osVersion: string;
+  version: string;
+  status: 'enabled' | 'disabled';
+  lastSeen: string;
+  createdAt: string;
+  licenseType: 'essentials' | 'advantage';
+  publicIP: string;
+}
+
+export interface EndpointTest {
+  testId: string;
+  aid: string;
+  testName: string;
+  type: 'agent-to-server' | 'http-server';
+  interval: number;
+  isEnabled: boolean;
+  server?: string;
+  url?: string;
+  protocol: 'icmp' | 'tcp';
+}
+
+export interface AuditEvent {
+  aid: string;
+  date: string;
+  event: string;
+  ipAddress: string;
+  uid: string;
+  user: string;
+  resources: { type: string; name: string }[];
+}
+
+export interface Token {
+  token: string;
+  orgId: string;
+  kind: 'org-admin' | 'read-only' | 'revoked';
+  description: string;
+}

@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { escapeHtml, page } from '../html.js';
+
+/** Webex's limit on a message's text or markdown, in bytes. */
+export const WEBEX_TEXT_LIMIT_BYTES = 7439;
+
+export interface WebexFile {
+  id: string;
+  name: string;
+  contentType: string;
+  content: Buffer;
+}
+
+export interface WebexMessage {
+  id: string;
+  toPersonEmail: string;
+  markdown?: string;
+  text?: string;
+  file?: WebexFile;
+  created: string;
+}
+
+export class WebexState {
+  readonly messages: WebexMessage[] = [];
+  /** Until this time (epoch ms), every message answers 429 with Retry-After. */
+  throttledUntil = 0;
+  retryAfterSeconds = 2;
+
+  reset(): void {
+    this.messages.length = 0;
+    this.throttledUntil = 0;
+  }
+}
+
+function webexError(reply: FastifyReply, status: number, message: string) {
+  return reply.status(status).send({ message, errors: [{ description: message }], trackingId: `SBX_${randomUUID()}` });
+}
+
+/**
+ * Webex Messages API stand-in (POST /v1/messages, JSON or multipart with one file), with the real
+ * limits, a 429-with-Retry-After scenario, and a page listing what was delivered to whom.
+ */
+export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: string | null }> = async (
+  app,
+  { state, botToken },
+) => {
+  app.post('/v1/messages', async (request, reply) => {
+    const auth = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (!auth || (botToken !== null && auth !== botToken)) {
+      return webexError(
+        reply,
+        401,
+        'The request requires a valid access token set in the Authorization request header.',
+      );
+    }
+    if (state.throttledUntil > Date.now()) {
+      reply.header('Retry-After', String(state.retryAfterSeconds));
+      return webexError(reply, 429, 'Too Many Requests');
+    }
+    const fields: Record<string, string> = {};
+    const files: WebexFile[] = [];
+    if (request.isMultipart()) {
+      for await (const part of request.parts({ limits: { fileSize: 100 * 1024 * 1024 } })) {
+        if (part.type === 'file') {
+          files.push({
+            id: randomUUID(),
+            name: part.filename,
+            contentType: part.mimetype,
+            content: await part.toBuffer(),
+          });
+        } else {
+          fields[part.fieldname] = String(part.value);
+        }
+      }
+    } else {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      for (const [key, value] of Object.entries(body)) if (typeof value === 'string') fields[key] = value;
+      if (Array.isArray(body.files) && body.files.length > 0) {
+        return webexError(reply, 400, 'Sandbox accepts files as multipart uploads only.');
+      }
+    }
+    if (files.length > 1) return webexError(reply, 400, 'Only one file may be attached to a message.');
+    if (!fields.toPersonEmail && !fields.roomId && !fields.toPersonId) {
+      return webexError(reply, 400, 'roomId, toPersonId or toPersonEmail is required.');
+    }
+    const text = fields.markdown ?? fields.text;
+    if (!text && files.length === 0) return webexError(reply, 400, 'text, markdown or files is required.');
+    if (text && Buffer.byteLength(text, 'utf8') > WEBEX_TEXT_LIMIT_BYTES) {
+      return webexError(reply, 400, `Message text exceeds the maximum length of ${WEBEX_TEXT_LIMIT_BYTES} bytes.`);
+    }
+    const message: WebexMessage = {
+      id: randomUUID(),
+      toPersonEmail: fields.toPersonEmail ?? '',
+      markdown: fields.markdown,
+      text: fields.text,
+      file: files[0],
+      created: new Date().toISOString(),
+    };
+    state.messages.push(message);
+    const base = `${request.protocol}://${request.host}${request.url.replace(/\/v1\/messages.*$/, '')}`;
+    return {
+      id: message.id,
+      roomId: `sandbox-direct-${message.toPersonEmail}`,
+      roomType: 'direct',
+      toPersonEmail: message.toPersonEmail,
+      ...(message.text ? { text: message.text } : {}),
+      ...(message.markdown ? { markdown: message.markdown } : {}),
+      ...(message.file ? { files: [`${base}/files/${message.file.id}`] } : {}),
+      personEmail: 'ce-toolkit-bot@webex.bot',
+      created: message.created,
+    };
+  });
+
+  app.get('/messages', async (request) => {
+    const { toPersonEmail } = request.query as { toPersonEmail?: string };
+    return {
+      items: state.messages
+        .filter((message) => !toPersonEmail || message.toPersonEmail === toPersonEmail)
+        .map(({ file, ...message }) => ({
+          ...message,
+          ...(file
+            ? { file: { id: file.id, name: file.name, contentType: file.contentType, size: file.content.length } }
+            : {}),
+        })),
+    };
+  });
+
+  app.get<{ Params: { id: string } }>('/files/:id', async (request, reply) => {
+    const file = state.messages.find((message) => message.file?.id === request.params.id)?.file;
+    if (!file) return reply.status(404).send({ message: 'File not found' });
+    return reply
+      .type(file.contentType)
+      .header('content-disposition', `attachment; filename="${file.name.replaceAll('"', '')}"`)
+      .send(file.content);
+  });
+
+  app.get('/', async (_request, reply) => {
+    const rows = state.messages
+      .map(
+        (message) => `<tr><td>${escapeHtml(message.created)}</td><td>${escapeHtml(message.toPersonEmail)}</td>
+<td><pre>${escapeHtml(message.markdown ?? message.text ?? '')}</pre></td>
+<td>${message.file ? `<a href="files/${escapeHtml(message.file.id)}">${escapeHtml(message.file.name)}</a> (${message.file.content.length} bytes)` : ''}</td></tr>`,
+      )
+      .join('');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          'Webex sandbox: delivered messages',
+          state.messages.length
+            ? `<table><thead><tr><th>When</th><th>To</th><th>Message</th><th>File</th></tr></thead><tbody>${rows}</tbody></table>`
+            : '<p>No message delivered yet.</p>',
+        ),
+      );
+  });
+};
