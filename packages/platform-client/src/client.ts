@@ -19,6 +19,7 @@ import {
   testSchema,
   usageSchema,
   userSchema,
+  type PlatformTest,
   type PlatformTestType,
   type TestCreateBody,
 } from './schemas.js';
@@ -42,10 +43,42 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   return result.data;
 }
 
-const listOf = <T>(key: string, item: z.ZodType<T>) =>
-  z.looseObject({ [key]: z.array(item), _links: linksSchema.optional() });
-
 const pageLinks = z.looseObject({ _links: linksSchema.optional() });
+
+const PARTIAL_UPDATE_TYPES = new Set<PlatformTestType>(['agent-to-server', 'bgp']);
+const TYPE_FIELDS = [
+  'url',
+  'domain',
+  'server',
+  'port',
+  'protocol',
+  'prefix',
+  'requestMethod',
+  'followRedirects',
+  'verifyCertificate',
+  'desiredStatusCode',
+];
+
+/** The writable part of a test as read back, in the form a PUT or POST takes (ids, not objects). */
+export function writableTestBody(test: PlatformTest): TestCreateBody {
+  const source = test as Record<string, unknown>;
+  const body: TestCreateBody = {
+    testName: test.testName,
+    ...(test.interval !== undefined ? { interval: test.interval } : {}),
+    ...(test.enabled !== undefined ? { enabled: test.enabled } : {}),
+    ...(test.alertsEnabled !== undefined ? { alertsEnabled: test.alertsEnabled } : {}),
+    description: test.description ?? '',
+    ...(test.agents ? { agents: test.agents.map((agent) => ({ agentId: agent.agentId })) } : {}),
+    ...(test.alertRules ? { alertRules: test.alertRules.map((rule) => rule.ruleId) } : {}),
+  };
+  for (const field of TYPE_FIELDS) if (source[field] !== undefined) body[field] = source[field];
+  if (Array.isArray(source.dnsServers)) {
+    body.dnsServers = source.dnsServers.map((server) =>
+      typeof server === 'string' ? server : String((server as { serverName?: unknown }).serverName ?? ''),
+    );
+  }
+  return body;
+}
 
 /**
  * The platform's API v7, as the tools need it. One instance per process; every call names its
@@ -72,6 +105,18 @@ export class PlatformSession {
 
   private get<T>(schema: z.ZodType<T>, path: string, what: string, options: CallOptions = {}): Promise<T> {
     return this.http.call<unknown>(this.auth, path, options).then((body) => parse(schema, body, what));
+  }
+
+  /** A list answer `{key: [...], _links}`, items checked one schema each. */
+  private async list<T>(
+    key: string,
+    item: z.ZodType<T>,
+    path: string,
+    what: string,
+    options: CallOptions = {},
+  ): Promise<T[]> {
+    const body = await this.http.call<unknown>(this.auth, path, options);
+    return parse(z.array(item), (body as Record<string, unknown> | undefined)?.[key], what);
   }
 
   /** Follows `_links.next` until it is absent, yielding the items under `key` page by page. */
@@ -101,7 +146,7 @@ export class PlatformSession {
 
   readonly users = {
     list: async (aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('users', userSchema), 'users', 'users', { aid, signal })).users,
+      this.list('users', userSchema, 'users', 'users', { aid, signal }),
     get: (uid: string, aid?: string, signal?: AbortSignal) =>
       this.get(userSchema, `users/${encodeURIComponent(uid)}`, 'user', { aid, signal }),
     current: (signal?: AbortSignal) => this.get(userSchema, 'users/current', 'current user', { signal }),
@@ -118,7 +163,7 @@ export class PlatformSession {
 
   readonly roles = {
     list: async (aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('roles', roleSchema), 'roles', 'roles', { aid, signal })).roles,
+      this.list('roles', roleSchema, 'roles', 'roles', { aid, signal }),
   };
 
   readonly auditUserEvents = {
@@ -134,9 +179,9 @@ export class PlatformSession {
   readonly tests = {
     /** Every test of the account group, all types, summary fields only. */
     list: async (aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('tests', testSchema), 'tests', 'tests', { aid, signal })).tests,
+      this.list('tests', testSchema, 'tests', 'tests', { aid, signal }),
     listByType: async (type: PlatformTestType, aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('tests', testSchema), `tests/${type}`, `${type} tests`, { aid, signal })).tests,
+      this.list('tests', testSchema, `tests/${type}`, `${type} tests`, { aid, signal }),
     get: (
       type: PlatformTestType,
       testId: string,
@@ -149,19 +194,30 @@ export class PlatformSession {
       }),
     create: (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
       this.get(testSchema, `tests/${type}`, 'created test', { method: 'POST', body, aid, signal, idempotent: false }),
-    update: (
+    /**
+     * Changes a test. Agent-to-server and BGP take partial updates; the other types reuse the creation
+     * schema on PUT, so their current configuration is read and sent back with the changes.
+     */
+    update: async (
       type: PlatformTestType,
       testId: string,
-      body: Partial<TestCreateBody>,
+      changes: Partial<TestCreateBody>,
       aid?: string,
       signal?: AbortSignal,
-    ) =>
-      this.get(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
+    ) => {
+      const body = PARTIAL_UPDATE_TYPES.has(type)
+        ? changes
+        : {
+            ...writableTestBody(await this.tests.get(type, testId, { aid, expand: ['agent', 'alert-rule'], signal })),
+            ...changes,
+          };
+      return this.get(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
         method: 'PUT',
         body,
         aid,
         signal,
-      }),
+      });
+    },
     delete: (type: PlatformTestType, testId: string, aid?: string, signal?: AbortSignal) =>
       this.http.call<void>(this.auth, `tests/${type}/${encodeURIComponent(testId)}`, { method: 'DELETE', aid, signal }),
   };
@@ -176,13 +232,11 @@ export class PlatformSession {
         signal?: AbortSignal;
       } = {},
     ) =>
-      (
-        await this.get(listOf('agents', agentSchema), 'agents', 'agents', {
-          aid: options.aid,
-          query: { agentTypes: options.agentTypes, expand: options.expand },
-          signal: options.signal,
-        })
-      ).agents,
+      this.list('agents', agentSchema, 'agents', 'agents', {
+        aid: options.aid,
+        query: { agentTypes: options.agentTypes, expand: options.expand },
+        signal: options.signal,
+      }),
     get: (agentId: string, aid?: string, signal?: AbortSignal) =>
       this.get(agentSchema, `agents/${encodeURIComponent(agentId)}`, 'agent', { aid, signal }),
     delete: (agentId: string, aid?: string, signal?: AbortSignal) =>
@@ -192,8 +246,7 @@ export class PlatformSession {
   // Alerts
   readonly alertRules = {
     list: async (aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('alertRules', alertRuleSchema), 'alerts/rules', 'alert rules', { aid, signal }))
-        .alertRules,
+      this.list('alertRules', alertRuleSchema, 'alerts/rules', 'alert rules', { aid, signal }),
     get: (ruleId: string, aid?: string, signal?: AbortSignal) =>
       this.get(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'alert rule', { aid, signal }),
   };
@@ -218,17 +271,16 @@ export class PlatformSession {
 
   readonly alertSuppressionWindows = {
     list: async (aid?: string, signal?: AbortSignal) =>
-      (
-        await this.get(
-          listOf('alertSuppressionWindows', suppressionWindowSchema),
-          'alert-suppression-windows',
-          'alert suppression windows',
-          {
-            aid,
-            signal,
-          },
-        )
-      ).alertSuppressionWindows,
+      this.list(
+        'alertSuppressionWindows',
+        suppressionWindowSchema,
+        'alert-suppression-windows',
+        'alert suppression windows',
+        {
+          aid,
+          signal,
+        },
+      ),
     get: (windowId: string, aid?: string, signal?: AbortSignal) =>
       this.get(
         suppressionWindowSchema,
@@ -276,8 +328,7 @@ export class PlatformSession {
   // Tags
   readonly tags = {
     list: async (aid?: string, signal?: AbortSignal) =>
-      (await this.get(listOf('tags', tagSchema), 'tags', 'tags', { aid, query: { expand: ['assignments'] }, signal }))
-        .tags,
+      this.list('tags', tagSchema, 'tags', 'tags', { aid, query: { expand: ['assignments'] }, signal }),
     create: (
       body: { key: string; value: string; objectType: string; color?: string; description?: string },
       aid?: string,
@@ -309,11 +360,9 @@ export class PlatformSession {
 
   readonly endpointTests = {
     listScheduled: async (aid?: string, signal?: AbortSignal) =>
-      (
-        await this.get(listOf('tests', endpointTestSchema), 'endpoint/tests/scheduled-tests', 'endpoint tests', {
-          aid,
-          signal,
-        })
-      ).tests,
+      this.list('tests', endpointTestSchema, 'endpoint/tests/scheduled-tests', 'endpoint tests', {
+        aid,
+        signal,
+      }),
   };
 }

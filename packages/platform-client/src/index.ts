@@ -1,4 +1,4 @@
-export { PlatformClient, PlatformSession, type TimeRange } from './client.js';
+export { PlatformClient, PlatformSession, writableTestBody, type TimeRange } from './client.js';
 export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldError } from './errors.js';
 export {
   PlatformHttp,

@@ -103,7 +103,8 @@ export const agentSchema = z.looseObject({
   hostname: z.string().optional(),
   createdDate: z.string().optional(),
   accountGroups: z.array(z.looseObject({ aid: z.string(), accountGroupName: z.string().optional() })).optional(),
-  testIds: z.array(z.string()).optional(),
+  // The document types an agent's test ids as integers; the toolkit handles every id as a string.
+  testIds: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
 });
 export type PlatformAgent = z.infer<typeof agentSchema>;
 

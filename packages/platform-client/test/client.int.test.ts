@@ -85,14 +85,12 @@ describe('the platform client against the sandbox', () => {
     const readOnly = started.token('read-only');
     const forbidden = await failure(
       () =>
-        client
-          .as({ token: readOnly })
-          .tests.create('http-server', {
-            testName: 'x',
-            interval: 300,
-            url: 'https://a.example',
-            agents: [{ agentId: '100' }],
-          }),
+        client.as({ token: readOnly }).tests.create('http-server', {
+          testName: 'x',
+          interval: 300,
+          url: 'https://a.example',
+          agents: [{ agentId: '100' }],
+        }),
       readOnly,
     );
     expect(forbidden).toMatchObject({ status: 403, message: 'Forbidden - insufficient permissions' });

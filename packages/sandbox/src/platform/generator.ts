@@ -445,7 +445,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
           type === 'http-server' || type === 'page-load'
             ? { url: `https://${target}/`, protocol: 'tcp' }
             : type === 'dns-server'
-              ? { domain: `${target} A`, dnsServers: [{ serverName: 'ns1.example.net' }] }
+              ? { domain: `${target} A`, dnsServers: [{ serverId: '1447', serverName: 'ns1.example.net' }] }
               : type === 'dns-trace'
                 ? { domain: `${target} A` }
                 : type === 'agent-to-server'
@@ -518,11 +518,11 @@ export function generateWorld(options: GeneratorOptions = {}): World {
         const active = random.chance(0.15);
         const duration = active ? Math.round((now - start) / 1000) : random.int(5, 600) * 60;
         world.alerts.push({
-          id: id(),
+          id: uuid(),
           aid: group.aid,
           alertType: rule.alertType,
           alertRuleId: rule.ruleId,
-          alertState: active ? 'active' : 'cleared',
+          alertState: active ? 'trigger' : 'clear',
           alertSeverity: rule.severity,
           startDate: iso(start),
           endDate: active ? undefined : iso(start + duration * 1000),

@@ -79,7 +79,8 @@ export interface Alert {
   aid: string;
   alertType: string;
   alertRuleId: string;
-  alertState: 'active' | 'cleared';
+  /** v7: `trigger` while active, `clear` once cleared. */
+  alertState: 'trigger' | 'clear';
   alertSeverity: 'info' | 'minor' | 'major' | 'critical';
   startDate: string;
   endDate?: string;

@@ -117,7 +117,10 @@ function validateTestBody(
     errors.push({ code: 'DUPLICATE', field: 'testName', message: 'Test name must be unique within the account group' });
   }
   if (type === 'bgp') {
-    required('prefix');
+    // BGP prefixes cannot change after creation.
+    if (existingId === undefined) required('prefix');
+    else if (body.prefix !== undefined)
+      errors.push({ code: 'INVALID', field: 'prefix', message: 'prefix cannot be updated' });
     if (typeof body.prefix === 'string' && !/^\d{1,3}(\.\d{1,3}){3}\/(8|9|1\d|2[0-4])$/.test(body.prefix)) {
       errors.push({ code: 'INVALID', field: 'prefix', message: 'prefix must be an IPv4 prefix from /8 to /24' });
     }
@@ -163,6 +166,12 @@ function validateTestBody(
   }
   return errors;
 }
+
+/** Requests name DNS servers; answers describe them as objects. */
+const dnsServerObjects = (servers: unknown[]) =>
+  servers.map((server, index) =>
+    typeof server === 'string' ? { serverId: String(1447 + index), serverName: server } : server,
+  );
 
 const CONFIG_FIELDS = [
   'url',
@@ -210,11 +219,15 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     if (!token || token.kind === 'revoked') {
       return reply
         .status(401)
-        .type('application/json')
+        .type('application/problem+json')
         .send({ error: 'invalid_token', error_description: 'Invalid access token' });
     }
     const org = state.world.organizations.find((candidate) => candidate.orgId === token.orgId);
-    if (!org) return reply.status(401).send({ error: 'invalid_token', error_description: 'Invalid access token' });
+    if (!org)
+      return reply
+        .status(401)
+        .type('application/problem+json')
+        .send({ error: 'invalid_token', error_description: 'Invalid access token' });
 
     const rate = state.consume(org.orgId);
     reply.header('X-Organization-Rate-Limit-Limit', String(rate.limit));
@@ -476,6 +489,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         ),
       };
       if (type === 'agent-to-server' && test.config.port === undefined) test.config.port = 80;
+      if (Array.isArray(test.config.dnsServers)) test.config.dnsServers = dnsServerObjects(test.config.dnsServers);
       state.world.tests.push(test);
       reply.header('Location', serializer.link(`/tests/${type}/${test.testId}`).href);
       return hal(reply)
@@ -501,6 +515,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       if (Array.isArray(body.agents))
         test.agentIds = body.agents.map((agent) => String((agent as { agentId: unknown }).agentId));
       for (const field of CONFIG_FIELDS) if (body[field] !== undefined) test.config[field] = body[field];
+      if (Array.isArray(test.config.dnsServers)) test.config.dnsServers = dnsServerObjects(test.config.dnsServers);
       test.modifiedDate = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
       return hal(reply).send(serializer.test(test, ['agent', 'alert-rule']));
     });
@@ -603,7 +618,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         violationCount: alert.violationCount,
         duration: alert.duration,
         suppressed: alert.suppressed,
-        meta: { version: '1' },
+        meta: { version: 1 },
         _links: { self: serializer.link(`/alerts/${alert.id}`), test: serializer.link(`/tests/${alert.testId}`) },
       })),
       startDate: new Date(range[0]).toISOString(),
@@ -727,7 +742,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         binSize: 300,
         data: {
           points: Array.from({ length: 12 }, (_, index) => ({
-            timestamp: new Date(end - (11 - index) * 300_000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+            timestamp: Math.floor((end - (11 - index) * 300_000) / 1000),
             numberOfDataPoints: 10,
             value: 95 + ((index * 7) % 5),
           })),
@@ -745,6 +760,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     return hal(reply).send({
       tags: tags.map(({ assignments, ...tag }) => ({
         ...tag,
+        aid: Number(tag.aid),
         type: 'static',
         accessType: 'all',
         builtIn: false,
@@ -780,7 +796,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const { assignments: _assignments, ...rest } = tag;
     return hal(reply)
       .status(201)
-      .send({ ...rest, type: 'static', accessType: 'all', builtIn: false });
+      .send({ ...rest, aid: Number(rest.aid), type: 'static', accessType: 'all', builtIn: false });
   });
 
   app.post<{ Params: { id: string } }>('/tags/:id/assign', async (request, reply) => {
@@ -807,7 +823,14 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       if (!tag.assignments.some((existing) => existing.id === assignment.id))
         tag.assignments.push({ id: String(assignment.id), type: String(assignment.type ?? 'test') });
     }
-    return reply.type('application/json').send({ tagId: tag.id, assignments: tag.assignments });
+    // 207 Multi-Status, as the document says for tag assignment.
+    return hal(reply)
+      .status(207)
+      .send({
+        tagId: tag.id,
+        assignments: tag.assignments,
+        _links: { self: caller(request).serializer.link(`/tags/${tag.id}`) },
+      });
   });
 
   // Usage and quotas
@@ -827,8 +850,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     return hal(reply).send({
       usage: {
         quota: {
-          monthStart: monthStart.toISOString().slice(0, 10),
-          monthEnd: monthEnd.toISOString().slice(0, 10),
+          monthStart: `${monthStart.toISOString().slice(0, 10)}T00:00:00Z`,
+          monthEnd: `${monthEnd.toISOString().slice(0, 10)}T23:59:59Z`,
           cloudUnitsIncluded: 5_000_000,
           enterpriseAgentsIncluded: 50,
           endpointAgentsIncluded: 500,

@@ -37,8 +37,13 @@ export class Serializer {
       verifySslCertificates: true,
       _links: { self: this.link(`/agents/${agent.agentId}`) },
     };
+    // The document types an agent's testIds as integers, unlike every other id in v7.
     const testIds = options.expandTests
-      ? { testIds: this.world.tests.filter((test) => test.agentIds.includes(agent.agentId)).map((test) => test.testId) }
+      ? {
+          testIds: this.world.tests
+            .filter((test) => test.agentIds.includes(agent.agentId))
+            .map((test) => Number(test.testId)),
+        }
       : {};
     if (agent.agentType === 'cloud') return { ...base, ...testIds };
     return {
