@@ -48,6 +48,15 @@ describe.each(DATABASES)('health, documentation, errors and usage (%s)', (kind) 
     expect(badJson.json().error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
   });
 
+  it('mounts the sandbox and points its platform client at it, in-process', async () => {
+    const token =
+      testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
+    const groups = await testApp.services.platform.as({ token }).accountGroups.list();
+    expect(groups.map((group) => group.accountGroupName)).toContain('Acme - Production');
+    const page = await testApp.app.inject({ url: '/sandbox' });
+    expect(page.body).toContain('Monitoring platform API v7');
+  });
+
   it('counts usage events on the dashboard, with tests created added to the configured baseline', async () => {
     const client = await signedInClient(testApp.app, 'tam@demo.local');
     const before = (await client.request({ method: 'GET', url: '/api/dashboard/metrics' })).json();

@@ -136,6 +136,20 @@ describe('the platform client against the sandbox', () => {
     expect(Date.now() - started_).toBeLessThan(3_000);
   });
 
+  it('never writes the token to its log', async () => {
+    const lines: string[] = [];
+    const logger = {
+      debug: (object: object, message: string) => lines.push(JSON.stringify({ object, message })),
+      warn: (object: object, message: string) => lines.push(JSON.stringify({ object, message })),
+    };
+    const logged = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 2_000, logger }).as({ token: adminToken });
+    await logged.accountGroups.list();
+    await started.setScenario({ errorRate: 1, errorStatus: 502 });
+    await failure(() => logged.accountGroups.list(), adminToken);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.join('\n')).not.toContain(adminToken);
+  });
+
   it('says so when the platform cannot be reached', async () => {
     const nowhere = new PlatformClient({ baseUrl: 'http://127.0.0.1:9/v7', timeoutMs: 1_000 }).as({
       token: adminToken,
