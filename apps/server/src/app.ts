@@ -23,6 +23,11 @@ import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import { usageRoutes } from './modules/usage/usage.routes.js';
 import { UsageRepository } from './modules/usage/usage.repository.js';
 import { UsageService } from './modules/usage/usage.service.js';
+import { AuditRepository } from './modules/audit/audit.repository.js';
+import { IdentityRepository } from './modules/identity/identity.repository.js';
+import { IdentityService } from './modules/identity/identity.service.js';
+import { ssoRoutes } from './modules/sso/sso.routes.js';
+import { SsoService } from './modules/sso/sso.service.js';
 import { seedDemoAccounts } from './modules/users/demo-accounts.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
@@ -32,6 +37,8 @@ import type { CookieSecurity } from './platform/csrf.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { loggerOptions } from './platform/logging.js';
+import { noMailer, outboxMailer, smtpMailer, type Mailer } from './platform/mailer.js';
+import { loadOrCreateSecret } from './platform/secrets.js';
 import { injectFetch } from './platform/inject-fetch.js';
 import { JobQueue } from './platform/queue.js';
 
@@ -46,7 +53,14 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   queue: JobQueue;
-  services: { auth: AuthService; users: UsersService; usage: UsageService; platform: PlatformClient };
+  services: {
+    auth: AuthService;
+    identity: IdentityService;
+    users: UsersService;
+    usage: UsageService;
+    platform: PlatformClient;
+    audit: AuditRepository;
+  };
   /** The stand-ins of the external systems, when this instance mounts them (PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
 }
@@ -125,27 +139,62 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     registerErrorHandling(app);
 
     const usersRepository = new UsersRepository(database.db);
-    const auth = new AuthService(usersRepository, new SessionsRepository(database.db), {
+    const auth = new AuthService(new SessionsRepository(database.db), {
       idleTimeoutMs: config.session.idleTimeoutMs,
       absoluteTimeoutMs: config.session.absoluteTimeoutMs,
       demoMode: config.demoMode,
     });
+    const sandbox = config.platformApiUrl === null ? new Sandbox(config.sandbox) : null;
+    const mailer: Mailer = config.mail.smtpUrl
+      ? smtpMailer(config.mail.smtpUrl, config.mail.from)
+      : sandbox
+        ? outboxMailer(sandbox.mail)
+        : noMailer;
+    const identity = new IdentityService(usersRepository, new IdentityRepository(database.db), auth, mailer, {
+      passwordPolicy: config.passwordPolicy,
+      throttle: {
+        maxFailures: config.signIn.maxFailures,
+        windowMs: config.signIn.lockMs,
+        lockMs: config.signIn.lockMs,
+        baseDelayMs: 250,
+        maxDelayMs: 4000,
+      },
+      demoMode: config.demoMode,
+    });
     const users = new UsersService(usersRepository);
+    const audit = new AuditRepository(database.db);
     const usage = new UsageService(new UsageRepository(database.db), config.provisionedTestsBaseline);
     const cookies: CookieSecurity = {
       secure: (request: FastifyRequest) =>
         config.session.cookieSecure === 'auto' ? request.protocol === 'https' : config.session.cookieSecure,
     };
+    const sso = config.oidc
+      ? new SsoService(
+          { ...config.oidc, publicUrl: config.publicUrl },
+          usersRepository,
+          auth,
+          loadOrCreateSecret(config.dataDir, 'cookie', config.cookieSecret ?? undefined),
+        )
+      : null;
 
     registerAccessControl(app, auth, cookies);
     await app.register(authRoutes, {
       auth,
+      identity,
+      users: usersRepository,
       cookies,
       sessionMaxAgeMs: config.session.absoluteTimeoutMs,
-      supportEmail: config.supportEmail,
-      demoMode: config.demoMode,
+      appInfo: {
+        supportEmail: config.supportEmail,
+        demoMode: config.demoMode,
+        passwordPolicy: config.passwordPolicy,
+        sso: { enabled: sso !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
+        passwordResetEnabled: mailer.available,
+      },
+      providerLogoutUrl: async () => (sso ? sso.logoutUrl() : undefined),
     });
-    await app.register(usersRoutes, { users });
+    await app.register(ssoRoutes, { sso, cookies, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
+    await app.register(usersRoutes, { users, audit });
     await app.register(usageRoutes, { usage });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -156,7 +205,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', database: db, queue: jobs });
     });
 
-    const sandbox = config.platformApiUrl === null ? new Sandbox(config.sandbox) : null;
     if (sandbox) await app.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: config.demoMode });
     const platform = new PlatformClient({
       baseUrl: config.platformApiUrl ?? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/v7`,
@@ -179,7 +227,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     }
 
     await app.ready();
-    return { app, database, queue, services: { auth, users, usage, platform }, sandbox };
+    return { app, database, queue, services: { auth, identity, users, usage, platform, audit }, sandbox };
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;

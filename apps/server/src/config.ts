@@ -38,6 +38,26 @@ const envSchema = z.object({
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
   SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(240),
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(6).max(128).default(8),
+  PASSWORD_REQUIRE_LOWERCASE: booleanFromEnv.default(true),
+  PASSWORD_REQUIRE_UPPERCASE: booleanFromEnv.default(true),
+  PASSWORD_REQUIRE_NUMBER: booleanFromEnv.default(true),
+  PASSWORD_REQUIRE_SYMBOL: booleanFromEnv.default(true),
+  SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).default(5),
+  SIGN_IN_LOCK_MINUTES: z.coerce.number().int().min(1).default(15),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('CE Toolkit <no-reply@ce-toolkit.local>'),
+  OIDC_ISSUER: z.url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_ROLE_CLAIM: z.string().min(1).default('locale'),
+  OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+  OIDC_LABEL: z.string().min(1).default('Sign in with SSO'),
+  OIDC_ALLOW_INSECURE: booleanFromEnv.default(false),
+  COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -61,6 +81,21 @@ export interface AppConfig {
   platformApiUrl: string | null;
   platformTimeoutMs: number;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
+  passwordPolicy: { minLength: number; lowercase: boolean; uppercase: boolean; number: boolean; symbol: boolean };
+  signIn: { maxFailures: number; lockMs: number };
+  mail: { smtpUrl: string | null; from: string };
+  /** Signs short-lived cookies; several instances must share it. `null`: a key file under DATA_DIR. */
+  cookieSecret: string | null;
+  /** OpenID Connect sign-in; `null` when OIDC_ISSUER is unset. */
+  oidc: {
+    issuer: string;
+    clientId: string;
+    clientSecret: string | null;
+    roleClaim: string;
+    scopes: string;
+    label: string;
+    allowInsecure: boolean;
+  } | null;
   webDistDir: string;
   shutdownGraceMs: number;
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
@@ -89,6 +124,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parsed.data;
   const embedded = env.DATABASE_URL === undefined;
   const demoMode = env.DEMO_MODE ?? embedded;
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
+    throw new ConfigError(['OIDC_CLIENT_ID="": required when OIDC_ISSUER is set']);
+  }
   if (demoMode && !embedded) {
     throw new ConfigError(['DEMO_MODE=true: demo accounts exist only on the embedded database (unset DATABASE_URL)']);
   }
@@ -114,6 +152,27 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformApiUrl: env.PLATFORM_API_URL ?? null,
     platformTimeoutMs: env.PLATFORM_TIMEOUT_MS,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
+    passwordPolicy: {
+      minLength: env.PASSWORD_MIN_LENGTH,
+      lowercase: env.PASSWORD_REQUIRE_LOWERCASE,
+      uppercase: env.PASSWORD_REQUIRE_UPPERCASE,
+      number: env.PASSWORD_REQUIRE_NUMBER,
+      symbol: env.PASSWORD_REQUIRE_SYMBOL,
+    },
+    signIn: { maxFailures: env.SIGN_IN_MAX_FAILURES, lockMs: env.SIGN_IN_LOCK_MINUTES * 60_000 },
+    mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
+    cookieSecret: env.COOKIE_SECRET ?? null,
+    oidc: env.OIDC_ISSUER
+      ? {
+          issuer: env.OIDC_ISSUER,
+          clientId: env.OIDC_CLIENT_ID ?? '',
+          clientSecret: env.OIDC_CLIENT_SECRET ?? null,
+          roleClaim: env.OIDC_ROLE_CLAIM,
+          scopes: env.OIDC_SCOPES,
+          label: env.OIDC_LABEL,
+          allowInsecure: env.OIDC_ALLOW_INSECURE,
+        }
+      : null,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     workersEnabled: env.WORKERS_ENABLED,

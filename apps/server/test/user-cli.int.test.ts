@@ -19,9 +19,17 @@ describe('the account CLI', () => {
     expect(output).toContain('Created jane.doe@example.com (TAM)');
     const temporaryPassword = /Temporary password \(shown once\): (\S+)/.exec(output)?.[1] ?? '';
     expect(temporaryPassword).toMatch(/^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{16,}$/);
-    const response = await new TestClient(testApp.app).signIn('jane.doe@example.com', temporaryPassword);
+    const client = new TestClient(testApp.app);
+    const response = await client.signIn('jane.doe@example.com', temporaryPassword);
     expect(response.statusCode).toBe(200);
-    expect(response.json().user).toMatchObject({ role: 'TAM', name: 'Jane Doe' });
+    expect(response.json()).toMatchObject({ challenge: 'NEW_PASSWORD_REQUIRED', session: expect.any(String) });
+    const confirmed = await client.request({
+      method: 'POST',
+      url: '/api/session/new-password',
+      payload: { session: response.json().session, newPassword: 'Brand-new-pass-1' },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().user).toMatchObject({ role: 'TAM', name: 'Jane Doe' });
   });
 
   it('lists, changes roles, disables and enables', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordPolicySchema } from './password-policy.js';
 import { ROLES } from './roles.js';
 
 /** Name of the anti-forgery cookie and the header that must echo it on every state-changing request. */
@@ -30,6 +31,9 @@ export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 export const appInfoSchema = z.object({
   supportEmail: z.string(),
   demoMode: z.boolean(),
+  passwordPolicy: passwordPolicySchema,
+  sso: z.object({ enabled: z.boolean(), label: z.string() }),
+  passwordResetEnabled: z.boolean(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 

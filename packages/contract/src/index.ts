@@ -6,3 +6,5 @@ export * from './usage.js';
 export * from './auth.js';
 export * from './errors.js';
 export * from './operations.js';
+export * from './password-policy.js';
+export * from './identity.js';

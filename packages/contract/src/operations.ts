@@ -9,8 +9,19 @@ export const OPERATION_ACCESS = {
   getSession: 'signedIn',
   login: 'public',
   logout: 'signedIn',
+  completeNewPassword: 'public',
+  requestPasswordReset: 'public',
+  confirmPasswordReset: 'public',
+  startSso: 'public',
+  finishSso: 'public',
+  changePassword: 'signedIn',
+  listMySessions: 'signedIn',
+  endMySession: 'signedIn',
   getDashboardMetrics: 'signedIn',
   listUsers: 'manageUsers',
+  inviteUser: 'manageUsers',
+  updateUser: 'manageUsers',
+  listAuditLog: 'manageUsers',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, doublePrecision, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /** Local accounts. `locale` holds the role (spec section 6); emails are stored lower-cased. */
 export const users = pgTable('users', {
@@ -23,6 +34,10 @@ export const sessions = pgTable(
   'sessions',
   {
     idHash: text('id_hash').primaryKey(),
+    /** Names the session in Settings without revealing the secret. */
+    publicId: uuid('public_id').notNull().defaultRandom().unique(),
+    /** `password` or `sso`; SSO sessions also end the provider's session at sign-out. */
+    method: text('method').notNull().default('password'),
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -49,4 +64,72 @@ export const usageEvents = pgTable(
       .default(sql`now()`),
   },
   (table) => [index('usage_events_tool_idx').on(table.tool)],
+);
+
+/**
+ * A sign-in that needs one more step (a new password). The cookie-less client holds the secret; only
+ * its hash is stored, and it lives three minutes.
+ */
+export const authChallenges = pgTable('auth_challenges', {
+  idHash: text('id_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  kind: text('kind').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** One-time password-reset codes: stored hashed, 15 minutes, single use, a few attempts. */
+export const passwordResetCodes = pgTable(
+  'password_reset_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('password_reset_codes_user_idx').on(table.userId)],
+);
+
+/** Failed sign-ins per key (`account:<email>` or `address:<ip>`), for growing delays and temporary locks. */
+export const signInThrottle = pgTable('sign_in_throttle', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  firstFailureAt: timestamp('first_failure_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+/** Security events (failed sign-ins, locks, resets); never a password or a code. */
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    email: text('email'),
+    userId: uuid('user_id'),
+    ipAddress: text('ip_address'),
+    detail: text('detail'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('security_events_created_idx').on(table.createdAt)],
+);
+
+/** Administrative actions: who did what to whom, when. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorId: uuid('actor_id'),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').notNull(),
+    target: text('target'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('audit_log_created_idx').on(table.createdAt)],
 );

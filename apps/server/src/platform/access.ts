@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can, OPERATION_ACCESS, SESSION_COOKIE, type OperationId, type SessionUser } from '@ce/contract';
-import type { AuthService } from '../modules/auth/auth.service.js';
+import type { AuthService, ResolvedSession } from '../modules/auth/auth.service.js';
 import { ensureCsrfCookie, verifyCsrf, type CookieSecurity } from './csrf.js';
 import { forbidden, unauthorized } from './errors.js';
 
@@ -8,6 +8,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user, set for operations that need one. */
     user: SessionUser | null;
+    /** The session behind the cookie, when there is one. */
+    session: ResolvedSession | null;
   }
 }
 
@@ -21,6 +23,7 @@ const isOperationId = (value: unknown): value is OperationId =>
  */
 export function registerAccessControl(app: FastifyInstance, auth: AuthService, cookies: CookieSecurity): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('session', null);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -30,16 +33,15 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, c
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  // onRequest: refused calls are refused before their body is even read or validated.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/api/')) ensureCsrfCookie(request, reply, cookies);
-  });
-
-  app.addHook('preHandler', async (request: FastifyRequest, _reply: FastifyReply) => {
     const operationId = request.routeOptions.schema?.operationId;
     if (!isOperationId(operationId)) return;
     const capability = OPERATION_ACCESS[operationId];
     const sessionId = request.cookies[SESSION_COOKIE];
-    request.user = sessionId ? await auth.resolve(sessionId) : null;
+    request.session = sessionId ? await auth.resolve(sessionId) : null;
+    request.user = request.session?.user ?? null;
     if (capability !== 'public') {
       if (!request.user) throw unauthorized();
       if (!can(request.user.role, capability)) throw forbidden();

@@ -1,22 +1,67 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appInfoSchema, apiErrorSchema, loginInputSchema, SESSION_COOKIE, sessionResponseSchema } from '@ce/contract';
+import {
+  accountSessionsResponseSchema,
+  apiErrorSchema,
+  appInfoSchema,
+  changePasswordInputSchema,
+  loginInputSchema,
+  messageResponseSchema,
+  newPasswordInputSchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  SESSION_COOKIE,
+  sessionResponseSchema,
+  signInResponseSchema,
+  signOutResponseSchema,
+  type AppInfo,
+} from '@ce/contract';
 import type { CookieSecurity } from '../../platform/csrf.js';
-import { unauthorized } from '../../platform/errors.js';
-import type { AuthService } from './auth.service.js';
+import { AppError, unauthorized } from '../../platform/errors.js';
+import type { IdentityService } from '../identity/identity.service.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { AuthService, ClientInfo } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
+  identity: IdentityService;
+  users: UsersRepository;
   cookies: CookieSecurity;
   sessionMaxAgeMs: number;
-  supportEmail: string;
-  demoMode: boolean;
+  appInfo: AppInfo;
+  /** Where the browser goes to end the identity provider's session, for SSO sessions. */
+  providerLogoutUrl: () => Promise<string | undefined>;
 }
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema };
+
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({
+  userAgent: request.headers['user-agent'] ?? null,
+  ipAddress: request.ip,
+});
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  sessionId: string,
+  options: { cookies: CookieSecurity; sessionMaxAgeMs: number },
+) {
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: options.cookies.secure(request),
+    maxAge: Math.floor(options.sessionMaxAgeMs / 1000),
+  });
+}
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
-  const { auth, cookies } = options;
+  const { auth, identity } = options;
+  const refuseWhenSignedIn = (request: FastifyRequest) => {
+    // Spec section 4: signing in while signed in is refused; the client goes to /home.
+    if (request.user) throw new AppError(409, 'already_signed_in', 'Already signed in: sign out first');
+  };
 
   app.get(
     '/api/app-info',
@@ -28,7 +73,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: appInfoSchema },
       },
     },
-    async () => ({ supportEmail: options.supportEmail, demoMode: options.demoMode }),
+    async () => options.appInfo,
   );
 
   app.get(
@@ -53,30 +98,42 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         operationId: 'login',
         tags: ['session'],
-        summary: 'Sign in with email and password',
+        summary: 'Sign in with email and password; may ask for a new password first',
         body: loginInputSchema,
+        response: { 200: signInResponseSchema, ...errors, 409: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      refuseWhenSignedIn(request);
+      const outcome = await identity.signIn(request.body.email, request.body.password, clientInfo(request));
+      if (outcome.kind === 'challenge')
+        return { challenge: 'NEW_PASSWORD_REQUIRED' as const, session: outcome.session };
+      setSessionCookie(reply, request, outcome.sessionId, options);
+      request.log.info({ userId: outcome.user.id }, 'signed in');
+      return { user: outcome.user };
+    },
+  );
+
+  app.post(
+    '/api/session/new-password',
+    {
+      schema: {
+        operationId: 'completeNewPassword',
+        tags: ['session'],
+        summary: 'Set the new password a first sign-in requires, and sign in',
+        body: newPasswordInputSchema,
         response: { 200: sessionResponseSchema, ...errors, 409: apiErrorSchema },
       },
     },
     async (request, reply) => {
-      if (request.user) {
-        // Spec section 4: signing in while signed in is refused; the client goes to /home.
-        return reply.status(409).send({
-          error: { code: 'already_signed_in', message: 'Already signed in: sign out first', requestId: request.id },
-        });
-      }
-      const { sessionId, user } = await auth.signIn(request.body.email, request.body.password, {
-        userAgent: request.headers['user-agent'] ?? null,
-        ipAddress: request.ip,
-      });
-      reply.setCookie(SESSION_COOKIE, sessionId, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: cookies.secure(request),
-        maxAge: Math.floor(options.sessionMaxAgeMs / 1000),
-      });
-      request.log.info({ userId: user.id }, 'signed in');
+      refuseWhenSignedIn(request);
+      const { sessionId, user } = await identity.completeNewPassword(
+        request.body.session,
+        request.body.newPassword,
+        clientInfo(request),
+      );
+      setSessionCookie(reply, request, sessionId, options);
+      request.log.info({ userId: user.id }, 'new password set; signed in');
       return { user };
     },
   );
@@ -88,15 +145,114 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         operationId: 'logout',
         tags: ['session'],
         summary: 'Sign out everywhere: ends every session of the user',
-        response: { 200: z.object({ endedSessions: z.number().int() }), ...errors },
+        response: { 200: signOutResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
-      if (!request.user) throw unauthorized();
+      if (!request.user || !request.session) throw unauthorized();
+      const providerLogoutUrl = request.session.method === 'sso' ? await options.providerLogoutUrl() : undefined;
       const endedSessions = await auth.signOutEverywhere(request.user.id);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
       request.log.info({ userId: request.user.id, endedSessions }, 'signed out everywhere');
-      return { endedSessions };
+      return { endedSessions, ...(providerLogoutUrl ? { providerLogoutUrl } : {}) };
+    },
+  );
+
+  app.post(
+    '/api/password-reset',
+    {
+      schema: {
+        operationId: 'requestPasswordReset',
+        tags: ['session'],
+        summary: 'Mail a one-time code to reset the password (the answer never says whether the account exists)',
+        body: passwordResetRequestSchema,
+        response: { 202: messageResponseSchema, ...errors, 503: apiErrorSchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send({ message: await identity.requestReset(request.body.email, clientInfo(request)) }),
+  );
+
+  app.post(
+    '/api/password-reset/confirm',
+    {
+      schema: {
+        operationId: 'confirmPasswordReset',
+        tags: ['session'],
+        summary: 'Set a new password with the mailed code',
+        body: passwordResetConfirmSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      message: await identity.confirmReset(
+        request.body.email,
+        request.body.code,
+        request.body.newPassword,
+        clientInfo(request),
+      ),
+    }),
+  );
+
+  app.put(
+    '/api/account/password',
+    {
+      schema: {
+        operationId: 'changePassword',
+        tags: ['account'],
+        summary: 'Change the password (other sessions end)',
+        body: changePasswordInputSchema,
+        response: { 200: messageResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.user || !request.session) throw unauthorized();
+      const row = await options.users.findById(request.user.id);
+      if (!row) throw unauthorized();
+      return {
+        message: await identity.changePassword(
+          row,
+          request.body.oldPassword,
+          request.body.newPassword,
+          request.session.idHash,
+          clientInfo(request),
+        ),
+      };
+    },
+  );
+
+  app.get(
+    '/api/account/sessions',
+    {
+      schema: {
+        operationId: 'listMySessions',
+        tags: ['account'],
+        summary: "The signed-in user's active sessions",
+        response: { 200: accountSessionsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      if (!request.user || !request.session) throw unauthorized();
+      return { sessions: await auth.list(request.user.id, request.session.idHash) };
+    },
+  );
+
+  app.delete(
+    '/api/account/sessions/:sessionId',
+    {
+      schema: {
+        operationId: 'endMySession',
+        tags: ['account'],
+        summary: 'End one of your sessions',
+        params: z.object({ sessionId: z.uuid() }),
+        response: { 200: messageResponseSchema, ...errors, 404: apiErrorSchema },
+      },
+    },
+    async (request) => {
+      if (!request.user) throw unauthorized();
+      if (!(await auth.end(request.user.id, request.params.sessionId)))
+        throw new AppError(404, 'session_not_found', 'No such session');
+      return { message: 'Session ended.' };
     },
   );
 };

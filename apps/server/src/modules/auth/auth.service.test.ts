@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { UserRow, UsersRepository } from '../users/users.repository.js';
+import type { UserRow } from '../users/users.repository.js';
 import { AuthService } from './auth.service.js';
 import type { SessionRow, SessionsRepository } from './sessions.repository.js';
 import { hashPassword } from '../users/passwords.js';
@@ -7,9 +7,6 @@ import { hashPassword } from '../users/passwords.js';
 /** In-memory stand-ins for the two repositories: the service's rules are tested without a database. */
 function fakes(user: UserRow) {
   const sessions = new Map<string, SessionRow>();
-  const usersRepository = {
-    findByEmail: async (email: string) => (email === user.email ? user : undefined),
-  } as unknown as UsersRepository;
   const sessionsRepository = {
     insert: async (row: SessionRow) => void sessions.set(row.idHash, row),
     findWithUser: async (idHash: string) => {
@@ -27,7 +24,7 @@ function fakes(user: UserRow) {
       return count;
     },
   } as unknown as SessionsRepository;
-  return { usersRepository, sessionsRepository, sessions };
+  return { sessionsRepository, sessions };
 }
 
 describe('AuthService session lifetime', () => {
@@ -53,7 +50,6 @@ describe('AuthService session lifetime', () => {
 
   const service = (repos: ReturnType<typeof fakes>, demoMode = false) =>
     new AuthService(
-      repos.usersRepository,
       repos.sessionsRepository,
       { idleTimeoutMs: 30 * minute, absoluteTimeoutMs: 120 * minute, demoMode },
       () => now,
@@ -62,9 +58,9 @@ describe('AuthService session lifetime', () => {
   it('keeps a session alive while it is used, and ends it after the idle timeout', async () => {
     const repos = fakes(user);
     const auth = service(repos);
-    const { sessionId } = await auth.signIn('tam@example.com', 'Correct-horse-1', { userAgent: null, ipAddress: null });
+    const { sessionId } = await auth.open(user, { userAgent: null, ipAddress: null });
     now = new Date(now.getTime() + 29 * minute);
-    expect(await auth.resolve(sessionId)).toMatchObject({ email: 'tam@example.com', role: 'TAM' });
+    expect((await auth.resolve(sessionId))?.user).toMatchObject({ email: 'tam@example.com', role: 'TAM' });
     now = new Date(now.getTime() + 29 * minute);
     expect(await auth.resolve(sessionId)).not.toBeNull();
     now = new Date(now.getTime() + 31 * minute);
@@ -74,7 +70,7 @@ describe('AuthService session lifetime', () => {
 
   it('ends a session at its absolute lifetime even when it is used', async () => {
     const auth = service(fakes(user));
-    const { sessionId } = await auth.signIn('tam@example.com', 'Correct-horse-1', { userAgent: null, ipAddress: null });
+    const { sessionId } = await auth.open(user, { userAgent: null, ipAddress: null });
     for (let elapsed = 20; elapsed <= 100; elapsed += 20) {
       now = new Date(now.getTime() + 20 * minute);
       expect(await auth.resolve(sessionId)).not.toBeNull();
@@ -83,11 +79,14 @@ describe('AuthService session lifetime', () => {
     expect(await auth.resolve(sessionId)).toBeNull();
   });
 
-  it('refuses demo accounts when demo mode is off', async () => {
+  it('ends the session of an account disabled meanwhile, and of a demo account when demo mode is off', async () => {
+    const repos = fakes(user);
+    const { sessionId } = await service(repos).open(user, { userAgent: null, ipAddress: null });
     user.isDemo = true;
-    await expect(
-      service(fakes(user)).signIn('tam@example.com', 'Correct-horse-1', { userAgent: null, ipAddress: null }),
-    ).rejects.toMatchObject({ statusCode: 403, code: 'demo_disabled' });
+    expect(await service(repos, false).resolve(sessionId)).toBeNull();
+    const second = await service(repos, true).open(user, { userAgent: null, ipAddress: null });
+    user.disabled = true;
+    expect(await service(repos, true).resolve(second.sessionId)).toBeNull();
   });
 
   it('never returns an unknown session id as valid', async () => {

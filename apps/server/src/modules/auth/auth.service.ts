@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { SessionUser } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
-import { decoyPasswordHash, verifyPassword } from '../users/passwords.js';
-import type { UsersRepository } from '../users/users.repository.js';
-import { normaliseEmail, toSessionUser } from '../users/users.service.js';
+import type { AccountSession, SessionUser } from '@ce/contract';
+import type { UserRow } from '../users/users.repository.js';
+import { toSessionUser } from '../users/users.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
 export interface SessionPolicy {
@@ -17,37 +15,68 @@ export interface ClientInfo {
   ipAddress: string | null;
 }
 
+export interface ResolvedSession {
+  user: SessionUser;
+  idHash: string;
+  method: string;
+}
+
 /** Sessions are only written back when this much time has passed, so reads don't become writes. */
 const TOUCH_INTERVAL_MS = 60_000;
 
-const hashSessionId = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
-export const SIGN_IN_FAILED = 'Incorrect username or password.';
+/** Whether an account may hold a session at all. */
+export function accountMayHoldSession(user: UserRow, demoMode: boolean): boolean {
+  return !user.disabled && !(user.isDemo && !demoMode);
+}
 
+/** A short description of the device from its user agent, for the sessions list. */
+export function describeDevice(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /Chrome\//.test(userAgent)
+      ? 'Chrome'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Safari\//.test(userAgent)
+          ? 'Safari'
+          : userAgent.split(/[ /]/)[0] || 'Browser';
+  const system = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /Mac OS X|Macintosh/.test(userAgent)
+      ? 'macOS'
+      : /Android/.test(userAgent)
+        ? 'Android'
+        : /iPhone|iPad/.test(userAgent)
+          ? 'iOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : 'unknown system';
+  return `${browser} on ${system}`;
+}
+
+/** The life of server-side sessions: open, resolve, list, end. */
 export class AuthService {
   constructor(
-    private readonly usersRepository: UsersRepository,
     private readonly sessionsRepository: SessionsRepository,
     private readonly policy: SessionPolicy,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Checks the credentials and opens a session; returns the secret for the cookie. */
-  async signIn(email: string, password: string, client: ClientInfo): Promise<{ sessionId: string; user: SessionUser }> {
-    const user = await this.usersRepository.findByEmail(normaliseEmail(email));
-    const passwordHash = user?.passwordHash ?? (await decoyPasswordHash());
-    const passwordMatches = await verifyPassword(passwordHash, password);
-    if (!user || !passwordMatches) throw new AppError(401, 'sign_in_failed', SIGN_IN_FAILED);
-    if (user.disabled)
-      throw new AppError(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
-    if (user.isDemo && !this.policy.demoMode) {
-      throw new AppError(403, 'demo_disabled', 'Demo accounts are disabled on this installation.');
-    }
+  /** Opens a session for an account whose credentials were checked; returns the secret for the cookie. */
+  async open(
+    user: UserRow,
+    client: ClientInfo,
+    method: 'password' | 'sso' = 'password',
+  ): Promise<{ sessionId: string; user: SessionUser }> {
     const sessionId = randomBytes(32).toString('base64url');
     const now = this.now();
     await this.sessionsRepository.insert({
-      idHash: hashSessionId(sessionId),
+      idHash: hashSecret(sessionId),
       userId: user.id,
+      method,
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + this.policy.absoluteTimeoutMs),
@@ -57,26 +86,50 @@ export class AuthService {
     return { sessionId, user: toSessionUser(user) };
   }
 
-  /** The user behind a session cookie, or null when the session is unknown, expired, idle too long or disabled. */
-  async resolve(sessionId: string): Promise<SessionUser | null> {
-    const idHash = hashSessionId(sessionId);
+  /** The session behind a cookie, or null when it is unknown, expired, idle too long or its account is blocked. */
+  async resolve(sessionId: string): Promise<ResolvedSession | null> {
+    const idHash = hashSecret(sessionId);
     const found = await this.sessionsRepository.findWithUser(idHash);
     if (!found) return null;
     const now = this.now();
     const { session, user } = found;
     const idleFor = now.getTime() - session.lastSeenAt.getTime();
-    const blocked = user.disabled || (user.isDemo && !this.policy.demoMode);
-    if (session.expiresAt <= now || idleFor > this.policy.idleTimeoutMs || blocked) {
+    if (
+      session.expiresAt <= now ||
+      idleFor > this.policy.idleTimeoutMs ||
+      !accountMayHoldSession(user, this.policy.demoMode)
+    ) {
       await this.sessionsRepository.delete(idHash);
       return null;
     }
     if (idleFor > TOUCH_INTERVAL_MS) await this.sessionsRepository.touch(idHash, now);
-    return toSessionUser(user);
+    return { user: toSessionUser(user), idHash, method: session.method };
   }
 
   /** Sign-out is global (spec section 4): every session of the user ends, on every device. */
   async signOutEverywhere(userId: string): Promise<number> {
     return this.sessionsRepository.deleteAllForUser(userId);
+  }
+
+  async endOthers(userId: string, keepIdHash: string): Promise<number> {
+    return this.sessionsRepository.deleteAllForUserExcept(userId, keepIdHash);
+  }
+
+  async list(userId: string, currentIdHash: string): Promise<AccountSession[]> {
+    const rows = await this.sessionsRepository.listForUser(userId);
+    return rows.map((row) => ({
+      id: row.publicId,
+      device: describeDevice(row.userAgent),
+      ipAddress: row.ipAddress,
+      method: row.method,
+      createdAt: row.createdAt.toISOString(),
+      lastSeenAt: row.lastSeenAt.toISOString(),
+      current: row.idHash === currentIdHash,
+    }));
+  }
+
+  async end(userId: string, publicId: string): Promise<boolean> {
+    return this.sessionsRepository.deleteByPublicId(userId, publicId);
   }
 
   async purgeExpired(): Promise<number> {

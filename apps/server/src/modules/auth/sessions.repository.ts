@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/database.js';
 import { sessions, users } from '../../db/schema.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -36,6 +36,26 @@ export class SessionsRepository {
       .where(eq(sessions.userId, userId))
       .returning({ idHash: sessions.idHash });
     return deleted.length;
+  }
+
+  async deleteAllForUserExcept(userId: string, keepIdHash: string): Promise<number> {
+    const deleted = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), ne(sessions.idHash, keepIdHash)))
+      .returning({ idHash: sessions.idHash });
+    return deleted.length;
+  }
+
+  async deleteByPublicId(userId: string, publicId: string): Promise<boolean> {
+    const deleted = await this.db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), eq(sessions.publicId, publicId)))
+      .returning({ idHash: sessions.idHash });
+    return deleted.length === 1;
+  }
+
+  async listForUser(userId: string): Promise<SessionRow[]> {
+    return this.db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(desc(sessions.lastSeenAt));
   }
 
   /** Removes sessions past their absolute lifetime or idle longer than `idleMs`. */

@@ -55,6 +55,24 @@ export class UsersService {
     return { user: toUserAccount(row), temporaryPassword };
   }
 
+  /** Changes role or disabled state by id; a Super User cannot lock themselves out. */
+  async update(id: string, changes: { role?: Role; disabled?: boolean }, actorId: string): Promise<UserAccount> {
+    const existing = await this.repository.findById(id);
+    if (!existing) throw new AppError(404, 'user_not_found', 'No such account');
+    if (
+      id === actorId &&
+      (changes.disabled === true || (changes.role !== undefined && changes.role !== 'Super User'))
+    ) {
+      throw new AppError(400, 'own_account', 'You cannot disable your own account or remove your own Super User role.');
+    }
+    const updated = await this.repository.update(id, {
+      ...(changes.role !== undefined ? { locale: localeForRole(changes.role) } : {}),
+      ...(changes.disabled !== undefined ? { disabled: changes.disabled } : {}),
+    });
+    if (!updated) throw new AppError(404, 'user_not_found', 'No such account');
+    return toUserAccount(updated);
+  }
+
   async setRole(email: string, role: Role): Promise<UserAccount> {
     return this.change(email, { locale: localeForRole(role) });
   }
