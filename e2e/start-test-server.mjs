@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-e2e-'));
+const port = process.env.E2E_PORT ?? '3107';
+const oidcPort = process.env.E2E_OIDC_PORT ?? '3108';
 // The browser tests always run on a fresh embedded database, whatever the shell points at.
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
@@ -15,11 +17,17 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
   stdio: 'inherit',
   env: {
     ...env,
-    PORT: process.env.E2E_PORT ?? '3107',
+    PORT: port,
     HOST: '127.0.0.1',
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'test',
+    // The SSO browser test starts an OpenID provider at this address itself; discovery is lazy.
+    OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+    OIDC_CLIENT_ID: 'ce-toolkit-e2e',
+    OIDC_CLIENT_SECRET: 'e2e-client-secret-not-for-production',
+    OIDC_ALLOW_INSECURE: 'true',
   },
 });
 const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });

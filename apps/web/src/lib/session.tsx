@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo, LoginInput, SessionResponse, SessionUser } from '@ce/contract';
+import type { AppInfo, LoginInput, SessionResponse, SessionUser, SignInResponse } from '@ce/contract';
 import { LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
 import { ApiRequestError, apiRequest } from './api-client';
@@ -32,12 +32,42 @@ export function useAppInfo() {
   });
 }
 
+/** Signs in; the answer is a session or the new-password step. */
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginInput) =>
-      apiRequest<SessionResponse>('/api/session', { method: 'POST', body: input, expectUnauthorized: true }),
+      apiRequest<SignInResponse>('/api/session', { method: 'POST', body: input, expectUnauthorized: true }),
+    onSuccess: (response) => {
+      if ('user' in response) queryClient.setQueryData(sessionQueryKey, response.user);
+    },
+  });
+}
+
+export function useCompleteNewPassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { session: string; newPassword: string }) =>
+      apiRequest<SessionResponse>('/api/session/new-password', {
+        method: 'POST',
+        body: input,
+        expectUnauthorized: true,
+      }),
     onSuccess: ({ user }) => queryClient.setQueryData(sessionQueryKey, user),
+  });
+}
+
+export function useRequestPasswordReset() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiRequest<{ message: string }>('/api/password-reset', { method: 'POST', body: { email } }),
+  });
+}
+
+export function useConfirmPasswordReset() {
+  return useMutation({
+    mutationFn: (input: { email: string; code: string; newPassword: string }) =>
+      apiRequest<{ message: string }>('/api/password-reset/confirm', { method: 'POST', body: input }),
   });
 }
 

@@ -99,14 +99,21 @@ export class SsoService {
       );
     }
     const config = await this.config();
-    let claims: oidc.IDToken | undefined;
+    let claims: Record<string, unknown> | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: pending.verifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,
       });
-      claims = tokens.claims();
+      const idClaims = tokens.claims();
+      claims = idClaims;
+      // Providers may keep profile claims (email, locale) for the UserInfo endpoint rather than the ID token.
+      const missing =
+        idClaims && (typeof idClaims.email !== 'string' || idClaims[this.settings.roleClaim] === undefined);
+      if (idClaims && missing && config.serverMetadata().userinfo_endpoint) {
+        claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub)), ...idClaims };
+      }
     } catch (error) {
       throw new AppError(
         400,

@@ -1,4 +1,4 @@
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PATHS } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
@@ -15,6 +15,7 @@ export function LoginPage() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
 
   if (session.isPending) {
     return (
@@ -32,7 +33,10 @@ export function LoginPage() {
           <Logo className="h-12 w-12" />
           <h1 className="text-xl font-semibold text-slate-800">Sign in to CE Toolkit</h1>
         </div>
-        <LoginForm onSignedIn={() => void navigate(destination(location.state), { replace: true })} />
+        <LoginForm
+          initialError={searchParams.get('error')}
+          onSignedIn={() => void navigate(destination(location.state), { replace: true })}
+        />
       </div>
     </main>
   );

@@ -1,21 +1,25 @@
+import { AuditLogSection, UsersSection } from '../../features/settings/components/admin-sections';
+import {
+  ChangePasswordSection,
+  ProfileSection,
+  SessionsSection,
+} from '../../features/settings/components/account-sections';
+import { userCan } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 
-/** Settings: the profile for now; password, sessions and user management come with the identity work. */
+/** Settings: profile, password and sessions for everyone; users and the audit log for Super Users. */
 export function SettingsPage() {
   const { data: user } = useSession();
   if (!user) return null;
+  const canManage = userCan(user, 'manageUsers');
   return (
-    <section className="max-w-xl">
+    <div className="max-w-4xl space-y-5">
       <h1 className="text-2xl font-semibold">Settings</h1>
-      <h2 className="mt-6 text-lg font-medium">Profile</h2>
-      <dl className="mt-3 grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
-        <dt className="text-slate-500">Name</dt>
-        <dd>{user.name ?? '—'}</dd>
-        <dt className="text-slate-500">Email</dt>
-        <dd>{user.email}</dd>
-        <dt className="text-slate-500">Role</dt>
-        <dd data-testid="profile-role">{user.role}</dd>
-      </dl>
-    </section>
+      <ProfileSection user={user} />
+      <ChangePasswordSection />
+      <SessionsSection />
+      {canManage && <UsersSection currentUser={user} />}
+      {canManage && <AuditLogSection />}
+    </div>
   );
 }

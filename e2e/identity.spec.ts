@@ -1,0 +1,169 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import Provider from 'oidc-provider';
+import type { Server } from 'node:http';
+import { signIn } from './helpers';
+
+const APP = `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
+const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3108);
+
+async function latestCode(page: Page, to: string): Promise<string> {
+  const response = await page.request.get(`/sandbox/mail/messages?to=${encodeURIComponent(to)}`);
+  const items = (await response.json()).items as { text: string }[];
+  return /code is (\d{6})/.exec(items.at(-1)?.text ?? '')?.[1] ?? '';
+}
+
+async function inviteThroughSettings(browser: Browser, email: string, role: string): Promise<string> {
+  const admin = await browser.newPage();
+  await signIn(admin, 'superuser@demo.local');
+  await admin.goto('/home/settings');
+  const form = admin.getByRole('form', { name: 'Invite a user' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Name').fill('Fresh Person');
+  await form.getByLabel('Role').selectOption(role);
+  await form.getByRole('button', { name: 'Invite' }).click();
+  const temporary = (await admin.getByTestId('temporary-password').textContent()) ?? '';
+  await expect(admin.getByTestId('audit-row').first()).toContainText('user.invited');
+  await admin.close();
+  return temporary;
+}
+
+test('a first sign-in with a temporary password goes through the new-password step', async ({ page, browser }) => {
+  const temporary = await inviteThroughSettings(browser, 'fresh.person@example.com', 'ProServ');
+  expect(temporary.length).toBeGreaterThan(10);
+
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('fresh.person@example.com');
+  await page.getByLabel('Password').fill(temporary);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByRole('button', { name: 'Confirm New Password' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Login' })).toHaveCount(0);
+  await expect(page.getByRole('list', { name: 'Password rules' })).toContainText('At least 8 characters');
+
+  await page.getByLabel('New password', { exact: true }).fill('Brand-New-Pass-1');
+  await page.getByLabel('Confirm new password').fill('Brand-New-Pass-2');
+  await page.getByRole('button', { name: 'Confirm New Password' }).click();
+  await expect(page.getByTestId('login-status')).toHaveText('Passwords do not match');
+
+  await page.getByLabel('Confirm new password').fill('Brand-New-Pass-1');
+  await page.getByRole('button', { name: 'Confirm New Password' }).click();
+  await expect(page).toHaveURL(/\/home\/dashboard$/);
+  await expect(page.getByTestId('role-badge')).toHaveText('ProServ');
+});
+
+test('a password is reset with the code from the mailbox', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByRole('button', { name: 'Forgot password?' }).click();
+  await page.getByLabel('Username').fill('t3@demo.local');
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect(page.getByTestId('login-status')).toContainText('a confirmation code is on its way');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByTestId('login-status')).toHaveText('Confirmation code cannot be empty');
+
+  const code = await latestCode(page, 't3@demo.local');
+  expect(code).toMatch(/^\d{6}$/);
+  await page.getByLabel('Confirmation code').fill(code);
+  await page.getByLabel('New password', { exact: true }).fill('Recovered-Pass-3');
+  await page.getByLabel('Confirm new password').fill('Recovered-Pass-3');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await expect(page.getByTestId('login-status')).toHaveText(
+    'Your password has been reset. Sign in with the new password.',
+  );
+
+  await page.getByLabel('Password').fill('Recovered-Pass-3');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/home\/dashboard$/);
+});
+
+test('signing out ends the session seen from a second browser too', async ({ browser }) => {
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  const laptop = await first.newPage();
+  const phone = await second.newPage();
+  await signIn(laptop, 'support@demo.local');
+  await signIn(phone, 'support@demo.local');
+
+  await phone.goto('/home/settings');
+  await expect(phone.getByTestId('session-row')).toHaveCount(2);
+
+  await laptop.getByRole('button', { name: 'Logout' }).click();
+  await expect(laptop).toHaveURL(/\/login$/);
+
+  await phone.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Dashboard' }).click();
+  await phone.reload();
+  await expect(phone).toHaveURL(/\/login$/);
+  await first.close();
+  await second.close();
+});
+
+test('repeated failures lock the account with a clear message', async ({ page }) => {
+  // An account no other browser test signs in with: it stays locked for the rest of the run.
+  await page.goto('/login');
+  await page.getByLabel('Username').fill('pmo@demo.local');
+  for (let attempt = 0; attempt < 4; attempt++) {
+    await page.getByLabel('Password').fill(`not-it-${attempt}`);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByTestId('login-status')).toHaveText('Incorrect username or password.', { timeout: 10_000 });
+  }
+  await page.getByLabel('Password').fill('not-it-again');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByTestId('login-status')).toHaveText(
+    'Too many failed sign-in attempts. Try again in 15 minutes.',
+    { timeout: 10_000 },
+  );
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByTestId('login-status')).toContainText('Too many failed sign-in attempts');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test.describe('single sign-on', () => {
+  let server: Server;
+
+  test.beforeAll(async () => {
+    const provider = new Provider(`http://127.0.0.1:${OIDC_PORT}`, {
+      clients: [
+        {
+          client_id: 'ce-toolkit-e2e',
+          client_secret: 'e2e-client-secret-not-for-production',
+          redirect_uris: [`${APP}/api/sso/callback`],
+          post_logout_redirect_uris: [`${APP}/login`],
+          token_endpoint_auth_method: 'client_secret_post',
+        },
+      ],
+      claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'locale'] },
+      // The account id typed at the provider's login form is the email; its locale carries the role.
+      findAccount: async (_context, id) => ({
+        accountId: id,
+        claims: async () => ({
+          sub: id,
+          email: id,
+          email_verified: true,
+          name: 'Sol Sso',
+          locale: id.startsWith('tam.') ? 'TAM' : 'Support',
+        }),
+      }),
+      features: { devInteractions: { enabled: true }, rpInitiatedLogout: { enabled: true } },
+    });
+    server = provider.listen(OIDC_PORT);
+  });
+
+  test.afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  test('signs in through the provider, with the role taken from locale', async ({ page }) => {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Sign in with SSO' }).click();
+    await page.locator('input[name="login"]').fill('tam.sso@example.com');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.locator('button[type="submit"]').click();
+    await page.locator('button[type="submit"]').click();
+    await expect(page).toHaveURL(/\/home\/dashboard$/);
+    await expect(page.getByTestId('welcome')).toContainText('Sol Sso');
+    await expect(page.getByTestId('role-badge')).toHaveText('TAM');
+
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(new RegExp(`127.0.0.1:${OIDC_PORT}|/login`));
+  });
+});
