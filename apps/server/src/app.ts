@@ -26,6 +26,9 @@ import { UsageService } from './modules/usage/usage.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
 import { IdentityService } from './modules/identity/identity.service.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { REPORT_QUEUE, ReportsService } from './modules/reports/reports.service.js';
+import { ReportsRepository } from './modules/reports/reports.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { SsoService } from './modules/sso/sso.service.js';
 import { seedDemoAccounts } from './modules/users/demo-accounts.js';
@@ -39,6 +42,8 @@ import { registerErrorHandling } from './platform/errors.js';
 import { loggerOptions } from './platform/logging.js';
 import { noMailer, outboxMailer, smtpMailer, type Mailer } from './platform/mailer.js';
 import { loadOrCreateSecret } from './platform/secrets.js';
+import { TokenVault } from './platform/token-vault.js';
+import { WebexClient } from './platform/webex-client.js';
 import { injectFetch } from './platform/inject-fetch.js';
 import { JobQueue } from './platform/queue.js';
 
@@ -60,6 +65,7 @@ export interface BuiltApp {
     usage: UsageService;
     platform: PlatformClient;
     audit: AuditRepository;
+    reports: ReportsService;
   };
   /** The stand-ins of the external systems, when this instance mounts them (PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
@@ -213,6 +219,29 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       logger: app.log,
     });
 
+    const webexUrl = config.webex.apiUrl ?? (sandbox ? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/webex` : null);
+    const webex = webexUrl
+      ? new WebexClient({
+          baseUrl: webexUrl,
+          botToken: config.webex.botToken ?? 'sandbox-bot-token',
+          fetch: sandbox && !config.webex.apiUrl ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined,
+        })
+      : null;
+    const reports = new ReportsService({
+      repository: new ReportsRepository(database.db),
+      queue,
+      vault: new TokenVault(
+        config.reportsKey
+          ? Buffer.from(config.reportsKey, 'base64')
+          : loadOrCreateSecret(config.dataDir, 'reports', undefined),
+      ),
+      platform,
+      webex,
+      usage,
+      logger: app.log,
+    });
+    await app.register(reportsRoutes, { reports });
+
     registerWebApp(app, config.webDistDir);
 
     if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
@@ -224,10 +253,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         if (purged > 0) app.log.info({ purged }, 'expired sessions removed');
       });
       await queue.schedule(SESSION_PURGE_QUEUE, '*/15 * * * *');
+      await queue.work<{ reportId: string }>(REPORT_QUEUE, async ([job]) => {
+        if (job) await reports.run(job.data.reportId);
+      });
     }
 
     await app.ready();
-    return { app, database, queue, services: { auth, identity, users, usage, platform, audit }, sandbox };
+    return { app, database, queue, services: { auth, identity, users, usage, platform, audit, reports }, sandbox };
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;

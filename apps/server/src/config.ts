@@ -58,6 +58,12 @@ const envSchema = z.object({
   OIDC_LABEL: z.string().min(1).default('Sign in with SSO'),
   OIDC_ALLOW_INSECURE: booleanFromEnv.default(false),
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  REPORTS_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+    .optional(),
+  WEBEX_API_URL: z.url().optional(),
+  WEBEX_BOT_TOKEN: z.string().min(10).optional(),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -86,6 +92,10 @@ export interface AppConfig {
   mail: { smtpUrl: string | null; from: string };
   /** Signs short-lived cookies; several instances must share it. `null`: a key file under DATA_DIR. */
   cookieSecret: string | null;
+  /** AES key for tokens kept during report jobs (base64); `null`: a key file under DATA_DIR. */
+  reportsKey: string | null;
+  /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
+  webex: { apiUrl: string | null; botToken: string | null };
   /** OpenID Connect sign-in; `null` when OIDC_ISSUER is unset. */
   oidc: {
     issuer: string;
@@ -162,6 +172,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     signIn: { maxFailures: env.SIGN_IN_MAX_FAILURES, lockMs: env.SIGN_IN_LOCK_MINUTES * 60_000 },
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
     cookieSecret: env.COOKIE_SECRET ?? null,
+    reportsKey: env.REPORTS_KEY ?? null,
+    webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
     oidc: env.OIDC_ISSUER
       ? {
           issuer: env.OIDC_ISSUER,

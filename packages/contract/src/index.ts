@@ -8,3 +8,4 @@ export * from './errors.js';
 export * from './operations.js';
 export * from './password-policy.js';
 export * from './identity.js';
+export * from './reports.js';

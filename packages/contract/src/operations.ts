@@ -22,6 +22,12 @@ export const OPERATION_ACCESS = {
   inviteUser: 'manageUsers',
   updateUser: 'manageUsers',
   listAuditLog: 'manageUsers',
+  listReportAccountGroups: 'healthCheck',
+  createReport: 'healthCheck',
+  listReports: 'signedIn',
+  getReport: 'signedIn',
+  downloadReportArtifact: 'signedIn',
+  rerunReport: 'healthCheck',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

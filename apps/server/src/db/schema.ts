@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -11,6 +12,12 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/** Binary content; PGlite and node-postgres both hand back bytes as a Uint8Array or Buffer. */
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.from(value),
+});
 
 /** Local accounts. `locale` holds the role (spec section 6); emails are stored lower-cased. */
 export const users = pgTable('users', {
@@ -132,4 +139,51 @@ export const auditLog = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('audit_log_created_idx').on(table.createdAt)],
+);
+
+/**
+ * A report someone asked for. The customer's platform token is kept only encrypted, and only while
+ * the job runs: `token_ciphertext` is erased when the job ends, whatever the outcome.
+ */
+export const reportRequests = pgTable(
+  'report_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    organizationId: text('organization_id').notNull(),
+    organizationName: text('organization_name').notNull(),
+    accountGroups: jsonb('account_groups').$type<{ aid: string; accountGroupName: string }[]>().notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('queued'),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    error: text('error'),
+    tokenCiphertext: text('token_ciphertext'),
+    deliveryStatus: text('delivery_status').notNull().default('pending'),
+    deliveryError: text('delivery_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** The files a report produced, stored in the database (one storage for every instance). */
+export const reportArtifacts = pgTable(
+  'report_artifacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('report_artifacts_report_idx').on(table.reportId)],
 );

@@ -10,12 +10,18 @@ export function injectFetch(app: FastifyInstance, origin: string): typeof fetch 
     if (url.origin !== origin) return fetch(input, init);
     const signal = init?.signal ?? undefined;
     signal?.throwIfAborted();
-    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    // A Request serialises any body (JSON text, FormData with its multipart boundary) the way fetch would.
+    const request = new Request(url, {
+      method: init?.method ?? 'GET',
+      headers: init?.headers,
+      body: init?.body ?? null,
+    });
+    const payload = init?.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const injected = app.inject({
-      method: (init?.method ?? 'GET') as 'GET',
+      method: request.method as 'GET',
       url: `${url.pathname}${url.search}`,
-      headers: { ...headers, host: url.host },
-      payload: typeof init?.body === 'string' ? init.body : undefined,
+      headers: { ...Object.fromEntries(request.headers.entries()), host: url.host },
+      payload,
     });
     const response = await new Promise<Awaited<typeof injected>>((resolve, reject) => {
       const onAbort = () => reject(signal?.reason ?? new DOMException('aborted', 'AbortError'));

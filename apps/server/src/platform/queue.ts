@@ -8,6 +8,7 @@ export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<vo
 export class JobQueue {
   private readonly boss: PgBoss;
   private started = false;
+  private readonly created = new Set<string>();
 
   constructor(sql: SqlExecutor, logger: FastifyBaseLogger) {
     this.boss = new PgBoss({
@@ -24,19 +25,27 @@ export class JobQueue {
     this.started = true;
   }
 
+  /** pg-boss 10 needs a queue to exist before jobs are sent to it or taken from it. */
+  private async ensure(name: string): Promise<void> {
+    if (this.created.has(name)) return;
+    await this.boss.createQueue(name);
+    this.created.add(name);
+  }
+
   /** Declares a queue and its handler. */
   async work<T extends object>(name: string, handler: JobHandler<T>, options: PgBoss.WorkOptions = {}): Promise<void> {
-    await this.boss.createQueue(name);
+    await this.ensure(name);
     await this.boss.work<T>(name, options, handler);
   }
 
   /** Runs `name` on a cron schedule; every instance may declare it, pg-boss runs it once per slot. */
   async schedule(name: string, cron: string): Promise<void> {
-    await this.boss.createQueue(name);
+    await this.ensure(name);
     await this.boss.schedule(name, cron);
   }
 
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    await this.ensure(name);
     return this.boss.send(name, data, options);
   }
 

@@ -1,0 +1,96 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/database.js';
+import { reportArtifacts, reportRequests, users } from '../../db/schema.js';
+import type { ReportArtifactFile } from './report-generator.js';
+
+export type ReportRow = typeof reportRequests.$inferSelect;
+export type ArtifactSummary = { id: string; reportId: string; filename: string; contentType: string; size: number };
+
+/** SQL for report requests and their files. */
+export class ReportsRepository {
+  constructor(private readonly db: Db) {}
+
+  async insert(row: typeof reportRequests.$inferInsert): Promise<ReportRow> {
+    const [created] = await this.db.insert(reportRequests).values(row).returning();
+    if (!created) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async find(id: string): Promise<ReportRow | undefined> {
+    const [row] = await this.db.select().from(reportRequests).where(eq(reportRequests.id, id));
+    return row;
+  }
+
+  async list(options: { userId?: string; limit: number }): Promise<(ReportRow & { requestedBy: string })[]> {
+    const rows = await this.db
+      .select({ report: reportRequests, requestedBy: users.email })
+      .from(reportRequests)
+      .innerJoin(users, eq(users.id, reportRequests.userId))
+      .where(options.userId ? eq(reportRequests.userId, options.userId) : sql`true`)
+      .orderBy(desc(reportRequests.createdAt))
+      .limit(options.limit);
+    return rows.map((row) => ({ ...row.report, requestedBy: row.requestedBy }));
+  }
+
+  async requesterEmail(userId: string): Promise<string> {
+    const [row] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    return row?.email ?? '';
+  }
+
+  async update(id: string, changes: Partial<typeof reportRequests.$inferInsert>): Promise<void> {
+    await this.db.update(reportRequests).set(changes).where(eq(reportRequests.id, id));
+  }
+
+  /** Moves a report to running unless it already finished: a job delivered twice runs its report once. */
+  async claim(id: string, at: Date): Promise<ReportRow | undefined> {
+    const [row] = await this.db
+      .update(reportRequests)
+      .set({ status: 'running', startedAt: at })
+      .where(and(eq(reportRequests.id, id), inArray(reportRequests.status, ['queued', 'running'])))
+      .returning();
+    return row;
+  }
+
+  async artifactsOf(reportIds: string[]): Promise<ArtifactSummary[]> {
+    if (reportIds.length === 0) return [];
+    return this.db
+      .select({
+        id: reportArtifacts.id,
+        reportId: reportArtifacts.reportId,
+        filename: reportArtifacts.filename,
+        contentType: reportArtifacts.contentType,
+        size: reportArtifacts.size,
+      })
+      .from(reportArtifacts)
+      .where(inArray(reportArtifacts.reportId, reportIds))
+      .orderBy(reportArtifacts.filename);
+  }
+
+  async artifact(reportId: string, artifactId: string) {
+    const [row] = await this.db
+      .select()
+      .from(reportArtifacts)
+      .where(and(eq(reportArtifacts.id, artifactId), eq(reportArtifacts.reportId, reportId)));
+    return row;
+  }
+
+  /** Replaces a report's files (a job run again after a crash writes them anew). */
+  async replaceArtifacts(reportId: string, files: ReportArtifactFile[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.delete(reportArtifacts).where(eq(reportArtifacts.reportId, reportId));
+      if (files.length) {
+        await tx
+          .insert(reportArtifacts)
+          .values(
+            files.map((file) => ({
+              reportId,
+              filename: file.filename,
+              contentType: file.contentType,
+              content: file.content,
+              size: file.content.length,
+            })),
+          );
+      }
+    });
+  }
+}

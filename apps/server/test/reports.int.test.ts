@@ -1,0 +1,161 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+
+async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let token: string;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const report = (id: string) =>
+    tam.request({ method: 'GET', url: `/api/reports/${id}` }).then((response) => response.json());
+
+  it('lists the account groups of a token, and refuses a revoked one with the spec message', async () => {
+    const groups = await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } });
+    expect(groups.statusCode).toBe(200);
+    expect(groups.json().accountGroups).toHaveLength(6);
+    const revoked = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'revoked')?.token;
+    const refused = await tam.request({
+      method: 'POST',
+      url: '/api/reports/account-groups',
+      payload: { token: revoked },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toBe('Invalid OAuth token. Please check your token and try again.');
+  });
+
+  it('produces the alerts report, delivers it in Webex, and keeps no token anywhere', async () => {
+    const groups = (await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } }))
+      .json()
+      .accountGroups.slice(0, 2);
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'alerts-config',
+        token,
+        organization: { id: groups[0].organizationId, name: groups[0].organizationName },
+        accountGroups: groups,
+        options: {},
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    expect(created.json()).toMatchObject({ status: 'queued', kind: 'alerts-config', requestedBy: 'tam@demo.local' });
+
+    const done = await waitFor(
+      () => report(created.json().id),
+      (value) => value.status === 'done' || value.status === 'failed',
+    );
+    expect(done).toMatchObject({ status: 'done', progress: { done: 3, total: 3 }, delivery: { status: 'delivered' } });
+    const xlsx = done.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
+    const file = await tam.request({ method: 'GET', url: `/api/reports/${done.id}/artifacts/${xlsx.id}` });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Summary',
+      groups[0].accountGroupName,
+      groups[1].accountGroupName,
+    ]);
+    expect(workbook.getWorksheet(groups[0].accountGroupName)?.getRow(1).getCell(1).value).toBe('Rule');
+    expect(workbook.getWorksheet(groups[0].accountGroupName)?.rowCount).toBeGreaterThan(1);
+
+    const messages =
+      testApp.sandbox?.webex.messages.filter((message) => message.toPersonEmail === 'tam@demo.local') ?? [];
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.markdown).toContain('Alerts configuration report');
+    expect(messages[0]?.file?.name).toBe(xlsx.filename);
+
+    const { rows: tables } = await testApp.database.sql.executeSql(
+      "select table_schema, table_name from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'",
+    );
+    for (const { table_schema: schema, table_name: table } of tables as {
+      table_schema: string;
+      table_name: string;
+    }[]) {
+      const { rows } = await testApp.database.sql.executeSql(`select * from "${schema}"."${table}"`);
+      expect(JSON.stringify(rows), `${schema}.${table}`).not.toContain(token);
+    }
+    const { rows: sealed } = await testApp.database.sql.executeSql(
+      'select count(*)::int as n from report_requests where token_ciphertext is not null',
+    );
+    expect(sealed).toEqual([{ n: 0 }]);
+  });
+
+  it('produces the maintenance window report for the whole organization, with a real PDF', async () => {
+    const groups = (
+      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
+    ).json().accountGroups;
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'maintenance-window',
+        token,
+        organization: { id: groups[0].organizationId, name: groups[0].organizationName },
+        accountGroups: [],
+        options: {},
+      },
+    });
+    const done = await waitFor(
+      () => report(created.json().id),
+      (value) => value.status === 'done' || value.status === 'failed',
+    );
+    expect(done.status).toBe('done');
+    const pdf = done.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.pdf'));
+    const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${done.id}/artifacts/${pdf.id}` })).rawPayload;
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const html = done.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.html'));
+    const page = await tam.request({ method: 'GET', url: `/api/reports/${done.id}/artifacts/${html.id}?inline=1` });
+    expect(page.headers['content-security-policy']).toContain('sandbox');
+    expect(page.body).toContain('Maintenance window report');
+    expect(page.body).toContain('Weekly patch window');
+  });
+
+  it("refuses kinds without a generator, empty selections, and other users' reports", async () => {
+    const base = { token, organization: { id: '9000', name: 'Acme Corporation' }, options: {} };
+    const unavailable = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { ...base, kind: 'ahc-v7', accountGroups: [{ aid: '1', accountGroupName: 'x' }] },
+    });
+    expect(unavailable.statusCode).toBe(400);
+    const empty = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { ...base, kind: 'alerts-config', accountGroups: [] },
+    });
+    expect(empty.json().error.message).toBe('Please select at least one account group');
+    const ahcIe = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { ...base, kind: 'ahc-ie', accountGroups: [{ aid: '1', accountGroupName: 'x' }] },
+    });
+    expect(ahcIe.statusCode).toBe(403);
+    const mine = (await tam.request({ method: 'GET', url: '/api/reports' })).json().reports;
+    const other = await signedInClient(testApp.app, 'proserv@demo.local');
+    expect((await other.request({ method: 'GET', url: `/api/reports/${mine[0].id}` })).statusCode).toBe(404);
+    const admin = await signedInClient(testApp.app, 'superuser@demo.local');
+    expect(
+      (await admin.request({ method: 'GET', url: '/api/reports?scope=all' })).json().reports.length,
+    ).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { Capability } from './roles.js';
+
+/**
+ * Every report kind (mission) the wizard can submit. `available` says whether the server has its
+ * generator: a kind without one is refused, and its button says what is coming instead.
+ */
+export const REPORT_KINDS = {
+  'ahc-v6': { label: 'AHC v6', tool: 'health-check', capability: 'healthCheck', available: false, needsAccounts: true },
+  'ahc-v7': { label: 'AHC v7', tool: 'health-check', capability: 'healthCheck', available: false, needsAccounts: true },
+  'ahc-ie': {
+    label: 'AHC-IE v7',
+    tool: 'health-check',
+    capability: 'healthCheck',
+    available: false,
+    needsAccounts: true,
+  },
+  'epa-config': {
+    label: 'EPA Config Report',
+    tool: 'config-epa',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: true,
+  },
+  'tests-config-v7': {
+    label: 'CA & EA Tests Config Report v7',
+    tool: 'config-ca-ea',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: true,
+  },
+  'config-spreadsheet': {
+    label: 'Configuration Spreadsheet',
+    tool: 'config-ca-ea',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: true,
+  },
+  'alerts-config': {
+    label: 'Alerts Configuration Report',
+    tool: 'alerts-report',
+    capability: 'reporting',
+    available: true,
+    needsAccounts: true,
+  },
+  'closure-units': {
+    label: 'AS Built Closure Document',
+    tool: 'ps-closure',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: true,
+  },
+  'closure-endpoints': {
+    label: 'Endpoints Closure Document',
+    tool: 'ps-closure',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: true,
+  },
+  'tam-activity': {
+    label: 'TAMs Activity Report',
+    tool: 'tam-activity',
+    capability: 'reporting',
+    available: false,
+    needsAccounts: false,
+  },
+  'maintenance-window': {
+    label: 'Maintenance Window Report',
+    tool: 'maintenance-window',
+    capability: 'reporting',
+    available: true,
+    needsAccounts: false,
+  },
+} as const satisfies Record<
+  string,
+  { label: string; tool: string; capability: Capability; available: boolean; needsAccounts: boolean }
+>;
+
+export type ReportKind = keyof typeof REPORT_KINDS;
+export const reportKindSchema = z.enum(Object.keys(REPORT_KINDS) as [ReportKind, ...ReportKind[]]);
+
+/** Success and failure toasts per mission (spec section 8). */
+export const REPORT_TOASTS: Record<ReportKind, { success: string; failure: string }> = {
+  'ahc-v6': { success: 'AHC v6 report submitted successfully', failure: 'Failed to submit AHC v6 report' },
+  'ahc-v7': { success: 'AHC v7 report submitted successfully', failure: 'Failed to submit AHC v7 report' },
+  'ahc-ie': { success: 'AHC-IE v7 report submitted successfully', failure: 'Failed to submit AHC-IE v7 report' },
+  'epa-config': { success: 'EPA Config Report submitted successfully', failure: 'Failed to submit EPA Config Report' },
+  'tests-config-v7': {
+    success: 'CA & EA Tests Config Report v7 submitted successfully',
+    failure: 'Failed to submit CA & EA Tests Config Report v7',
+  },
+  'config-spreadsheet': {
+    success: 'Configuration Spreadsheet submitted successfully',
+    failure: 'Failed to submit Configuration Spreadsheet',
+  },
+  'alerts-config': { success: 'Report Requested Successfully', failure: 'Error al enviar el reporte' },
+  'closure-units': {
+    success: 'AS Built Closure Document submitted successfully',
+    failure: 'Failed to submit AS Built Closure Document',
+  },
+  'closure-endpoints': {
+    success: 'Endpoints Closure Document submitted successfully',
+    failure: 'Failed to submit Endpoints Closure Document',
+  },
+  'tam-activity': {
+    success: 'TAMs Activity Report submitted successfully',
+    failure: 'Failed to submit TAMs Activity Report',
+  },
+  'maintenance-window': {
+    success: 'Maintenance Window Report requested successfully',
+    failure: 'Failed to send Maintenance Window Report request',
+  },
+};
+
+export const AHC_TABLES = [
+  'thousandeyes_plan_overview',
+  'quotas',
+  'deployment_summary',
+  'users_roles',
+  'alert_activity_summary',
+] as const;
+export const TAM_DAYS_RANGES = [7, 14, 21] as const;
+export const AHC_IE_DAYS_RANGES = [7, 14, 20, 31] as const;
+
+/** The platform token a user pastes: non-empty, no spaces, a sane length. */
+export const platformTokenSchema = z
+  .string()
+  .trim()
+  .min(1, 'OAuth token not provided')
+  .max(4096, 'The token is too long')
+  .regex(/^[\x21-\x7e]+$/, 'The token may contain no spaces or special characters');
+
+export const accountGroupsRequestSchema = z.object({ token: platformTokenSchema });
+export const reportAccountGroupSchema = z.object({
+  aid: z.string(),
+  accountGroupName: z.string(),
+  organizationName: z.string(),
+  organizationId: z.string(),
+});
+export type ReportAccountGroup = z.infer<typeof reportAccountGroupSchema>;
+export const accountGroupsResponseSchema = z.object({ accountGroups: z.array(reportAccountGroupSchema) });
+
+export const createReportInputSchema = z.object({
+  kind: reportKindSchema,
+  token: platformTokenSchema,
+  organization: z.object({ id: z.string().min(1), name: z.string().min(1, 'Please select an organization') }),
+  accountGroups: z.array(z.object({ aid: z.string().min(1), accountGroupName: z.string() })).max(10_000),
+  options: z
+    .object({
+      daysRange: z.number().int().positive().optional(),
+      tables: z.array(z.enum(AHC_TABLES)).optional(),
+    })
+    .default({}),
+});
+export type CreateReportInput = z.infer<typeof createReportInputSchema>;
+
+export const REPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const reportArtifactSchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  contentType: z.string(),
+  size: z.number().int(),
+});
+export type ReportArtifact = z.infer<typeof reportArtifactSchema>;
+
+export const reportRequestSchema = z.object({
+  id: z.string(),
+  kind: reportKindSchema,
+  requestedBy: z.string(),
+  organizationName: z.string(),
+  accountGroups: z.array(z.object({ aid: z.string(), accountGroupName: z.string() })),
+  options: z.record(z.string(), z.unknown()),
+  status: z.enum(REPORT_STATUSES),
+  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  error: z.string().nullable(),
+  delivery: z.object({ status: z.enum(['pending', 'delivered', 'failed', 'skipped']), error: z.string().nullable() }),
+  artifacts: z.array(reportArtifactSchema),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type ReportRequest = z.infer<typeof reportRequestSchema>;
+export const reportListResponseSchema = z.object({ reports: z.array(reportRequestSchema) });
+export const rerunReportInputSchema = z.object({ token: platformTokenSchema });
