@@ -1,16 +1,41 @@
+import type { JSX } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PATHS } from '@ce/contract';
 import { TOOL_PAGES } from '../config/tool-pages';
 import { DashboardPage } from './routes/dashboard-page';
+import {
+  AccountHealthPage,
+  AlertsReportPage,
+  ConfigReportPage,
+  MaintenanceWindowPage,
+  MyReportsPage,
+  PsClosurePage,
+  TamWeeklyPage,
+} from './routes/report-pages';
 import { LoginPage } from './routes/login-page';
 import { SettingsPage } from './routes/settings-page';
 import { ToolIntroPage } from './routes/tool-intro-page';
 import { AppShell } from './shell/app-shell';
 
-const toolRoutes: RouteObject[] = Object.keys(TOOL_PAGES).map((path) => ({
-  path: path.slice(`${PATHS.home}/`.length),
-  element: <ToolIntroPage />,
-}));
+const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
+
+/** Pages whose tools exist; every other page of the table shows its introduction. */
+const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
+  [PATHS.reports]: <MyReportsPage />,
+  [PATHS.accountHealth]: <AccountHealthPage />,
+  [PATHS.configReport]: <ConfigReportPage />,
+  [PATHS.alertsReport]: <AlertsReportPage />,
+  [PATHS.psClosureDocuments]: <PsClosurePage />,
+  [PATHS.tamWeeklyReport]: <TamWeeklyPage />,
+  [PATHS.tamMaintenanceWindow]: <MaintenanceWindowPage />,
+};
+
+const toolRoutes: RouteObject[] = [
+  ...Object.entries(BUILT_PAGES).map(([path, element]) => ({ path: relative(path), element })),
+  ...Object.keys(TOOL_PAGES)
+    .filter((path) => !(path in BUILT_PAGES))
+    .map((path) => ({ path: relative(path), element: <ToolIntroPage /> })),
+];
 
 /** The route table of spec section 2: empty and unknown paths go to /login; /home is guarded. */
 export const routes: RouteObject[] = [

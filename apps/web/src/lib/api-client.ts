@@ -68,7 +68,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const error = parsed.success
     ? new ApiRequestError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.fields)
     : new ApiRequestError(response.status, 'http_error', `Server error: ${response.statusText} (${response.status})`);
-  if (response.status === 401 && !options.expectUnauthorized) {
+  // Only the session's own 401 ends the session; a 401 about a customer's platform token does not.
+  if (response.status === 401 && error.code === 'unauthorized' && !options.expectUnauthorized) {
     unauthorizedListeners.forEach((listener) => listener(error));
   }
   throw error;

@@ -79,17 +79,15 @@ export class ReportsRepository {
     await this.db.transaction(async (tx) => {
       await tx.delete(reportArtifacts).where(eq(reportArtifacts.reportId, reportId));
       if (files.length) {
-        await tx
-          .insert(reportArtifacts)
-          .values(
-            files.map((file) => ({
-              reportId,
-              filename: file.filename,
-              contentType: file.contentType,
-              content: file.content,
-              size: file.content.length,
-            })),
-          );
+        await tx.insert(reportArtifacts).values(
+          files.map((file) => ({
+            reportId,
+            filename: file.filename,
+            contentType: file.contentType,
+            content: file.content,
+            size: file.content.length,
+          })),
+        );
       }
     });
   }

@@ -1,0 +1,59 @@
+import { useCallback, useState } from 'react';
+import { REPORT_KINDS, type ReportKind } from '@ce/contract';
+import { ReportWizard } from './report-wizard';
+
+export interface ReportButton {
+  mission: ReportKind;
+  label: string;
+  wizardTitle?: string;
+  badge?: string;
+}
+
+export interface ReportToolProps {
+  title: string;
+  description: string;
+  badge?: string;
+  buttons: ReportButton[];
+}
+
+/**
+ * A report tool page: each button opens the shared wizard with its mission. A report whose generator
+ * is not built yet shows a disabled button saying so: nothing is accepted that would never be produced.
+ */
+export function ReportTool({ title, description, badge, buttons }: ReportToolProps) {
+  const [open, setOpen] = useState<ReportButton | null>(null);
+  const close = useCallback(() => setOpen(null), []);
+  return (
+    <section className="max-w-3xl space-y-4">
+      <div className="flex items-center gap-3">
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        {badge && (
+          <span className="rounded-full bg-brand-100 px-2 py-0.5 text-xs font-semibold text-brand-800">{badge}</span>
+        )}
+      </div>
+      <p className="text-slate-600">{description}</p>
+      <div className="flex flex-wrap gap-3">
+        {buttons.map((button) => {
+          const available = REPORT_KINDS[button.mission].available;
+          return (
+            <div key={button.mission} className="flex flex-col">
+              <button
+                type="button"
+                disabled={!available}
+                onClick={() => setOpen(button)}
+                className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
+              >
+                {button.label}
+                {button.badge && <span className="ml-2 rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
+              </button>
+              {!available && (
+                <span className="mt-1 text-xs text-slate-500">Coming soon: this report is not generated yet.</span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+      <ReportWizard mission={open?.mission ?? null} title={open?.wizardTitle ?? open?.label ?? ''} onClose={close} />
+    </section>
+  );
+}

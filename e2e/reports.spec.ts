@@ -1,0 +1,147 @@
+import ExcelJS from 'exceljs';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+interface SandboxToken {
+  token: string;
+  kind: string;
+  organizationName: string;
+}
+
+async function sandboxToken(page: Page, kind: 'org-admin' | 'revoked'): Promise<SandboxToken> {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
+  const token = tokens.find((candidate) => candidate.kind === kind);
+  if (!token) throw new Error(`no ${kind} token`);
+  return token;
+}
+
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function passTokenStep(page: Page, token: string) {
+  await dialog(page).getByLabel('OAuth token').fill(token);
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+}
+
+test('the alerts report goes from the wizard to My Reports, a downloadable XLSX and the Webex inbox', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  await page.goto('/home/tools/alerts-report');
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await expect(dialog(page).getByRole('heading', { name: 'Alerts Configuration Report' })).toBeVisible();
+  await expect(dialog(page).getByRole('button', { name: 'Next' })).toBeDisabled();
+  await passTokenStep(page, admin.token);
+
+  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+  const list = dialog(page).getByRole('list', { name: 'Account groups' });
+  await expect(list.getByRole('checkbox')).toHaveCount(6);
+  await expect(dialog(page).getByRole('button', { name: 'Submit' })).toBeDisabled();
+
+  await dialog(page).getByLabel('Search account groups').fill('PRODUCTION');
+  await expect(list.getByRole('checkbox')).toHaveCount(1);
+  await dialog(page).getByRole('button', { name: 'Invert' }).click();
+  await expect(dialog(page).getByTestId('picker-count')).toContainText('1 selected');
+  await dialog(page).getByLabel('Search account groups').fill('');
+  await dialog(page).getByRole('button', { name: 'Invert' }).click();
+  await expect(dialog(page).getByTestId('picker-count')).toContainText('5 selected');
+  await dialog(page).getByRole('button', { name: 'Select All', exact: true }).click();
+  await expect(dialog(page).getByTestId('picker-count')).toContainText('6 selected');
+
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
+  await expect(dialog(page)).toHaveCount(0);
+
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My Reports' }).click();
+  const row = page.getByTestId('report-row').filter({ hasText: 'Alerts Configuration Report' }).first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await expect(row).toContainText('Sent to you in Webex.');
+
+  const downloadPromise = page.waitForEvent('download');
+  await row.getByRole('link', { name: /\.xlsx$/ }).click();
+  const download = await downloadPromise;
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await readFile((await download.path()) ?? '')) as unknown as ArrayBuffer);
+  expect(workbook.worksheets).toHaveLength(7);
+  expect(workbook.worksheets[0]?.name).toBe('Summary');
+  expect(workbook.getWorksheet('Acme - Production')?.getRow(1).getCell(1).value).toBe('Rule');
+
+  const inbox = (await (await page.request.get('/sandbox/webex/messages?toPersonEmail=tam@demo.local')).json())
+    .items as {
+    markdown: string;
+    file?: { name: string };
+  }[];
+  const delivered = inbox.find((message) => message.markdown.includes('Alerts configuration report'));
+  expect(delivered?.file?.name).toBe(download.suggestedFilename());
+});
+
+test('a revoked token is refused at the first step with the spec message', async ({ page }) => {
+  await signIn(page, 'proserv@demo.local');
+  const revoked = await sandboxToken(page, 'revoked');
+  await page.goto('/home/tools/alerts-report');
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await passTokenStep(page, revoked.token);
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Invalid OAuth token. Please check your token and try again.' }),
+  ).toBeVisible();
+  await expect(dialog(page).getByLabel('OAuth token')).toBeVisible();
+});
+
+test('Escape, the backdrop and X close the wizard and reset it', async ({ page }) => {
+  await signIn(page, 'adoption@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  await page.goto('/home/tools/alerts-report');
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await passTokenStep(page, admin.token);
+  await expect(dialog(page).getByLabel('Organization')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await expect(dialog(page).getByLabel('OAuth token')).toHaveValue('');
+  await dialog(page).getByLabel('OAuth token').fill('something');
+  await page.getByTestId('modal-backdrop').click({ position: { x: 5, y: 5 } });
+  await expect(dialog(page)).toHaveCount(0);
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await expect(dialog(page).getByLabel('OAuth token')).toHaveValue('');
+  await dialog(page).getByRole('button', { name: 'Close' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+});
+
+test('the AHC-IE button is offered only to a Super User; reports without a generator say they are coming', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  await page.goto('/home/tools/account-health');
+  await expect(page.getByRole('button', { name: /AHC v7/ })).toBeDisabled();
+  await expect(page.getByText('Coming soon: this report is not generated yet.').first()).toBeVisible();
+  await expect(page.getByRole('button', { name: /AHC-IE/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await signIn(page, 'superuser@demo.local');
+  await page.goto('/home/tools/account-health');
+  await expect(page.getByRole('button', { name: /AHC-IE/ })).toBeVisible();
+});
+
+test('the maintenance report is shown in the page and its PDF downloads', async ({ page }) => {
+  await signIn(page, 'superuser@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  await page.goto('/home/tools/tam-maintenance-window');
+  await expect(page.getByText('Disclaimer:')).toBeVisible();
+  await page.getByRole('button', { name: 'Maintenance Report' }).click();
+  await expect(dialog(page).getByRole('heading', { name: 'Maintenance Window Report' })).toBeVisible();
+  await passTokenStep(page, admin.token);
+  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(dialog(page)).toHaveCount(0);
+
+  const frame = page.frameLocator('iframe[title="Maintenance window report"]');
+  await expect(frame.getByRole('heading', { name: 'Maintenance window report' })).toBeVisible({ timeout: 20_000 });
+  await expect(frame.getByText('Weekly patch window').first()).toBeVisible();
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download PDF' }).click();
+  const pdf = await readFile((await (await downloadPromise).path()) ?? '');
+  expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+  const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
+  expect(pages.length).toBeGreaterThanOrEqual(1);
+});
