@@ -27,7 +27,7 @@ import { AuditRepository } from './modules/audit/audit.repository.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
-import { REPORT_QUEUE, ReportsService } from './modules/reports/reports.service.js';
+import { REPORT_QUEUE, REPORT_RECOVERY_QUEUE, ReportsService } from './modules/reports/reports.service.js';
 import { ReportsRepository } from './modules/reports/reports.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { SsoService } from './modules/sso/sso.service.js';
@@ -256,6 +256,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await queue.work<{ reportId: string }>(REPORT_QUEUE, async ([job]) => {
         if (job) await reports.run(job.data.reportId);
       });
+      await queue.work(REPORT_RECOVERY_QUEUE, async () => {
+        await reports.recoverOrphans(false);
+      });
+      await queue.schedule(REPORT_RECOVERY_QUEUE, '* * * * *');
+      // The embedded database belongs to this process alone: whatever was running died with the last one.
+      await reports.recoverOrphans(database.kind === 'pglite');
     }
 
     await app.ready();

@@ -167,6 +167,8 @@ export const reportRequests = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** A running report belongs to its worker until then; the worker renews it while it works. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
 );

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/database.js';
 import { reportArtifacts, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
@@ -41,14 +41,50 @@ export class ReportsRepository {
     await this.db.update(reportRequests).set(changes).where(eq(reportRequests.id, id));
   }
 
-  /** Moves a report to running unless it already finished: a job delivered twice runs its report once. */
-  async claim(id: string, at: Date): Promise<ReportRow | undefined> {
+  /**
+   * Takes a report for a worker: a queued one, or a running one whose worker's lease lapsed (it died).
+   * A job delivered twice, or re-queued after a crash, runs its report once at a time and finishes it once.
+   */
+  async claim(id: string, at: Date, leaseMs: number): Promise<ReportRow | undefined> {
     const [row] = await this.db
       .update(reportRequests)
-      .set({ status: 'running', startedAt: at })
-      .where(and(eq(reportRequests.id, id), inArray(reportRequests.status, ['queued', 'running'])))
+      .set({ status: 'running', startedAt: at, leaseUntil: new Date(at.getTime() + leaseMs) })
+      .where(
+        and(
+          eq(reportRequests.id, id),
+          or(
+            eq(reportRequests.status, 'queued'),
+            and(
+              eq(reportRequests.status, 'running'),
+              or(sql`${reportRequests.leaseUntil} is null`, lt(reportRequests.leaseUntil, at)),
+            ),
+          ),
+        ),
+      )
       .returning();
     return row;
+  }
+
+  async renewLease(id: string, until: Date): Promise<void> {
+    await this.db
+      .update(reportRequests)
+      .set({ leaseUntil: until })
+      .where(and(eq(reportRequests.id, id), eq(reportRequests.status, 'running')));
+  }
+
+  /** Reports a dead worker left behind: running with a lapsed lease (or any running one, when `all`). */
+  async orphans(now: Date, all: boolean): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: reportRequests.id })
+      .from(reportRequests)
+      .where(
+        and(
+          eq(reportRequests.status, 'running'),
+          isNotNull(reportRequests.tokenCiphertext),
+          all ? sql`true` : or(sql`${reportRequests.leaseUntil} is null`, lt(reportRequests.leaseUntil, now)),
+        ),
+      );
+    return rows.map((row) => row.id);
   }
 
   async artifactsOf(reportIds: string[]): Promise<ArtifactSummary[]> {

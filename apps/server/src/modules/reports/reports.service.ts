@@ -19,6 +19,9 @@ import type { ReportGenerator } from './report-generator.js';
 import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
 
 export const REPORT_QUEUE = 'reports.generate';
+export const REPORT_RECOVERY_QUEUE = 'reports.recover';
+const LEASE_MS = 60_000;
+const HEARTBEAT_MS = 15_000;
 export const INVALID_TOKEN_MESSAGE = 'Invalid OAuth token. Please check your token and try again.';
 
 /** The generators that exist; a kind is accepted only when it has one (REPORT_KINDS.available says the same). */
@@ -120,6 +123,25 @@ export class ReportsService {
     return this.get(user, row.id);
   }
 
+  private async enqueue(reportId: string): Promise<void> {
+    await this.deps.queue.send(REPORT_QUEUE, { reportId }, { retryLimit: 2, retryDelay: 5, expireInSeconds: 60 * 60 });
+  }
+
+  /**
+   * Sends the reports of dead workers back to the queue. `all`: every running report is an orphan
+   * (the embedded database belongs to this one process, so nobody else can be working on them).
+   */
+  async recoverOrphans(all: boolean): Promise<number> {
+    const orphans = await this.deps.repository.orphans(new Date(), all);
+    for (const id of orphans) {
+      if (all) await this.deps.repository.update(id, { leaseUntil: null });
+      await this.enqueue(id);
+    }
+    if (orphans.length)
+      this.deps.logger.info({ count: orphans.length }, 'reports of a stopped worker sent back to the queue');
+    return orphans.length;
+  }
+
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {
     const everyone = scope === 'all' && user.role === 'Super User';
     const rows = await this.deps.repository.list({ userId: everyone ? undefined : user.id, limit: 200 });
@@ -162,8 +184,11 @@ export class ReportsService {
   /** The job: generate, store, deliver; the token is erased at the end whatever happened. */
   async run(reportId: string): Promise<void> {
     const { repository } = this.deps;
-    const report = await repository.claim(reportId, new Date());
+    const report = await repository.claim(reportId, new Date(), LEASE_MS);
     if (!report) return;
+    const heartbeat = setInterval(() => {
+      repository.renewLease(reportId, new Date(Date.now() + LEASE_MS)).catch(() => undefined);
+    }, HEARTBEAT_MS);
     try {
       const generator = GENERATORS[report.kind as ReportKind];
       if (!generator) throw new AppError(400, 'report_unavailable', 'This report has no generator');
@@ -194,7 +219,8 @@ export class ReportsService {
         deliveryStatus: 'skipped',
       });
     } finally {
-      await repository.update(reportId, { tokenCiphertext: null });
+      clearInterval(heartbeat);
+      await repository.update(reportId, { tokenCiphertext: null, leaseUntil: null });
     }
   }
 

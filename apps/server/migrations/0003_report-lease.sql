@@ -1,0 +1,1 @@
+ALTER TABLE "report_requests" ADD COLUMN "lease_until" timestamp with time zone;

@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+/** A browser-like caller over real HTTP: cookies kept, the anti-forgery header echoed. */
+class HttpClient {
+  private readonly cookies = new Map<string, string>();
+  constructor(public base: string) {}
+
+  async call(method: string, url: string, body?: unknown) {
+    const headers: Record<string, string> = {
+      cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET') headers['x-csrf-token'] = this.cookies.get('ce_csrf') ?? '';
+    const response = await fetch(`${this.base}${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), value.join('='));
+    }
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+}
+
+function startServer(dataDir: string): Promise<{ process: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' },
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ process: child, url: match[1] });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+  });
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('a server killed in the middle of a report', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-crash-'));
+  const children: ChildProcess[] = [];
+  afterAll(() => {
+    for (const child of children) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the report exactly once after a restart, and keeps no token', async () => {
+    const first = await startServer(dataDir);
+    children.push(first.process);
+    const client = new HttpClient(first.url);
+    await client.call('GET', '/api/app-info');
+    expect(
+      (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
+    ).toBe(200);
+    await client.call('PUT', '/sandbox/te/scenario', { latencyMs: 250 });
+    const { token } = (await client.call('GET', '/sandbox/te/tokens')).body.tokens[0];
+    const groups = (await client.call('POST', '/api/reports/account-groups', { token })).body.accountGroups;
+    const created = await client.call('POST', '/api/reports', {
+      kind: 'alerts-config',
+      token,
+      organization: { id: groups[0].organizationId, name: groups[0].organizationName },
+      accountGroups: groups,
+      options: {},
+    });
+    expect(created.status).toBe(202);
+    const id = created.body.id as string;
+
+    await until(
+      () => client.call('GET', `/api/reports/${id}`),
+      (report) => report.body.status === 'running' && report.body.progress.done >= 1,
+      60_000,
+    );
+    first.process.kill('SIGKILL');
+    await new Promise((resolve) => first.process.once('exit', resolve));
+
+    const second = await startServer(dataDir);
+    children.push(second.process);
+    client.base = second.url;
+    const done = await until(
+      () => client.call('GET', `/api/reports/${id}`),
+      (report) => ['done', 'failed'].includes(report.body.status),
+      60_000,
+    );
+    expect(done.body).toMatchObject({
+      status: 'done',
+      progress: { done: 7, total: 7 },
+      delivery: { status: 'delivered' },
+    });
+    expect(
+      done.body.artifacts.map((artifact: { filename: string }) => artifact.filename.split('.').pop()).sort(),
+    ).toEqual(['html', 'xlsx']);
+    const inbox = (await client.call('GET', '/sandbox/webex/messages?toPersonEmail=tam@demo.local')).body.items;
+    expect(inbox).toHaveLength(1);
+    // A little later, nothing has run the finished report again.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await client.call('GET', '/sandbox/webex/messages?toPersonEmail=tam@demo.local')).body.items).toHaveLength(
+      1,
+    );
+
+    second.process.kill('SIGTERM');
+    await new Promise((resolve) => second.process.once('exit', resolve));
+    const database = new PGlite(path.join(dataDir, 'pglite'));
+    const reports = await database.query<{ status: string; token_ciphertext: string | null }>(
+      'select status, token_ciphertext from report_requests',
+    );
+    expect(reports.rows).toEqual([{ status: 'done', token_ciphertext: null }]);
+    const tables = await database.query<{ table_schema: string; table_name: string }>(
+      "select table_schema, table_name from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'",
+    );
+    for (const { table_schema: schema, table_name: table } of tables.rows) {
+      const rows = await database.query(`select * from "${schema}"."${table}"`);
+      expect(JSON.stringify(rows.rows), `${schema}.${table}`).not.toContain(token);
+    }
+    await database.close();
+  }, 240_000);
+});
