@@ -93,7 +93,9 @@ export function AccountGroupPicker({
       </div>
       <div
         ref={scroller}
-        className="h-[16rem] overflow-y-auto rounded-md border border-slate-200"
+        // 16rem is the spec's list height; inline, so it holds wherever the picker is rendered.
+        style={{ height: '16rem' }}
+        className="overflow-y-auto rounded-md border border-slate-200"
         data-testid="account-group-list"
       >
         {filtered.length === 0 ? (
