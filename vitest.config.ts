@@ -9,6 +9,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts'],
+          testTimeout: 15_000,
           environment: 'node',
         },
       },

@@ -27,7 +27,12 @@ import { AuditRepository } from './modules/audit/audit.repository.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
-import { REPORT_QUEUE, REPORT_RECOVERY_QUEUE, ReportsService } from './modules/reports/reports.service.js';
+import {
+  GENERATED_KINDS,
+  REPORT_RECOVERY_QUEUE,
+  reportQueue,
+  ReportsService,
+} from './modules/reports/reports.service.js';
 import { ReportsRepository } from './modules/reports/reports.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { SsoService } from './modules/sso/sso.service.js';
@@ -253,9 +258,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         if (purged > 0) app.log.info({ purged }, 'expired sessions removed');
       });
       await queue.schedule(SESSION_PURGE_QUEUE, '*/15 * * * *');
-      await queue.work<{ reportId: string }>(REPORT_QUEUE, async ([job]) => {
-        if (job) await reports.run(job.data.reportId);
-      });
+      for (const kind of GENERATED_KINDS) {
+        await queue.work<{ reportId: string }>(reportQueue(kind), async ([job]) => {
+          if (job) await reports.run(job.data.reportId);
+        });
+      }
       await queue.work(REPORT_RECOVERY_QUEUE, async () => {
         await reports.recoverOrphans(false);
       });

@@ -79,7 +79,7 @@ describe('a server killed in the middle of a report', () => {
     expect(
       (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
     ).toBe(200);
-    await client.call('PUT', '/sandbox/te/scenario', { latencyMs: 250 });
+    await client.call('PUT', '/sandbox/te/scenario', { latencyMs: 400 });
     const { token } = (await client.call('GET', '/sandbox/te/tokens')).body.tokens[0];
     const groups = (await client.call('POST', '/api/reports/account-groups', { token })).body.accountGroups;
     const created = await client.call('POST', '/api/reports', {

@@ -73,9 +73,9 @@ export class ReportsRepository {
   }
 
   /** Reports a dead worker left behind: running with a lapsed lease (or any running one, when `all`). */
-  async orphans(now: Date, all: boolean): Promise<string[]> {
-    const rows = await this.db
-      .select({ id: reportRequests.id })
+  async orphans(now: Date, all: boolean): Promise<{ id: string; kind: string }[]> {
+    return this.db
+      .select({ id: reportRequests.id, kind: reportRequests.kind })
       .from(reportRequests)
       .where(
         and(
@@ -84,7 +84,6 @@ export class ReportsRepository {
           all ? sql`true` : or(sql`${reportRequests.leaseUntil} is null`, lt(reportRequests.leaseUntil, now)),
         ),
       );
-    return rows.map((row) => row.id);
   }
 
   async artifactsOf(reportIds: string[]): Promise<ArtifactSummary[]> {

@@ -18,7 +18,8 @@ import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
 import type { ReportGenerator } from './report-generator.js';
 import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
 
-export const REPORT_QUEUE = 'reports.generate';
+/** One queue, and so one worker, per report kind: a slow kind never holds up another. */
+export const reportQueue = (kind: ReportKind) => `reports.generate.${kind}`;
 export const REPORT_RECOVERY_QUEUE = 'reports.recover';
 const LEASE_MS = 60_000;
 const HEARTBEAT_MS = 15_000;
@@ -33,6 +34,9 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
 export function hasGenerator(kind: ReportKind): boolean {
   return GENERATORS[kind] !== undefined;
 }
+
+/** The kinds that have a generator, each of which gets its own worker. */
+export const GENERATED_KINDS = (Object.keys(GENERATORS) as ReportKind[]).filter(hasGenerator);
 
 function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSummary[]): ReportRequest {
   return {
@@ -114,17 +118,17 @@ export class ReportsService {
       tokenCiphertext: this.deps.vault.seal(input.token),
       deliveryStatus: this.deps.webex ? 'pending' : 'skipped',
     });
-    await this.deps.queue.send(
-      REPORT_QUEUE,
-      { reportId: row.id },
-      { retryLimit: 2, retryDelay: 5, expireInSeconds: 15 * 60 },
-    );
+    await this.enqueue(row.id, input.kind);
     await this.deps.usage.record({ tool: kind.tool, userId: user.id });
     return this.get(user, row.id);
   }
 
-  private async enqueue(reportId: string): Promise<void> {
-    await this.deps.queue.send(REPORT_QUEUE, { reportId }, { retryLimit: 2, retryDelay: 5, expireInSeconds: 60 * 60 });
+  private async enqueue(reportId: string, kind: ReportKind): Promise<void> {
+    await this.deps.queue.send(
+      reportQueue(kind),
+      { reportId },
+      { retryLimit: 2, retryDelay: 5, expireInSeconds: 60 * 60 },
+    );
   }
 
   /**
@@ -133,9 +137,9 @@ export class ReportsService {
    */
   async recoverOrphans(all: boolean): Promise<number> {
     const orphans = await this.deps.repository.orphans(new Date(), all);
-    for (const id of orphans) {
+    for (const { id, kind } of orphans) {
       if (all) await this.deps.repository.update(id, { leaseUntil: null });
-      await this.enqueue(id);
+      await this.enqueue(id, kind as ReportKind);
     }
     if (orphans.length)
       this.deps.logger.info({ count: orphans.length }, 'reports of a stopped worker sent back to the queue');
@@ -206,8 +210,9 @@ export class ReportsService {
         progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
       });
       await repository.replaceArtifacts(reportId, generated.artifacts);
-      await repository.update(reportId, { status: 'done', finishedAt: new Date(), tokenCiphertext: null, error: null });
+      // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
       await this.deliver(report, requestedBy, generated);
+      await repository.update(reportId, { status: 'done', finishedAt: new Date(), tokenCiphertext: null, error: null });
     } catch (error) {
       if (!(error instanceof PlatformError || error instanceof AppError))
         this.deps.logger.error({ err: error, reportId }, 'report failed');
