@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { PasswordRules } from '../../../components/ui/password-rules';
+import { newPasswordProblem, NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { Spinner } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -60,11 +60,7 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
     setStatus(nextStatus);
   };
 
-  const newPasswordsProblem = () => {
-    if (newPassword === '' || confirmPassword === '') return 'Password cannot be empty';
-    if (newPassword !== confirmPassword) return 'Passwords do not match';
-    return null;
-  };
+  const newPasswordsProblem = () => newPasswordProblem(newPassword, confirmPassword);
 
   const handleLogin = () => {
     if (email.trim() === '') return setStatus({ kind: 'error', text: 'Username cannot be empty' });
@@ -150,23 +146,13 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
 
   const supportEmail = appInfo.data?.supportEmail;
   const newPasswordFields = (
-    <>
-      <TextField
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        value={newPassword}
-        onValueChange={setNewPassword}
-      />
-      <TextField
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        value={confirmPassword}
-        onValueChange={setConfirmPassword}
-      />
-      <PasswordRules policy={policy} password={newPassword} />
-    </>
+    <NewPasswordFields
+      policy={policy}
+      newPassword={newPassword}
+      confirmPassword={confirmPassword}
+      onNewPasswordChange={setNewPassword}
+      onConfirmPasswordChange={setConfirmPassword}
+    />
   );
 
   return (

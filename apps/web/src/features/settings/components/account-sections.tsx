@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { SessionUser } from '@ce/contract';
-import { PasswordRules } from '../../../components/ui/password-rules';
+import { newPasswordProblem, NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -40,9 +40,9 @@ export function ChangePasswordSection() {
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    if (oldPassword === '' || newPassword === '') return setProblem('Password cannot be empty');
-    if (newPassword !== confirmPassword) return setProblem('Passwords do not match');
-    setProblem(null);
+    const issue = oldPassword === '' ? 'Password cannot be empty' : newPasswordProblem(newPassword, confirmPassword);
+    setProblem(issue);
+    if (issue) return;
     changePassword.mutate(
       { oldPassword, newPassword },
       {
@@ -70,21 +70,13 @@ export function ChangePasswordSection() {
           value={oldPassword}
           onValueChange={setOldPassword}
         />
-        <TextField
-          label="New password"
-          type="password"
-          autoComplete="new-password"
-          value={newPassword}
-          onValueChange={setNewPassword}
+        <NewPasswordFields
+          policy={policy}
+          newPassword={newPassword}
+          confirmPassword={confirmPassword}
+          onNewPasswordChange={setNewPassword}
+          onConfirmPasswordChange={setConfirmPassword}
         />
-        <TextField
-          label="Confirm new password"
-          type="password"
-          autoComplete="new-password"
-          value={confirmPassword}
-          onValueChange={setConfirmPassword}
-        />
-        <PasswordRules policy={policy} password={newPassword} />
         {problem && (
           <p role="alert" className="text-sm text-red-700">
             {problem}
