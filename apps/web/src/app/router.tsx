@@ -1,21 +1,24 @@
-import type { JSX } from 'react';
+import { lazy, type JSX } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PATHS } from '@ce/contract';
 import { TOOL_PAGES } from '../config/tool-pages';
 import { DashboardPage } from './routes/dashboard-page';
-import {
-  AccountHealthPage,
-  AlertsReportPage,
-  ConfigReportPage,
-  MaintenanceWindowPage,
-  MyReportsPage,
-  PsClosurePage,
-  TamWeeklyPage,
-} from './routes/report-pages';
+
 import { LoginPage } from './routes/login-page';
-import { SettingsPage } from './routes/settings-page';
+
 import { ToolIntroPage } from './routes/tool-intro-page';
 import { AppShell } from './shell/app-shell';
+
+// Pages load on first visit, so signing in does not wait for every tool's code.
+const reportPages = () => import('./routes/report-pages');
+const AccountHealthPage = lazy(() => reportPages().then((module) => ({ default: module.AccountHealthPage })));
+const AlertsReportPage = lazy(() => reportPages().then((module) => ({ default: module.AlertsReportPage })));
+const ConfigReportPage = lazy(() => reportPages().then((module) => ({ default: module.ConfigReportPage })));
+const MaintenanceWindowPage = lazy(() => reportPages().then((module) => ({ default: module.MaintenanceWindowPage })));
+const MyReportsPage = lazy(() => reportPages().then((module) => ({ default: module.MyReportsPage })));
+const PsClosurePage = lazy(() => reportPages().then((module) => ({ default: module.PsClosurePage })));
+const TamWeeklyPage = lazy(() => reportPages().then((module) => ({ default: module.TamWeeklyPage })));
+const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { DESKTOP_BREAKPOINT_PX, PATHS } from '@ce/contract';
 import { Spinner } from '../../components/ui/spinner';
@@ -48,7 +48,13 @@ export function AppShell() {
       <div className="flex min-h-0 flex-1">
         <SideMenu user={user} isOpen={isMenuOpen} onRequestOpen={() => setMenuOpen(true)} />
         <main className="min-w-0 flex-1 overflow-y-auto p-6">
-          {userCanOpen(user, location.pathname) ? <Outlet /> : <AccessDenied role={user.role} />}
+          {userCanOpen(user, location.pathname) ? (
+            <Suspense fallback={<Spinner label="Loading the page" className="h-6 w-6" />}>
+              <Outlet />
+            </Suspense>
+          ) : (
+            <AccessDenied role={user.role} />
+          )}
         </main>
       </div>
     </div>
