@@ -14,6 +14,10 @@ async function main(): Promise<void> {
   }
 
   const { app } = await buildApp(config);
+  if (config.env === 'production' && !config.trustProxy) {
+    // Without it, every user behind the proxy shares one address for sign-in throttling, and cookies never get Secure.
+    app.log.warn('NODE_ENV=production without TRUST_PROXY=true: behind a reverse proxy, set TRUST_PROXY=true');
+  }
   await app.listen({ host: config.host, port: config.port });
 
   const address = app.server.address();

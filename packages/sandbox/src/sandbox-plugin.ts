@@ -1,5 +1,5 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml, page } from './html.js';
 import { MailOutbox, mailRoutes } from './mail/mail-routes.js';
 import type { WorldSize } from './platform/generator.js';
@@ -108,8 +108,14 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     };
   });
 
+  // Switching failure modes is for development and tests: only in demo mode.
+  const refuseOutsideDemo = async (_request: unknown, reply: FastifyReply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'Scenarios can be changed in demo mode only' });
+    return undefined;
+  };
+
   app.get('/te/scenario', async () => sandbox.platform.scenario);
-  app.put('/te/scenario', async (request, reply) => {
+  app.put('/te/scenario', { preHandler: refuseOutsideDemo }, async (request, reply) => {
     const body = (request.body ?? {}) as Partial<Scenario> & { storm429Ms?: number };
     const next: Scenario = { ...sandbox.platform.scenario };
     for (const key of Object.keys(DEFAULT_SCENARIO) as (keyof Scenario)[]) {
@@ -125,7 +131,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     sandbox.platform.scenario = next;
     return next;
   });
-  app.delete('/te/scenario', async () => {
+  app.delete('/te/scenario', { preHandler: refuseOutsideDemo }, async () => {
     sandbox.platform.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: sandbox.config.rateLimitPerMinute ?? 240 };
     return sandbox.platform.scenario;
   });
@@ -138,7 +144,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     }, {}),
   }));
 
-  app.put('/webex/scenario', async (request) => {
+  app.put('/webex/scenario', { preHandler: refuseOutsideDemo }, async (request) => {
     const body = (request.body ?? {}) as { throttleMs?: number; retryAfterSeconds?: number };
     sandbox.webex.throttledUntil = Date.now() + (body.throttleMs ?? 0);
     if (typeof body.retryAfterSeconds === 'number') sandbox.webex.retryAfterSeconds = body.retryAfterSeconds;

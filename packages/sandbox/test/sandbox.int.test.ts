@@ -256,9 +256,15 @@ describe('the sandbox stand-ins', () => {
 });
 
 describe('the sandbox outside demo mode', () => {
-  it('does not list the tokens', async () => {
+  it('does not list the tokens nor let anyone switch scenarios', async () => {
     const { app } = await build(false);
     expect((await app.inject({ url: '/sandbox/te/tokens' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'PUT', url: '/sandbox/te/scenario', payload: { down: true } })).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await app.inject({ method: 'PUT', url: '/sandbox/webex/scenario', payload: { throttleMs: 1000 } })).statusCode,
+    ).toBe(404);
     await app.close();
   });
 });
