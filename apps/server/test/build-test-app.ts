@@ -122,3 +122,18 @@ export async function signedInClient(app: TestApp['app'], email: string): Promis
   if (response.statusCode !== 200) throw new Error(`sign-in as ${email} failed: ${response.body}`);
   return client;
 }
+
+/** Reads until `done` says yes, every 200 ms, failing with the last value after `timeoutMs`. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 30_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

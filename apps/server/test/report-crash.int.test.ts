@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from './build-test-app.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -53,16 +54,6 @@ function startServer(dataDir: string): Promise<{ process: ChildProcess; url: str
   });
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
 describe('a server killed in the middle of a report', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-crash-'));
   const children: ChildProcess[] = [];
@@ -92,7 +83,7 @@ describe('a server killed in the middle of a report', () => {
     expect(created.status).toBe(202);
     const id = created.body.id as string;
 
-    await until(
+    await eventually(
       () => client.call('GET', `/api/reports/${id}`),
       (report) => report.body.status === 'running' && report.body.progress.done >= 1,
       60_000,
@@ -103,7 +94,7 @@ describe('a server killed in the middle of a report', () => {
     const second = await startServer(dataDir);
     children.push(second.process);
     client.base = second.url;
-    const done = await until(
+    const done = await eventually(
       () => client.call('GET', `/api/reports/${id}`),
       (report) => ['done', 'failed'].includes(report.body.status),
       60_000,

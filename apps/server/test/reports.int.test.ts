@@ -1,16 +1,13 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+import {
+  createTestApp,
+  DATABASES,
+  eventually,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
 describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
   let testApp: TestApp;
@@ -61,7 +58,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     expect(created.statusCode).toBe(202);
     expect(created.json()).toMatchObject({ status: 'queued', kind: 'alerts-config', requestedBy: 'tam@demo.local' });
 
-    const done = await waitFor(
+    const done = await eventually(
       () => report(created.json().id),
       (value) => value.status === 'done' || value.status === 'failed',
     );
@@ -115,7 +112,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
         options: {},
       },
     });
-    const done = await waitFor(
+    const done = await eventually(
       () => report(created.json().id),
       (value) => value.status === 'done' || value.status === 'failed',
     );

@@ -1,4 +1,4 @@
-import pino, { type DestinationStream, type LoggerOptions } from 'pino';
+import type { LoggerOptions } from 'pino';
 
 /**
  * Paths pino censors. Headers and cookies are redacted wherever a request or response is logged;
@@ -54,9 +54,3 @@ function stripQuery(url: string | undefined): string | undefined {
   const index = url.indexOf('?');
   return index === -1 ? url : `${url.slice(0, index)}?[redacted]`;
 }
-
-export function createLogger(level: string, destination?: DestinationStream) {
-  return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
-}
-
-export type Logger = pino.Logger;

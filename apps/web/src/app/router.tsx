@@ -35,9 +35,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
 
 const toolRoutes: RouteObject[] = [
   ...Object.entries(BUILT_PAGES).map(([path, element]) => ({ path: relative(path), element })),
-  ...Object.keys(TOOL_PAGES)
-    .filter((path) => !(path in BUILT_PAGES))
-    .map((path) => ({ path: relative(path), element: <ToolIntroPage /> })),
+  ...Object.keys(TOOL_PAGES).map((path) => ({ path: relative(path), element: <ToolIntroPage /> })),
 ];
 
 /** The route table of spec section 2: empty and unknown paths go to /login; /home is guarded. */

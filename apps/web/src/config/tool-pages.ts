@@ -8,40 +8,6 @@ export interface ToolPageInfo {
 
 /** Title and one sentence for each page; a page shows only this until its tool is built. */
 export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
-  [PATHS.reports]: {
-    title: 'My Reports',
-    description: 'Every report you requested, its progress, and its files to download once it is done.',
-  },
-  [PATHS.accountHealth]: {
-    title: 'Account Health Check',
-    description:
-      'Checks a customer organization against the adoption thresholds (inactive users, alert activity, unused tests, sparse dashboards) and delivers the findings.',
-  },
-  [PATHS.configReport]: {
-    title: 'Configuration Reports',
-    description:
-      'Documents how account groups are configured: endpoint agents, cloud and enterprise agent tests, and a 12-tab spreadsheet.',
-  },
-  [PATHS.alertsReport]: {
-    title: 'Alerts Configuration Report',
-    description: 'Lists every alert rule of the chosen account groups with its conditions, tests and notifications.',
-    badge: 'Beta',
-  },
-  [PATHS.psClosureDocuments]: {
-    title: 'PS Closure Documents',
-    description: 'Produces the closure documents of a professional-services engagement, for units and for endpoints.',
-  },
-  [PATHS.tamWeeklyReport]: {
-    title: 'TAM Activity Report',
-    description: "Summarises what happened in a customer's organization over the last 7, 14 or 21 days.",
-    badge: 'Beta',
-  },
-  [PATHS.tamMaintenanceWindow]: {
-    title: 'Maintenance Window Report',
-    description:
-      "Shows an organization's alert suppression windows: what they cover, when they run, and which are active.",
-    badge: 'Beta',
-  },
   [PATHS.bulkTests]: {
     title: 'Bulk Test Creator',
     description:

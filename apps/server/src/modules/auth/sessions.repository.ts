@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../platform/database.js';
 import { sessions, users } from '../../db/schema.js';
 import type { UserRow } from '../users/users.repository.js';
@@ -66,13 +66,5 @@ export class SessionsRepository {
       .where(or(lt(sessions.expiresAt, now), lt(sessions.lastSeenAt, idleBefore)))
       .returning({ idHash: sessions.idHash });
     return deleted.length;
-  }
-
-  async countForUser(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ count: sql<number>`count(*)::int` })
-      .from(sessions)
-      .where(and(eq(sessions.userId, userId)));
-    return row?.count ?? 0;
   }
 }

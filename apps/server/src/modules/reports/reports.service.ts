@@ -212,7 +212,7 @@ export class ReportsService {
       await repository.replaceArtifacts(reportId, generated.artifacts);
       // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
       await this.deliver(report, requestedBy, generated);
-      await repository.update(reportId, { status: 'done', finishedAt: new Date(), tokenCiphertext: null, error: null });
+      await repository.update(reportId, { status: 'done', finishedAt: new Date(), error: null });
     } catch (error) {
       if (!(error instanceof PlatformError || error instanceof AppError))
         this.deps.logger.error({ err: error, reportId }, 'report failed');
@@ -220,10 +220,10 @@ export class ReportsService {
         status: 'failed',
         finishedAt: new Date(),
         error: error instanceof AppError ? error.message : failureMessage(error),
-        tokenCiphertext: null,
         deliveryStatus: 'skipped',
       });
     } finally {
+      // Whatever happened, the customer's token is gone when the job ends.
       clearInterval(heartbeat);
       await repository.update(reportId, { tokenCiphertext: null, leaseUntil: null });
     }
