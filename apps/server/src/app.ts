@@ -34,6 +34,9 @@ import {
   ReportsService,
 } from './modules/reports/reports.service.js';
 import { ReportsRepository } from './modules/reports/reports.repository.js';
+import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { BULK_RECOVERY_QUEUE, BULK_RUN_QUEUE, BulkService } from './modules/bulk/bulk.service.js';
+import { BulkRepository } from './modules/bulk/bulk.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { SsoService } from './modules/sso/sso.service.js';
 import { seedDemoAccounts } from './modules/users/demo-accounts.js';
@@ -71,6 +74,7 @@ export interface BuiltApp {
     platform: PlatformClient;
     audit: AuditRepository;
     reports: ReportsService;
+    bulk: BulkService;
   };
   /** The stand-ins of the external systems, when this instance mounts them (PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
@@ -232,20 +236,32 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           fetch: sandbox && !config.webex.apiUrl ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined,
         })
       : null;
+    const vault = new TokenVault(
+      config.reportsKey
+        ? Buffer.from(config.reportsKey, 'base64')
+        : loadOrCreateSecret(config.dataDir, 'reports', undefined),
+    );
     const reports = new ReportsService({
       repository: new ReportsRepository(database.db),
       queue,
-      vault: new TokenVault(
-        config.reportsKey
-          ? Buffer.from(config.reportsKey, 'base64')
-          : loadOrCreateSecret(config.dataDir, 'reports', undefined),
-      ),
+      vault,
       platform,
       webex,
       usage,
       logger: app.log,
     });
     await app.register(reportsRoutes, { reports });
+    const bulk = new BulkService({
+      repository: new BulkRepository(database.db),
+      queue,
+      vault,
+      platform,
+      usage,
+      logger: app.log,
+    });
+    // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
+    app.addHook('preClose', async () => bulk.stop());
+    await app.register(bulkRoutes, { bulk });
 
     registerWebApp(app, config.webDistDir);
 
@@ -269,10 +285,28 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await queue.schedule(REPORT_RECOVERY_QUEUE, '* * * * *');
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       await reports.recoverOrphans(database.kind === 'pglite');
+      await queue.work<{ runId: string }>(
+        BULK_RUN_QUEUE,
+        async ([job]) => {
+          if (job) await bulk.run(job.data.runId);
+        },
+        { batchSize: 1 },
+      );
+      await queue.work(BULK_RECOVERY_QUEUE, async () => {
+        await bulk.recoverOrphans(false);
+      });
+      await queue.schedule(BULK_RECOVERY_QUEUE, '* * * * *');
+      await bulk.recoverOrphans(database.kind === 'pglite');
     }
 
     await app.ready();
-    return { app, database, queue, services: { auth, identity, users, usage, platform, audit, reports }, sandbox };
+    return {
+      app,
+      database,
+      queue,
+      services: { auth, identity, users, usage, platform, audit, reports, bulk },
+      sandbox,
+    };
   } catch (error) {
     await app.close().catch(() => undefined);
     throw error;

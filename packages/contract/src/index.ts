@@ -9,3 +9,4 @@ export * from './operations.js';
 export * from './password-policy.js';
 export * from './identity.js';
 export * from './reports.js';
+export * from './bulk.js';

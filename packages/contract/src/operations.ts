@@ -28,6 +28,16 @@ export const OPERATION_ACCESS = {
   getReport: 'signedIn',
   downloadReportArtifact: 'signedIn',
   rerunReport: 'healthCheck',
+  listBulkAccountGroups: 'tools',
+  listBulkAgents: 'tools',
+  listBulkTests: 'tools',
+  listBulkRoles: 'tools',
+  planBulkTests: 'tools',
+  scanDuplicateAgents: 'tools',
+  createBulkRun: 'tools',
+  listBulkRuns: 'tools',
+  getBulkRun: 'tools',
+  undoBulkRun: 'tools',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

@@ -128,11 +128,14 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     if (typeof body.storm429Ms === 'number') next.storm429Until = Date.now() + body.storm429Ms;
     if (next.rateLimitPerMinute < 1)
       return reply.status(400).send({ message: 'rateLimitPerMinute must be at least 1' });
-    sandbox.platform.scenario = next;
+    sandbox.platform.setScenario(next);
     return next;
   });
   app.delete('/te/scenario', { preHandler: refuseOutsideDemo }, async () => {
-    sandbox.platform.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: sandbox.config.rateLimitPerMinute ?? 240 };
+    sandbox.platform.setScenario({
+      ...DEFAULT_SCENARIO,
+      rateLimitPerMinute: sandbox.config.rateLimitPerMinute ?? 240,
+    });
     return sandbox.platform.scenario;
   });
   app.get('/te/stats', async () => ({

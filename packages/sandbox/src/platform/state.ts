@@ -72,6 +72,14 @@ export class PlatformState {
     this.calls.length = 0;
   }
 
+  /** Changes the scenario; a new limit or window length starts fresh windows, as a new plan would. */
+  setScenario(next: Scenario): void {
+    const reshaped =
+      next.rateLimitPerMinute !== this.scenario.rateLimitPerMinute || next.windowMs !== this.scenario.windowMs;
+    this.scenario = next;
+    if (reshaped) this.windows.clear();
+  }
+
   newId(): string {
     return String(++this.nextId);
   }

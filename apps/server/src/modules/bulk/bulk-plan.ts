@@ -1,0 +1,210 @@
+import {
+  dnsServerList,
+  needsAgents,
+  type BulkAccountGroup,
+  type BulkAgent,
+  type DuplicateGroup,
+  type PlanCell,
+  type TestTemplate,
+} from '@ce/contract';
+import { PlatformError, type PlatformSession, type PlatformTestType, type TestCreateBody } from '@ce/platform-client';
+
+/** Runs `work` over `items`, at most `limit` at a time, keeping the order of the answers. */
+export async function mapPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return results;
+}
+
+/** What a platform failure says about one item, in the platform's own words when it gave some. */
+export function platformFailure(error: unknown, fallback: string): string {
+  if (!(error instanceof PlatformError)) return fallback;
+  const fields = error.fieldErrors.map((field) => field.message).filter(Boolean);
+  if (fields.length) return fields.join('; ');
+  return error.detail ?? error.message ?? fallback;
+}
+
+export const toBulkAgent = (agent: {
+  agentId: string;
+  agentName: string;
+  location?: string;
+  countryId?: string;
+  agentType?: string;
+  enabled?: boolean;
+}): BulkAgent => ({
+  agentId: agent.agentId,
+  agentName: agent.agentName,
+  location: agent.location || 'N/A',
+  countryId: agent.countryId || 'N/A',
+  agentType: agent.agentType || 'Unknown',
+  enabled: agent.enabled !== false,
+});
+
+/** The v7 create body for a template (spec section 3's payload, in the API's field names). */
+export function createBody(template: TestTemplate, agents: { agentId: string }[]): TestCreateBody {
+  const body: TestCreateBody = {
+    testName: template.testName.trim(),
+    alertsEnabled: template.alertsEnabled,
+    description: template.description,
+  };
+  if (template.testType !== 'bgp') {
+    body.interval = template.interval;
+    body.agents = agents.map((agent) => ({ agentId: agent.agentId }));
+  }
+  switch (template.testType) {
+    case 'http-server':
+    case 'page-load':
+      body.url = template.url.trim();
+      break;
+    case 'dns-server':
+      body.domain = template.domain.trim();
+      body.dnsServers = dnsServerList(template.dnsServers);
+      break;
+    case 'dns-trace':
+      body.domain = template.domain.trim();
+      break;
+    case 'agent-to-server':
+      body.server = template.domain.trim();
+      body.port = template.port;
+      break;
+    case 'bgp':
+      body.prefix = template.prefix.trim();
+      break;
+  }
+  return body;
+}
+
+const key = (type: string, name: string) => `${type}\u0000${name.trim().toLowerCase()}`;
+
+export interface GroupInventory {
+  group: BulkAccountGroup;
+  tests: { testId: string; testName: string; type: string }[];
+  agents: BulkAgent[];
+  error: string | null;
+}
+
+/** The tests and agents of each group, read with a few calls at a time (the limiter paces them). */
+export async function inventory(
+  session: PlatformSession,
+  groups: BulkAccountGroup[],
+  parts: { tests: boolean; agents: boolean },
+): Promise<GroupInventory[]> {
+  return mapPool(groups, 4, async (group) => {
+    try {
+      const [tests, agents] = await Promise.all([
+        parts.tests ? session.tests.list(group.aid) : [],
+        parts.agents ? session.agents.list({ aid: group.aid }) : [],
+      ]);
+      return {
+        group,
+        tests: tests.map((test) => ({ testId: test.testId, testName: test.testName, type: test.type })),
+        agents: agents.map(toBulkAgent),
+        error: null,
+      };
+    } catch (error) {
+      if (error instanceof PlatformError && error.status === 401) throw error;
+      return { group, tests: [], agents: [], error: platformFailure(error, 'Failed to load the account group') };
+    }
+  });
+}
+
+/**
+ * Template x account group: create, or skip because a test of the same name and type exists, or
+ * blocked because none of the template's agents is in the group. Agents are matched by name.
+ */
+export function planCells(templates: TestTemplate[], groups: GroupInventory[]): PlanCell[] {
+  const cells: PlanCell[] = [];
+  templates.forEach((template, templateIndex) => {
+    for (const { group, tests, agents, error } of groups) {
+      const existing = new Map(tests.map((test) => [key(test.type, test.testName), test.testId]));
+      const byName = new Map(agents.map((agent) => [agent.agentName, agent]));
+      const chosen = needsAgents(template.testType) ? template.agentNames : [];
+      const found = chosen.flatMap((name) => {
+        const agent = byName.get(name);
+        return agent ? [{ agentId: agent.agentId, agentName: agent.agentName }] : [];
+      });
+      const missingAgents = chosen.filter((name) => !byName.has(name));
+      const existingTestId = existing.get(key(template.testType, template.testName)) ?? null;
+      const base = {
+        templateIndex,
+        aid: group.aid,
+        accountGroupName: group.accountGroupName,
+        testName: template.testName.trim(),
+        existingTestId,
+        agents: found,
+        missingAgents,
+      };
+      if (error) cells.push({ ...base, action: 'blocked', reason: error });
+      else if (existingTestId)
+        cells.push({ ...base, action: 'exists', reason: 'A test with this name and type exists' });
+      else if (chosen.length > 0 && found.length === 0)
+        cells.push({ ...base, action: 'blocked', reason: 'None of the chosen agents is in this account group' });
+      else cells.push({ ...base, action: 'create', reason: null });
+    }
+  });
+  return cells;
+}
+
+export const testTypeOf = (type: string) => type as PlatformTestType;
+
+/**
+ * Enterprise agents sharing an IP address and a location, grouped (the same agent seen from
+ * several account groups counts once).
+ */
+export function findDuplicates(
+  scanned: {
+    group: BulkAccountGroup;
+    agents: {
+      agentId: string;
+      agentName: string;
+      agentType: string;
+      location?: string;
+      ipAddresses?: string[];
+      lastSeen?: string;
+    }[];
+  }[],
+): { scannedAgents: number; groups: DuplicateGroup[] } {
+  const seen = new Set<string>();
+  const byKey = new Map<string, DuplicateGroup['agents']>();
+  for (const { group, agents } of scanned) {
+    for (const agent of agents) {
+      if (agent.agentType === 'cloud' || seen.has(agent.agentId)) continue;
+      seen.add(agent.agentId);
+      const ipAddress = agent.ipAddresses?.[0] ?? '';
+      const location = agent.location || 'N/A';
+      if (!ipAddress) continue;
+      const duplicateKey = `${ipAddress} @ ${location}`;
+      const list = byKey.get(duplicateKey) ?? [];
+      list.push({
+        agentId: agent.agentId,
+        agentName: agent.agentName,
+        accountGroupName: group.accountGroupName,
+        accountGroupId: group.aid,
+        ipAddress,
+        location,
+        isDuplicate: false,
+        duplicateReason: '',
+        lastActivity: agent.lastSeen ?? null,
+      });
+      byKey.set(duplicateKey, list);
+    }
+  }
+  const groups: DuplicateGroup[] = [];
+  for (const [duplicateKey, agents] of byKey) {
+    if (agents.length < 2) continue;
+    const reason = `${agents.length} agents share IP address ${agents[0]?.ipAddress} in ${agents[0]?.location}`;
+    groups.push({
+      key: duplicateKey,
+      reason,
+      agents: agents.map((agent) => ({ ...agent, isDuplicate: true, duplicateReason: 'Same IP address and location' })),
+    });
+  }
+  return { scannedAgents: seen.size, groups };
+}

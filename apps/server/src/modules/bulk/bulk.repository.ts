@@ -1,0 +1,147 @@
+import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
+import type { Db } from '../../platform/database.js';
+
+export type BulkRunRow = typeof bulkRuns.$inferSelect;
+export type BulkItemRow = typeof bulkRunItems.$inferSelect;
+export type NewBulkItem = Omit<typeof bulkRunItems.$inferInsert, 'runId'>;
+export type ItemTotals = { runId: string; status: string; count: number };
+
+/** SQL for bulk runs and their items. */
+export class BulkRepository {
+  constructor(private readonly db: Db) {}
+
+  async insertRun(row: typeof bulkRuns.$inferInsert): Promise<BulkRunRow> {
+    const [created] = await this.db.insert(bulkRuns).values(row).returning();
+    if (!created) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async findRun(id: string): Promise<BulkRunRow | undefined> {
+    const [row] = await this.db.select().from(bulkRuns).where(eq(bulkRuns.id, id));
+    return row;
+  }
+
+  async listRuns(options: { userId?: string; kinds: string[]; limit: number }) {
+    const rows = await this.db
+      .select({ run: bulkRuns, requestedBy: users.email })
+      .from(bulkRuns)
+      .innerJoin(users, eq(users.id, bulkRuns.userId))
+      .where(
+        and(options.userId ? eq(bulkRuns.userId, options.userId) : sql`true`, inArray(bulkRuns.kind, options.kinds)),
+      )
+      .orderBy(desc(bulkRuns.createdAt))
+      .limit(options.limit);
+    return rows.map((row) => ({ ...row.run, requestedBy: row.requestedBy }));
+  }
+
+  async requesterEmail(userId: string): Promise<string> {
+    const [row] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+    return row?.email ?? '';
+  }
+
+  async updateRun(id: string, changes: Partial<typeof bulkRuns.$inferInsert>): Promise<void> {
+    await this.db.update(bulkRuns).set(changes).where(eq(bulkRuns.id, id));
+  }
+
+  /** Marks `id` as undone by `undoId` unless another undo got there first; true when this one won. */
+  async markUndone(id: string, undoId: string): Promise<boolean> {
+    const rows = await this.db
+      .update(bulkRuns)
+      .set({ undoneBy: undoId })
+      .where(and(eq(bulkRuns.id, id), sql`${bulkRuns.undoneBy} is null`))
+      .returning({ id: bulkRuns.id });
+    return rows.length === 1;
+  }
+
+  /** Takes a run for a worker: a queued one, or a running one whose worker's lease lapsed. */
+  async claim(id: string, at: Date, leaseMs: number): Promise<BulkRunRow | undefined> {
+    const [row] = await this.db
+      .update(bulkRuns)
+      .set({
+        status: 'running',
+        startedAt: sql`coalesce(${bulkRuns.startedAt}, ${at.toISOString()}::timestamptz)`,
+        leaseUntil: new Date(at.getTime() + leaseMs),
+      })
+      .where(
+        and(
+          eq(bulkRuns.id, id),
+          or(
+            eq(bulkRuns.status, 'queued'),
+            and(eq(bulkRuns.status, 'running'), or(sql`${bulkRuns.leaseUntil} is null`, lt(bulkRuns.leaseUntil, at))),
+          ),
+        ),
+      )
+      .returning();
+    return row;
+  }
+
+  async renewLease(id: string, until: Date): Promise<void> {
+    await this.db
+      .update(bulkRuns)
+      .set({ leaseUntil: until })
+      .where(and(eq(bulkRuns.id, id), eq(bulkRuns.status, 'running')));
+  }
+
+  /** Runs a dead worker left behind (or, with `all`, every unfinished run). */
+  async orphans(now: Date, all: boolean): Promise<{ id: string }[]> {
+    return this.db
+      .select({ id: bulkRuns.id })
+      .from(bulkRuns)
+      .where(
+        all
+          ? or(eq(bulkRuns.status, 'running'), eq(bulkRuns.status, 'queued'))
+          : and(
+              eq(bulkRuns.status, 'running'),
+              or(
+                sql`${bulkRuns.leaseUntil} is null`,
+                and(isNotNull(bulkRuns.leaseUntil), lt(bulkRuns.leaseUntil, now)),
+              ),
+            ),
+      );
+  }
+
+  /** Writes a run's items and marks it planned, once: a second planner (after a crash) writes nothing. */
+  async plan(runId: string, items: NewBulkItem[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [run] = await tx
+        .update(bulkRuns)
+        .set({ planned: true })
+        .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.planned, false)))
+        .returning({ id: bulkRuns.id });
+      if (!run) return;
+      for (let start = 0; start < items.length; start += 500) {
+        await tx
+          .insert(bulkRunItems)
+          .values(items.slice(start, start + 500).map((item) => ({ ...item, runId })))
+          .onConflictDoNothing();
+      }
+    });
+  }
+
+  async items(runId: string): Promise<BulkItemRow[]> {
+    return this.db.select().from(bulkRunItems).where(eq(bulkRunItems.runId, runId)).orderBy(asc(bulkRunItems.position));
+  }
+
+  async updateItem(id: string, changes: Partial<typeof bulkRunItems.$inferInsert>): Promise<void> {
+    await this.db.update(bulkRunItems).set(changes).where(eq(bulkRunItems.id, id));
+  }
+
+  /** Marks every item still pending as failed with `error` (the run cannot go on). */
+  async failPending(runId: string, error: string, at: Date): Promise<void> {
+    await this.db
+      .update(bulkRunItems)
+      .set({ status: 'failed', error, finishedAt: at })
+      .where(and(eq(bulkRunItems.runId, runId), eq(bulkRunItems.status, 'pending')));
+  }
+
+  async totals(runIds: string[]): Promise<ItemTotals[]> {
+    if (runIds.length === 0) return [];
+    const rows = await this.db
+      .select({ runId: bulkRunItems.runId, status: bulkRunItems.status, count: sql<number>`count(*)::int` })
+      .from(bulkRunItems)
+      .where(inArray(bulkRunItems.runId, runIds))
+      .groupBy(bulkRunItems.runId, bulkRunItems.status);
+    return rows.map((row) => ({ ...row, count: Number(row.count) }));
+  }
+}

@@ -1,0 +1,185 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accountGroupsRequestSchema,
+  accountGroupsResponseSchema,
+  apiErrorSchema,
+  bulkAgentsRequestSchema,
+  bulkAgentsResponseSchema,
+  bulkRolesRequestSchema,
+  bulkRolesResponseSchema,
+  bulkRunListSchema,
+  bulkRunSchema,
+  bulkTestsListRequestSchema,
+  bulkTestsListResponseSchema,
+  bulkTestsPlanRequestSchema,
+  bulkTestsPlanSchema,
+  createBulkRunSchema,
+  duplicateScanRequestSchema,
+  duplicateScanResponseSchema,
+  undoBulkRunSchema,
+  type SessionUser,
+} from '@ce/contract';
+import { unauthorized } from '../../platform/errors.js';
+import type { BulkService } from './bulk.service.js';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  502: apiErrorSchema,
+};
+const runParams = z.object({ runId: z.uuid() });
+
+/** The bulk-operations API: reads that help choose, and runs that the server carries out. */
+export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (app, { bulk }) => {
+  const userOf = (request: { user: SessionUser | null }) => {
+    if (!request.user) throw unauthorized();
+    return request.user;
+  };
+  const read = { tags: ['bulk'] };
+
+  app.post(
+    '/api/bulk/account-groups',
+    {
+      schema: {
+        ...read,
+        operationId: 'listBulkAccountGroups',
+        summary: "The account groups a customer's platform token can see (the token is used, never stored)",
+        body: accountGroupsRequestSchema,
+        response: { 200: accountGroupsResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ accountGroups: await bulk.accountGroups(request.body.token) }),
+  );
+
+  app.post(
+    '/api/bulk/agents',
+    {
+      schema: {
+        ...read,
+        operationId: 'listBulkAgents',
+        summary: 'The agents of every chosen account group',
+        body: bulkAgentsRequestSchema,
+        response: { 200: bulkAgentsResponseSchema, ...errors },
+      },
+    },
+    async (request) => bulk.agents(request.body.token, request.body.accountGroups),
+  );
+
+  app.post(
+    '/api/bulk/tests',
+    {
+      schema: {
+        ...read,
+        operationId: 'listBulkTests',
+        summary: 'The tests of every chosen account group',
+        body: bulkTestsListRequestSchema,
+        response: { 200: bulkTestsListResponseSchema, ...errors },
+      },
+    },
+    async (request) => bulk.tests(request.body.token, request.body.accountGroups),
+  );
+
+  app.post(
+    '/api/bulk/roles',
+    {
+      schema: {
+        ...read,
+        operationId: 'listBulkRoles',
+        summary: "The roles of the token's organization",
+        body: bulkRolesRequestSchema,
+        response: { 200: bulkRolesResponseSchema, ...errors },
+      },
+    },
+    async (request) => bulk.roles(request.body.token),
+  );
+
+  app.post(
+    '/api/bulk/tests/plan',
+    {
+      schema: {
+        ...read,
+        operationId: 'planBulkTests',
+        summary: 'What a bulk tests run would do: template x account group, create or skip or blocked',
+        body: bulkTestsPlanRequestSchema,
+        response: { 200: bulkTestsPlanSchema, ...errors },
+      },
+    },
+    async (request) => bulk.plan(request.body.token, request.body.accountGroups, request.body.templates),
+  );
+
+  app.post(
+    '/api/bulk/agents/duplicates',
+    {
+      schema: {
+        ...read,
+        operationId: 'scanDuplicateAgents',
+        summary: 'Enterprise agents that share an IP address and a location, in the chosen account groups',
+        body: duplicateScanRequestSchema,
+        response: { 200: duplicateScanResponseSchema, ...errors },
+      },
+    },
+    async (request) => bulk.scanDuplicates(request.body.token, request.body.accountGroups),
+  );
+
+  app.post(
+    '/api/bulk/runs',
+    {
+      schema: {
+        ...read,
+        operationId: 'createBulkRun',
+        summary: 'Start a bulk run (tests, agent deletion, labels or user invitations); it runs on the server',
+        body: createBulkRunSchema,
+        response: { 202: bulkRunSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await bulk.create(userOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/bulk/runs',
+    {
+      schema: {
+        ...read,
+        operationId: 'listBulkRuns',
+        summary: 'Your recent bulk runs of one kind, newest first',
+        querystring: z.object({ view: z.enum(['tests', 'agents', 'labels', 'users']).default('tests') }),
+        response: { 200: bulkRunListSchema, ...errors },
+      },
+    },
+    async (request) => ({ runs: await bulk.list(userOf(request), request.query.view) }),
+  );
+
+  app.get(
+    '/api/bulk/runs/:runId',
+    {
+      schema: {
+        ...read,
+        operationId: 'getBulkRun',
+        summary: 'One bulk run with every item and its outcome',
+        params: runParams,
+        response: { 200: bulkRunSchema, ...errors },
+      },
+    },
+    async (request) => bulk.get(userOf(request), request.params.runId),
+  );
+
+  app.post(
+    '/api/bulk/runs/:runId/undo',
+    {
+      schema: {
+        ...read,
+        operationId: 'undoBulkRun',
+        summary: 'Delete exactly the tests a bulk tests run created (a run of its own)',
+        params: runParams,
+        body: undoBulkRunSchema,
+        response: { 202: bulkRunSchema, ...errors },
+      },
+    },
+    async (request, reply) =>
+      reply.status(202).send(await bulk.undo(userOf(request), request.params.runId, request.body.token)),
+  );
+};

@@ -1,0 +1,421 @@
+import { z } from 'zod';
+import { DEFAULT_PORT, DEFAULT_TEST_INTERVAL, TEST_INTERVALS, TEST_TYPES, type TestType } from './constants.js';
+import { platformTokenSchema } from './reports.js';
+
+/** Spec section 5 and 8 wording for the bulk tools. */
+export const BULK_MESSAGES = {
+  tokenRequired: 'Please provide a valid OAuth token',
+  groupsRequired: 'Please select at least one account group',
+  templateRequired: 'At least one test template is required',
+  formIncomplete: 'Please complete all test configurations',
+  invalidToken: 'The provided OAuth token is invalid or has expired. Please check your credentials.',
+  invalidTokenTitle: 'Authentication Failed',
+  noGroups: 'No account groups found',
+  groupsFailed: 'Failed to load account groups',
+  agentsFailed: 'Failed to load agents',
+  noAgents: 'No agents found for the selected account group',
+  createFailed: 'Failed to create test',
+  allCreated: (n: number) => `All ${n} tests created successfully!`,
+  someCreated: (s: number, n: number) => `${s}/${n} tests created successfully`,
+  someCreatedTitle: 'Partial Success',
+  noneCreated: 'Failed to create any tests',
+  agentTokenTooShort: 'The OAuth token must be at least 10 characters',
+  agentsToDeleteRequired: 'Select at least one agent to delete',
+} as const;
+
+/** The agent wizard asks for at least this many characters (spec section 9). */
+export const AGENT_WIZARD_TOKEN_MIN = 10;
+/** Typed by the user before agents are deleted. */
+export const DELETE_CONFIRMATION_WORD = 'DELETE';
+/** Recent tokens kept in the browser (spec section 9): at most 5, 3 offered as chips, last 8 characters shown. */
+export const RECENT_TOKENS = { max: 5, chips: 3, visibleChars: 8 } as const;
+export const BULK_TEMPLATE_LIMIT = 50;
+export const BULK_GROUP_LIMIT = 500;
+/** Most operations one run may carry (templates x groups, agents, invitations...). */
+export const BULK_ITEM_LIMIT = 5_000;
+
+export const testTypeSchema = z.enum(TEST_TYPES);
+const INTERVAL_SECONDS = TEST_INTERVALS.map((interval) => interval.seconds) as number[];
+
+/**
+ * One card of step 3. Agents are chosen by name, so one template applies to every selected account
+ * group: cloud agents carry the same name everywhere, enterprise agents are found where they exist.
+ */
+export const testTemplateSchema = z.object({
+  testName: z.string().trim().max(255, 'The test name is too long').default(''),
+  testType: testTypeSchema.default('http-server'),
+  interval: z.number().int().default(DEFAULT_TEST_INTERVAL),
+  url: z.string().trim().max(2048).default(''),
+  domain: z.string().trim().max(255).default(''),
+  port: z.number().int().default(DEFAULT_PORT),
+  /** dns-server only: the servers to query (the v7 API requires at least one). */
+  dnsServers: z.string().trim().max(1024).default(''),
+  /** bgp only: the prefix to monitor (the v7 API requires it). */
+  prefix: z.string().trim().max(64).default(''),
+  agentNames: z.array(z.string().max(255)).max(1000).default([]),
+  alertsEnabled: z.boolean().default(true),
+  description: z.string().max(4000).default(''),
+});
+export type TestTemplate = z.infer<typeof testTemplateSchema>;
+export type TemplateField = keyof TestTemplate;
+
+export const TEMPLATE_FIELD_MESSAGES = {
+  testName: 'Test name is required',
+  interval: 'Choose an interval between 1 minute and 1 hour',
+  url: 'URL must start with http:// or https://',
+  domainRequired: 'Domain is required',
+  domainInvalid: 'Enter a domain such as www.example.com',
+  port: 'Port must be between 1 and 65535',
+  dnsServers: 'Enter at least one DNS server',
+  prefix: 'Enter a prefix such as 203.0.113.0/24',
+  agentNames: 'Select at least one agent',
+} as const;
+
+const DOMAIN =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.?(\s+[A-Z]+)?$/i;
+const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
+const PREFIX =
+  /^((25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\/([0-9]|[12]\d|3[0-2])|[0-9a-f:]+:[0-9a-f:]*\/\d{1,3})$/i;
+
+export const needsUrl = (type: TestType) => type === 'http-server' || type === 'page-load';
+export const needsDomain = (type: TestType) =>
+  type === 'dns-server' || type === 'dns-trace' || type === 'agent-to-server';
+export const needsAgents = (type: TestType) => type !== 'bgp';
+
+/** The errors of one template, by field (empty when the card is valid). Shared by the form and the server. */
+export function templateErrors(template: TestTemplate): Partial<Record<TemplateField, string>> {
+  const errors: Partial<Record<TemplateField, string>> = {};
+  const type = template.testType;
+  if (!template.testName.trim()) errors.testName = TEMPLATE_FIELD_MESSAGES.testName;
+  if (type !== 'bgp' && !INTERVAL_SECONDS.includes(template.interval))
+    errors.interval = TEMPLATE_FIELD_MESSAGES.interval;
+  if (needsUrl(type) && !/^https?:\/\/\S+$/i.test(template.url.trim())) errors.url = TEMPLATE_FIELD_MESSAGES.url;
+  if (needsDomain(type)) {
+    const domain = template.domain.trim();
+    if (!domain) errors.domain = TEMPLATE_FIELD_MESSAGES.domainRequired;
+    else if (!DOMAIN.test(domain) && !IPV4.test(domain)) errors.domain = TEMPLATE_FIELD_MESSAGES.domainInvalid;
+  }
+  if (type === 'agent-to-server' && !(Number.isInteger(template.port) && template.port >= 1 && template.port <= 65535))
+    errors.port = TEMPLATE_FIELD_MESSAGES.port;
+  if (type === 'dns-server' && dnsServerList(template.dnsServers).length === 0)
+    errors.dnsServers = TEMPLATE_FIELD_MESSAGES.dnsServers;
+  if (type === 'bgp' && !PREFIX.test(template.prefix.trim())) errors.prefix = TEMPLATE_FIELD_MESSAGES.prefix;
+  if (needsAgents(type) && template.agentNames.length === 0) errors.agentNames = TEMPLATE_FIELD_MESSAGES.agentNames;
+  return errors;
+}
+
+export const dnsServerList = (value: string) =>
+  value
+    .split(/[\s,;]+/)
+    .map((server) => server.trim())
+    .filter(Boolean);
+
+export const newTestTemplate = (): TestTemplate => testTemplateSchema.parse({});
+
+/** The file 'Export templates' writes and 'Import templates' reads. */
+export const TEMPLATE_FILE_FORMAT = 'ce-toolkit/bulk-test-templates';
+export const templateFileSchema = z.object({
+  format: z.literal(TEMPLATE_FILE_FORMAT, { error: 'This is not a CE Toolkit templates file' }),
+  version: z.literal(1, { error: 'This templates file comes from a newer version' }),
+  templates: z
+    .array(testTemplateSchema)
+    .min(1, BULK_MESSAGES.templateRequired)
+    .max(BULK_TEMPLATE_LIMIT, `At most ${BULK_TEMPLATE_LIMIT} templates`),
+});
+export type TemplateFile = z.infer<typeof templateFileSchema>;
+
+const validTemplateSchema = testTemplateSchema.superRefine((template, context) => {
+  for (const [field, message] of Object.entries(templateErrors(template)))
+    context.addIssue({ code: 'custom', path: [field], message });
+});
+
+export const bulkAccountGroupSchema = z.object({
+  aid: z.string().min(1).max(64),
+  accountGroupName: z.string().max(255),
+});
+export type BulkAccountGroup = z.infer<typeof bulkAccountGroupSchema>;
+
+const organizationSchema = z.object({ id: z.string().min(1).max(64), name: z.string().min(1).max(255) });
+const groupsSchema = z
+  .array(bulkAccountGroupSchema)
+  .min(1, BULK_MESSAGES.groupsRequired)
+  .max(BULK_GROUP_LIMIT, `At most ${BULK_GROUP_LIMIT} account groups`);
+
+// ---------------------------------------------------------------------------------------------
+// Requests that read the platform (nothing is stored)
+
+export const bulkAgentsRequestSchema = z.object({ token: platformTokenSchema, accountGroups: groupsSchema });
+export const bulkAgentSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  location: z.string(),
+  countryId: z.string(),
+  agentType: z.string(),
+  enabled: z.boolean(),
+});
+export type BulkAgent = z.infer<typeof bulkAgentSchema>;
+export const bulkAgentsResponseSchema = z.object({
+  groups: z.array(
+    z.object({
+      aid: z.string(),
+      accountGroupName: z.string(),
+      agents: z.array(bulkAgentSchema),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type BulkAgentsResponse = z.infer<typeof bulkAgentsResponseSchema>;
+
+export const bulkTestsPlanRequestSchema = z.object({
+  token: platformTokenSchema,
+  accountGroups: groupsSchema,
+  templates: z.array(validTemplateSchema).min(1, BULK_MESSAGES.templateRequired).max(BULK_TEMPLATE_LIMIT),
+});
+export type BulkTestsPlanRequest = z.input<typeof bulkTestsPlanRequestSchema>;
+
+/** What one template will do in one account group. */
+export const planCellSchema = z.object({
+  templateIndex: z.number().int(),
+  aid: z.string(),
+  accountGroupName: z.string(),
+  testName: z.string(),
+  action: z.enum(['create', 'exists', 'blocked']),
+  /** The test of the same name and type already in the group. */
+  existingTestId: z.string().nullable(),
+  agents: z.array(z.object({ agentId: z.string(), agentName: z.string() })),
+  missingAgents: z.array(z.string()),
+  reason: z.string().nullable(),
+});
+export type PlanCell = z.infer<typeof planCellSchema>;
+export const bulkTestsPlanSchema = z.object({ cells: z.array(planCellSchema) });
+export type BulkTestsPlan = z.infer<typeof bulkTestsPlanSchema>;
+
+export const bulkTestsListRequestSchema = bulkAgentsRequestSchema;
+export const bulkTestsListResponseSchema = z.object({
+  groups: z.array(
+    z.object({
+      aid: z.string(),
+      accountGroupName: z.string(),
+      tests: z.array(z.object({ testId: z.string(), testName: z.string(), type: z.string() })),
+      error: z.string().nullable(),
+    }),
+  ),
+});
+export type BulkTestsList = z.infer<typeof bulkTestsListResponseSchema>;
+
+export const bulkRolesRequestSchema = z.object({ token: platformTokenSchema });
+export const bulkRolesResponseSchema = z.object({
+  roles: z.array(z.object({ roleId: z.string(), name: z.string() })),
+});
+
+export const duplicateScanRequestSchema = z.object({
+  token: z.string().trim().min(AGENT_WIZARD_TOKEN_MIN, BULK_MESSAGES.agentTokenTooShort).pipe(platformTokenSchema),
+  accountGroups: groupsSchema,
+});
+export const duplicateAgentSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  accountGroupName: z.string(),
+  accountGroupId: z.string(),
+  ipAddress: z.string(),
+  location: z.string(),
+  isDuplicate: z.boolean(),
+  duplicateReason: z.string(),
+  lastActivity: z.string().nullable(),
+});
+export type DuplicateAgent = z.infer<typeof duplicateAgentSchema>;
+export const duplicateGroupSchema = z.object({
+  key: z.string(),
+  reason: z.string(),
+  agents: z.array(duplicateAgentSchema),
+});
+export type DuplicateGroup = z.infer<typeof duplicateGroupSchema>;
+export const duplicateScanResponseSchema = z.object({
+  scannedAgents: z.number().int(),
+  groups: z.array(duplicateGroupSchema),
+  errors: z.array(z.object({ aid: z.string(), accountGroupName: z.string(), error: z.string() })),
+});
+export type DuplicateScan = z.infer<typeof duplicateScanResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Runs: server jobs with one item per platform operation
+
+export const BULK_RUN_KINDS = ['tests', 'undo-tests', 'agents', 'labels', 'users'] as const;
+export type BulkRunKind = (typeof BULK_RUN_KINDS)[number];
+
+const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
+
+export const createBulkRunSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('tests'),
+    token: platformTokenSchema,
+    organization: organizationSchema,
+    accountGroups: groupsSchema,
+    templates: z.array(validTemplateSchema).min(1, BULK_MESSAGES.templateRequired).max(BULK_TEMPLATE_LIMIT),
+    /** Tests that exist already (same name and type in the group) are skipped unless this is false. */
+    skipExisting: z.boolean().default(true),
+  }),
+  z.object({
+    kind: z.literal('agents'),
+    token: z.string().trim().min(AGENT_WIZARD_TOKEN_MIN, BULK_MESSAGES.agentTokenTooShort).pipe(platformTokenSchema),
+    organization: organizationSchema,
+    agents: z
+      .array(
+        z.object({
+          agentId: z.string().min(1).max(64),
+          agentName: z.string().max(255),
+          ...bulkAccountGroupSchema.shape,
+        }),
+      )
+      .min(1, BULK_MESSAGES.agentsToDeleteRequired)
+      .max(BULK_ITEM_LIMIT),
+    confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
+  }),
+  z.object({
+    kind: z.literal('labels'),
+    token: platformTokenSchema,
+    organization: organizationSchema,
+    tag: z.object({
+      key: z.string().trim().min(1, 'The label needs a key').max(100),
+      value: z.string().trim().min(1, 'The label needs a value').max(100),
+      color: z
+        .string()
+        .regex(/^#[0-9a-f]{6}$/i, 'Pick a colour')
+        .default('#1f77b4'),
+    }),
+    targets: z
+      .array(
+        z.object({ ...bulkAccountGroupSchema.shape, testIds: z.array(z.string().min(1).max(64)).min(1).max(5000) }),
+      )
+      .min(1, 'Select at least one test')
+      .max(BULK_GROUP_LIMIT),
+  }),
+  z.object({
+    kind: z.literal('users'),
+    token: platformTokenSchema,
+    organization: organizationSchema,
+    accountGroups: groupsSchema,
+    roleId: z.string().min(1, 'Choose a role').max(64),
+    invitees: z
+      .array(
+        z.object({
+          email: z.string().trim().toLowerCase().regex(EMAIL, 'Not an email address'),
+          name: z.string().trim().max(255).default(''),
+        }),
+      )
+      .min(1, 'Add at least one email address')
+      .max(1000, 'At most 1,000 invitations at a time'),
+  }),
+]);
+export type CreateBulkRunInput = z.input<typeof createBulkRunSchema>;
+export type CreateBulkRun = z.output<typeof createBulkRunSchema>;
+
+export const undoBulkRunSchema = z.object({ token: platformTokenSchema });
+
+export const BULK_ITEM_STATUSES = ['pending', 'running', 'done', 'skipped', 'failed'] as const;
+export type BulkItemStatus = (typeof BULK_ITEM_STATUSES)[number];
+
+export const bulkRunItemSchema = z.object({
+  id: z.string(),
+  position: z.number().int(),
+  action: z.enum(['create-test', 'delete-test', 'delete-agent', 'label-tests', 'invite-user']),
+  templateIndex: z.number().int().nullable(),
+  aid: z.string(),
+  accountGroupName: z.string(),
+  /** What the item is about: the test name, the agent name, the email address, the label. */
+  subject: z.string(),
+  status: z.enum(BULK_ITEM_STATUSES),
+  /** The id the platform gave (or had): test id, agent id, tag id, user id. */
+  resultId: z.string().nullable(),
+  note: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BulkRunItem = z.infer<typeof bulkRunItemSchema>;
+
+export const BULK_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export const bulkRunSchema = z.object({
+  id: z.string(),
+  kind: z.enum(BULK_RUN_KINDS),
+  status: z.enum(BULK_RUN_STATUSES),
+  requestedBy: z.string(),
+  organizationName: z.string(),
+  accountGroups: z.array(bulkAccountGroupSchema),
+  templates: z.array(testTemplateSchema),
+  error: z.string().nullable(),
+  totals: z.object({
+    total: z.number().int(),
+    pending: z.number().int(),
+    done: z.number().int(),
+    skipped: z.number().int(),
+    failed: z.number().int(),
+  }),
+  items: z.array(bulkRunItemSchema),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  /** Milliseconds from the first operation to the last (the spec's execution time). */
+  executionTimeMs: z.number().int().nullable(),
+  undoOf: z.string().nullable(),
+  undoneBy: z.string().nullable(),
+});
+export type BulkRun = z.infer<typeof bulkRunSchema>;
+export const bulkRunListSchema = z.object({
+  runs: z.array(bulkRunSchema.omit({ items: true, templates: true })),
+});
+export type BulkRunSummary = z.infer<typeof bulkRunListSchema>['runs'][number];
+
+export const isFinished = (run: Pick<BulkRun, 'status'>) => run.status === 'done' || run.status === 'failed';
+
+/** The toast a finished test run ends with (spec section 4), counting the tests it tried to create. */
+export function testRunToast(run: Pick<BulkRun, 'totals'>): {
+  type: 'success' | 'warning' | 'error' | 'info';
+  title?: string;
+  message: string;
+} {
+  const attempted = run.totals.done + run.totals.failed;
+  if (attempted === 0) return { type: 'info', message: 'Nothing to create: every test already exists' };
+  if (run.totals.failed === 0) return { type: 'success', message: BULK_MESSAGES.allCreated(attempted) };
+  if (run.totals.done > 0)
+    return {
+      type: 'warning',
+      title: BULK_MESSAGES.someCreatedTitle,
+      message: BULK_MESSAGES.someCreated(run.totals.done, attempted),
+    };
+  return { type: 'error', message: BULK_MESSAGES.noneCreated };
+}
+
+/**
+ * Reads a pasted list or a CSV of invitations: one address per line, or a CSV with an email column
+ * (and optionally a name column). Returns the invitees and the lines it could not read.
+ */
+export function parseInvitees(text: string): { invitees: { email: string; name: string }[]; rejected: string[] } {
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const split = (line: string) =>
+    (line.match(/("([^"]|"")*"|[^,;\t]+)/g) ?? []).map((cell) =>
+      cell.trim().replace(/^"|"$/g, '').replace(/""/g, '"').trim(),
+    );
+  const header = split(lines[0] ?? '').map((cell) => cell.toLowerCase());
+  const emailColumn = header.findIndex((cell) => cell === 'email' || cell === 'e-mail' || cell === 'email address');
+  const nameColumn = header.findIndex((cell) => cell === 'name' || cell === 'full name');
+  const rows = emailColumn >= 0 ? lines.slice(1) : lines;
+  const invitees: { email: string; name: string }[] = [];
+  const rejected: string[] = [];
+  const seen = new Set<string>();
+  for (const line of rows) {
+    const cells = split(line);
+    const candidates = emailColumn >= 0 ? [cells[emailColumn] ?? ''] : cells;
+    const email = candidates.find((cell) => EMAIL.test(cell))?.toLowerCase();
+    if (!email) {
+      rejected.push(line);
+      continue;
+    }
+    if (seen.has(email)) continue;
+    seen.add(email);
+    invitees.push({ email, name: nameColumn >= 0 ? (cells[nameColumn] ?? '') : '' });
+  }
+  return { invitees, rejected };
+}
