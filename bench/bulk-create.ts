@@ -1,0 +1,153 @@
+/**
+ * bench:bulk - a bulk tests run of 1,000 tests (20 templates x 50 account groups) through the real
+ * server job against the sandbox (50 ms latency, a limit set so the run takes about a minute), and
+ * beside it, in the same run, the spec's approach: one creation call per test, all at once.
+ *
+ * rate = calls the sandbox accepted per rate-limit window, averaged over the windows the run used;
+ * limit = the calls allowed per window. The run makes 1,000 creations plus its plan (two reads per
+ * group), and the limit is half of that, so a run that never wastes budget fills two windows.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { BulkRun } from '@ce/contract';
+import { buildApp } from '../apps/server/src/app.js';
+import { loadConfig } from '../apps/server/src/config.js';
+import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+
+const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 20);
+const GROUPS = Number(process.env.BENCH_GROUPS ?? 50);
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 60_000);
+const TESTS = TEMPLATES * GROUPS;
+const PLAN_CALLS = 2 * GROUPS;
+const LIMIT = Number(process.env.BENCH_LIMIT ?? Math.ceil((TESTS + PLAN_CALLS) / 2));
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-bench-bulk-'));
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'error',
+  SANDBOX_SIZE: 'large',
+  WEB_DIST_DIR: path.join(dataDir, 'none'),
+});
+const { app, sandbox } = await buildApp(config, { database: { kind: 'pglite', dataDir: null } });
+if (!sandbox) throw new Error('the bench needs the embedded sandbox');
+const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+
+// A signed-in TAM, as the browser would be.
+const cookies: Record<string, string> = {};
+async function call<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${origin}${url}`, {
+    method,
+    headers: {
+      cookie: Object.entries(cookies)
+        .map(([name, value]) => `${name}=${value}`)
+        .join('; '),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(method === 'GET' ? {} : { [CSRF_HEADER]: cookies[CSRF_COOKIE] ?? '' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  for (const cookie of response.headers.getSetCookie()) {
+    const [pair = ''] = cookie.split(';');
+    const [name = '', ...value] = pair.split('=');
+    cookies[name.trim()] = value.join('=');
+  }
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+await call('GET', '/api/app-info');
+await call('POST', '/api/session', { email: 'tam@demo.local', password: config.demoPassword });
+
+const world = () => sandbox.platform.world;
+const org = world().organizations[0];
+const token = world().tokens.find(
+  (candidate) => candidate.kind === 'org-admin' && candidate.orgId === org?.orgId,
+)?.token;
+const groups = world()
+  .accountGroups.filter((group) => group.orgId === org?.orgId)
+  .slice(0, GROUPS)
+  .map(({ aid, accountGroupName }) => ({ aid, accountGroupName }));
+const cloudAgents = world()
+  .agents.filter((agent) => agent.agentType === 'cloud')
+  .slice(0, 2);
+const template = (index: number, run: string) => ({
+  testName: `${run} bench template ${index}`,
+  testType: 'http-server' as const,
+  interval: 300,
+  url: `https://bench-${index}.example.com`,
+  agentNames: cloudAgents.map((agent) => agent.agentName),
+});
+
+function configure(): void {
+  sandbox?.platform.reset();
+  sandbox?.platform.setScenario({
+    ...sandbox.platform.scenario,
+    latencyMs: LATENCY_MS,
+    rateLimitPerMinute: LIMIT,
+    windowMs: WINDOW_MS,
+  });
+}
+
+// The spec's approach: one call per template and group, all at once, no limiter.
+configure();
+const naiveStart = performance.now();
+const naiveStatuses = await Promise.all(
+  Array.from({ length: TESTS }, async (_, index) => {
+    const group = groups[index % GROUPS];
+    const { testName, url, interval } = template(Math.floor(index / GROUPS), 'naive');
+    const response = await fetch(`${origin}/sandbox/te/v7/tests/http-server?aid=${group?.aid}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        testName,
+        url,
+        interval,
+        alertsEnabled: true,
+        description: '',
+        agents: cloudAgents.map(({ agentId }) => ({ agentId })),
+      }),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }),
+);
+const naiveSeconds = (performance.now() - naiveStart) / 1000;
+const naiveFailed = naiveStatuses.filter((status) => status !== 201).length;
+
+// The toolkit: one bulk run, executed by the server's job, paced by the organization's limiter.
+configure();
+const runStart = performance.now();
+const started = await call<BulkRun>('POST', '/api/bulk/runs', {
+  kind: 'tests',
+  token,
+  organization: { id: org?.orgId, name: org?.name },
+  accountGroups: groups,
+  templates: Array.from({ length: TEMPLATES }, (_, index) => template(index, 'toolkit')),
+});
+if (started.status !== 202) throw new Error(`the run was refused: ${JSON.stringify(started.body)}`);
+let run = started.body;
+while (run.status !== 'done' && run.status !== 'failed') {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  run = (await call<BulkRun>('GET', `/api/bulk/runs/${run.id}`)).body;
+}
+const runSeconds = (performance.now() - runStart) / 1000;
+const lost429 = run.items.filter((item) => item.status === 'failed' && /rate limit|429/i.test(item.error ?? '')).length;
+const windows = sandbox.platform.history.filter((window) => window.orgId === org?.orgId && window.count > 0);
+const accepted = windows.reduce((sum, window) => sum + window.count, 0);
+const rate = accepted / Math.max(1, windows.length);
+const created = world().tests.filter((test) => test.testName.startsWith('toolkit bench template')).length;
+
+await app.close();
+rmSync(dataDir, { recursive: true, force: true });
+
+console.log(
+  `bulk-create: ${TEMPLATES} templates x ${GROUPS} groups = ${TESTS} tests, ${LATENCY_MS} ms latency, limit ${LIMIT} per ${WINDOW_MS / 1000} s window`,
+);
+console.log(
+  `  toolkit (server job): ${created} created, ${run.totals.failed} failed, in ${runSeconds.toFixed(1)} s over ${windows.length} windows [${windows.map((window) => window.count).join(', ')}]`,
+);
+console.log(
+  `  naive (all at once, no limiter): ${TESTS - naiveFailed} created in ${naiveSeconds.toFixed(1)} s, ${naiveFailed} failed`,
+);
+console.log(`bulk: rate/limit=${(rate / LIMIT).toFixed(2)} lost429=${lost429} naive-failed=${naiveFailed}`);
