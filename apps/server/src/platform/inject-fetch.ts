@@ -34,7 +34,8 @@ export function injectFetch(app: FastifyInstance, origin: string): typeof fetch 
       for (const item of Array.isArray(value) ? value : [String(value)]) responseHeaders.append(name, item);
     }
     const status = response.statusCode;
-    return new Response(status === 204 || status === 304 ? null : response.rawPayload, {
+    const body = status === 204 || status === 304 ? null : new Uint8Array(response.rawPayload);
+    return new Response(body, {
       status,
       headers: responseHeaders,
     });
