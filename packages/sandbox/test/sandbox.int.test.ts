@@ -237,6 +237,24 @@ describe('the sandbox stand-ins', () => {
     });
   });
 
+  it('fails only the calls of the chosen method when errorMethod is set', async () => {
+    const admin = sandbox.platform.world.tokens.find((token) => token.kind === 'org-admin')?.token;
+    const headers = { authorization: `Bearer ${admin}` };
+    await app.inject({ method: 'PUT', url: '/sandbox/te/scenario', payload: { errorRate: 1, errorMethod: 'POST' } });
+    try {
+      expect((await app.inject({ url: '/sandbox/te/v7/tests', headers })).statusCode).toBe(200);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/sandbox/te/v7/tests/http-server',
+        headers,
+        payload: { testName: 'Never created', interval: 300, url: 'https://example.com', agents: [] },
+      });
+      expect(created.statusCode).toBe(500);
+    } finally {
+      await app.inject({ method: 'DELETE', url: '/sandbox/te/scenario' });
+    }
+  });
+
   it('answers a platform call while down with 503, and a revoked token with the OAuth-style 401', async () => {
     const revoked = sandbox.platform.world.tokens.find((token) => token.kind === 'revoked')?.token;
     const unauthorized = await app.inject({

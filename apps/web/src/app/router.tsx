@@ -18,6 +18,9 @@ const MaintenanceWindowPage = lazy(() => reportPages().then((module) => ({ defau
 const MyReportsPage = lazy(() => reportPages().then((module) => ({ default: module.MyReportsPage })));
 const PsClosurePage = lazy(() => reportPages().then((module) => ({ default: module.PsClosurePage })));
 const TamWeeklyPage = lazy(() => reportPages().then((module) => ({ default: module.TamWeeklyPage })));
+const bulkPages = () => import('./routes/bulk-pages');
+const BulkTestsPage = lazy(() => bulkPages().then((module) => ({ default: module.BulkTestsPage })));
+const BulkOperationsPage = lazy(() => bulkPages().then((module) => ({ default: module.BulkOperationsPage })));
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -31,6 +34,8 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.psClosureDocuments]: <PsClosurePage />,
   [PATHS.tamWeeklyReport]: <TamWeeklyPage />,
   [PATHS.tamMaintenanceWindow]: <MaintenanceWindowPage />,
+  [PATHS.bulkTests]: <BulkTestsPage />,
+  [PATHS.bulkOperations]: <BulkOperationsPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -8,16 +8,6 @@ export interface ToolPageInfo {
 
 /** Title and one sentence for each page; a page shows only this until its tool is built. */
 export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
-  [PATHS.bulkTests]: {
-    title: 'Bulk Test Creator',
-    description:
-      'Creates the same tests in many account groups at once, from templates, without exceeding the rate limit.',
-    badge: 'Alpha',
-  },
-  [PATHS.bulkOperations]: {
-    title: 'Bulk Operations',
-    description: 'Bulk tests, labels, users and duplicate-agent clean-up across many account groups.',
-  },
   [PATHS.alertsMigration]: {
     title: 'Alerts Migration',
     description: 'Moves alert rules from one account group to another.',

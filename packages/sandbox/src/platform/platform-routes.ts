@@ -241,7 +241,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     if (!rate.allowed) return problem(reply, 429, 'Too Many Requests', 'Exhausted rate limit for the organization');
 
     if (scenario.timeoutRate > 0 && Math.random() < scenario.timeoutRate) await sleep(scenario.hangMs);
-    if (scenario.errorRate > 0 && Math.random() < scenario.errorRate) {
+    const methodFails = scenario.errorMethod === '' || scenario.errorMethod.toUpperCase() === request.method;
+    if (scenario.errorRate > 0 && methodFails && Math.random() < scenario.errorRate) {
       return problem(reply, scenario.errorStatus, scenario.errorStatus === 504 ? 'Gateway Timeout' : 'Server Error');
     }
 

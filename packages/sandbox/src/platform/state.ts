@@ -14,6 +14,8 @@ export interface Scenario {
   /** Share of calls (0..1) answered with `errorStatus`. */
   errorRate: number;
   errorStatus: 500 | 502 | 503 | 504;
+  /** Only calls with this HTTP method get `errorStatus` ('' for every method), e.g. 'POST' to fail writes only. */
+  errorMethod: string;
   /** Share of calls (0..1) that hang for `hangMs` before answering. */
   timeoutRate: number;
   hangMs: number;
@@ -28,6 +30,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   storm429Until: 0,
   errorRate: 0,
   errorStatus: 500,
+  errorMethod: '',
   timeoutRate: 0,
   hangMs: 60_000,
   down: false,

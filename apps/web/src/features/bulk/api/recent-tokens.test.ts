@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { recentTokens, rememberToken, tokenChipLabel } from './recent-tokens';
+
+class MemoryStorage implements Storage {
+  private readonly items = new Map<string, string>();
+  get length() {
+    return this.items.size;
+  }
+  clear() {
+    this.items.clear();
+  }
+  getItem(key: string) {
+    return this.items.get(key) ?? null;
+  }
+  key(index: number) {
+    return [...this.items.keys()][index] ?? null;
+  }
+  removeItem(key: string) {
+    this.items.delete(key);
+  }
+  setItem(key: string, value: string) {
+    this.items.set(key, value);
+  }
+}
+
+describe('recent tokens', () => {
+  it('keeps at most five, newest first, each once, per list', () => {
+    const storage = new MemoryStorage();
+    for (const token of ['t1', 't2', 't3', 't4', 't5', 't6', 't3']) rememberToken('bulk-tests', token, storage);
+    expect(recentTokens('bulk-tests', storage)).toEqual(['t3', 't6', 't5', 't4', 't2']);
+    expect(recentTokens('agent-wizard', storage)).toEqual([]);
+  });
+
+  it('survives a damaged entry and shows the last eight characters', () => {
+    const storage = new MemoryStorage();
+    storage.setItem('ce.recent-tokens.bulk-tests', '{not json');
+    expect(recentTokens('bulk-tests', storage)).toEqual([]);
+    expect(tokenChipLabel('sbx-org-admin-acme-0123456789abcdef')).toBe('…89abcdef');
+  });
+});

@@ -1,0 +1,250 @@
+import { useState } from 'react';
+import {
+  AGENT_WIZARD_TOKEN_MIN,
+  BULK_MESSAGES,
+  DELETE_CONFIRMATION_WORD,
+  type DuplicateAgent,
+  type DuplicateGroup,
+  type DuplicateScan,
+} from '@ce/contract';
+import { toast } from '../../../components/ui/toast-store';
+import { bulkApi, useStartRun } from '../api/bulk-api';
+import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
+import { useRunParam } from '../hooks/use-run-param';
+import { GroupSelect } from './group-select';
+import { RunPanel } from './run-results';
+import { TokenField } from './token-field';
+import { WizardSteps } from './wizard-steps';
+
+const STEP_LABELS = ['Authentication', 'Select Account Groups', 'Review Duplicates', 'Results'];
+const primary =
+  'rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60';
+const secondary = 'rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50 disabled:opacity-60';
+
+/** Every agent of each duplicate group except the most recently active one (unknown activity counts as oldest). */
+export function oldestAgents(groups: readonly DuplicateGroup[]): Set<string> {
+  const activity = (agent: DuplicateAgent) => {
+    const time = Date.parse(agent.lastActivity ?? '');
+    return Number.isNaN(time) ? Number.NEGATIVE_INFINITY : time;
+  };
+  const marked = new Set<string>();
+  for (const group of groups) {
+    const [first, ...rest] = group.agents;
+    if (!first) continue;
+    const keep = rest.reduce((newest, agent) => (activity(agent) > activity(newest) ? agent : newest), first);
+    for (const agent of group.agents) if (agent.agentId !== keep.agentId) marked.add(agent.agentId);
+  }
+  return marked;
+}
+
+/** The duplicate-agent clean-up: scan chosen account groups, review, delete after typing DELETE. */
+export function AgentsWizard() {
+  const platform = usePlatformGroups('agent-wizard', AGENT_WIZARD_TOKEN_MIN);
+  const [runId, openRun] = useRunParam();
+  const [step, setStep] = useState(1);
+  const [scan, setScan] = useState<DuplicateScan | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const [marked, setMarked] = useState<Set<string>>(() => new Set());
+  const [confirmation, setConfirmation] = useState('');
+  const startRun = useStartRun();
+  const current = runId ? 4 : step;
+
+  const backToStart = () => {
+    platform.clearLists();
+    setScan(null);
+    setMarked(new Set());
+    setConfirmation('');
+    setStep(1);
+  };
+  const startOver = () => {
+    backToStart();
+    platform.reset();
+    openRun(null);
+  };
+
+  const next = async () => {
+    if (await platform.load()) setStep(2);
+  };
+  const runScan = async () => {
+    if (platform.chosen.length === 0) {
+      toast.error(BULK_MESSAGES.groupsRequired);
+      return;
+    }
+    setScanning(true);
+    try {
+      const result = await bulkApi.duplicates(platform.token, platform.chosen);
+      for (const failed of result.errors) toast.error(`${failed.accountGroupName}: ${failed.error}`);
+      setScan(result);
+      setMarked(new Set());
+      setConfirmation('');
+      setStep(3);
+    } catch (error) {
+      toastPlatformError(error, BULK_MESSAGES.agentsFailed);
+    } finally {
+      setScanning(false);
+    }
+  };
+  const remove = () => {
+    const chosen = (scan?.groups ?? []).flatMap((group) => group.agents).filter((agent) => marked.has(agent.agentId));
+    if (chosen.length === 0) {
+      toast.error(BULK_MESSAGES.agentsToDeleteRequired);
+      return;
+    }
+    if (!platform.organization) return;
+    startRun.mutate(
+      {
+        kind: 'agents',
+        token: platform.token,
+        organization: platform.organization,
+        confirmation: DELETE_CONFIRMATION_WORD,
+        agents: chosen.map((agent) => ({
+          agentId: agent.agentId,
+          agentName: agent.agentName,
+          aid: agent.accountGroupId,
+          accountGroupName: agent.accountGroupName,
+        })),
+      },
+      {
+        onSuccess: (run) => openRun(run.id),
+        onError: (error) => toastPlatformError(error, 'Failed to delete agents'),
+      },
+    );
+  };
+  const toggle = (agentId: string) =>
+    setMarked((previous) => {
+      const nextSet = new Set(previous);
+      if (nextSet.has(agentId)) nextSet.delete(agentId);
+      else nextSet.add(agentId);
+      return nextSet;
+    });
+
+  const steps = STEP_LABELS.map((label, index) => ({
+    label,
+    done: current > index + 1 || (index === 3 && runId !== null),
+    reachable: false,
+  }));
+
+  return (
+    <div className="space-y-4">
+      <WizardSteps steps={steps} current={current} onGo={() => undefined} variant="stepper" />
+      {current === 1 && (
+        <section className="space-y-4" aria-label="Authentication">
+          <h2 className="text-xl font-semibold">Authentication</h2>
+          <TokenField list="agent-wizard" value={platform.rawToken} onChange={platform.setToken} />
+          <div className="flex justify-end">
+            <button type="button" className={primary} disabled={platform.loading} onClick={() => void next()}>
+              {platform.loading ? 'Checking…' : 'Next'}
+            </button>
+          </div>
+        </section>
+      )}
+      {current === 2 && platform.groups && (
+        <section className="space-y-4" aria-label="Select Account Groups">
+          <h2 className="text-xl font-semibold">Select Account Groups</h2>
+          <p className="text-sm text-slate-600">
+            The enterprise agents of these groups are compared by IP address and location.
+          </p>
+          <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
+          <div className="flex justify-between">
+            <button type="button" className={secondary} onClick={backToStart}>
+              Back
+            </button>
+            <button type="button" className={primary} disabled={scanning} onClick={() => void runScan()}>
+              {scanning ? 'Scanning…' : 'Scan for Duplicates'}
+            </button>
+          </div>
+        </section>
+      )}
+      {current === 3 && scan && (
+        <section className="space-y-4" aria-label="Review Duplicates">
+          <h2 className="text-xl font-semibold">Review Duplicates</h2>
+          <p className="text-sm text-slate-600" data-testid="scan-summary">
+            {scan.scannedAgents} agents scanned, {scan.groups.length} duplicate{' '}
+            {scan.groups.length === 1 ? 'group' : 'groups'} found.
+          </p>
+          {scan.groups.length > 0 && (
+            <div className="flex gap-2">
+              <button type="button" className={secondary} onClick={() => setMarked(oldestAgents(scan.groups))}>
+                Select Oldest
+              </button>
+              <button type="button" className={secondary} onClick={() => setMarked(new Set())}>
+                Clear Selection
+              </button>
+            </div>
+          )}
+          {scan.groups.map((group) => (
+            <article
+              key={group.key}
+              className="rounded-lg border border-slate-200 bg-white p-3"
+              data-testid="duplicate-group"
+            >
+              <h3 className="font-medium">{group.key}</h3>
+              <p className="text-sm text-slate-600">{group.reason}</p>
+              <table className="mt-2 w-full text-left text-sm">
+                <thead className="text-xs uppercase text-slate-500">
+                  <tr>
+                    <th className="py-1">Delete</th>
+                    <th>Agent</th>
+                    <th>Account group</th>
+                    <th>IP address</th>
+                    <th>Location</th>
+                    <th>Last activity</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {group.agents.map((agent) => (
+                    <tr key={`${agent.accountGroupId}-${agent.agentId}`} className="border-t border-slate-100">
+                      <td className="py-1">
+                        <input
+                          type="checkbox"
+                          aria-label={`Delete ${agent.agentName}`}
+                          checked={marked.has(agent.agentId)}
+                          onChange={() => toggle(agent.agentId)}
+                        />
+                      </td>
+                      <td>{agent.agentName}</td>
+                      <td>{agent.accountGroupName}</td>
+                      <td className="font-mono">{agent.ipAddress}</td>
+                      <td>{agent.location}</td>
+                      <td>{agent.lastActivity ? new Date(agent.lastActivity).toLocaleString() : 'Never'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </article>
+          ))}
+          {scan.groups.length > 0 && (
+            <div className="space-y-2 rounded-md border border-red-200 bg-red-50 p-3">
+              <label className="block text-sm font-medium text-red-900" htmlFor="delete-confirmation">
+                Deleting agents cannot be undone. Type {DELETE_CONFIRMATION_WORD} to confirm.
+              </label>
+              <input
+                id="delete-confirmation"
+                value={confirmation}
+                autoComplete="off"
+                onChange={(event) => setConfirmation(event.target.value)}
+                className="w-48 rounded-md border border-red-300 px-3 py-2 font-mono"
+              />
+            </div>
+          )}
+          <div className="flex justify-between">
+            <button type="button" className={secondary} onClick={() => setStep(2)}>
+              Back
+            </button>
+            {scan.groups.length > 0 && (
+              <button
+                type="button"
+                className="rounded-md bg-red-700 px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
+                disabled={confirmation !== DELETE_CONFIRMATION_WORD || startRun.isPending}
+                onClick={remove}
+              >
+                {startRun.isPending ? 'Deleting…' : `Delete ${marked.size} ${marked.size === 1 ? 'Agent' : 'Agents'}`}
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {current === 4 && runId && <RunPanel runId={runId} title="Results" newLabel="Start Over" onNew={startOver} />}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { useEffect, useRef } from 'react';
+import {
+  BULK_MESSAGES,
+  isFinished,
+  testRunToast,
+  type BulkRun,
+  type BulkRunItem,
+  type BulkRunKind,
+} from '@ce/contract';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast-store';
+import { useBulkRun } from '../api/bulk-api';
+
+interface KindWords {
+  subject: string;
+  /** Past participle of what a done item did: 'tests created'. */
+  done: string;
+}
+
+const WORDS: Record<BulkRunKind, KindWords> = {
+  tests: { subject: 'Test name', done: 'tests created' },
+  'undo-tests': { subject: 'Test name', done: 'tests deleted' },
+  agents: { subject: 'Agent', done: 'agents deleted' },
+  labels: { subject: 'Label', done: 'label assignments made' },
+  users: { subject: 'Email', done: 'users invited' },
+};
+
+/** The toast a run ends with: the spec's three for test runs, the same pattern for the others. */
+export function runToast(run: BulkRun): {
+  type: 'success' | 'warning' | 'error' | 'info';
+  title?: string;
+  message: string;
+} {
+  if (run.status === 'failed' && run.error) return { type: 'error', message: run.error };
+  if (run.kind === 'tests') return testRunToast(run);
+  const attempted = run.totals.done + run.totals.failed;
+  const words = WORDS[run.kind].done;
+  if (attempted === 0) return { type: 'info', message: 'Nothing to do: every item was already in place' };
+  if (run.totals.failed === 0) return { type: 'success', message: `All ${attempted} ${words} successfully` };
+  if (run.totals.done > 0)
+    return {
+      type: 'warning',
+      title: BULK_MESSAGES.someCreatedTitle,
+      message: `${run.totals.done}/${attempted} ${words} successfully`,
+    };
+  return { type: 'error', message: `Nothing done: all ${attempted} operations failed` };
+}
+
+/** Shows the run's toast once, when this page saw it running and then finish (also after a reload). */
+export function useFinishToast(run: BulkRun | undefined) {
+  const seenRunning = useRef<string | null>(null);
+  useEffect(() => {
+    if (!run) return;
+    if (!isFinished(run)) {
+      seenRunning.current = run.id;
+      return;
+    }
+    if (seenRunning.current !== run.id) return;
+    seenRunning.current = null;
+    const outcome = runToast(run);
+    toast.show(outcome.type, outcome.message, { title: outcome.title });
+  }, [run]);
+}
+
+const STATUS_STYLE: Record<BulkRunItem['status'], string> = {
+  pending: 'bg-slate-100 text-slate-600',
+  running: 'bg-blue-100 text-blue-800',
+  done: 'bg-green-100 text-green-800',
+  skipped: 'bg-amber-100 text-amber-800',
+  failed: 'bg-red-100 text-red-800',
+};
+
+export function StatusChip({ status }: { status: BulkRunItem['status'] }) {
+  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status]}`}>{status}</span>;
+}
+
+function Metric({ label, value, testId }: { label: string; value: string | number; testId: string }) {
+  return (
+    <div className="rounded-md border border-slate-200 bg-white px-3 py-2">
+      <dt className="text-xs uppercase tracking-wide text-slate-500">{label}</dt>
+      <dd className="text-xl font-semibold" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** Total, successful, failed, skipped and execution time of a run. */
+export function RunTotals({ run }: { run: BulkRun }) {
+  return (
+    <dl className="grid grid-cols-2 gap-2 sm:grid-cols-5" aria-label="Run totals">
+      <Metric label="Total" value={run.totals.total} testId="total" />
+      <Metric label="Successful" value={run.totals.done} testId="successful" />
+      <Metric label="Failed" value={run.totals.failed} testId="failed" />
+      <Metric label="Skipped" value={run.totals.skipped} testId="skipped" />
+      <Metric
+        label="Execution time"
+        value={run.executionTimeMs === null ? '…' : `${run.executionTimeMs.toLocaleString('en-US')} ms`}
+        testId="execution-time"
+      />
+    </dl>
+  );
+}
+
+function outcome(item: BulkRunItem): string {
+  if (item.status === 'failed') return item.error ?? BULK_MESSAGES.createFailed;
+  if (item.status === 'skipped') return [item.note, item.resultId && `id ${item.resultId}`].filter(Boolean).join(' · ');
+  if (item.status === 'done') return item.resultId ? `id ${item.resultId}` : (item.note ?? 'Done');
+  return item.status === 'running' ? 'In progress' : 'Waiting';
+}
+
+/** Per item: what it is about, the account group, and the id the platform gave or the error. */
+export function RunItems({ run }: { run: BulkRun }) {
+  if (run.items.length === 0)
+    return (
+      <p className="flex items-center gap-2 text-sm text-slate-600">
+        <Spinner className="h-4 w-4" /> Preparing the run…
+      </p>
+    );
+  return (
+    <div className="max-h-96 overflow-auto rounded-md border border-slate-200">
+      <table className="w-full text-left text-sm">
+        <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500">
+          <tr>
+            <th className="px-3 py-2">{WORDS[run.kind].subject}</th>
+            <th className="px-3 py-2">Account group</th>
+            <th className="px-3 py-2">Status</th>
+            <th className="px-3 py-2">Result</th>
+          </tr>
+        </thead>
+        <tbody>
+          {run.items.map((item) => (
+            <tr key={item.id} data-testid="run-item" data-status={item.status} className="border-t border-slate-100">
+              <td className="px-3 py-1.5">{item.subject}</td>
+              <td className="px-3 py-1.5">{item.accountGroupName}</td>
+              <td className="px-3 py-1.5">
+                <StatusChip status={item.status} />
+              </td>
+              <td className={`px-3 py-1.5 ${item.status === 'failed' ? 'text-red-700' : 'text-slate-600'}`}>
+                {outcome(item)}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One line on where the run stands. */
+export function RunState({ run }: { run: BulkRun }) {
+  const finished = isFinished(run);
+  const progressed = run.totals.total - run.totals.pending;
+  return (
+    <p className="flex items-center gap-2 text-sm text-slate-700" data-testid="run-state" data-status={run.status}>
+      {!finished && <Spinner className="h-4 w-4" />}
+      {run.status === 'queued' && 'Queued: the server starts this run in a moment.'}
+      {run.status === 'running' && `Running on the server: ${progressed} of ${run.totals.total} done.`}
+      {run.status === 'done' && 'Finished.'}
+      {run.status === 'failed' && `Stopped: ${run.error ?? 'the run failed'}`}
+      {!finished && <span className="text-slate-500">You can leave or reload this page; the run carries on.</span>}
+    </p>
+  );
+}
+
+export interface RunPanelProps {
+  runId: string;
+  title: string;
+  newLabel: string;
+  onNew: () => void;
+}
+
+/** A run of the labels, users or agents tools: state, totals and per-item results, live. */
+export function RunPanel({ runId, title, newLabel, onNew }: RunPanelProps) {
+  const { data: run, error } = useBulkRun(runId);
+  useFinishToast(run);
+  return (
+    <section className="space-y-4" aria-label="Results">
+      <h2 className="text-xl font-semibold">{title}</h2>
+      {error && <p className="text-red-700">{error.message}</p>}
+      {!run && !error && <Spinner label="Loading the run" />}
+      {run && (
+        <>
+          <RunState run={run} />
+          <RunTotals run={run} />
+          <RunItems run={run} />
+        </>
+      )}
+      <button
+        type="button"
+        onClick={onNew}
+        className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
+      >
+        {newLabel}
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { useCallback, useMemo, useState } from 'react';
+import { BULK_MESSAGES, type BulkAccountGroup, type ReportAccountGroup } from '@ce/contract';
+import { toast } from '../../../components/ui/toast-store';
+import { ApiRequestError } from '../../../lib/api-client';
+import { bulkApi } from '../api/bulk-api';
+import { rememberToken, type TokenList } from '../api/recent-tokens';
+
+/** The error toast for a failed platform read: a refused token gets the bulk wizard's words and title. */
+export function toastPlatformError(error: unknown, fallback: string) {
+  if (error instanceof ApiRequestError && error.status === 401)
+    toast.error(BULK_MESSAGES.invalidToken, { title: BULK_MESSAGES.invalidTokenTitle });
+  else toast.error(error instanceof Error && error.message ? error.message : fallback);
+}
+
+/**
+ * Step 1 and 2 of every bulk tool: a customer's token, the account groups it sees and the ones the
+ * user picked. The token lives in memory only (and, once it worked, in the recent-token list).
+ */
+export function usePlatformGroups(list: TokenList, minLength = 1) {
+  const [token, setToken] = useState('');
+  const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(() => new Set());
+  const [loading, setLoading] = useState(false);
+
+  const load = useCallback(async (): Promise<boolean> => {
+    const trimmed = token.trim();
+    if (trimmed.length < Math.max(1, minLength)) {
+      toast.error(trimmed ? BULK_MESSAGES.agentTokenTooShort : BULK_MESSAGES.tokenRequired);
+      return false;
+    }
+    setLoading(true);
+    try {
+      const loaded = await bulkApi.accountGroups(trimmed);
+      if (loaded.length === 0) {
+        toast.error(BULK_MESSAGES.noGroups);
+        return false;
+      }
+      rememberToken(list, trimmed);
+      setGroups(loaded);
+      setSelected((previous) => new Set(loaded.filter((group) => previous.has(group.aid)).map((group) => group.aid)));
+      return true;
+    } catch (error) {
+      toastPlatformError(error, BULK_MESSAGES.groupsFailed);
+      return false;
+    } finally {
+      setLoading(false);
+    }
+  }, [list, minLength, token]);
+
+  const chosen: BulkAccountGroup[] = useMemo(
+    () =>
+      (groups ?? [])
+        .filter((group) => selected.has(group.aid))
+        .map(({ aid, accountGroupName }) => ({ aid, accountGroupName })),
+    [groups, selected],
+  );
+
+  /** The organization a run is filed under: the one of the first chosen group. */
+  const organization = useMemo(() => {
+    const first = (groups ?? []).find((group) => selected.has(group.aid));
+    return first ? { id: first.organizationId, name: first.organizationName || 'N/A' } : null;
+  }, [groups, selected]);
+
+  /** A different token sees different groups: what was loaded with the old one is dropped. */
+  const changeToken = useCallback((next: string) => {
+    setToken(next);
+    setGroups(null);
+    setSelected(new Set());
+  }, []);
+
+  const reset = useCallback(() => {
+    setToken('');
+    setGroups(null);
+    setSelected(new Set());
+  }, []);
+
+  /** Forget the groups and the choice (the token stays): going back from step 2 to step 1. */
+  const clearLists = useCallback(() => {
+    setGroups(null);
+    setSelected(new Set());
+  }, []);
+
+  return {
+    token: token.trim(),
+    rawToken: token,
+    setToken: changeToken,
+    groups,
+    selected,
+    setSelected,
+    chosen,
+    organization,
+    loading,
+    load,
+    reset,
+    clearLists,
+  };
+}
+
+export type PlatformGroups = ReturnType<typeof usePlatformGroups>;

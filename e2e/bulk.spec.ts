@@ -1,0 +1,418 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+// The bulk tools against the sandbox platform. Every check that something was created or deleted
+// asks the sandbox's own v7 API, as a second client of the platform would see it.
+
+interface SandboxToken {
+  token: string;
+  kind: string;
+}
+interface Group {
+  aid: string;
+  accountGroupName: string;
+}
+interface Agent {
+  agentId: string;
+  agentName: string;
+  agentType: string;
+  location: string;
+  ipAddresses?: string[];
+  lastSeen?: string;
+}
+
+async function orgAdminToken(page: Page): Promise<string> {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
+  const token = tokens.find((candidate) => candidate.kind === 'org-admin')?.token;
+  if (!token) throw new Error('no org-admin token in the sandbox');
+  return token;
+}
+
+async function platformGet<T>(page: Page, token: string, path: string): Promise<T> {
+  const response = await page.request.get(`/sandbox/te/v7${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status(), path).toBe(200);
+  return (await response.json()) as T;
+}
+
+const groupsOf = async (page: Page, token: string) =>
+  (await platformGet<{ accountGroups: Group[] }>(page, token, '/account-groups')).accountGroups;
+const testNamesIn = async (page: Page, token: string, aid: string) =>
+  (await platformGet<{ tests: { testName: string }[] }>(page, token, `/tests?aid=${aid}`)).tests.map(
+    (item) => item.testName,
+  );
+const agentsIn = async (page: Page, token: string, aid: string) =>
+  (await platformGet<{ agents: Agent[] }>(page, token, `/agents?aid=${aid}`)).agents;
+
+async function setScenario(page: Page, scenario: Record<string, unknown> | null) {
+  const response = scenario
+    ? await page.request.put('/sandbox/te/scenario', { data: scenario })
+    : await page.request.delete('/sandbox/te/scenario');
+  expect(response.status()).toBe(200);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const toast = (page: Page, text: string | RegExp) =>
+  page.locator('[role="status"], [role="alert"]').filter({ hasText: text });
+const card = (page: Page, index: number) => page.getByTestId('template-card').nth(index);
+
+/** Steps 1 and 2: the token, then the named account groups. */
+async function chooseGroups(page: Page, token: string, groups: Group[], next = 'Next') {
+  await page.getByLabel('OAuth Token').fill(token);
+  await page.getByRole('button', { name: next, exact: true }).click();
+  const list = page.getByRole('list', { name: 'Account groups' });
+  for (const group of groups)
+    await list.getByRole('checkbox', { name: new RegExp(`^${escape(group.accountGroupName)}\\b`) }).check();
+  await expect(page.getByTestId('info-groups')).toHaveText(String(groups.length));
+  await page.getByRole('button', { name: next, exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Test Configuration' })).toBeVisible();
+}
+
+async function fillTemplate(
+  page: Page,
+  index: number,
+  template: { name: string; type?: string; url?: string; domain?: string; agents: string[] },
+) {
+  const target = card(page, index);
+  await target.getByLabel('Test Name').fill(template.name);
+  if (template.type) await target.getByLabel('Test Type').selectOption(template.type);
+  if (template.url) await target.getByLabel(/^URL/).fill(template.url);
+  if (template.domain) await target.getByLabel(/^Domain/).fill(template.domain);
+  for (const agent of template.agents)
+    await target
+      .getByRole('list', { name: 'Agents' })
+      .getByRole('checkbox', { name: new RegExp(`^${escape(agent)}\\b`) })
+      .check();
+}
+
+test.beforeEach(async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'tam@demo.local');
+});
+
+test('2 templates x 3 account groups: plan, create, skip on a second run, undo exactly those tests', async ({
+  page,
+}) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 3);
+  const cloud = (await agentsIn(page, token, groups[0]?.aid ?? '')).filter((agent) => agent.agentType === 'cloud');
+  const before = await Promise.all(groups.map((group) => testNamesIn(page, token, group.aid)));
+
+  await page.goto('/home/tools/bulk-tests');
+  await expect(page.getByText('Alpha Development')).toBeVisible();
+  await chooseGroups(page, token, groups);
+  await expect(page.getByTestId('info-agents')).not.toHaveText('0');
+
+  await fillTemplate(page, 0, {
+    name: 'E2E Shop front',
+    url: 'https://shop.example.com',
+    agents: [cloud[0]?.agentName ?? ''],
+  });
+  await page.getByRole('button', { name: 'Add Another Test Template' }).click();
+  await expect(page.getByTestId('info-templates')).toHaveText('2');
+  await fillTemplate(page, 1, {
+    name: 'E2E Shop DNS',
+    type: 'dns-trace',
+    domain: 'shop.example.com',
+    agents: [cloud[1]?.agentName ?? ''],
+  });
+  await card(page, 1).getByText('Agents per account group').click();
+  await expect(card(page, 1).getByTestId('agent-coverage')).toContainText(
+    `${groups[2]?.accountGroupName}: ${cloud[1]?.agentName}`,
+  );
+
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  for (const templateIndex of [0, 1])
+    for (const group of groups)
+      await expect(page.getByTestId(`cell-${templateIndex}-${group.aid}`)).toHaveAttribute('data-status', 'create');
+  await expect(page.getByTestId('plan')).toContainText('6 to create, 0 already exist');
+
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(toast(page, 'All 6 tests created successfully!')).toBeVisible({ timeout: 20_000 });
+  const results = page.getByRole('region', { name: 'Results' });
+  await expect(results.getByTestId('total')).toHaveText('6');
+  await expect(results.getByTestId('successful')).toHaveText('6');
+  await expect(results.getByTestId('failed')).toHaveText('0');
+  await expect(results.getByTestId('execution-time')).toHaveText(/^[\d,]+ ms$/);
+  await expect(results.getByTestId('run-item')).toHaveCount(6);
+  await expect(results.getByTestId('run-item').first()).toContainText(/E2E Shop front.*id \d+/);
+  for (const [index, group] of groups.entries()) {
+    const names = await testNamesIn(page, token, group.aid);
+    expect(names.filter((name) => name.startsWith('E2E Shop'))).toHaveLength(2);
+    expect(names.length).toBe((before[index]?.length ?? 0) + 2);
+  }
+
+  // The same session again creates nothing twice.
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(page.getByTestId('plan')).toContainText('0 to create, 6 already exist');
+  const firstRun = page.url();
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(page).not.toHaveURL(firstRun);
+  await expect(toast(page, 'Nothing to create: every test already exists')).toBeVisible({ timeout: 20_000 });
+  await expect(results.getByTestId('skipped')).toHaveText('6');
+
+  // Undo the first run (back in the browser's history, the token still in memory): exactly its six
+  // tests go, everything else stays.
+  await page.goBack();
+  await expect(page).toHaveURL(firstRun);
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 6 tests' }).click();
+  await expect(toast(page, 'All 6 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('heading', { name: 'Undo Results' })).toBeVisible();
+  for (const [index, group] of groups.entries())
+    expect(await testNamesIn(page, token, group.aid)).toEqual(before[index]);
+  await page.getByRole('button', { name: 'the original run' }).click();
+  await expect(page.getByTestId('undone-note')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Undo this run' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
+  await expect(page).toHaveURL(/\/home\/tools\/bulk-tests$/);
+  await expect(page.getByLabel('OAuth Token')).toHaveValue('');
+  // The token that worked is offered again, as its last 8 characters.
+  await page.getByRole('button', { name: `…${token.slice(-8)}` }).click();
+  await expect(page.getByLabel('OAuth Token')).toHaveValue(token);
+});
+
+test('each test type asks for its own fields, with the spec messages', async ({ page }) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 1);
+  await page.goto('/home/tools/bulk-tests');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(toast(page, 'Please provide a valid OAuth token')).toBeVisible();
+  await chooseGroups(page, token, groups);
+
+  const only = card(page, 0);
+  await only.getByRole('button', { name: 'Remove' }).click();
+  await expect(toast(page, 'At least one test template is required')).toBeVisible();
+  await expect(page.getByTestId('template-card')).toHaveCount(1);
+
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(toast(page, 'Please complete all test configurations')).toBeVisible();
+  await expect(only).toContainText('Test name is required');
+  await expect(only).toContainText('URL must start with http:// or https://');
+  await expect(only).toContainText('Select at least one agent');
+  await only.getByLabel('URL').fill('ftp://files.example.com');
+  await expect(only).toContainText('URL must start with http:// or https://');
+  await only.getByLabel('URL').fill('https://files.example.com');
+  await expect(only).not.toContainText('URL must start with');
+
+  await only.getByLabel('Test Type').selectOption('page-load');
+  await expect(only.getByLabel('URL')).toHaveValue('https://files.example.com');
+  await only.getByLabel('Test Type').selectOption('dns-trace');
+  await expect(only.getByLabel('URL')).toHaveCount(0);
+  await expect(only).toContainText('Domain is required');
+  await only.getByLabel('Test Type').selectOption('dns-server');
+  await expect(only).toContainText('Domain is required');
+  await expect(only).toContainText('Enter at least one DNS server');
+  await only.getByLabel('Test Type').selectOption('agent-to-server');
+  await expect(only.getByLabel('Port')).toHaveValue('80');
+  await only.getByLabel('Port').fill('70000');
+  await expect(only).toContainText('Port must be between 1 and 65535');
+  await only.getByLabel('Port').fill('443');
+  await expect(only).not.toContainText('Port must be');
+  await only.getByLabel('Domain').fill('shop.example.com');
+  await expect(only).not.toContainText('Domain is required');
+  await only.getByLabel('Test Type').selectOption('bgp');
+  await expect(only).toContainText('Enter a prefix such as 203.0.113.0/24');
+  await expect(only).not.toContainText('Select at least one agent');
+});
+
+test('partial and failed runs end with the spec toasts and say per test what went wrong', async ({ page }) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(3, 6);
+  const [first, second] = await Promise.all(groups.slice(0, 2).map((group) => agentsIn(page, token, group.aid)));
+  const onlyInFirst = first?.find(
+    (agent) => agent.agentType === 'enterprise' && !second?.some((other) => other.agentName === agent.agentName),
+  );
+  if (!onlyInFirst) throw new Error('the sandbox has an enterprise agent per group');
+
+  await page.goto('/home/tools/bulk-tests');
+  await chooseGroups(page, token, groups);
+  await fillTemplate(page, 0, {
+    name: 'E2E Branch check',
+    url: 'https://branch.example.com',
+    agents: [onlyInFirst.agentName],
+  });
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  const partial = toast(page, '1/3 tests created successfully');
+  await expect(partial).toBeVisible({ timeout: 20_000 });
+  await expect(partial).toContainText('Partial Success');
+  const failedItems = page.getByTestId('run-item').and(page.locator('[data-status="failed"]'));
+  await expect(failedItems).toHaveCount(2);
+  await expect(failedItems.first()).toContainText('None of the chosen agents is in this account group');
+
+  // The platform refuses every write: nothing is created, and the page says so.
+  await setScenario(page, { errorRate: 1, errorStatus: 500, errorMethod: 'POST' });
+  try {
+    await card(page, 0).getByLabel('Test Name').fill('E2E Never created');
+    await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+    await expect(toast(page, 'Failed to create any tests')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('region', { name: 'Results' }).getByTestId('successful')).toHaveText('0');
+  } finally {
+    await setScenario(page, null);
+  }
+  expect(await testNamesIn(page, token, groups[0]?.aid ?? '')).not.toContain('E2E Never created');
+
+  // Undoing the partial run deletes its one test.
+  await page.goBack();
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
+  await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
+  expect(await testNamesIn(page, token, groups[0]?.aid ?? '')).not.toContain('E2E Branch check');
+});
+
+test('a run carries on through a page reload and ends with its toast', async ({ page }) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 3);
+  const cloud = (await agentsIn(page, token, groups[0]?.aid ?? '')).find((agent) => agent.agentType === 'cloud');
+  await page.goto('/home/tools/bulk-tests');
+  await chooseGroups(page, token, groups);
+  await fillTemplate(page, 0, {
+    name: 'E2E Survives reload',
+    url: 'https://reload.example.com',
+    agents: [cloud?.agentName ?? ''],
+  });
+  // A slow platform spreads the run over several seconds (reading the groups, then creating).
+  await setScenario(page, { latencyMs: 2000 });
+  try {
+    await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+    await expect(page.getByRole('button', { name: 'Creating Tests...' })).toBeDisabled();
+    await expect(page).toHaveURL(/[?&]run=/);
+    await page.reload();
+    await expect(page.getByTestId('run-state')).toContainText('Running on the server', { timeout: 10_000 });
+    await expect(toast(page, 'All 3 tests created successfully!')).toBeVisible({ timeout: 25_000 });
+    for (const group of groups)
+      await expect(page.getByTestId(`cell-0-${group.aid}`)).toHaveAttribute('data-status', 'done');
+  } finally {
+    await setScenario(page, null);
+  }
+  for (const group of groups)
+    expect((await testNamesIn(page, token, group.aid)).filter((name) => name === 'E2E Survives reload')).toHaveLength(
+      1,
+    );
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByLabel('OAuth Token').fill(token);
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 3 tests' }).click();
+  await expect(toast(page, 'All 3 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
+});
+
+test('the hub: its bulk tests tab is the stepper variant, and labels and users run for real', async ({ page }) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 2);
+  await page.goto('/home/tools/bulk-operations');
+  await expect(page.getByRole('tab', { name: 'Bulk Tests' })).toHaveAttribute('aria-selected', 'true');
+  await chooseGroups(page, token, groups, 'Continue');
+  await expect(page.getByRole('list', { name: 'Progress' }).getByLabel('completed')).toHaveCount(2);
+  await expect(card(page, 0).getByLabel('URL *')).toBeVisible();
+  await card(page, 0).getByLabel('Test Type').selectOption('agent-to-server');
+  await expect(card(page, 0).getByLabel('Domain/Server *')).toBeVisible();
+  await expect(card(page, 0).getByLabel('Port *')).toHaveValue('80');
+
+  await page.getByRole('tab', { name: 'Bulk Labels' }).click();
+  await expect(page).toHaveURL(/tab=labels/);
+  await page.getByLabel('OAuth Token').fill(token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  for (const group of groups)
+    await page
+      .getByRole('list', { name: 'Account groups' })
+      .getByRole('checkbox', { name: new RegExp(`^${escape(group.accountGroupName)}\\b`) })
+      .check();
+  await page.getByRole('button', { name: 'Load Tests' }).click();
+  const tests = page.getByRole('region', { name: 'Tests' });
+  for (const group of groups)
+    await tests.getByRole('group', { name: group.accountGroupName }).getByRole('checkbox').first().check();
+  await page.getByLabel('Label key').fill('Owner');
+  await page.getByLabel('Label value').fill('E2E Team');
+  await expect(page.getByTestId('labels-plan')).toHaveText('The label goes on 2 tests in 2 account groups.');
+  await page.getByRole('button', { name: 'Apply Label' }).click();
+  await expect(toast(page, 'All 2 label assignments made successfully')).toBeVisible({ timeout: 20_000 });
+  const tags = (
+    await platformGet<{ tags: { key: string; value: string; assignments?: unknown[] }[] }>(page, token, '/tags')
+  ).tags;
+  expect(tags.filter((tag) => tag.key === 'Owner' && tag.value === 'E2E Team')).toHaveLength(1);
+
+  await page.getByRole('tab', { name: 'Bulk Users' }).click();
+  await page.getByLabel('OAuth Token').fill(token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await page
+    .getByRole('list', { name: 'Account groups' })
+    .getByRole('checkbox', { name: new RegExp(`^${escape(groups[0]?.accountGroupName ?? '')}\\b`) })
+    .check();
+  const role = page.getByLabel('Role');
+  await expect(role.locator('option')).not.toHaveCount(1);
+  await role.selectOption({ index: 1 });
+  await page.getByLabel(/^Email addresses/).fill('name,email\nAna Silva,ana.e2e@customer.example\nnot-an-address');
+  await expect(page.getByTestId('rejected-lines')).toContainText('not-an-address');
+  await expect(page.getByTestId('users-plan')).toContainText('1 person will be invited into 1 account group');
+  await page.getByRole('button', { name: 'Invite Users' }).click();
+  await expect(toast(page, 'All 1 users invited successfully')).toBeVisible({ timeout: 20_000 });
+  const users = (await platformGet<{ users: { email: string }[] }>(page, token, '/users')).users;
+  expect(users.map((user) => user.email)).toContain('ana.e2e@customer.example');
+});
+
+test('duplicate agents: scan, Select Oldest, typed DELETE, results with the per-agent error', async ({ page }) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 2);
+  // The stale agent of the first group's duplicate pair gets a test, so the platform refuses to delete it.
+  const enterprise = (await agentsIn(page, token, groups[0]?.aid ?? '')).filter(
+    (agent) => agent.agentType === 'enterprise',
+  );
+  const pair = enterprise.filter((agent) =>
+    enterprise.some(
+      (other) =>
+        other.agentId !== agent.agentId &&
+        other.ipAddresses?.[0] === agent.ipAddresses?.[0] &&
+        other.location === agent.location,
+    ),
+  );
+  const stale = pair.sort((a, b) => (a.lastSeen ?? '').localeCompare(b.lastSeen ?? ''))[0];
+  const pinned = await page.request.post(`/sandbox/te/v7/tests/http-server?aid=${groups[0]?.aid}`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: {
+      testName: 'E2E Pins an agent',
+      interval: 300,
+      url: 'https://pin.example.com',
+      agents: [{ agentId: stale?.agentId }],
+    },
+  });
+  expect(pinned.status()).toBe(201);
+
+  await page.goto('/home/tools/bulk-operations?tab=agents');
+  await page.getByLabel('OAuth Token').fill('too-short');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(toast(page, 'The OAuth token must be at least 10 characters')).toBeVisible();
+  await page.getByLabel('OAuth Token').fill(token);
+  await page.getByRole('button', { name: 'Next' }).click();
+  const list = page.getByRole('list', { name: 'Account groups' });
+  await list.getByRole('checkbox').first().check();
+  // Back from step 2 to 1 clears the lists.
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(list.getByRole('checkbox', { checked: true })).toHaveCount(0);
+  for (const group of groups)
+    await list.getByRole('checkbox', { name: new RegExp(`^${escape(group.accountGroupName)}\\b`) }).check();
+  await page.getByRole('button', { name: 'Scan for Duplicates' }).click();
+
+  const duplicates = page.getByTestId('duplicate-group');
+  await expect(duplicates).toHaveCount(2);
+  await expect(duplicates.first()).toContainText(/2 agents share IP address .+ in .+/);
+  await page.getByRole('button', { name: 'Select Oldest' }).click();
+  const marked = page.getByRole('checkbox', { name: /^Delete /, checked: true });
+  await expect(marked).toHaveCount(2);
+  await expect(page.getByRole('checkbox', { name: `Delete ${stale?.agentName}` })).toBeChecked();
+  const deleteButton = page.getByRole('button', { name: 'Delete 2 Agents' });
+  await expect(deleteButton).toBeDisabled();
+  await page.getByLabel(/Type DELETE to confirm/).fill('DELETE');
+  await deleteButton.click();
+
+  const results = page.getByRole('region', { name: 'Results' });
+  await expect(results.getByTestId('run-state')).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await expect(results.getByTestId('total')).toHaveText('2');
+  await expect(results.getByTestId('execution-time')).toHaveText(/ms$/);
+  const refused = results.getByTestId('run-item').filter({ hasText: stale?.agentName ?? '' });
+  await expect(refused).toHaveAttribute('data-status', 'failed');
+  await expect(refused).toContainText('Agent is currently in use by active tests');
+  const failed = Number(await results.getByTestId('failed').textContent());
+  await expect(results.getByTestId('successful')).toHaveText(String(2 - failed));
+  const remaining = (await agentsIn(page, token, groups[0]?.aid ?? '')).map((agent) => agent.agentId);
+  expect(remaining).toContain(stale?.agentId);
+});
