@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from './helpers';
 
@@ -175,9 +176,25 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
 test('each test type asks for its own fields, with the spec messages', async ({ page }) => {
   const token = await orgAdminToken(page);
   const groups = (await groupsOf(page, token)).slice(0, 1);
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
   await page.goto('/home/tools/bulk-tests');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(toast(page, 'Please provide a valid OAuth token')).toBeVisible();
+  await page.getByLabel('OAuth Token').fill(tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '');
+  await page.getByRole('button', { name: 'Next' }).click();
+  const refused = toast(page, 'The provided OAuth token is invalid or has expired. Please check your credentials.');
+  await expect(refused).toContainText('Authentication Failed');
+  await expect(page.getByRole('heading', { name: 'Authentication' })).toBeVisible();
+
+  await page.getByLabel('OAuth Token').fill(token);
+  await page.getByRole('button', { name: 'Next' }).click();
+  // Step 2 searches account group and organization names.
+  await page.getByLabel('Search account groups').fill('no such group');
+  await expect(page.getByRole('list', { name: 'Account groups' }).getByRole('checkbox')).toHaveCount(0);
+  await page.getByLabel('Search account groups').fill('ACME CORP');
+  await expect(page.getByRole('list', { name: 'Account groups' }).getByRole('checkbox')).toHaveCount(6);
+  await page.getByLabel('Search account groups').fill('');
+  await page.getByRole('button', { name: 'Back' }).click();
   await chooseGroups(page, token, groups);
 
   const only = card(page, 0);
@@ -214,6 +231,34 @@ test('each test type asks for its own fields, with the spec messages', async ({ 
   await only.getByLabel('Test Type').selectOption('bgp');
   await expect(only).toContainText('Enter a prefix such as 203.0.113.0/24');
   await expect(only).not.toContainText('Select at least one agent');
+
+  // Templates files are judged by their content, whatever their name.
+  const importFile = (name: string, content: string) =>
+    page
+      .getByLabel('Templates file')
+      .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(content) });
+  await importFile('templates.json', 'testName,testType\nShop,http-server');
+  await expect(toast(page, 'This file is not a templates file: it is not JSON')).toBeVisible();
+  await expect(page.getByTestId('template-card')).toHaveCount(1);
+  const file = {
+    format: 'ce-toolkit/bulk-test-templates',
+    version: 1,
+    templates: [
+      { testName: 'Imported web', url: 'https://imported.example.com' },
+      { testName: 'Imported port', testType: 'agent-to-server', domain: 'imported.example.com', port: 8443 },
+    ],
+  };
+  await importFile('anything.txt', JSON.stringify(file));
+  await expect(toast(page, '2 templates imported')).toBeVisible();
+  await expect(page.getByTestId('template-card')).toHaveCount(2);
+  await expect(card(page, 1).getByLabel('Port')).toHaveValue('8443');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export Templates' }).click();
+  const exported = JSON.parse(await readFile((await (await downloading).path()) ?? '', 'utf8'));
+  expect(exported.templates.map((template: { testName: string }) => template.testName)).toEqual([
+    'Imported web',
+    'Imported port',
+  ]);
 });
 
 test('partial and failed runs end with the spec toasts and say per test what went wrong', async ({ page }) => {
