@@ -167,6 +167,11 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
 
   await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
   await expect(page).toHaveURL(/\/home\/tools\/bulk-tests$/);
+  // The three runs (create, create again, undo) are listed for later; the first one is marked undone.
+  const recent = page.getByRole('region', { name: 'Recent runs' }).getByTestId('recent-run');
+  await expect(recent).toHaveCount(3);
+  await expect(recent.filter({ hasText: 'undone' })).toHaveCount(1);
+  await expect(recent.filter({ hasText: 'undone' })).toContainText('6 done, 0 failed, 0 skipped of 6');
   await expect(page.getByLabel('OAuth Token')).toHaveValue('');
   // The token that worked is offered again, as its last 8 characters.
   await page.getByRole('button', { name: `…${token.slice(-8)}` }).click();

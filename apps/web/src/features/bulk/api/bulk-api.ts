@@ -67,5 +67,8 @@ export function useBulkRuns(view: 'tests' | 'agents' | 'labels' | 'users') {
   return useQuery({
     queryKey: ['bulk-runs', view],
     queryFn: async () => (await apiRequest<{ runs: BulkRunSummary[] }>(`/api/bulk/runs?view=${view}`)).runs,
+    staleTime: 0,
+    // While one of them is still going, its line follows it.
+    refetchInterval: (query) => (query.state.data?.some((run) => !isFinished(run)) ? 2000 : false),
   });
 }

@@ -12,6 +12,7 @@ import { bulkApi, useStartRun } from '../api/bulk-api';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { GroupSelect } from './group-select';
+import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
 import { TokenField } from './token-field';
 import { WizardSteps } from './wizard-steps';
@@ -244,6 +245,7 @@ export function AgentsWizard() {
           </div>
         </section>
       )}
+      {current === 1 && <RecentRuns view="agents" onOpen={openRun} />}
       {current === 4 && runId && <RunPanel runId={runId} title="Results" newLabel="Start Over" onNew={startOver} />}
     </div>
   );

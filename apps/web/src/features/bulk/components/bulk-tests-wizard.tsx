@@ -17,6 +17,7 @@ import { useRunParam } from '../hooks/use-run-param';
 import { readTemplatesFile, templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
 import { GroupSelect } from './group-select';
+import { RecentRuns } from './recent-runs';
 import { FIELD_LABELS, TemplateCard } from './template-card';
 import { TestRunPanel } from './test-run-panel';
 import { TokenField } from './token-field';
@@ -341,6 +342,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     </>
   );
 
+  const recent = !runId && step === 1 && <RecentRuns view="tests" onOpen={openRun} />;
   const results = runId && (
     <TestRunPanel runId={runId} knownToken={platform.token} onOpenRun={openRun} onNewSession={reset} />
   );
@@ -360,6 +362,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
         {progress}
         {content}
         {results}
+        {recent}
       </div>
     );
   return (
@@ -368,6 +371,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       <div className="min-w-0 flex-1 space-y-6">
         {content}
         {results}
+        {recent}
       </div>
     </div>
   );

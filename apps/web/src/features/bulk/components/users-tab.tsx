@@ -5,6 +5,7 @@ import { bulkApi, useStartRun } from '../api/bulk-api';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
+import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
 
 const primary =
@@ -178,6 +179,7 @@ export function UsersTab() {
           </button>
         </section>
       )}
+      <RecentRuns view="users" onOpen={openRun} />
     </div>
   );
 }

@@ -1,0 +1,51 @@
+import type { BulkRunSummary } from '@ce/contract';
+import { useBulkRuns } from '../api/bulk-api';
+
+const KIND_LABEL: Record<BulkRunSummary['kind'], string> = {
+  tests: 'Create tests',
+  'undo-tests': 'Undo',
+  agents: 'Delete agents',
+  labels: 'Label tests',
+  users: 'Invite users',
+};
+
+export interface RecentRunsProps {
+  view: 'tests' | 'agents' | 'labels' | 'users';
+  onOpen: (runId: string) => void;
+}
+
+/** The user's last runs of a tool, so one started earlier (or elsewhere) can be followed or undone. */
+export function RecentRuns({ view, onOpen }: RecentRunsProps) {
+  const { data: runs } = useBulkRuns(view);
+  if (!runs || runs.length === 0) return null;
+  return (
+    <section className="space-y-2" aria-label="Recent runs">
+      <h2 className="text-sm font-semibold uppercase tracking-wide text-slate-500">Recent runs</h2>
+      <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 bg-white text-sm">
+        {runs.slice(0, 10).map((run) => (
+          <li key={run.id}>
+            <button
+              type="button"
+              onClick={() => onOpen(run.id)}
+              data-testid="recent-run"
+              data-status={run.status}
+              className="flex w-full flex-wrap items-center gap-x-3 px-3 py-2 text-left hover:bg-slate-50"
+            >
+              <span className="font-medium">{KIND_LABEL[run.kind]}</span>
+              <span className="text-slate-600">
+                {run.organizationName} · {run.accountGroups.length}{' '}
+                {run.accountGroups.length === 1 ? 'group' : 'groups'}
+              </span>
+              <span className="text-slate-600">
+                {run.totals.done} done, {run.totals.failed} failed, {run.totals.skipped} skipped of {run.totals.total}
+              </span>
+              <span className="rounded bg-slate-100 px-1.5 text-xs">{run.status}</span>
+              {run.undoneBy && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">undone</span>}
+              <span className="ml-auto text-xs text-slate-500">{new Date(run.createdAt).toLocaleString()}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
