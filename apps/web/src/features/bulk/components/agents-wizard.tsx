@@ -16,11 +16,9 @@ import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
 import { TokenField } from './token-field';
 import { WizardSteps } from './wizard-steps';
+import { primaryButton, secondaryButton, toggled } from './styles';
 
 const STEP_LABELS = ['Authentication', 'Select Account Groups', 'Review Duplicates', 'Results'];
-const primary =
-  'rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60';
-const secondary = 'rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50 disabled:opacity-60';
 
 /** Every agent of each duplicate group except the most recently active one (unknown activity counts as oldest). */
 export function oldestAgents(groups: readonly DuplicateGroup[]): Set<string> {
@@ -111,13 +109,7 @@ export function AgentsWizard() {
       },
     );
   };
-  const toggle = (agentId: string) =>
-    setMarked((previous) => {
-      const nextSet = new Set(previous);
-      if (nextSet.has(agentId)) nextSet.delete(agentId);
-      else nextSet.add(agentId);
-      return nextSet;
-    });
+  const toggle = (agentId: string) => setMarked((previous) => toggled(previous, agentId));
 
   const steps = STEP_LABELS.map((label, index) => ({
     label,
@@ -133,7 +125,7 @@ export function AgentsWizard() {
           <h2 className="text-xl font-semibold">Authentication</h2>
           <TokenField list="agent-wizard" value={platform.rawToken} onChange={platform.setToken} />
           <div className="flex justify-end">
-            <button type="button" className={primary} disabled={platform.loading} onClick={() => void next()}>
+            <button type="button" className={primaryButton} disabled={platform.loading} onClick={() => void next()}>
               {platform.loading ? 'Checking…' : 'Next'}
             </button>
           </div>
@@ -147,10 +139,10 @@ export function AgentsWizard() {
           </p>
           <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
           <div className="flex justify-between">
-            <button type="button" className={secondary} onClick={backToStart}>
+            <button type="button" className={secondaryButton} onClick={backToStart}>
               Back
             </button>
-            <button type="button" className={primary} disabled={scanning} onClick={() => void runScan()}>
+            <button type="button" className={primaryButton} disabled={scanning} onClick={() => void runScan()}>
               {scanning ? 'Scanning…' : 'Scan for Duplicates'}
             </button>
           </div>
@@ -165,10 +157,10 @@ export function AgentsWizard() {
           </p>
           {scan.groups.length > 0 && (
             <div className="flex gap-2">
-              <button type="button" className={secondary} onClick={() => setMarked(oldestAgents(scan.groups))}>
+              <button type="button" className={secondaryButton} onClick={() => setMarked(oldestAgents(scan.groups))}>
                 Select Oldest
               </button>
-              <button type="button" className={secondary} onClick={() => setMarked(new Set())}>
+              <button type="button" className={secondaryButton} onClick={() => setMarked(new Set())}>
                 Clear Selection
               </button>
             </div>
@@ -229,7 +221,7 @@ export function AgentsWizard() {
             </div>
           )}
           <div className="flex justify-between">
-            <button type="button" className={secondary} onClick={() => setStep(2)}>
+            <button type="button" className={secondaryButton} onClick={() => setStep(2)}>
               Back
             </button>
             {scan.groups.length > 0 && (

@@ -22,6 +22,7 @@ import { FIELD_LABELS, TemplateCard } from './template-card';
 import { TestRunPanel } from './test-run-panel';
 import { TokenField } from './token-field';
 import { WizardSteps } from './wizard-steps';
+import { primaryButton, secondaryButton } from './styles';
 
 export interface BulkTestsWizardProps {
   /** 'sidebar': the Bulk Tests page (progress sidebar, Alpha badge, Next); 'stepper': the hub's tab (Continue, checks). */
@@ -35,10 +36,6 @@ interface Card {
 
 const STEP_LABELS = ['Authentication', 'Account Groups', 'Test Configuration'];
 const PLAN_LABEL: Record<PlanCell['action'], string> = { create: 'Create', exists: 'Exists, skip', blocked: 'Blocked' };
-
-const primary =
-  'rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60';
-const secondary = 'rounded-md border border-slate-300 px-4 py-2 hover:bg-slate-50 disabled:opacity-60';
 
 /**
  * The bulk test creator: a token, account groups, test templates; then a server run that creates
@@ -241,7 +238,12 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
           </p>
           <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
           <div className="flex justify-end">
-            <button type="button" className={primary} disabled={platform.loading} onClick={() => void goToGroups()}>
+            <button
+              type="button"
+              className={primaryButton}
+              disabled={platform.loading}
+              onClick={() => void goToGroups()}
+            >
               {platform.loading ? 'Checking…' : nextLabel}
             </button>
           </div>
@@ -253,12 +255,12 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
           <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
           {quickInfo}
           <div className="flex justify-between">
-            <button type="button" className={secondary} onClick={() => setStep(1)}>
+            <button type="button" className={secondaryButton} onClick={() => setStep(1)}>
               Back
             </button>
             <button
               type="button"
-              className={primary}
+              className={primaryButton}
               disabled={platform.chosen.length === 0 || agentsLoading}
               onClick={() => void goToTemplates()}
             >
@@ -274,12 +276,12 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             <div className="flex gap-2 text-sm">
               <button
                 type="button"
-                className={secondary}
+                className={secondaryButton}
                 onClick={() => downloadText('bulk-test-templates.json', templatesFileText(templates))}
               >
                 Export Templates
               </button>
-              <button type="button" className={secondary} onClick={() => fileInput.current?.click()}>
+              <button type="button" className={secondaryButton} onClick={() => fileInput.current?.click()}>
                 Import Templates
               </button>
               <input
@@ -306,7 +308,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
               labels={FIELD_LABELS[variant]}
             />
           ))}
-          <button type="button" className={secondary} onClick={addCard}>
+          <button type="button" className={secondaryButton} onClick={addCard}>
             Add Another Test Template
           </button>
           {plan && (
@@ -325,14 +327,14 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             </div>
           )}
           <div className="flex flex-wrap justify-between gap-2">
-            <button type="button" className={secondary} onClick={() => setStep(2)}>
+            <button type="button" className={secondaryButton} onClick={() => setStep(2)}>
               Back
             </button>
             <div className="flex gap-2">
-              <button type="button" className={secondary} disabled={planning} onClick={() => void preview()}>
+              <button type="button" className={secondaryButton} disabled={planning} onClick={() => void preview()}>
                 {planning ? 'Planning…' : 'Preview Plan'}
               </button>
-              <button type="button" className={primary} disabled={runActive} onClick={execute}>
+              <button type="button" className={primaryButton} disabled={runActive} onClick={execute}>
                 {runActive ? 'Creating Tests...' : 'Execute Bulk Tests'}
               </button>
             </div>

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ReportAccountGroup } from '@ce/contract';
+import { toggled } from './styles';
 
 export interface GroupSelectProps {
   groups: ReportAccountGroup[];
@@ -61,7 +62,7 @@ export function GroupSelect({ groups, selected, onChange }: GroupSelectProps) {
               <input
                 type="checkbox"
                 checked={selected.has(group.aid)}
-                onChange={() => update((next) => (next.has(group.aid) ? next.delete(group.aid) : next.add(group.aid)))}
+                onChange={() => onChange(toggled(selected, group.aid))}
               />
               <span>{group.accountGroupName}</span>
               <span className="ml-auto text-xs text-slate-500">{group.organizationName}</span>

@@ -7,10 +7,8 @@ import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
+import { primaryButton, smallButton, toggled } from './styles';
 
-const primary =
-  'rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60';
-const secondary = 'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-50';
 const testKey = (aid: string, testId: string) => `${aid}:${testId}`;
 
 /** Bulk Labels: create a label (a platform tag) and assign it to chosen tests across account groups. */
@@ -123,7 +121,7 @@ export function LabelsTab() {
       </p>
       <PlatformGroupsSection platform={platform} />
       {platform.groups && (
-        <button type="button" className={primary} disabled={loadingTests} onClick={() => void loadTests()}>
+        <button type="button" className={primaryButton} disabled={loadingTests} onClick={() => void loadTests()}>
           {loadingTests ? 'Loading tests…' : 'Load Tests'}
         </button>
       )}
@@ -138,10 +136,10 @@ export function LabelsTab() {
               aria-label="Filter tests"
               className="rounded-md border border-slate-300 px-3 py-1.5"
             />
-            <button type="button" className={secondary} onClick={() => setMany(true)}>
+            <button type="button" className={smallButton} onClick={() => setMany(true)}>
               Select All Tests
             </button>
-            <button type="button" className={secondary} onClick={() => setMany(false)}>
+            <button type="button" className={smallButton} onClick={() => setMany(false)}>
               Deselect All Tests
             </button>
           </div>
@@ -157,15 +155,7 @@ export function LabelsTab() {
                         <input
                           type="checkbox"
                           checked={chosen.has(testKey(group.aid, test.testId))}
-                          onChange={() =>
-                            setChosen((previous) => {
-                              const next = new Set(previous);
-                              const id = testKey(group.aid, test.testId);
-                              if (next.has(id)) next.delete(id);
-                              else next.add(id);
-                              return next;
-                            })
-                          }
+                          onChange={() => setChosen((previous) => toggled(previous, testKey(group.aid, test.testId)))}
                         />
                         {test.testName}
                         <span className="text-xs text-slate-500">{test.type}</span>
@@ -210,7 +200,7 @@ export function LabelsTab() {
                   targets.length === 1 ? 'group' : 'groups'
                 }.`}
           </p>
-          <button type="button" className={primary} disabled={startRun.isPending} onClick={apply}>
+          <button type="button" className={primaryButton} disabled={startRun.isPending} onClick={apply}>
             {startRun.isPending ? 'Applying…' : 'Apply Label'}
           </button>
         </section>

@@ -11,6 +11,7 @@ import {
   type TestType,
 } from '@ce/contract';
 import { coverage, type CatalogueAgent, type GroupAgents } from '../agent-catalogue';
+import { toggled } from './styles';
 
 export const TEST_TYPE_LABELS: Record<TestType, string> = {
   'http-server': 'HTTP Server',
@@ -38,6 +39,8 @@ export interface TemplateCardProps {
   showErrors: boolean;
   labels: (typeof FIELD_LABELS)[keyof typeof FIELD_LABELS];
 }
+
+type TextTemplateField = 'testName' | 'url' | 'domain' | 'dnsServers' | 'prefix';
 
 const inputClass = 'mt-1 w-full rounded-md border border-slate-300 px-3 py-2 aria-[invalid=true]:border-red-500';
 
@@ -105,6 +108,20 @@ export function TemplateCard({
     touch('agentNames');
   };
   const fieldId = (field: string) => `${id}-${field}`;
+  const textField = (field: TextTemplateField, label: string, placeholder?: string, inputType = 'text') => (
+    <Field label={label} htmlFor={fieldId(field)} error={errorOf(field)}>
+      <input
+        id={fieldId(field)}
+        type={inputType}
+        value={template[field]}
+        placeholder={placeholder}
+        onChange={(event) => set(field, event.target.value)}
+        onBlur={() => touch(field)}
+        aria-invalid={errorOf(field) ? true : undefined}
+        className={inputClass}
+      />
+    </Field>
+  );
   const title = template.testName.trim() || `Test template ${index + 1}`;
 
   return (
@@ -121,16 +138,7 @@ export function TemplateCard({
       </header>
 
       <div className="grid gap-4 md:grid-cols-3">
-        <Field label="Test Name" htmlFor={fieldId('name')} error={errorOf('testName')}>
-          <input
-            id={fieldId('name')}
-            value={template.testName}
-            onChange={(event) => set('testName', event.target.value)}
-            onBlur={() => touch('testName')}
-            aria-invalid={errorOf('testName') ? true : undefined}
-            className={inputClass}
-          />
-        </Field>
+        {textField('testName', 'Test Name')}
         <Field label="Test Type" htmlFor={fieldId('type')}>
           <select
             id={fieldId('type')}
@@ -166,33 +174,8 @@ export function TemplateCard({
       </div>
 
       <div className="grid gap-4 md:grid-cols-3">
-        {needsUrl(type) && (
-          <Field label={labels.url} htmlFor={fieldId('url')} error={errorOf('url')}>
-            <input
-              id={fieldId('url')}
-              type="url"
-              value={template.url}
-              placeholder="https://www.example.com"
-              onChange={(event) => set('url', event.target.value)}
-              onBlur={() => touch('url')}
-              aria-invalid={errorOf('url') ? true : undefined}
-              className={inputClass}
-            />
-          </Field>
-        )}
-        {needsDomain(type) && (
-          <Field label={labels.domain} htmlFor={fieldId('domain')} error={errorOf('domain')}>
-            <input
-              id={fieldId('domain')}
-              value={template.domain}
-              placeholder="www.example.com"
-              onChange={(event) => set('domain', event.target.value)}
-              onBlur={() => touch('domain')}
-              aria-invalid={errorOf('domain') ? true : undefined}
-              className={inputClass}
-            />
-          </Field>
-        )}
+        {needsUrl(type) && textField('url', labels.url, 'https://www.example.com', 'url')}
+        {needsDomain(type) && textField('domain', labels.domain, 'www.example.com')}
         {type === 'agent-to-server' && (
           <Field label={labels.port} htmlFor={fieldId('port')} error={errorOf('port')}>
             <input
@@ -208,32 +191,8 @@ export function TemplateCard({
             />
           </Field>
         )}
-        {type === 'dns-server' && (
-          <Field label="DNS Servers" htmlFor={fieldId('dns')} error={errorOf('dnsServers')}>
-            <input
-              id={fieldId('dns')}
-              value={template.dnsServers}
-              placeholder="ns1.example.com, 8.8.8.8"
-              onChange={(event) => set('dnsServers', event.target.value)}
-              onBlur={() => touch('dnsServers')}
-              aria-invalid={errorOf('dnsServers') ? true : undefined}
-              className={inputClass}
-            />
-          </Field>
-        )}
-        {type === 'bgp' && (
-          <Field label="Prefix" htmlFor={fieldId('prefix')} error={errorOf('prefix')}>
-            <input
-              id={fieldId('prefix')}
-              value={template.prefix}
-              placeholder="203.0.113.0/24"
-              onChange={(event) => set('prefix', event.target.value)}
-              onBlur={() => touch('prefix')}
-              aria-invalid={errorOf('prefix') ? true : undefined}
-              className={inputClass}
-            />
-          </Field>
-        )}
+        {type === 'dns-server' && textField('dnsServers', 'DNS Servers', 'ns1.example.com, 8.8.8.8')}
+        {type === 'bgp' && textField('prefix', 'Prefix', '203.0.113.0/24')}
       </div>
 
       {needsAgents(type) && (
@@ -273,12 +232,7 @@ export function TemplateCard({
                   <input
                     type="checkbox"
                     checked={chosen.has(agent.agentName)}
-                    onChange={() => {
-                      const next = new Set(chosen);
-                      if (next.has(agent.agentName)) next.delete(agent.agentName);
-                      else next.add(agent.agentName);
-                      setAgents(next);
-                    }}
+                    onChange={() => setAgents(toggled(chosen, agent.agentName))}
                   />
                   <span className="font-medium">{agent.agentName}</span>
                   <span className="text-slate-500">{agent.location}</span>

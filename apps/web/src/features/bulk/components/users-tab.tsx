@@ -7,9 +7,8 @@ import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
+import { primaryButton } from './styles';
 
-const primary =
-  'rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:opacity-60';
 /** A list of addresses is a few kilobytes; a bigger file is not one. */
 export const INVITEE_FILE_MAX_BYTES = 1024 * 1024;
 
@@ -174,7 +173,7 @@ export function UsersTab() {
                   platform.chosen.length
                 } account ${platform.chosen.length === 1 ? 'group' : 'groups'}${role ? ` as ${role.name}` : ''}.`}
           </p>
-          <button type="button" className={primary} disabled={startRun.isPending} onClick={invite}>
+          <button type="button" className={primaryButton} disabled={startRun.isPending} onClick={invite}>
             {startRun.isPending ? 'Inviting…' : 'Invite Users'}
           </button>
         </section>
