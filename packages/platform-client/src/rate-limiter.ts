@@ -106,13 +106,16 @@ export class OrgRateLimiter {
   exhausted(rate: RateHeaders | undefined): number {
     this.inFlight = Math.max(0, this.inFlight - 1);
     const now = this.clock.now();
-    const resetAt =
-      rate && Number.isFinite(rate.resetAt) && rate.resetAt > now
-        ? rate.resetAt
-        : now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000);
     if (rate) this.limit = rate.limit;
     this.remaining = 0;
-    this.resetAt = Math.max(this.resetAt ?? 0, resetAt);
+    if (rate && Number.isFinite(rate.resetAt) && rate.resetAt > now) {
+      // The refusal names the current window's end: the freshest word, also when it is sooner than a
+      // guess made earlier (a 429 without headers) or than a window the platform has since cut short.
+      this.resetAt = rate.resetAt;
+    } else {
+      const guess = now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000);
+      this.resetAt = Math.max(this.resetAt ?? 0, guess);
+    }
     this.notify();
     return this.resetAt - now;
   }

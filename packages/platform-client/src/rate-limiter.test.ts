@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { FALLBACK_429_WAIT_MS, OrgRateLimiter, type Clock } from './rate-limiter.js';
+
+function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
+describe('OrgRateLimiter after a 429', () => {
+  it('waits until the Reset a refusal names, even when an earlier guess said later', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    // A 429 without headers: the documented minute.
+    expect(limiter.exhausted(undefined)).toBe(FALLBACK_429_WAIT_MS);
+    // A later refusal says the window ends in 2 s: that is what counts.
+    const resetAt = clock.now() + 2_000;
+    expect(limiter.exhausted({ limit: 10, remaining: 0, resetAt })).toBe(2_000);
+    expect(limiter.snapshot()).toMatchObject({ limit: 10, remaining: 0, resetAt });
+  });
+
+  it('keeps waiting when a refusal carries no usable Reset', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    const resetAt = clock.now() + 5_000;
+    limiter.exhausted({ limit: 10, remaining: 0, resetAt });
+    // A Reset already past (a late answer from the previous window) is no use: the documented minute applies.
+    expect(limiter.exhausted({ limit: 10, remaining: 0, resetAt: clock.now() - 1_000 })).toBe(FALLBACK_429_WAIT_MS);
+    clock.advance(FALLBACK_429_WAIT_MS + 1_000);
+    await limiter.acquire();
+    expect(limiter.snapshot().inFlight).toBe(1);
+  });
+});
