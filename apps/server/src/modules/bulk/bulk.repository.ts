@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
+import { claimable, leaseLapsed } from '../../platform/lease.js';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkRunItems.$inferSelect;
@@ -63,15 +64,7 @@ export class BulkRepository {
         startedAt: sql`coalesce(${bulkRuns.startedAt}, ${at.toISOString()}::timestamptz)`,
         leaseUntil: new Date(at.getTime() + leaseMs),
       })
-      .where(
-        and(
-          eq(bulkRuns.id, id),
-          or(
-            eq(bulkRuns.status, 'queued'),
-            and(eq(bulkRuns.status, 'running'), or(sql`${bulkRuns.leaseUntil} is null`, lt(bulkRuns.leaseUntil, at))),
-          ),
-        ),
-      )
+      .where(and(eq(bulkRuns.id, id), claimable(bulkRuns.status, bulkRuns.leaseUntil, at)))
       .returning();
     return row;
   }
@@ -91,13 +84,7 @@ export class BulkRepository {
       .where(
         all
           ? or(eq(bulkRuns.status, 'running'), eq(bulkRuns.status, 'queued'))
-          : and(
-              eq(bulkRuns.status, 'running'),
-              or(
-                sql`${bulkRuns.leaseUntil} is null`,
-                and(isNotNull(bulkRuns.leaseUntil), lt(bulkRuns.leaseUntil, now)),
-              ),
-            ),
+          : and(eq(bulkRuns.status, 'running'), leaseLapsed(bulkRuns.leaseUntil, now)),
       );
   }
 

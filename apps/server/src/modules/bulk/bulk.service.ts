@@ -18,6 +18,7 @@ import {
 } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
+import { LEASE_MS, whileLeased } from '../../platform/lease.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { TokenVault } from '../../platform/token-vault.js';
 import type { UsageService } from '../usage/usage.service.js';
@@ -26,8 +27,6 @@ import type { BulkItemRow, BulkRepository, BulkRunRow, ItemTotals, NewBulkItem }
 
 export const BULK_RUN_QUEUE = 'bulk.run';
 export const BULK_RECOVERY_QUEUE = 'bulk.recover';
-const LEASE_MS = 60_000;
-const HEARTBEAT_MS = 15_000;
 /** Operations in flight at once for one run; the organization's limiter decides the pace. */
 const RUN_CONCURRENCY = 6;
 const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
@@ -326,44 +325,43 @@ export class BulkService {
     const { repository } = this.deps;
     const run = await repository.claim(runId, new Date(), LEASE_MS);
     if (!run) return;
-    const heartbeat = setInterval(() => {
-      repository.renewLease(runId, new Date(Date.now() + LEASE_MS)).catch(() => undefined);
-    }, HEARTBEAT_MS);
     let finished = false;
     try {
-      if (!run.tokenCiphertext) throw new AppError(400, 'token_gone', 'The token is no longer available.');
-      const session = this.session(this.deps.vault.open(run.tokenCiphertext), run.organizationId);
-      if (!run.planned) await repository.plan(runId, await this.planItems(run, session));
-      const outcome = await this.perform(run, session);
+      const outcome = await whileLeased(
+        (until) => repository.renewLease(runId, until),
+        () => this.carryOut(run),
+      );
       if (outcome === STOPPED) return;
       finished = true;
       await repository.updateRun(runId, { status: 'done', finishedAt: new Date(), error: null });
-      await this.recordUsage(run);
     } catch (error) {
       finished = true;
-      const message =
-        error instanceof AppError
-          ? error.message
-          : error instanceof PlatformError && error.status === 401
-            ? BULK_MESSAGES.invalidToken
-            : error instanceof PlatformError
-              ? error.message
-              : 'The run stopped because of an internal error.';
-      if (!(error instanceof AppError || error instanceof PlatformError))
-        this.deps.logger.error({ err: error, runId }, 'bulk run failed');
+      const known = asAppError(error);
+      if (!(known instanceof AppError)) this.deps.logger.error({ err: error, runId }, 'bulk run failed');
+      const message = known instanceof AppError ? known.message : 'The run stopped because of an internal error.';
       await repository.failPending(runId, message, new Date());
       await repository.updateRun(runId, { status: 'failed', finishedAt: new Date(), error: message });
-      await this.recordUsage(run);
     } finally {
-      clearInterval(heartbeat);
+      if (finished)
+        await this.recordUsage(run).catch((error: unknown) =>
+          this.deps.logger.error({ err: error, runId }, 'bulk run usage not recorded'),
+        );
       // A finished run forgets the token; a stopped one keeps it (sealed) for the worker that resumes it.
       await repository.updateRun(runId, finished ? { tokenCiphertext: null, leaseUntil: null } : { leaseUntil: null });
     }
   }
 
+  /** Plans a claimed run once, then works through its items. */
+  private async carryOut(run: BulkRunRow): Promise<typeof STOPPED | void> {
+    if (!run.tokenCiphertext) throw new AppError(400, 'token_gone', 'The token is no longer available.');
+    const session = this.session(this.deps.vault.open(run.tokenCiphertext), run.organizationId);
+    if (!run.planned) await this.deps.repository.plan(run.id, await this.planItems(run, session));
+    return this.perform(run, session);
+  }
+
   private async recordUsage(run: BulkRunRow): Promise<void> {
     if (run.kind !== 'tests' && run.kind !== 'undo-tests') return;
-    const done = (await this.deps.repository.items(run.id)).filter((item) => item.status === 'done').length;
+    const { done } = totalsOf(await this.deps.repository.totals([run.id]), run.id);
     if (done > 0)
       await this.deps.usage.record({
         tool: 'tests-created',
@@ -382,10 +380,16 @@ export class BulkService {
       await repository.updateItem(item.id, recovered ?? { status: 'pending', startedAt: null });
       if (!recovered) item.status = 'pending';
     }
-    const queue = items.filter((item) => item.status === 'pending');
     let rejected = false;
-    await mapPool(Array.from({ length: RUN_CONCURRENCY }), RUN_CONCURRENCY, async () => {
-      for (let item = queue.shift(); item && !rejected && !this.stopping; item = queue.shift()) {
+    let left = 0;
+    await mapPool(
+      items.filter((item) => item.status === 'pending'),
+      RUN_CONCURRENCY,
+      async (item) => {
+        if (rejected || this.stopping) {
+          left += 1;
+          return;
+        }
         await repository.updateItem(item.id, { status: 'running', startedAt: new Date() });
         try {
           const result = await execute(session, item);
@@ -402,13 +406,13 @@ export class BulkService {
             error: platformFailure(error, failureFallback(item.action)),
           });
         }
-      }
-    });
+      },
+    );
     if (rejected) {
       await repository.failPending(run.id, TOKEN_REJECTED, new Date());
       throw new AppError(401, 'invalid_platform_token', BULK_MESSAGES.invalidToken);
     }
-    if (this.stopping && queue.length > 0) return STOPPED;
+    if (left > 0) return STOPPED;
   }
 
   /** The items of a run, decided once by its first worker. */
@@ -541,6 +545,17 @@ function failureFallback(action: string): string {
 
 type ItemResult = { resultId?: string | null; note?: string | null };
 
+/** A deletion that answers 404 was done before (by an earlier attempt or by someone else). */
+async function deleteOnce(id: string, remove: () => Promise<unknown>): Promise<ItemResult> {
+  try {
+    await remove();
+    return { resultId: id, note: 'Deleted' };
+  } catch (error) {
+    if (error instanceof PlatformError && error.status === 404) return { resultId: id, note: 'Already deleted' };
+    throw error;
+  }
+}
+
 /** Performs one item against the platform. */
 async function execute(session: PlatformSession, item: BulkItemRow): Promise<ItemResult> {
   const payload = item.payload as Record<string, unknown>;
@@ -552,25 +567,11 @@ async function execute(session: PlatformSession, item: BulkItemRow): Promise<Ite
     }
     case 'delete-test': {
       const { type, testId } = payload as { type: string; testId: string };
-      try {
-        await session.tests.delete(testTypeOf(type), testId, item.aid);
-        return { resultId: testId, note: 'Deleted' };
-      } catch (error) {
-        if (error instanceof PlatformError && error.status === 404)
-          return { resultId: testId, note: 'Already deleted' };
-        throw error;
-      }
+      return deleteOnce(testId, () => session.tests.delete(testTypeOf(type), testId, item.aid));
     }
     case 'delete-agent': {
       const { agentId } = payload as { agentId: string };
-      try {
-        await session.agents.delete(agentId, item.aid);
-        return { resultId: agentId, note: 'Deleted' };
-      } catch (error) {
-        if (error instanceof PlatformError && error.status === 404)
-          return { resultId: agentId, note: 'Already deleted' };
-        throw error;
-      }
+      return deleteOnce(agentId, () => session.agents.delete(agentId, item.aid));
     }
     case 'label-tests': {
       const { tag, testIds } = payload as { tag: { key: string; value: string; color: string }; testIds: string[] };

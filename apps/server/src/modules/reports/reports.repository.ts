@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/database.js';
+import { claimable, leaseLapsed } from '../../platform/lease.js';
 import { reportArtifacts, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
 
@@ -49,18 +50,7 @@ export class ReportsRepository {
     const [row] = await this.db
       .update(reportRequests)
       .set({ status: 'running', startedAt: at, leaseUntil: new Date(at.getTime() + leaseMs) })
-      .where(
-        and(
-          eq(reportRequests.id, id),
-          or(
-            eq(reportRequests.status, 'queued'),
-            and(
-              eq(reportRequests.status, 'running'),
-              or(sql`${reportRequests.leaseUntil} is null`, lt(reportRequests.leaseUntil, at)),
-            ),
-          ),
-        ),
-      )
+      .where(and(eq(reportRequests.id, id), claimable(reportRequests.status, reportRequests.leaseUntil, at)))
       .returning();
     return row;
   }
@@ -81,7 +71,7 @@ export class ReportsRepository {
         and(
           eq(reportRequests.status, 'running'),
           isNotNull(reportRequests.tokenCiphertext),
-          all ? sql`true` : or(sql`${reportRequests.leaseUntil} is null`, lt(reportRequests.leaseUntil, now)),
+          all ? sql`true` : leaseLapsed(reportRequests.leaseUntil, now),
         ),
       );
   }

@@ -9,6 +9,7 @@ import {
 } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
+import { LEASE_MS, whileLeased } from '../../platform/lease.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { TokenVault } from '../../platform/token-vault.js';
 import { WebexError, type WebexClient } from '../../platform/webex-client.js';
@@ -21,8 +22,6 @@ import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.re
 /** One queue, and so one worker, per report kind: a slow kind never holds up another. */
 export const reportQueue = (kind: ReportKind) => `reports.generate.${kind}`;
 export const REPORT_RECOVERY_QUEUE = 'reports.recover';
-const LEASE_MS = 60_000;
-const HEARTBEAT_MS = 15_000;
 export const INVALID_TOKEN_MESSAGE = 'Invalid OAuth token. Please check your token and try again.';
 
 /** The generators that exist; a kind is accepted only when it has one (REPORT_KINDS.available says the same). */
@@ -190,29 +189,11 @@ export class ReportsService {
     const { repository } = this.deps;
     const report = await repository.claim(reportId, new Date(), LEASE_MS);
     if (!report) return;
-    const heartbeat = setInterval(() => {
-      repository.renewLease(reportId, new Date(Date.now() + LEASE_MS)).catch(() => undefined);
-    }, HEARTBEAT_MS);
     try {
-      const generator = GENERATORS[report.kind as ReportKind];
-      if (!generator) throw new AppError(400, 'report_unavailable', 'This report has no generator');
-      if (!report.tokenCiphertext)
-        throw new AppError(400, 'token_gone', 'The token is no longer available: run the report again.');
-      const token = this.deps.vault.open(report.tokenCiphertext);
-      const requestedBy = await repository.requesterEmail(report.userId);
-      const generated = await generator({
-        platform: this.deps.platform.as({ token, organizationId: report.organizationId }),
-        organization: { id: report.organizationId, name: report.organizationName },
-        accountGroups: report.accountGroups,
-        options: report.options,
-        requestedBy,
-        now: new Date(),
-        progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
-      });
-      await repository.replaceArtifacts(reportId, generated.artifacts);
-      // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
-      await this.deliver(report, requestedBy, generated);
-      await repository.update(reportId, { status: 'done', finishedAt: new Date(), error: null });
+      await whileLeased(
+        (until) => repository.renewLease(reportId, until),
+        () => this.produce(report),
+      );
     } catch (error) {
       if (!(error instanceof PlatformError || error instanceof AppError))
         this.deps.logger.error({ err: error, reportId }, 'report failed');
@@ -224,9 +205,33 @@ export class ReportsService {
       });
     } finally {
       // Whatever happened, the customer's token is gone when the job ends.
-      clearInterval(heartbeat);
       await repository.update(reportId, { tokenCiphertext: null, leaseUntil: null });
     }
+  }
+
+  /** Generates, stores and delivers one claimed report. */
+  private async produce(report: ReportRow): Promise<void> {
+    const { repository } = this.deps;
+    const reportId = report.id;
+    const generator = GENERATORS[report.kind as ReportKind];
+    if (!generator) throw new AppError(400, 'report_unavailable', 'This report has no generator');
+    if (!report.tokenCiphertext)
+      throw new AppError(400, 'token_gone', 'The token is no longer available: run the report again.');
+    const token = this.deps.vault.open(report.tokenCiphertext);
+    const requestedBy = await repository.requesterEmail(report.userId);
+    const generated = await generator({
+      platform: this.deps.platform.as({ token, organizationId: report.organizationId }),
+      organization: { id: report.organizationId, name: report.organizationName },
+      accountGroups: report.accountGroups,
+      options: report.options,
+      requestedBy,
+      now: new Date(),
+      progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
+    });
+    await repository.replaceArtifacts(reportId, generated.artifacts);
+    // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
+    await this.deliver(report, requestedBy, generated);
+    await repository.update(reportId, { status: 'done', finishedAt: new Date(), error: null });
   }
 
   /** One message with the summary, then one message per file (Webex takes one file a message). */
