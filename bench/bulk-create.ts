@@ -14,6 +14,7 @@ import type { BulkRun } from '@ce/contract';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+import { configurePlatform, postAllAtOnce, windowRate } from './rate-windows.js';
 
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 20);
 const GROUPS = Number(process.env.BENCH_GROUPS ?? 50);
@@ -79,37 +80,27 @@ const template = (index: number, run: string) => ({
   agentNames: cloudAgents.map((agent) => agent.agentName),
 });
 
-function configure(): void {
-  sandbox?.platform.reset();
-  sandbox?.platform.setScenario({
-    ...sandbox.platform.scenario,
-    latencyMs: LATENCY_MS,
-    rateLimitPerMinute: LIMIT,
-    windowMs: WINDOW_MS,
-  });
-}
+const configure = () =>
+  configurePlatform(sandbox.platform, { latencyMs: LATENCY_MS, limit: LIMIT, windowMs: WINDOW_MS });
 
 // The spec's approach: one call per template and group, all at once, no limiter.
 configure();
 const naiveStart = performance.now();
-const naiveStatuses = await Promise.all(
-  Array.from({ length: TESTS }, async (_, index) => {
-    const group = groups[index % GROUPS];
+const naiveStatuses = await postAllAtOnce(
+  token ?? '',
+  Array.from({ length: TESTS }, (_, index) => {
     const { testName, url, interval } = template(Math.floor(index / GROUPS), 'naive');
-    const response = await fetch(`${origin}/sandbox/te/v7/tests/http-server?aid=${group?.aid}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
+    return {
+      url: `${origin}/sandbox/te/v7/tests/http-server?aid=${groups[index % GROUPS]?.aid}`,
+      body: {
         testName,
         url,
         interval,
         alertsEnabled: true,
         description: '',
         agents: cloudAgents.map(({ agentId }) => ({ agentId })),
-      }),
-    });
-    await response.arrayBuffer();
-    return response.status;
+      },
+    };
   }),
 );
 const naiveSeconds = (performance.now() - naiveStart) / 1000;
@@ -133,9 +124,7 @@ while (run.status !== 'done' && run.status !== 'failed') {
 }
 const runSeconds = (performance.now() - runStart) / 1000;
 const lost429 = run.items.filter((item) => item.status === 'failed' && /rate limit|429/i.test(item.error ?? '')).length;
-const windows = sandbox.platform.history.filter((window) => window.orgId === org?.orgId && window.count > 0);
-const accepted = windows.reduce((sum, window) => sum + window.count, 0);
-const rate = accepted / Math.max(1, windows.length);
+const { windows, rate } = windowRate(sandbox.platform, org?.orgId);
 const created = world().tests.filter((test) => test.testName.startsWith('toolkit bench template')).length;
 
 await app.close();

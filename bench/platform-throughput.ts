@@ -11,6 +11,7 @@
 import Fastify from 'fastify';
 import { PlatformClient, PlatformError, type PlatformTestType, type TestCreateBody } from '@ce/platform-client';
 import { Sandbox, sandboxPlugin } from '@ce/sandbox';
+import { configurePlatform, postAllAtOnce, windowRate } from './rate-windows.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1000);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 50);
@@ -47,29 +48,17 @@ function call(index: number, run: string): { type: PlatformTestType; aid: string
   };
 }
 
-function configure(): void {
-  sandbox.reset();
-  sandbox.platform.scenario = {
-    ...sandbox.platform.scenario,
-    latencyMs: LATENCY_MS,
-    rateLimitPerMinute: LIMIT,
-    windowMs: WINDOW_MS,
-  };
-}
+const configure = () =>
+  configurePlatform(sandbox.platform, { latencyMs: LATENCY_MS, limit: LIMIT, windowMs: WINDOW_MS });
 
 // The spec's approach: every call at once, no limiter.
 configure();
 const naiveStart = performance.now();
-const naiveStatuses = await Promise.all(
-  Array.from({ length: CALLS }, async (_, index) => {
+const naiveStatuses = await postAllAtOnce(
+  token,
+  Array.from({ length: CALLS }, (_, index) => {
     const { type, aid, body } = call(index, 'naive');
-    const response = await fetch(`${baseUrl}/tests/${type}?aid=${aid}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    await response.arrayBuffer();
-    return response.status;
+    return { url: `${baseUrl}/tests/${type}?aid=${aid}`, body };
   }),
 );
 const naiveSeconds = (performance.now() - naiveStart) / 1000;
@@ -94,9 +83,7 @@ const outcomes = await Promise.all(
 const limitedSeconds = (performance.now() - limitedStart) / 1000;
 const failures = outcomes.filter((outcome) => outcome !== 'ok');
 const lost429 = failures.filter((outcome) => outcome === 429).length;
-const windows = sandbox.platform.history.filter((window) => window.orgId === org?.orgId && window.count > 0);
-const accepted = windows.reduce((sum, window) => sum + window.count, 0);
-const rate = accepted / Math.max(1, windows.length);
+const { windows, rate } = windowRate(sandbox.platform, org?.orgId);
 const created = sandbox.platform.world.tests.filter((test) => test.testName.startsWith('limited bench test')).length;
 
 await app.close();
