@@ -182,7 +182,27 @@ test('each test type asks for its own fields, with the spec messages', async ({ 
   const token = await orgAdminToken(page);
   const groups = (await groupsOf(page, token)).slice(0, 1);
   const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
+  // Five remembered tokens: three are offered, newest first, as their last 8 characters.
   await page.goto('/home/tools/bulk-tests');
+  await page.evaluate(() =>
+    localStorage.setItem(
+      'ce.recent-tokens.bulk-tests',
+      JSON.stringify([
+        'token-five-aaaa1111',
+        'token-four-bbbb2222',
+        'token-three-cccc3333',
+        'token-two-dddd4444',
+        'one',
+      ]),
+    ),
+  );
+  await page.reload();
+  await expect(page.getByRole('group', { name: 'Recent tokens' }).getByRole('button')).toHaveText([
+    '…aaaa1111',
+    '…bbbb2222',
+    '…cccc3333',
+  ]);
+  await expect(page.getByLabel('OAuth Token')).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(toast(page, 'Please provide a valid OAuth token')).toBeVisible();
   await page.getByLabel('OAuth Token').fill(tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '');
@@ -206,6 +226,29 @@ test('each test type asks for its own fields, with the spec messages', async ({ 
   await only.getByRole('button', { name: 'Remove' }).click();
   await expect(toast(page, 'At least one test template is required')).toBeVisible();
   await expect(page.getByTestId('template-card')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Add Another Test Template' }).click();
+  await card(page, 1).getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByTestId('template-card')).toHaveCount(1);
+
+  // The defaults and choices of a card.
+  await expect(only.getByLabel('Test Type')).toHaveValue('http-server');
+  await expect(only.getByLabel('Interval').locator('option')).toHaveText([
+    '1 minute',
+    '2 minutes',
+    '5 minutes',
+    '10 minutes',
+    '15 minutes',
+    '30 minutes',
+    '1 hour',
+  ]);
+  await expect(only.getByLabel('Interval')).toHaveValue('300');
+  await expect(only.getByLabel('Enable alerts')).toBeChecked();
+  await only.getByRole('button', { name: 'Select All Agents', exact: true }).click();
+  const agentCount = await only.getByRole('list', { name: 'Agents' }).getByRole('checkbox').count();
+  expect(agentCount).toBeGreaterThan(1);
+  await expect(only.getByText(`Agents (${agentCount} selected)`)).toBeVisible();
+  await only.getByRole('button', { name: 'Deselect All Agents' }).click();
+  await expect(only.getByText('Agents (0 selected)')).toBeVisible();
 
   await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
   await expect(toast(page, 'Please complete all test configurations')).toBeVisible();

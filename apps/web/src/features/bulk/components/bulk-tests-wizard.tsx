@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useMemo, useRef, useState, type ChangeEvent } from 'react';
 import {
   BULK_MESSAGES,
   BULK_TEMPLATE_LIMIT,
@@ -64,8 +64,9 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   // A plan describes one set of templates and groups; after any change it is not shown any more.
   const signature = useMemo(() => JSON.stringify([groupKey, templates]), [groupKey, templates]);
   const plan = planned?.signature === signature ? planned.cells : null;
+  const planByCell = useMemo(() => new Map(plan?.map((cell) => [`${cell.templateIndex}:${cell.aid}`, cell])), [plan]);
 
-  const reset = useCallback(() => {
+  const reset = () => {
     platform.reset();
     setAgents(null);
     setCards([{ key: nextKey.current++, template: newTestTemplate() }]);
@@ -73,7 +74,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     setPlanned(null);
     setStep(1);
     openRun(null);
-  }, [openRun, platform]);
+  };
 
   const goToGroups = async () => {
     if (await platform.load()) setStep(2);
@@ -189,39 +190,36 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
 
   // After a reload the wizard's memory is empty but the run lives on the server: show the run alone.
   const runOnly = runId !== null && platform.groups === null;
+  const stepDone = [platform.groups !== null, platform.chosen.length > 0, formValid && agents !== null];
+  const stepReachable = [true, platform.groups !== null, platform.chosen.length > 0];
   const steps = STEP_LABELS.map((label, index) => ({
     label,
-    done:
-      runOnly || [platform.groups !== null, platform.chosen.length > 0, formValid && agents !== null][index] === true,
-    reachable: !runOnly && (index === 0 || (index === 1 ? platform.groups !== null : platform.chosen.length > 0)),
+    done: runOnly || stepDone[index] === true,
+    reachable: !runOnly && stepReachable[index] === true,
   }));
   const nextLabel = variant === 'sidebar' ? 'Next' : 'Continue';
 
   const quickInfo = (
     <dl className="grid grid-cols-3 gap-2 rounded-md bg-slate-50 p-3 text-center text-sm" aria-label="Quick Info">
-      <div>
-        <dt className="text-slate-500">Account groups</dt>
-        <dd className="text-lg font-semibold" data-testid="info-groups">
-          {platform.chosen.length}
-        </dd>
-      </div>
-      <div>
-        <dt className="text-slate-500">Agents</dt>
-        <dd className="text-lg font-semibold" data-testid="info-agents">
-          {catalogue.length}
-        </dd>
-      </div>
-      <div>
-        <dt className="text-slate-500">Templates</dt>
-        <dd className="text-lg font-semibold" data-testid="info-templates">
-          {cards.length}
-        </dd>
-      </div>
+      {(
+        [
+          ['Account groups', platform.chosen.length, 'info-groups'],
+          ['Agents', catalogue.length, 'info-agents'],
+          ['Templates', cards.length, 'info-templates'],
+        ] as const
+      ).map(([label, count, testId]) => (
+        <div key={testId}>
+          <dt className="text-slate-500">{label}</dt>
+          <dd className="text-lg font-semibold" data-testid={testId}>
+            {count}
+          </dd>
+        </div>
+      ))}
     </dl>
   );
 
   const planCell = (templateIndex: number, aid: string): GridCell | undefined => {
-    const cell = plan?.find((candidate) => candidate.templateIndex === templateIndex && candidate.aid === aid);
+    const cell = planByCell.get(`${templateIndex}:${aid}`);
     if (!cell) return undefined;
     const missing = cell.missingAgents.length > 0 ? `missing ${cell.missingAgents.join(', ')}` : null;
     return { status: cell.action, label: PLAN_LABEL[cell.action], detail: cell.reason ?? missing };

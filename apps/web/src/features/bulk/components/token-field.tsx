@@ -35,7 +35,7 @@ export function TokenField({ list, value, onChange, label = 'OAuth Token', error
       />
       {error && <p className="text-sm text-red-700">{error}</p>}
       {recent.length > 0 && (
-        <div className="flex flex-wrap items-center gap-2" aria-label="Recent tokens">
+        <div role="group" className="flex flex-wrap items-center gap-2" aria-label="Recent tokens">
           <span className="text-xs text-slate-500">Recent:</span>
           {recent.slice(0, RECENT_TOKENS.chips).map((token) => (
             <button
