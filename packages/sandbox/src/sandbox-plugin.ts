@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml, page } from './html.js';
@@ -12,7 +13,7 @@ export interface SandboxConfig {
   seed?: string;
   size?: WorldSize;
   rateLimitPerMinute?: number;
-  /** When set, the Webex stand-in accepts only this bot token. */
+  /** The only bot token the Webex stand-in accepts; a random one when not given. */
   webexBotToken?: string | null;
   salesforceClientId?: string | null;
   salesforceClientSecret?: string | null;
@@ -24,8 +25,11 @@ export class Sandbox {
   readonly webex = new WebexState();
   readonly salesforce = new SalesforceState();
   readonly mail = new MailOutbox();
+  /** The bot token Webex messages must carry. */
+  readonly webexBotToken: string;
 
   constructor(readonly config: SandboxConfig = {}) {
+    this.webexBotToken = config.webexBotToken ?? randomBytes(24).toString('base64url');
     this.platform = new PlatformState({
       seed: config.seed,
       size: config.size,
@@ -81,7 +85,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     // `hide` is read by @fastify/swagger, which the host app registers.
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
   });
-  await app.register(fastifyMultipart, { limits: { files: 5, fileSize: 100 * 1024 * 1024 } });
+  await app.register(fastifyMultipart, { limits: { files: 1, fileSize: 25 * 1024 * 1024, fields: 20 } });
 
   app.get('/', async (_request, reply) => {
     const rows = SERVICES.map(
@@ -156,7 +160,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
   await app.register(webexRoutes, {
     prefix: '/webex',
     state: sandbox.webex,
-    botToken: sandbox.config.webexBotToken ?? null,
+    botToken: sandbox.webexBotToken,
   });
   await app.register(salesforceRoutes, {
     prefix: '/salesforce',

@@ -108,6 +108,40 @@ describe('the sandbox stand-ins', () => {
         payload: { toPersonEmail: 'a@b.c', text: 'hi' },
       });
       expect(wrongToken.statusCode).toBe(401);
+      const noToken = await app.inject({
+        method: 'POST',
+        url: '/sandbox/webex/v1/messages',
+        payload: { toPersonEmail: 'a@b.c', text: 'hi' },
+      });
+      expect(noToken.statusCode).toBe(401);
+      expect(sandbox.webex.messages.map((message) => message.text ?? message.markdown)).toEqual([
+        'x'.repeat(WEBEX_TEXT_LIMIT_BYTES),
+      ]);
+    });
+
+    it('serves an uploaded file as an inert download, whatever type the uploader declared', async () => {
+      const { payload, headers } = multipart({ toPersonEmail: 'tam@demo.local', text: 'see file' }, [
+        { name: '<page>.html', type: 'text/html', content: '<script>alert(1)</script>' },
+      ]);
+      expect(
+        (await app.inject({ method: 'POST', url: '/sandbox/webex/v1/messages', payload, headers })).statusCode,
+      ).toBe(200);
+      const id = sandbox.webex.messages[0]?.file?.id;
+      const file = await app.inject({ url: `/sandbox/webex/files/${id}` });
+      expect(file.headers['content-type']).toBe('application/octet-stream');
+      expect(file.headers['content-disposition']).toBe('attachment; filename="_page_.html"');
+      expect(file.headers['x-content-type-options']).toBe('nosniff');
+      expect(file.headers['content-security-policy']).toContain("default-src 'none'");
+    });
+
+    it('keeps the most recent 1,000 messages only', async () => {
+      for (let index = 0; index < 1005; index++) {
+        sandbox.webex.add({ id: String(index), toPersonEmail: 'a@b.c', text: `m${index}`, created: '' });
+      }
+      expect(sandbox.webex.messages).toHaveLength(1000);
+      expect(sandbox.webex.messages[0]?.text).toBe('m5');
+      for (let index = 0; index < 1005; index++) sandbox.mail.deliver({ to: 'a@b.c', subject: 's', text: `t${index}` });
+      expect(sandbox.mail.messages).toHaveLength(1000);
     });
 
     it('answers 429 with Retry-After while throttled', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
+import { LIMITS, pushBounded } from '../bounded.js';
 import { escapeHtml, page } from '../html.js';
 
 export interface MailMessage {
@@ -10,13 +11,13 @@ export interface MailMessage {
   sentAt: string;
 }
 
-/** The outbox the server's mailer writes to when no SMTP server is configured. */
+/** The outbox the server's mailer writes to in demo mode when no SMTP server is configured (the last 1,000). */
 export class MailOutbox {
   readonly messages: MailMessage[] = [];
 
   deliver(message: Omit<MailMessage, 'id' | 'sentAt'>): MailMessage {
     const stored = { ...message, id: randomUUID(), sentAt: new Date().toISOString() };
-    this.messages.push(stored);
+    pushBounded(this.messages, stored, LIMITS.mailMessages);
     return stored;
   }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS } from '../bounded.js';
 import type { AccountGroup, Organization, Test, TestType, Token } from './model.js';
 import { Serializer } from './serialize.js';
 import type { PlatformState } from './state.js';
@@ -29,6 +30,17 @@ function problem(reply: FastifyReply, status: number, title: string, detail?: st
       instance: reply.request.url.split('?')[0],
       ...(errors ? { errors } : {}),
     });
+}
+
+/**
+ * The sandbox keeps everything in memory, so what callers can create is bounded, as a plan's quota
+ * would: past the limit a creation answers 400 with a LIMIT error.
+ */
+function overLimit(reply: FastifyReply, existing: number, what: string, per: string) {
+  if (existing < LIMITS.createdPerGroup) return undefined;
+  return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, [
+    { code: 'LIMIT', field: what, message: `at most ${LIMITS.createdPerGroup} ${what} per ${per} in the sandbox` },
+  ]);
 }
 
 function queryOf(request: FastifyRequest): Record<string, string | undefined> {
@@ -199,7 +211,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     `${request.protocol}://${request.host}${request.url.replace(/\/v7\/.*$/, '/v7')}`;
 
   app.addHook('onResponse', async (request, reply) => {
-    state.calls.push({
+    state.recordCall({
       method: request.method,
       path: request.routeOptions.url?.replace(/^.*\/v7/, '') ?? request.url,
       status: reply.statusCode,
@@ -333,6 +345,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.post('/users', async (request, reply) => {
     const { org, serializer } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.users.filter((user) => user.orgId === org.orgId).length,
+      'users',
+      'organization',
+    );
+    if (full) return full;
     const body = (request.body ?? {}) as {
       name?: unknown;
       email?: unknown;
@@ -453,6 +472,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
     app.post(`/tests/${type}`, async (request, reply) => {
       const { group, serializer, token } = caller(request);
+      const full = overLimit(reply, testsOf(group.aid).length, 'tests', 'account group');
+      if (full) return full;
       const body = (request.body ?? {}) as Record<string, unknown>;
       const errors = validateTestBody(type, body, state, group.aid);
       if (errors.length)
@@ -649,6 +670,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.post('/alert-suppression-windows', async (request, reply) => {
     const { group, serializer } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.suppressionWindows.filter((item) => item.aid === group.aid).length,
+      'suppression windows',
+      'account group',
+    );
+    if (full) return full;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const errors = [];
     if (typeof body.name !== 'string' || !body.name.trim())
@@ -698,6 +726,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.post('/dashboards', async (request, reply) => {
     const { group, serializer, token } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.dashboards.filter((item) => item.aid === group.aid).length,
+      'dashboards',
+      'account group',
+    );
+    if (full) return full;
     const body = (request.body ?? {}) as Record<string, unknown>;
     if (body.title !== undefined && typeof body.title !== 'string') {
       return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, [
@@ -773,6 +808,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.post('/tags', async (request, reply) => {
     const { group, serializer } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.tags.filter((item) => item.aid === group.aid).length,
+      'tags',
+      'account group',
+    );
+    if (full) return full;
     const body = (request.body ?? {}) as Record<string, unknown>;
     const errors = [];
     for (const field of ['key', 'value', 'objectType']) {

@@ -1,3 +1,4 @@
+import { LIMITS, pushBounded } from '../bounded.js';
 import { generateWorld, type GeneratorOptions, type World } from './generator.js';
 import type { Token } from './model.js';
 
@@ -83,6 +84,11 @@ export class PlatformState {
     if (reshaped) this.windows.clear();
   }
 
+  /** Remembers a call for tests and benchmarks (the most recent ones). */
+  recordCall(call: PlatformState['calls'][number]): void {
+    pushBounded(this.calls, call, LIMITS.calls);
+  }
+
   newId(): string {
     return String(++this.nextId);
   }
@@ -102,7 +108,7 @@ export class PlatformState {
     if (!window || now >= window.resetAt) {
       window = { startedAt: now, resetAt: now + this.scenario.windowMs, count: 0 };
       this.windows.set(orgId, window);
-      this.history.push({ orgId, startedAt: now, count: 0 });
+      pushBounded(this.history, { orgId, startedAt: now, count: 0 }, LIMITS.windows);
     }
     const allowed = window.count < limit;
     if (allowed) {

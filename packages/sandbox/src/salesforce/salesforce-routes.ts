@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { LIMITS, pushBounded } from '../bounded.js';
 import { escapeHtml, page } from '../html.js';
 
 export const SALESFORCE_API_VERSION = 'v60.0';
@@ -125,6 +126,11 @@ export const salesforceRoutes: FastifyPluginAsync<{
     }
     const accessToken = `00Dsandbox!${randomBytes(24).toString('base64url')}`;
     state.accessTokens.add(accessToken);
+    // Keep the most recent tokens only: the oldest session expires.
+    for (const old of state.accessTokens) {
+      if (state.accessTokens.size <= LIMITS.crmAccessTokens) break;
+      state.accessTokens.delete(old);
+    }
     return {
       access_token: accessToken,
       instance_url: `${request.protocol}://${request.host}${request.url.replace(/\/services\/oauth2\/token.*$/, '')}`,
@@ -153,7 +159,7 @@ export const salesforceRoutes: FastifyPluginAsync<{
       Subject: String(record.Subject),
       Id: state.nextId(),
     };
-    state.tasks.push(task);
+    pushBounded(state.tasks, task, LIMITS.crmTasks);
     return { success: true as const, id: task.Id, errors: [] as SalesforceError[] };
   };
 

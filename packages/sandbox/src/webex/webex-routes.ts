@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { LIMITS } from '../bounded.js';
 import { escapeHtml, page } from '../html.js';
 
 /** Webex's limit on a message's text or markdown, in bytes. */
@@ -21,14 +22,29 @@ export interface WebexMessage {
   created: string;
 }
 
+/** Delivered messages, the most recent first to stay: at most 1,000, and 100 MB of files in all. */
 export class WebexState {
   readonly messages: WebexMessage[] = [];
   /** Until this time (epoch ms), every message answers 429 with Retry-After. */
   throttledUntil = 0;
   retryAfterSeconds = 2;
+  private fileBytes = 0;
+
+  add(message: WebexMessage): void {
+    this.messages.push(message);
+    this.fileBytes += message.file?.content.length ?? 0;
+    while (
+      this.messages.length > LIMITS.webexMessages ||
+      (this.fileBytes > LIMITS.webexBytes && this.messages.length > 1)
+    ) {
+      const dropped = this.messages.shift();
+      this.fileBytes -= dropped?.file?.content.length ?? 0;
+    }
+  }
 
   reset(): void {
     this.messages.length = 0;
+    this.fileBytes = 0;
     this.throttledUntil = 0;
   }
 }
@@ -39,15 +55,17 @@ function webexError(reply: FastifyReply, status: number, message: string) {
 
 /**
  * Webex Messages API stand-in (POST /v1/messages, JSON or multipart with one file), with the real
- * limits, a 429-with-Retry-After scenario, and a page listing what was delivered to whom.
+ * limits, a 429-with-Retry-After scenario, and a page listing what was delivered to whom. Only the
+ * configured bot token may post; files are served back as inert attachments.
  */
-export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: string | null }> = async (
+export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: string }> = async (
   app,
   { state, botToken },
 ) => {
+  const expected = Buffer.from(`Bearer ${botToken}`);
   app.post('/v1/messages', async (request, reply) => {
-    const auth = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
-    if (!auth || (botToken !== null && auth !== botToken)) {
+    const given = Buffer.from(request.headers.authorization ?? '');
+    if (botToken === '' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return webexError(
         reply,
         401,
@@ -61,17 +79,25 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
     const fields: Record<string, string> = {};
     const files: WebexFile[] = [];
     if (request.isMultipart()) {
-      for await (const part of request.parts({ limits: { fileSize: 100 * 1024 * 1024 } })) {
-        if (part.type === 'file') {
-          files.push({
-            id: randomUUID(),
-            name: part.filename,
-            contentType: part.mimetype,
-            content: await part.toBuffer(),
-          });
-        } else {
-          fields[part.fieldname] = String(part.value);
+      try {
+        for await (const part of request.parts({ limits: { files: 1, fileSize: LIMITS.webexFileBytes } })) {
+          if (part.type === 'file') {
+            files.push({
+              id: randomUUID(),
+              name: part.filename,
+              contentType: part.mimetype,
+              content: await part.toBuffer(),
+            });
+          } else {
+            fields[part.fieldname] = String(part.value);
+          }
         }
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === 'FST_FILES_LIMIT') return webexError(reply, 400, 'Only one file may be attached to a message.');
+        if (code === 'FST_REQ_FILE_TOO_LARGE')
+          return webexError(reply, 413, `The file exceeds the sandbox's limit of ${LIMITS.webexFileBytes} bytes.`);
+        throw error;
       }
     } else {
       const body = (request.body ?? {}) as Record<string, unknown>;
@@ -97,7 +123,7 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
       file: files[0],
       created: new Date().toISOString(),
     };
-    state.messages.push(message);
+    state.add(message);
     const base = `${request.protocol}://${request.host}${request.url.replace(/\/v1\/messages.*$/, '')}`;
     return {
       id: message.id,
@@ -129,9 +155,13 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
   app.get<{ Params: { id: string } }>('/files/:id', async (request, reply) => {
     const file = state.messages.find((message) => message.file?.id === request.params.id)?.file;
     if (!file) return reply.status(404).send({ message: 'File not found' });
+    // Whatever type the uploader declared, the file is served as opaque bytes to download, never rendered.
+    const name = file.name.replace(/[^\w.-]+/g, '_').slice(0, 120) || 'file';
     return reply
-      .type(file.contentType)
-      .header('content-disposition', `attachment; filename="${file.name.replaceAll('"', '')}"`)
+      .type('application/octet-stream')
+      .header('content-disposition', `attachment; filename="${name}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
       .send(file.content);
   });
 
