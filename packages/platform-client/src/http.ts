@@ -2,11 +2,22 @@ import { createHash } from 'node:crypto';
 import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
 import { readRateHeaders, realClock, RateLimiterRegistry, type Clock } from './rate-limiter.js';
 
+/**
+ * Answers a job already read, kept outside the process (a report's rows in the database), so a job
+ * that stopped on a fault resumes where it was instead of reading everything again.
+ */
+export interface ReadJournal {
+  get(key: string): Promise<{ body: unknown } | undefined>;
+  put(key: string, body: unknown): Promise<void>;
+}
+
 /** Who is calling: the customer's bearer token, and the organization whose budget the call spends. */
 export interface PlatformAuth {
   token: string;
   /** The organization id; until it is known the limiter is keyed by a hash of the token. */
   organizationId?: string;
+  /** Where GET answers are kept and looked up first (report jobs). */
+  journal?: ReadJournal;
 }
 
 export interface PlatformLogger {
@@ -19,6 +30,11 @@ export interface PlatformHttpOptions {
   baseUrl: string;
   /** Per-call timeout. */
   timeoutMs?: number;
+  /**
+   * How long an idempotent call keeps being retried after 5xx answers, timeouts and network failures
+   * (default two minutes): reads are bounded by time, not by a small count of attempts.
+   */
+  retryBudgetMs?: number;
   limiters?: RateLimiterRegistry;
   fetch?: typeof fetch;
   clock?: Clock;
@@ -42,15 +58,27 @@ export interface CallOptions {
   idempotent?: boolean;
 }
 
-/** Spec section 9: at most 3 attempts; backoff 2^attempt x 100 ms plus up to 100 ms jitter, capped at 300 s. */
+/**
+ * Non-idempotent calls (creations): at most 3 attempts, and only when the platform cannot have acted;
+ * backoff 2^attempt x 100 ms plus up to 100 ms jitter, capped at 300 s.
+ */
 export const MAX_ATTEMPTS = 3;
 const BACKOFF_CAP_MS = 300_000;
+export const DEFAULT_RETRY_BUDGET_MS = 120_000;
+const READ_BACKOFF_BASE_MS = 200;
+const READ_BACKOFF_CAP_MS = 10_000;
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 const SAFE_TO_REPEAT_STATUSES = new Set([502, 503]);
 const CONNECTION_NEVER_OPENED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNRESET_BEFORE_SEND']);
 
 export function backoffMs(attempt: number, random: () => number): number {
   return Math.min(BACKOFF_CAP_MS, 2 ** attempt * 100 + Math.floor(random() * 100));
+}
+
+/** Wait before retrying a read: exponential from 200 ms up to 10 s, with half of it random (equal jitter). */
+export function readBackoffMs(attempt: number, random: () => number): number {
+  const ceiling = Math.min(READ_BACKOFF_CAP_MS, READ_BACKOFF_BASE_MS * 2 ** (attempt - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
 /**
@@ -60,6 +88,7 @@ export function backoffMs(attempt: number, random: () => number): number {
 export class PlatformHttp {
   readonly baseUrl: URL;
   private readonly timeoutMs: number;
+  private readonly retryBudgetMs: number;
   private readonly limiters: RateLimiterRegistry;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: Clock;
@@ -69,6 +98,7 @@ export class PlatformHttp {
   constructor(options: PlatformHttpOptions) {
     this.baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retryBudgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
     this.limiters = options.limiters ?? new RateLimiterRegistry(this.clock, this.random);
@@ -107,9 +137,35 @@ export class PlatformHttp {
 
   private async send<T>(auth: PlatformAuth, url: URL, options: CallOptions): Promise<T> {
     const method = options.method ?? 'GET';
+    const journalKey = method === 'GET' && auth.journal ? `${url.pathname}${url.search}` : undefined;
+    if (journalKey !== undefined) {
+      const kept = await auth.journal?.get(journalKey);
+      if (kept) return kept.body as T;
+    }
+    const body = await this.sendOverNetwork<T>(auth, url, method, options);
+    if (journalKey !== undefined) await auth.journal?.put(journalKey, body);
+    return body;
+  }
+
+  private async sendOverNetwork<T>(auth: PlatformAuth, url: URL, method: string, options: CallOptions): Promise<T> {
     const idempotent = options.idempotent ?? method !== 'POST';
     const limiter = this.limiters.for(this.limiterKey(auth));
+    const started = this.clock.now();
     let attempt = 0;
+    /** Waits before the next attempt when one is allowed; false when the call must give up. */
+    const mayRetry = async (canRepeat: boolean): Promise<boolean> => {
+      if (!canRepeat) return false;
+      attempt += 1;
+      if (!idempotent) {
+        if (attempt >= MAX_ATTEMPTS) return false;
+        await this.clock.sleep(backoffMs(attempt, this.random), options.signal);
+        return true;
+      }
+      const wait = readBackoffMs(attempt, this.random);
+      if (this.clock.now() - started + wait > this.retryBudgetMs) return false;
+      await this.clock.sleep(wait, options.signal);
+      return true;
+    };
     for (;;) {
       await limiter.acquire(options.signal);
       const outcome = await this.attempt(auth, url, method, options);
@@ -125,20 +181,13 @@ export class PlatformHttp {
         this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
         if (status >= 200 && status < 300) return body as T;
         const canRepeat = idempotent ? RETRYABLE_STATUSES.has(status) : SAFE_TO_REPEAT_STATUSES.has(status);
-        if (canRepeat && attempt + 1 < MAX_ATTEMPTS) {
-          await this.clock.sleep(backoffMs(++attempt, this.random), options.signal);
-          continue;
-        }
+        if (await mayRetry(canRepeat)) continue;
         throw errorFromResponse(status, body);
       }
       limiter.release(undefined);
       if (outcome.kind === 'aborted') throw options.signal?.reason ?? new PlatformError(0, 'Request cancelled');
-      const canRepeat = idempotent || outcome.neverSent;
       this.logger?.debug({ method, path: url.pathname, failure: outcome.kind }, 'platform call failed');
-      if (canRepeat && attempt + 1 < MAX_ATTEMPTS) {
-        await this.clock.sleep(backoffMs(++attempt, this.random), options.signal);
-        continue;
-      }
+      if (await mayRetry(idempotent || outcome.neverSent)) continue;
       const status = outcome.kind === 'timeout' ? TIMEOUT_STATUS : 0;
       throw new PlatformError(status, messageForStatus(status, this.timeoutMs));
     }

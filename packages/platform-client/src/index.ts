@@ -3,7 +3,10 @@ export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldErro
 export {
   PlatformHttp,
   MAX_ATTEMPTS,
+  DEFAULT_RETRY_BUDGET_MS,
   backoffMs,
+  readBackoffMs,
+  type ReadJournal,
   type PlatformAuth,
   type PlatformHttpOptions,
   type CallOptions,

@@ -106,7 +106,10 @@ describe('the platform client against the sandbox', () => {
     );
   });
 
-  it('retries 5xx three times in all, then maps the status', async () => {
+  it('retries a read on 5xx until its time budget is spent, then maps the status', async () => {
+    const patient = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 2_000, retryBudgetMs: 1_500 }).as({
+      token: adminToken,
+    });
     for (const [status, message] of [
       [500, 'Platform server error (500)'],
       [503, 'Platform temporarily unavailable (503)'],
@@ -114,10 +117,35 @@ describe('the platform client against the sandbox', () => {
     ] as const) {
       started.sandbox.reset();
       await started.setScenario({ errorRate: 1, errorStatus: status });
-      const error = await failure(() => admin.accountGroups.list(), adminToken);
+      const began = Date.now();
+      const error = await failure(() => patient.accountGroups.list(), adminToken);
       expect(error).toMatchObject({ status, message });
-      expect(started.sandbox.platform.calls.filter((call) => call.status === status)).toHaveLength(3);
+      // Bounded by time, not by a count of three: more attempts, and no longer than the budget allows.
+      expect(started.sandbox.platform.calls.filter((call) => call.status === status).length).toBeGreaterThan(3);
+      expect(Date.now() - began).toBeLessThan(1_500 + 1_000);
     }
+  });
+
+  it('gets every read through a platform answering half its calls with 500', async () => {
+    await started.setScenario({ errorRate: 0.5, errorStatus: 500 });
+    const aid = (await admin.accountGroups.list())[0]?.aid;
+    const lists = await Promise.all(Array.from({ length: 20 }, () => admin.tests.list(aid)));
+    expect(lists.every((tests) => tests.length > 0)).toBe(true);
+    expect(started.sandbox.platform.calls.some((call) => call.status === 500)).toBe(true);
+  });
+
+  it('answers a read from its journal, and keeps each answer it gets there', async () => {
+    const kept = new Map<string, unknown>();
+    const journal = {
+      get: async (key: string) => (kept.has(key) ? { body: kept.get(key) } : undefined),
+      put: async (key: string, body: unknown) => void kept.set(key, body),
+    };
+    const journaled = client.as({ token: adminToken, journal });
+    const first = await journaled.accountGroups.list();
+    const calls = started.sandbox.platform.calls.length;
+    expect([...kept.keys()]).toEqual([expect.stringMatching(/\/v7\/account-groups$/)]);
+    expect(await journaled.accountGroups.list()).toEqual(first);
+    expect(started.sandbox.platform.calls.length).toBe(calls);
   });
 
   it('does not repeat a creation after a 500, where the platform may have acted', async () => {
@@ -126,8 +154,10 @@ describe('the platform client against the sandbox', () => {
     expect(started.sandbox.platform.calls.filter((call) => call.method === 'POST')).toHaveLength(1);
   });
 
-  it('gives up on a call that times out, after three attempts', async () => {
-    const quick = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 200 }).as({ token: adminToken });
+  it('gives up on a read that keeps timing out once its budget is spent', async () => {
+    const quick = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 200, retryBudgetMs: 1_000 }).as({
+      token: adminToken,
+    });
     await started.setScenario({ timeoutRate: 1, hangMs: 1_000 });
     const started_ = Date.now();
     const error = await failure(() => quick.accountGroups.list(), adminToken);
@@ -142,16 +172,18 @@ describe('the platform client against the sandbox', () => {
       debug: (object: object, message: string) => lines.push(JSON.stringify({ object, message })),
       warn: (object: object, message: string) => lines.push(JSON.stringify({ object, message })),
     };
-    const logged = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 2_000, logger }).as({ token: adminToken });
+    const logged = new PlatformClient({ baseUrl: started.baseUrl, timeoutMs: 2_000, retryBudgetMs: 500, logger }).as({
+      token: adminToken,
+    });
     await logged.accountGroups.list();
     await started.setScenario({ errorRate: 1, errorStatus: 502 });
     await failure(() => logged.accountGroups.list(), adminToken);
-    expect(lines.length).toBeGreaterThanOrEqual(4);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines.join('\n')).not.toContain(adminToken);
   });
 
   it('says so when the platform cannot be reached', async () => {
-    const nowhere = new PlatformClient({ baseUrl: 'http://127.0.0.1:9/v7', timeoutMs: 1_000 }).as({
+    const nowhere = new PlatformClient({ baseUrl: 'http://127.0.0.1:9/v7', timeoutMs: 1_000, retryBudgetMs: 500 }).as({
       token: adminToken,
     });
     const error = await failure(() => nowhere.accountGroups.list(), adminToken);
