@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -40,16 +41,19 @@ import { BulkRepository } from './modules/bulk/bulk.repository.js';
 import { ssoRoutes } from './modules/sso/sso.routes.js';
 import { SsoService } from './modules/sso/sso.service.js';
 import { seedDemoAccounts } from './modules/users/demo-accounts.js';
+import { configureHashing } from './modules/users/passwords.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { registerAccessControl } from './platform/access.js';
-import type { CookieSecurity } from './platform/csrf.js';
+import type { CookieSecurity } from './platform/cookies.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
-import { registerErrorHandling } from './platform/errors.js';
+import { AppError, registerErrorHandling } from './platform/errors.js';
 import { loggerOptions } from './platform/logging.js';
 import { noMailer, outboxMailer, smtpMailer, type Mailer } from './platform/mailer.js';
-import { loadOrCreateSecret } from './platform/secrets.js';
+import { prepareDataDir } from './platform/data-dir.js';
+import { loadOrCreateSecret, loadOrCreateTokenKeys, moveLegacySecrets } from './platform/secrets.js';
+import { SealedTokens } from './platform/sealed-tokens.js';
 import { TokenVault } from './platform/token-vault.js';
 import { WebexClient } from './platform/webex-client.js';
 import { injectFetch } from './platform/inject-fetch.js';
@@ -76,8 +80,10 @@ export interface BuiltApp {
     reports: ReportsService;
     bulk: BulkService;
   };
-  /** The stand-ins of the external systems, when this instance mounts them (PLATFORM_API_URL unset). */
+  /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
+  /** The customer tokens held for jobs. */
+  tokens: SealedTokens;
 }
 
 /** Where the embedded platform client reaches the sandbox: in-process, never over the network. */
@@ -85,6 +91,35 @@ const EMBEDDED_SANDBOX_ORIGIN = 'http://sandbox.internal';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 const SESSION_PURGE_QUEUE = 'sessions.purge-expired';
+const TOKEN_SWEEP_QUEUE = 'tokens.sweep';
+/** Operations anyone may call that take credentials or send mail: limited per address before anything else. */
+const RATE_LIMITED_OPERATIONS = new Set([
+  'login',
+  'completeNewPassword',
+  'requestPasswordReset',
+  'confirmPasswordReset',
+  'startSso',
+  'finishSso',
+]);
+const RETENTION_QUEUE = 'retention.prune';
+const DAY_MS = 86_400_000;
+
+/**
+ * The key ring for customer tokens: REPORTS_KEY (and REPORTS_KEY_PREVIOUS) when set, else the key file
+ * of the embedded default in SECRETS_DIR, outside DATA_DIR. Keys an earlier version kept inside
+ * DATA_DIR are moved out first.
+ */
+function tokenVault(config: AppConfig, log: FastifyInstance['log']): TokenVault {
+  if (config.tokenKeys) return TokenVault.fromBase64(config.tokenKeys.current, config.tokenKeys.previous);
+  const moved = moveLegacySecrets(config.dataDir, config.secretsDir);
+  if (moved.length > 0)
+    log.warn(
+      { moved, secretsDir: config.secretsDir },
+      'keys moved out of DATA_DIR; once running jobs finish, retire the old token key with `npm run keys -- retire`',
+    );
+  const keys = loadOrCreateTokenKeys(config.secretsDir);
+  return TokenVault.fromBase64(keys.current, keys.previous);
+}
 
 /** Builds the whole application without listening: plugins, then platform, then modules, then the web app. */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BuiltApp> {
@@ -98,7 +133,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     logger: options.logDestination
       ? { ...loggerOptions(config.logLevel), stream: options.logDestination }
       : loggerOptions(config.logLevel),
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies nearest the server; addresses trust those proxies only.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
     requestIdHeader: 'x-request-id',
     genReqId: (request) => {
@@ -113,6 +152,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     reply.header('x-request-id', request.id);
   });
 
+  if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
+  configureHashing(config.hashingConcurrency);
   const database = await openDatabase(target);
   const queue = new JobQueue(database.sql, app.log);
   app.addHook('onClose', async () => {
@@ -133,6 +174,18 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           upgradeInsecureRequests: null,
         },
       },
+    });
+    await app.register(fastifyRateLimit, {
+      max: config.publicRateLimitPerMinute,
+      timeWindow: 60_000,
+      cache: 50_000,
+      allowList: (request) => !RATE_LIMITED_OPERATIONS.has(String(request.routeOptions.schema?.operationId ?? '')),
+      errorResponseBuilder: (_request, context) =>
+        new AppError(
+          429,
+          'rate_limited',
+          `Too many requests from this address. Try again in ${Math.max(1, Math.ceil(context.ttl / 1000))} seconds.`,
+        ),
     });
     await app.register(fastifySwagger, {
       openapi: {
@@ -159,7 +212,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       absoluteTimeoutMs: config.session.absoluteTimeoutMs,
       demoMode: config.demoMode,
     });
-    const sandbox = config.platformApiUrl === null ? new Sandbox(config.sandbox) : null;
+    // The sandbox (mail outbox, Webex inbox, scenario switches) exists in demo mode only: outside it, a
+    // readable outbox would hand anyone the reset codes of every account.
+    const sandbox =
+      config.demoMode && config.platformApiUrl === null
+        ? new Sandbox({ ...config.sandbox, webexBotToken: config.webex.botToken })
+        : null;
     const mailer: Mailer = config.mail.smtpUrl
       ? smtpMailer(config.mail.smtpUrl, config.mail.from)
       : sandbox
@@ -175,6 +233,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         maxDelayMs: 4000,
       },
       demoMode: config.demoMode,
+      passwordResetEnabled: config.passwordResetEnabled,
+      logger: app.log,
     });
     const users = new UsersService(usersRepository);
     const audit = new AuditRepository(database.db);
@@ -188,7 +248,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           { ...config.oidc, publicUrl: config.publicUrl },
           usersRepository,
           auth,
-          loadOrCreateSecret(config.dataDir, 'cookie', config.cookieSecret ?? undefined),
+          loadOrCreateSecret(config.secretsDir, 'cookie', config.cookieSecret),
+          app.log,
         )
       : null;
 
@@ -197,18 +258,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       auth,
       identity,
       users: usersRepository,
-      cookies,
       sessionMaxAgeMs: config.session.absoluteTimeoutMs,
       appInfo: {
         supportEmail: config.supportEmail,
         demoMode: config.demoMode,
         passwordPolicy: config.passwordPolicy,
         sso: { enabled: sso !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
-        passwordResetEnabled: mailer.available,
+        passwordResetEnabled: config.passwordResetEnabled && mailer.available,
       },
-      providerLogoutUrl: async () => (sso ? sso.logoutUrl() : undefined),
+      providerLogoutUrl: async (idToken) => (sso ? sso.logoutUrl(idToken) : undefined),
     });
-    await app.register(ssoRoutes, { sso, cookies, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
+    await app.register(ssoRoutes, { sso, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
     await app.register(usersRoutes, { users, audit });
     await app.register(usageRoutes, { usage });
 
@@ -224,6 +284,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const platform = new PlatformClient({
       baseUrl: config.platformApiUrl ?? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/v7`,
       timeoutMs: config.platformTimeoutMs,
+      retryBudgetMs: config.platformRetryBudgetMs,
       fetch: sandbox ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined,
       logger: app.log,
     });
@@ -232,19 +293,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const webex = webexUrl
       ? new WebexClient({
           baseUrl: webexUrl,
-          botToken: config.webex.botToken ?? 'sandbox-bot-token',
+          botToken: config.webex.botToken ?? sandbox?.webexBotToken ?? '',
           fetch: sandbox && !config.webex.apiUrl ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined,
         })
       : null;
-    const vault = new TokenVault(
-      config.reportsKey
-        ? Buffer.from(config.reportsKey, 'base64')
-        : loadOrCreateSecret(config.dataDir, 'reports', undefined),
-    );
+    const tokens = new SealedTokens(database.db, tokenVault(config, app.log));
     const reports = new ReportsService({
       repository: new ReportsRepository(database.db),
       queue,
-      vault,
+      tokens,
       platform,
       webex,
       usage,
@@ -254,7 +311,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const bulk = new BulkService({
       repository: new BulkRepository(database.db),
       queue,
-      vault,
+      tokens,
       platform,
       usage,
       logger: app.log,
@@ -297,6 +354,23 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       });
       await queue.schedule(BULK_RECOVERY_QUEUE, '* * * * *');
       await bulk.recoverOrphans(database.kind === 'pglite');
+      // Any token no queued or running job refers to, or sealed by a retired key, is deleted.
+      await queue.work(TOKEN_SWEEP_QUEUE, async () => {
+        const swept = await tokens.sweep();
+        if (swept > 0) app.log.info({ swept }, 'sealed tokens no job needs were deleted');
+      });
+      await queue.schedule(TOKEN_SWEEP_QUEUE, '*/5 * * * *');
+      await tokens.sweep();
+      await queue.work(RETENTION_QUEUE, async () => {
+        const before = new Date(Date.now() - config.retentionDays * DAY_MS);
+        const pruned = {
+          securityEvents: await identity.pruneBefore(before),
+          reports: await reports.pruneFinished(before),
+          bulkRuns: await bulk.pruneFinished(before),
+        };
+        app.log.info({ ...pruned, retentionDays: config.retentionDays }, 'retention: old records deleted');
+      });
+      await queue.schedule(RETENTION_QUEUE, '17 3 * * *');
     }
 
     await app.ready();
@@ -306,6 +380,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       queue,
       services: { auth, identity, users, usage, platform, audit, reports, bulk },
       sandbox,
+      tokens,
     };
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -6,6 +7,43 @@ const booleanFromEnv = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const durationMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** 32 bytes in base64, as `openssl rand -base64 32` prints them. */
+const BASE64_KEY = /^[A-Za-z0-9+/]{43}=$/;
+
+/** The platform's published API address, used outside demo mode when PLATFORM_API_URL is unset (development only). */
+export const VENDOR_API_URL = 'https://api.thousandeyes.com/v7';
+
+/**
+ * Which proxies may set X-Forwarded-For: none, a number of hops in front of the server, or their
+ * addresses (IPs, CIDR ranges, or proxy-addr's names loopback, linklocal, uniquelocal). "true" would
+ * trust every hop, letting any client forge its address, so it is refused.
+ */
+export type TrustProxy = false | number | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function parseTrustProxy(raw: string | undefined): TrustProxy | string {
+  const value = (raw ?? '').trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true')
+    return 'trusts every hop, so any client could forge its address: give the number of proxies in front of the server (for example 1) or their addresses';
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return hops <= 10 ? hops : 'more than 10 proxy hops: give their addresses instead';
+  }
+  const entries = value.split(',').map((entry) => entry.trim());
+  const bad = entries.find((entry) => {
+    if (PROXY_NAMES.has(entry)) return false;
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return true;
+    if (bits === undefined) return false;
+    const prefix = Number(bits);
+    return !/^\d+$/.test(bits) || prefix > (family === 4 ? 32 : 128);
+  });
+  return bad === undefined ? entries : `"${bad}" is neither a hop count nor an address or CIDR range`;
+}
 
 /**
  * Every environment variable the server reads, in one schema. The README's configuration table
@@ -17,6 +55,7 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default('./data'),
+  SECRETS_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// connection string')
@@ -28,13 +67,14 @@ const envSchema = z.object({
   SESSION_IDLE_TIMEOUT_MS: durationMs(8 * 60 * 60 * 1000),
   SESSION_ABSOLUTE_TIMEOUT_MS: durationMs(7 * 24 * 60 * 60 * 1000),
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: z.string().optional(),
   PROVISIONED_TESTS_BASELINE: z.coerce.number().int().nonnegative().default(8589),
   PLATFORM_API_URL: z.url().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SHUTDOWN_GRACE_MS: durationMs(10_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
   PLATFORM_TIMEOUT_MS: durationMs(30_000),
+  PLATFORM_RETRY_BUDGET_MS: durationMs(120_000),
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
   SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(240),
@@ -49,6 +89,7 @@ const envSchema = z.object({
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
+  PASSWORD_RESET_ENABLED: booleanFromEnv.default(true),
   MAIL_FROM: z.string().min(3).default('CE Toolkit <no-reply@ce-toolkit.local>'),
   OIDC_ISSUER: z.url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
@@ -58,10 +99,18 @@ const envSchema = z.object({
   OIDC_LABEL: z.string().min(1).default('Sign in with SSO'),
   OIDC_ALLOW_INSECURE: booleanFromEnv.default(false),
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  REPORTS_KEY: z
+  REPORTS_KEY: z.string().regex(BASE64_KEY, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
+  REPORTS_KEY_PREVIOUS: z
     .string()
-    .regex(/^[A-Za-z0-9+/]{43}=$/, 'must be 32 bytes in base64 (openssl rand -base64 32)')
+    .regex(
+      new RegExp(`^${BASE64_KEY.source.slice(1, -1)}(,${BASE64_KEY.source.slice(1, -1)})*$`),
+      'must be a comma-separated list of 32-byte keys in base64',
+    )
     .optional(),
+  OIDC_REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(true),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
   WEBEX_BOT_TOKEN: z.string().min(10).optional(),
 });
@@ -74,6 +123,8 @@ export interface AppConfig {
   port: number;
   publicUrl: string;
   dataDir: string;
+  /** Key files of the embedded default: never inside `dataDir`, so a copy of the data opens no token. */
+  secretsDir: string;
   /** `null` means the embedded PGlite database under `dataDir`. */
   databaseUrl: string | null;
   logLevel: Env['LOG_LEVEL'];
@@ -81,19 +132,23 @@ export interface AppConfig {
   demoPassword: string;
   supportEmail: string;
   session: { idleTimeoutMs: number; absoluteTimeoutMs: number; cookieSecure: 'auto' | boolean };
-  trustProxy: boolean;
+  trustProxy: TrustProxy;
   provisionedTestsBaseline: number;
-  /** `null` means the sandbox mounted at /sandbox on this server. */
+  /** `null` means the sandbox mounted at /sandbox on this server (demo mode only). */
   platformApiUrl: string | null;
   platformTimeoutMs: number;
+  /** How long a read keeps being retried after 5xx answers, timeouts and network failures. */
+  platformRetryBudgetMs: number;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
   passwordPolicy: { minLength: number; lowercase: boolean; uppercase: boolean; number: boolean; symbol: boolean };
   signIn: { maxFailures: number; lockMs: number };
+  /** Reset by a mailed code: on unless PASSWORD_RESET_ENABLED=false (it then needs SMTP, or the sandbox outbox). */
+  passwordResetEnabled: boolean;
   mail: { smtpUrl: string | null; from: string };
-  /** Signs short-lived cookies; several instances must share it. `null`: a key file under DATA_DIR. */
+  /** Signs short-lived cookies; several instances must share it. `null`: a key file under `secretsDir`. */
   cookieSecret: string | null;
-  /** AES key for tokens kept during report jobs (base64); `null`: a key file under DATA_DIR. */
-  reportsKey: string | null;
+  /** AES keys for customer tokens kept during jobs (base64): the current one and older ones still accepted. */
+  tokenKeys: { current: string; previous: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
   webex: { apiUrl: string | null; botToken: string | null };
   /** OpenID Connect sign-in; `null` when OIDC_ISSUER is unset. */
@@ -105,7 +160,14 @@ export interface AppConfig {
     scopes: string;
     label: string;
     allowInsecure: boolean;
+    requireVerifiedEmail: boolean;
   } | null;
+  /** Security events, throttle rows and finished reports and runs older than this are deleted. */
+  retentionDays: number;
+  /** Calls per minute per address to the operations that need no session (sign-in, reset, SSO). */
+  publicRateLimitPerMinute: number;
+  /** Password hashes computed at once; more wait their turn. */
+  hashingConcurrency: number;
   webDistDir: string;
   shutdownGraceMs: number;
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
@@ -117,6 +179,12 @@ export class ConfigError extends Error {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
     this.name = 'ConfigError';
   }
+}
+
+/** Whether `inner` is `outer` or a folder under it. */
+function isWithin(outer: string, inner: string): boolean {
+  const relative = path.relative(outer, inner);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** Reads the configuration from an environment (process.env by default). Throws ConfigError naming each bad variable. */
@@ -134,19 +202,57 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   const env = parsed.data;
   const embedded = env.DATABASE_URL === undefined;
   const demoMode = env.DEMO_MODE ?? embedded;
-  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
-    throw new ConfigError(['OIDC_CLIENT_ID="": required when OIDC_ISSUER is set']);
+  const production = env.NODE_ENV === 'production';
+  const problems: string[] = [];
+
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (typeof trustProxy === 'string') problems.push(`TRUST_PROXY=${JSON.stringify(env.TRUST_PROXY)}: ${trustProxy}`);
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) problems.push('OIDC_CLIENT_ID="": required when OIDC_ISSUER is set');
+  if (demoMode && !embedded)
+    problems.push('DEMO_MODE=true: demo accounts exist only on the embedded database (unset DATABASE_URL)');
+  if (env.REPORTS_KEY_PREVIOUS && !env.REPORTS_KEY)
+    problems.push('REPORTS_KEY="": required when REPORTS_KEY_PREVIOUS is set (the current key seals new tokens)');
+
+  const dataDir = path.resolve(env.DATA_DIR);
+  const secretsDir = path.resolve(
+    env.SECRETS_DIR ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}.keys`),
+  );
+  if (isWithin(dataDir, secretsDir))
+    problems.push(
+      `SECRETS_DIR=${JSON.stringify(env.SECRETS_DIR ?? secretsDir)}: must be outside DATA_DIR, so a copy of the data opens no token`,
+    );
+
+  // Several instances share one PostgreSQL: each must seal, open and sign with the same keys.
+  if (!embedded) {
+    if (!env.REPORTS_KEY)
+      problems.push('REPORTS_KEY="": required on PostgreSQL, the same on every instance (openssl rand -base64 32)');
+    if (!env.COOKIE_SECRET)
+      problems.push('COOKIE_SECRET="": required on PostgreSQL, the same on every instance (32+ characters)');
   }
-  if (demoMode && !embedded) {
-    throw new ConfigError(['DEMO_MODE=true: demo accounts exist only on the embedded database (unset DATABASE_URL)']);
+  if (production) {
+    if (demoMode)
+      problems.push(
+        `DEMO_MODE=${env.DEMO_MODE === undefined ? '(unset: on by default on the embedded database)' : 'true'}: demo mode mounts the sandbox and the demo accounts; set DEMO_MODE=false in production`,
+      );
+    if (!env.PLATFORM_API_URL)
+      problems.push(`PLATFORM_API_URL="": required in production (the platform's API, for example ${VENDOR_API_URL})`);
+    if (env.PASSWORD_RESET_ENABLED && !env.SMTP_URL)
+      problems.push(
+        'SMTP_URL="": required in production while reset by code is on (or set PASSWORD_RESET_ENABLED=false)',
+      );
+    if (!env.REPORTS_KEY && embedded) problems.push('REPORTS_KEY="": required in production (openssl rand -base64 32)');
+    if (!env.COOKIE_SECRET && embedded) problems.push('COOKIE_SECRET="": required in production (32+ characters)');
   }
+  if (problems.length > 0) throw new ConfigError(problems);
+
   const host = env.HOST;
   return {
     env: env.NODE_ENV,
     host,
     port: env.PORT,
     publicUrl: env.PUBLIC_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${env.PORT}`,
-    dataDir: path.resolve(env.DATA_DIR),
+    dataDir,
+    secretsDir,
     databaseUrl: env.DATABASE_URL ?? null,
     logLevel: env.LOG_LEVEL,
     demoMode,
@@ -157,10 +263,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       absoluteTimeoutMs: env.SESSION_ABSOLUTE_TIMEOUT_MS,
       cookieSecure: env.COOKIE_SECURE === 'auto' ? 'auto' : env.COOKIE_SECURE === 'true',
     },
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: trustProxy as TrustProxy,
     provisionedTestsBaseline: env.PROVISIONED_TESTS_BASELINE,
-    platformApiUrl: env.PLATFORM_API_URL ?? null,
+    // Outside demo mode there is no sandbox: the platform is the vendor's unless PLATFORM_API_URL says otherwise.
+    platformApiUrl: env.PLATFORM_API_URL ?? (demoMode ? null : VENDOR_API_URL),
     platformTimeoutMs: env.PLATFORM_TIMEOUT_MS,
+    platformRetryBudgetMs: env.PLATFORM_RETRY_BUDGET_MS,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     passwordPolicy: {
       minLength: env.PASSWORD_MIN_LENGTH,
@@ -170,9 +278,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       symbol: env.PASSWORD_REQUIRE_SYMBOL,
     },
     signIn: { maxFailures: env.SIGN_IN_MAX_FAILURES, lockMs: env.SIGN_IN_LOCK_MINUTES * 60_000 },
+    passwordResetEnabled: env.PASSWORD_RESET_ENABLED,
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
     cookieSecret: env.COOKIE_SECRET ?? null,
-    reportsKey: env.REPORTS_KEY ?? null,
+    tokenKeys: env.REPORTS_KEY
+      ? { current: env.REPORTS_KEY, previous: env.REPORTS_KEY_PREVIOUS?.split(',') ?? [] }
+      : null,
     webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
     oidc: env.OIDC_ISSUER
       ? {
@@ -183,8 +294,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
           scopes: env.OIDC_SCOPES,
           label: env.OIDC_LABEL,
           allowInsecure: env.OIDC_ALLOW_INSECURE,
+          requireVerifiedEmail: env.OIDC_REQUIRE_VERIFIED_EMAIL,
         }
       : null,
+    retentionDays: env.RETENTION_DAYS,
+    publicRateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
+    hashingConcurrency: env.HASHING_CONCURRENCY,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     workersEnabled: env.WORKERS_ENABLED,

@@ -1,7 +1,10 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { restrictNewFiles } from './platform/data-dir.js';
 
 async function main(): Promise<void> {
+  // Everything this process writes (the embedded database, key files) is readable by its user only.
+  restrictNewFiles();
   let config;
   try {
     config = loadConfig();
@@ -14,9 +17,11 @@ async function main(): Promise<void> {
   }
 
   const { app } = await buildApp(config);
-  if (config.env === 'production' && !config.trustProxy) {
+  if (config.env === 'production' && config.trustProxy === false) {
     // Without it, every user behind the proxy shares one address for sign-in throttling, and cookies never get Secure.
-    app.log.warn('NODE_ENV=production without TRUST_PROXY=true: behind a reverse proxy, set TRUST_PROXY=true');
+    app.log.warn(
+      'NODE_ENV=production without TRUST_PROXY: behind a reverse proxy, set TRUST_PROXY to the number of proxies (1) or their addresses',
+    );
   }
   await app.listen({ host: config.host, port: config.port });
 
@@ -26,6 +31,10 @@ async function main(): Promise<void> {
   const lines = [`CE Toolkit is running at ${url}`];
   if (config.demoMode) {
     lines.push(
+      'DEMO MODE (the embedded default): demo accounts, and the sandbox of the external systems with its',
+      'readable mail outbox. Not for real users: set DEMO_MODE=false (see the production checklist in README.md).',
+    );
+    lines.push(
       `Sign in as tam@demo.local (or superuser@, proserv@, adoption@, pmo@, engineering@, support@, t3@, user@demo.local)`,
     );
     lines.push(`with the password from DEMO_PASSWORD (default: demo-password).`);
@@ -33,6 +42,8 @@ async function main(): Promise<void> {
     lines.push('Create accounts with: npm run user -- add EMAIL --role TAM --name "Full Name"');
   }
   if (config.platformApiUrl === null) lines.push(`Sandbox of the external systems: ${url}/sandbox`);
+  if (config.databaseUrl === null && config.tokenKeys === null)
+    lines.push(`Keys of this installation (keep them out of backups of ${config.dataDir}): ${config.secretsDir}`);
   console.log(`\n${lines.join('\n')}\n`);
 
   let stopping = false;

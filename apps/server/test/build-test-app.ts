@@ -61,6 +61,9 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     LOG_LEVEL: 'info',
     DEMO_PASSWORD,
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    SECRETS_DIR: `${dataDir}.keys`,
+    // Tests sign in hundreds of times from one address; the limit has a test of its own.
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
   const built = await buildApp(config, { database, logDestination });
@@ -71,6 +74,7 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
       await built.app.close();
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(`${dataDir}.keys`, { recursive: true, force: true });
     },
   };
 }

@@ -18,6 +18,7 @@ describe('a server killed in the middle of a bulk tests run', () => {
     for (const child of children) child.kill('SIGKILL');
     await platform.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
   });
 
   it('resumes after a restart and creates every test exactly once (counted at the platform)', async () => {

@@ -348,9 +348,11 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
   });
 
   it('keeps no token once runs finish, and lets only tool roles run them', async () => {
-    const rows = await testApp.database.sql.executeSql('select token_ciphertext from bulk_runs', []);
+    const rows = await testApp.database.sql.executeSql('select token_id from bulk_runs', []);
     expect(rows.rows.length).toBeGreaterThan(0);
-    expect(rows.rows.every((row) => (row as { token_ciphertext: string | null }).token_ciphertext === null)).toBe(true);
+    expect(rows.rows.every((row) => (row as { token_id: string | null }).token_id === null)).toBe(true);
+    const sealed = await testApp.database.sql.executeSql('select count(*)::int as n from sealed_tokens', []);
+    expect(sealed.rows).toEqual([{ n: 0 }]);
     const support = await signedInClient(testApp.app, 'support@demo.local');
     const refused = await support.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token } });
     expect(refused.statusCode).toBe(403);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { RESET_ANSWER_FLOOR_MS } from '../src/modules/identity/identity.service.js';
+import { createTestApp, eventually, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
-const codeFrom = (text: string) => /code is (\d{6})/.exec(text)?.[1] ?? '';
+const CODE = /code is ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/;
+const codeFrom = (text: string) => CODE.exec(text)?.[1] ?? '';
 
 describe('identity flows', () => {
   let testApp: TestApp;
@@ -14,6 +16,15 @@ describe('identity flows', () => {
   });
 
   const outbox = () => testApp.sandbox?.mail.messages ?? [];
+  /** The latest code mailed to `to` after `count` earlier ones (the mail leaves after the answer). */
+  const nextCode = async (to: string, count: number) => {
+    const mail = await eventually(
+      async () => outbox().filter((message) => message.to === to),
+      (messages) => messages.length > count,
+    );
+    return codeFrom(mail.at(-1)?.text ?? '');
+  };
+  const mailsTo = (to: string) => outbox().filter((message) => message.to === to).length;
 
   it('publishes the password policy for the forms', async () => {
     const info = (await testApp.app.inject({ url: '/api/app-info' })).json();
@@ -99,24 +110,26 @@ describe('identity flows', () => {
     expect(known.statusCode).toBe(202);
     expect(unknown.statusCode).toBe(202);
     expect(known.json()).toEqual(unknown.json());
-    const mail = outbox()
-      .filter((message) => message.to === 'pmo@demo.local')
-      .at(-1);
+    const code = await nextCode('pmo@demo.local', 0);
     expect(outbox().some((message) => message.to === 'ghost@demo.local')).toBe(false);
-    const code = codeFrom(mail?.text ?? '');
-    expect(code).toMatch(/^\d{6}$/);
+    expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
 
     const session = await signedInClient(testApp.app, 'pmo@demo.local');
     const wrong = await anonymous.request({
       method: 'POST',
       url: '/api/password-reset/confirm',
-      payload: { email: 'pmo@demo.local', code: code === '000000' ? '111111' : '000000', newPassword: 'Reset-pass-77' },
+      payload: { email: 'pmo@demo.local', code: 'AAAA-BBBB-CCCC', newPassword: 'Reset-pass-77' },
     });
     expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().error).toMatchObject({
+      code: 'invalid_code',
+      message: 'The confirmation code is wrong. Check it and try again.',
+    });
+    // Typed in lower case, with spaces instead of dashes: the same code.
     const ok = await anonymous.request({
       method: 'POST',
       url: '/api/password-reset/confirm',
-      payload: { email: 'pmo@demo.local', code, newPassword: 'Reset-pass-77' },
+      payload: { email: 'pmo@demo.local', code: code.toLowerCase().replaceAll('-', ' '), newPassword: 'Reset-pass-77' },
     });
     expect(ok.statusCode).toBe(200);
     const reused = await anonymous.request({
@@ -125,8 +138,117 @@ describe('identity flows', () => {
       payload: { email: 'pmo@demo.local', code, newPassword: 'Reset-pass-78' },
     });
     expect(reused.statusCode).toBe(400);
+    expect(reused.json().error.code).toBe('code_expired');
     expect((await session.request({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
     expect((await new TestClient(testApp.app).signIn('pmo@demo.local', 'Reset-pass-77')).statusCode).toBe(200);
+  });
+
+  it('checks at most the limit of 30 wrong passwords sent at once', async () => {
+    const client = new TestClient(testApp.app);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) =>
+        client.request({
+          method: 'POST',
+          url: '/api/session',
+          payload: { email: 't3@demo.local', password: `guess-${attempt}` },
+          remoteAddress: '203.0.113.30',
+        }),
+      ),
+    );
+    const wrong = answers.filter((answer) => answer.json().error?.code === 'sign_in_failed');
+    const locked = answers.filter((answer) => answer.json().error?.code === 'sign_in_locked');
+    // The limit is 4 here: attempts 1 to 3 are told "wrong", the 4th is checked and locks, the rest never are.
+    expect(wrong.length).toBeLessThanOrEqual(4);
+    expect(wrong.length + locked.length).toBe(30);
+    const { rows } = await testApp.database.sql.executeSql(
+      "select count(*)::int as n from security_events where email = 't3@demo.local' and type = 'sign_in_failed'",
+    );
+    expect(rows).toEqual([{ n: 4 }]);
+    // Even the right password waits for the lock to end.
+    expect((await client.signIn('t3@demo.local')).statusCode).toBe(429);
+  });
+
+  it('checks at most 5 of 30 wrong codes sent at once, then refuses even the right code', async () => {
+    const client = new TestClient(testApp.app);
+    const before = mailsTo('proserv@demo.local');
+    await client.request({
+      method: 'POST',
+      url: '/api/password-reset',
+      payload: { email: 'proserv@demo.local' },
+      remoteAddress: '203.0.113.31',
+    });
+    const code = await nextCode('proserv@demo.local', before);
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, attempt) =>
+        client.request({
+          method: 'POST',
+          url: '/api/password-reset/confirm',
+          payload: {
+            email: 'proserv@demo.local',
+            code: `ZZZZ-ZZZZ-${String(attempt).padStart(4, '0')}`,
+            newPassword: 'Guessed-pass-1',
+          },
+          remoteAddress: '203.0.113.31',
+        }),
+      ),
+    );
+    const codes = answers.map((answer) => answer.json().error?.code);
+    expect(codes.filter((value) => value === 'invalid_code').length).toBeLessThanOrEqual(5);
+    expect(codes.filter((value) => value === 'invalid_code' || value === 'code_locked')).toHaveLength(30);
+    const { rows } = await testApp.database.sql.executeSql(
+      "select count(*)::int as n from security_events where email = 'proserv@demo.local' and type in ('password_reset_failed', 'password_reset_locked')",
+    );
+    expect(rows).toEqual([{ n: 5 }]);
+    const right = await client.request({
+      method: 'POST',
+      url: '/api/password-reset/confirm',
+      payload: { email: 'proserv@demo.local', code, newPassword: 'Guessed-pass-1' },
+      remoteAddress: '203.0.113.31',
+    });
+    expect(right.statusCode).toBe(429);
+    expect(right.json().error.message).toBe(
+      'This confirmation code is locked after 5 failed attempts. Ask for a new code.',
+    );
+  });
+
+  it('limits code requests per account and per address', async () => {
+    const client = new TestClient(testApp.app);
+    const ask = (email: string, remoteAddress: string) =>
+      client.request({ method: 'POST', url: '/api/password-reset', payload: { email }, remoteAddress });
+    const statuses = async (asks: Promise<{ statusCode: number }>[]) =>
+      (await Promise.all(asks)).map((answer) => answer.statusCode).sort();
+    const perAccount = await statuses(
+      Array.from({ length: 6 }, (_, index) => ask('support@demo.local', `198.51.100.${index}`)),
+    );
+    expect(perAccount).toEqual([202, 202, 202, 202, 202, 429]);
+    const perAddress = await statuses(
+      Array.from({ length: 21 }, (_, index) => ask(`nobody${index}@demo.local`, '198.51.100.99')),
+    );
+    expect(perAddress).toEqual([...Array.from({ length: 20 }, () => 202), 429]);
+  });
+
+  it('answers a code request for a known and an unknown account in the same time', async () => {
+    const client = new TestClient(testApp.app);
+    const timed = async (email: string, remoteAddress: string) => {
+      const started = performance.now();
+      const answer = await client.request({
+        method: 'POST',
+        url: '/api/password-reset',
+        payload: { email },
+        remoteAddress,
+      });
+      expect(answer.statusCode).toBe(202);
+      return performance.now() - started;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      known.push(await timed('user@demo.local', `192.0.2.${round}`));
+      unknown.push(await timed(`ghost${round}@demo.local`, `192.0.2.${round + 10}`));
+    }
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+    expect(Math.min(...known, ...unknown)).toBeGreaterThanOrEqual(RESET_ANSWER_FLOOR_MS - 5);
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(50);
   });
 
   it('changes a password, ending the other sessions but not this one; lists and ends sessions', async () => {

@@ -13,6 +13,7 @@ describe('a server killed in the middle of a report', () => {
   afterAll(() => {
     for (const child of children) child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
   });
 
   it('finishes the report exactly once after a restart, and keeps no token', async () => {
@@ -71,10 +72,11 @@ describe('a server killed in the middle of a report', () => {
     second.process.kill('SIGTERM');
     await new Promise((resolve) => second.process.once('exit', resolve));
     const database = new PGlite(path.join(dataDir, 'pglite'));
-    const reports = await database.query<{ status: string; token_ciphertext: string | null }>(
-      'select status, token_ciphertext from report_requests',
+    const reports = await database.query<{ status: string; token_id: string | null }>(
+      'select status, token_id from report_requests',
     );
-    expect(reports.rows).toEqual([{ status: 'done', token_ciphertext: null }]);
+    expect(reports.rows).toEqual([{ status: 'done', token_id: null }]);
+    expect((await database.query('select * from sealed_tokens')).rows).toEqual([]);
     const tables = await database.query<{ table_schema: string; table_name: string }>(
       "select table_schema, table_name from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'",
     );

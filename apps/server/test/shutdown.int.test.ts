@@ -8,7 +8,10 @@ const root = path.resolve(import.meta.dirname, '../../..');
 
 describe('the server process', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-shutdown-'));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
+  });
 
   it('prints its address, answers, and exits cleanly on SIGTERM; a bad setting stops it with the name', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' };

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ROLES } from '@ce/contract';
 import { loadConfig } from '../config.js';
+import { restrictNewFiles } from '../platform/data-dir.js';
 import { openDatabase } from '../platform/database.js';
 import { AppError } from '../platform/errors.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
@@ -15,6 +16,7 @@ Commands:
   set-role EMAIL ROLE                          change an account's role
   disable EMAIL                                stop an account from signing in
   enable EMAIL                                 allow a disabled account to sign in again
+  allow-sso EMAIL                              let the next single sign-on with this email take over the account
 
 Roles: ${ROLES.join(', ')}`;
 
@@ -64,6 +66,8 @@ export async function runUserCommand(argv: string[], users: UsersService): Promi
       return `${(await users.setDisabled(needEmail(), true)).email} is disabled.`;
     case 'enable':
       return `${(await users.setDisabled(needEmail(), false)).email} is enabled.`;
+    case 'allow-sso':
+      return `${(await users.allowSso(needEmail())).email} will be linked to the single sign-on identity that next signs in with this email.`;
     case undefined:
     case 'help':
       return USAGE;
@@ -73,6 +77,7 @@ export async function runUserCommand(argv: string[], users: UsersService): Promi
 }
 
 async function main(): Promise<void> {
+  restrictNewFiles();
   const config = loadConfig();
   const database = await openDatabase(
     config.databaseUrl

@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -30,6 +31,10 @@ export const users = pgTable('users', {
   mustChangePassword: boolean('must_change_password').notNull().default(false),
   disabled: boolean('disabled').notNull().default(false),
   isDemo: boolean('is_demo').notNull().default(false),
+  /** `issuer|sub` of the single sign-on identity this account belongs to; such accounts have no usable password. */
+  ssoSubject: text('sso_subject').unique(),
+  /** A Super User allowed the next SSO sign-in with this email to take over this password account. */
+  ssoLinkAllowed: boolean('sso_link_allowed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -143,8 +148,20 @@ export const auditLog = pgTable(
 );
 
 /**
- * A report someone asked for. The customer's platform token is kept only encrypted, and only while
- * the job runs: `token_ciphertext` is erased when the job ends, whatever the outcome.
+ * Customer platform tokens, sealed (AES-256-GCM, see TokenVault) for the life of one job and deleted
+ * when it ends. In their own table so a job's row never carries a copy in its older versions, and so a
+ * sweep can delete any token no running job refers to. `key_id` names the key that sealed it.
+ */
+export const sealedTokens = pgTable('sealed_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  keyId: text('key_id').notNull(),
+  sealed: text('sealed').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A report someone asked for. The customer's platform token is a sealed_tokens row that exists only
+ * while the job can still run; `token_id` becomes null when it is deleted.
  */
 export const reportRequests = pgTable(
   'report_requests',
@@ -162,7 +179,11 @@ export const reportRequests = pgTable(
     progressDone: integer('progress_done').notNull().default(0),
     progressTotal: integer('progress_total').notNull().default(0),
     error: text('error'),
-    tokenCiphertext: text('token_ciphertext'),
+    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
+    /** The queue job that should run it; recovery re-sends a queued report whose job is gone. */
+    jobId: text('job_id'),
+    /** Times a worker took it; a report that met platform faults is retried a few times, resuming its reads. */
+    attempts: integer('attempts').notNull().default(0),
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     deliveryError: text('delivery_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -172,6 +193,23 @@ export const reportRequests = pgTable(
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
   },
   (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * What a report's job already read from the platform (one row per GET answer), so a job that stops on
+ * a fault resumes where it was instead of reading everything again. Deleted when the report ends.
+ */
+export const reportReads = pgTable(
+  'report_reads',
+  {
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    body: jsonb('body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.reportId, table.key] })],
 );
 
 /** The files a report produced, stored in the database (one storage for every instance). */
@@ -211,7 +249,8 @@ export const bulkRuns = pgTable(
     /** Items are written once, by the first worker that plans the run. */
     planned: boolean('planned').notNull().default(false),
     error: text('error'),
-    tokenCiphertext: text('token_ciphertext'),
+    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
+    jobId: text('job_id'),
     undoOf: uuid('undo_of'),
     undoneBy: uuid('undone_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can, OPERATION_ACCESS, SESSION_COOKIE, type OperationId, type SessionUser } from '@ce/contract';
 import type { AuthService, ResolvedSession } from '../modules/auth/auth.service.js';
-import { ensureCsrfCookie, verifyCsrf, type CookieSecurity } from './csrf.js';
+import { cookieJar, type CookieJar, type CookieSecurity } from './cookies.js';
+import { ensureCsrfCookie, verifyCsrf } from './csrf.js';
 import { forbidden, unauthorized } from './errors.js';
 
 declare module 'fastify' {
@@ -10,6 +11,8 @@ declare module 'fastify' {
     user: SessionUser | null;
     /** The session behind the cookie, when there is one. */
     session: ResolvedSession | null;
+    /** This request's cookies under the names its scheme calls for (`__Host-` over https). */
+    jar: CookieJar;
   }
 }
 
@@ -24,6 +27,7 @@ const isOperationId = (value: unknown): value is OperationId =>
 export function registerAccessControl(app: FastifyInstance, auth: AuthService, cookies: CookieSecurity): void {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('jar', null as unknown as CookieJar);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
@@ -35,17 +39,18 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, c
 
   // onRequest: refused calls are refused before their body is even read or validated.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url.startsWith('/api/')) ensureCsrfCookie(request, reply, cookies);
+    request.jar = cookieJar(request, reply, cookies);
+    if (request.url.startsWith('/api/')) ensureCsrfCookie(request.jar);
     const operationId = request.routeOptions.schema?.operationId;
     if (!isOperationId(operationId)) return;
     const capability = OPERATION_ACCESS[operationId];
-    const sessionId = request.cookies[SESSION_COOKIE];
+    const sessionId = request.jar.get(SESSION_COOKIE);
     request.session = sessionId ? await auth.resolve(sessionId) : null;
     request.user = request.session?.user ?? null;
     if (capability !== 'public') {
       if (!request.user) throw unauthorized();
       if (!can(request.user.role, capability)) throw forbidden();
     }
-    verifyCsrf(request);
+    verifyCsrf(request, request.jar);
   });
 }

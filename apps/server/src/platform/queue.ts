@@ -49,6 +49,12 @@ export class JobQueue {
     return this.boss.send(name, data, options);
   }
 
+  /** The state of a job (created, retry, active, completed, cancelled, failed), or null when it is gone. */
+  async jobState(name: string, id: string): Promise<string | null> {
+    const job = await this.boss.getJobById(name, id);
+    return job?.state ?? null;
+  }
+
   /** Reachable means pg-boss can read its own tables. */
   async ping(): Promise<void> {
     if (!this.started) throw new Error('job queue not started');

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,7 +17,7 @@ import {
   signOutResponseSchema,
   type AppInfo,
 } from '@ce/contract';
-import type { CookieSecurity } from '../../platform/csrf.js';
+import { rotateCsrfCookie } from '../../platform/csrf.js';
 import { AppError, unauthorized } from '../../platform/errors.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -27,11 +27,10 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   identity: IdentityService;
   users: UsersRepository;
-  cookies: CookieSecurity;
   sessionMaxAgeMs: number;
   appInfo: AppInfo;
   /** Where the browser goes to end the identity provider's session, for SSO sessions. */
-  providerLogoutUrl: () => Promise<string | undefined>;
+  providerLogoutUrl: (idToken: string | undefined) => Promise<string | undefined>;
 }
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema };
@@ -41,19 +40,13 @@ export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   ipAddress: request.ip,
 });
 
-export function setSessionCookie(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  sessionId: string,
-  options: { cookies: CookieSecurity; sessionMaxAgeMs: number },
-) {
-  reply.setCookie(SESSION_COOKIE, sessionId, {
-    path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: options.cookies.secure(request),
-    maxAge: Math.floor(options.sessionMaxAgeMs / 1000),
-  });
+/** The ID token of an SSO sign-in, kept in the browser (httpOnly) to end the provider's session at sign-out. */
+export const SSO_ID_TOKEN_COOKIE = 'ce_sso_id';
+
+/** Hands the browser its new session, and a fresh anti-forgery token with it. */
+export function startBrowserSession(request: FastifyRequest, sessionId: string, sessionMaxAgeMs: number) {
+  request.jar.set(SESSION_COOKIE, sessionId, { httpOnly: true, maxAgeSeconds: Math.floor(sessionMaxAgeMs / 1000) });
+  rotateCsrfCookie(request.jar);
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
@@ -103,12 +96,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: signInResponseSchema, ...errors, 409: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       refuseWhenSignedIn(request);
       const outcome = await identity.signIn(request.body.email, request.body.password, clientInfo(request));
       if (outcome.kind === 'challenge')
         return { challenge: 'NEW_PASSWORD_REQUIRED' as const, session: outcome.session };
-      setSessionCookie(reply, request, outcome.sessionId, options);
+      startBrowserSession(request, outcome.sessionId, options.sessionMaxAgeMs);
       request.log.info({ userId: outcome.user.id }, 'signed in');
       return { user: outcome.user };
     },
@@ -125,14 +118,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: sessionResponseSchema, ...errors, 409: apiErrorSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       refuseWhenSignedIn(request);
       const { sessionId, user } = await identity.completeNewPassword(
         request.body.session,
         request.body.newPassword,
         clientInfo(request),
       );
-      setSessionCookie(reply, request, sessionId, options);
+      startBrowserSession(request, sessionId, options.sessionMaxAgeMs);
       request.log.info({ userId: user.id }, 'new password set; signed in');
       return { user };
     },
@@ -148,11 +141,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         response: { 200: signOutResponseSchema, ...errors },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       if (!request.user || !request.session) throw unauthorized();
-      const providerLogoutUrl = request.session.method === 'sso' ? await options.providerLogoutUrl() : undefined;
+      const providerLogoutUrl =
+        request.session.method === 'sso'
+          ? await options.providerLogoutUrl(request.jar.get(SSO_ID_TOKEN_COOKIE))
+          : undefined;
       const endedSessions = await auth.signOutEverywhere(request.user.id);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      request.jar.clear(SESSION_COOKIE);
+      request.jar.clear(SSO_ID_TOKEN_COOKIE);
+      rotateCsrfCookie(request.jar);
       request.log.info({ userId: request.user.id, endedSessions }, 'signed out everywhere');
       return { endedSessions, ...(providerLogoutUrl ? { providerLogoutUrl } : {}) };
     },

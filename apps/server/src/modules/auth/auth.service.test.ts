@@ -43,6 +43,8 @@ describe('AuthService session lifetime', () => {
       mustChangePassword: false,
       disabled: false,
       isDemo: false,
+      ssoSubject: null,
+      ssoLinkAllowed: false,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
 import { claimable, leaseLapsed } from '../../platform/lease.js';
@@ -12,10 +12,20 @@ export type ItemTotals = { runId: string; status: string; count: number };
 export class BulkRepository {
   constructor(private readonly db: Db) {}
 
-  async insertRun(row: typeof bulkRuns.$inferInsert): Promise<BulkRunRow> {
-    const [created] = await this.db.insert(bulkRuns).values(row).returning();
-    if (!created) throw new Error('insert returned no row');
-    return created;
+  /** Inserts a run and its sealed token in one transaction: neither exists without the other. */
+  async insertRun(
+    row: Omit<typeof bulkRuns.$inferInsert, 'tokenId'>,
+    sealToken: (tx: Pick<Db, 'insert'>) => Promise<string>,
+  ): Promise<BulkRunRow> {
+    return this.db.transaction(async (tx) => {
+      const tokenId = await sealToken(tx);
+      const [created] = await tx
+        .insert(bulkRuns)
+        .values({ ...row, tokenId })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      return created;
+    });
   }
 
   async findRun(id: string): Promise<BulkRunRow | undefined> {
@@ -77,15 +87,32 @@ export class BulkRepository {
   }
 
   /** Runs a dead worker left behind (or, with `all`, every unfinished run). */
-  async orphans(now: Date, all: boolean): Promise<{ id: string }[]> {
+  async orphans(now: Date, all: boolean): Promise<BulkRunRow[]> {
     return this.db
-      .select({ id: bulkRuns.id })
+      .select()
       .from(bulkRuns)
       .where(
         all
           ? or(eq(bulkRuns.status, 'running'), eq(bulkRuns.status, 'queued'))
           : and(eq(bulkRuns.status, 'running'), leaseLapsed(bulkRuns.leaseUntil, now)),
       );
+  }
+
+  /** Runs waiting for a worker since before `before`: their queue job may have been lost. */
+  async waiting(before: Date): Promise<BulkRunRow[]> {
+    return this.db
+      .select()
+      .from(bulkRuns)
+      .where(and(eq(bulkRuns.status, 'queued'), lt(bulkRuns.createdAt, before)));
+  }
+
+  /** Deletes finished runs created before `before` (their items go with them). */
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const deleted = await this.db
+      .delete(bulkRuns)
+      .where(and(inArray(bulkRuns.status, ['done', 'failed']), lt(bulkRuns.createdAt, before)))
+      .returning({ id: bulkRuns.id });
+    return deleted.length;
   }
 
   /** Writes a run's items and marks it planned, once: a second planner (after a crash) writes nothing. */

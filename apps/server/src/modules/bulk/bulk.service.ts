@@ -20,7 +20,7 @@ import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/pl
 import { AppError } from '../../platform/errors.js';
 import { LEASE_MS, whileLeased } from '../../platform/lease.js';
 import type { JobQueue } from '../../platform/queue.js';
-import type { TokenVault } from '../../platform/token-vault.js';
+import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { createBody, findDuplicates, inventory, mapPool, planCells, platformFailure, testTypeOf } from './bulk-plan.js';
 import type { BulkItemRow, BulkRepository, BulkRunRow, ItemTotals, NewBulkItem } from './bulk.repository.js';
@@ -30,6 +30,9 @@ export const BULK_RECOVERY_QUEUE = 'bulk.recover';
 /** Operations in flight at once for one run; the organization's limiter decides the pace. */
 const RUN_CONCURRENCY = 6;
 const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
+/** A queued run whose job is gone is sent again once it has waited this long. */
+const LOST_JOB_GRACE_MS = 2 * 60_000;
+const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
 const STOPPED = Symbol('stopped');
 
 /** The kinds the bulk-operations screens show together. */
@@ -99,7 +102,7 @@ function summaryToApi(row: BulkRunRow & { requestedBy: string }, totals: ItemTot
 export interface BulkDependencies {
   repository: BulkRepository;
   queue: JobQueue;
-  vault: TokenVault;
+  tokens: SealedTokens;
   platform: PlatformClient;
   usage: UsageService;
   logger: { info(object: object, message: string): void; error(object: object, message: string): void };
@@ -199,8 +202,45 @@ export class BulkService {
   // -------------------------------------------------------------------------------------------
   // Runs
 
-  async create(user: SessionUser, input: CreateBulkRun): Promise<BulkRun> {
-    if (input.kind === 'tests') this.checkSize(input.accountGroups.length * input.templates.length);
+  /**
+   * The request with the organization and account-group names the platform gives them: the browser
+   * says which groups (ids), the token's own account groups say what they are called. A group the
+   * token cannot see is refused.
+   */
+  private async withPlatformNames(input: CreateBulkRun): Promise<CreateBulkRun> {
+    const visible = (await this.accountGroups(input.token)).filter(
+      (group) => group.organizationId === input.organization.id,
+    );
+    const organizationName = visible[0]?.organizationName;
+    if (organizationName === undefined)
+      throw new AppError(400, 'unknown_organization', 'This token does not belong to the selected organization.');
+    const names = new Map(visible.map((group) => [group.aid, group.accountGroupName]));
+    const unknown = new Set<string>();
+    const named = <T extends BulkAccountGroup>(rows: T[]): T[] =>
+      rows.map((row) => {
+        const name = names.get(row.aid);
+        if (name === undefined) unknown.add(row.aid);
+        return { ...row, accountGroupName: name ?? row.accountGroupName };
+      });
+    const organization = { id: input.organization.id, name: organizationName };
+    const renamed: CreateBulkRun =
+      input.kind === 'agents'
+        ? { ...input, organization, agents: named(input.agents) }
+        : input.kind === 'labels'
+          ? { ...input, organization, targets: named(input.targets) }
+          : { ...input, organization, accountGroups: named(input.accountGroups) };
+    if (unknown.size > 0)
+      throw new AppError(
+        400,
+        'unknown_account_group',
+        `This token cannot see the account group${unknown.size === 1 ? '' : 's'} ${[...unknown].join(', ')}.`,
+      );
+    return renamed;
+  }
+
+  async create(user: SessionUser, request: CreateBulkRun): Promise<BulkRun> {
+    if (request.kind === 'tests') this.checkSize(request.accountGroups.length * request.templates.length);
+    const input = await this.withPlatformNames(request);
     const { token, organization, ...rest } = input;
     const stored: Record<string, unknown> = { ...rest };
     if (input.kind === 'agents') {
@@ -208,15 +248,17 @@ export class BulkService {
       stored.accountGroups = uniqueGroups(input.agents);
     }
     if (input.kind === 'labels') stored.accountGroups = uniqueGroups(input.targets);
-    const row = await this.deps.repository.insertRun({
-      userId: user.id,
-      kind: input.kind,
-      organizationId: organization.id,
-      organizationName: organization.name,
-      input: stored,
-      tokenCiphertext: this.deps.vault.seal(token),
-    });
-    await this.enqueue(row.id);
+    const row = await this.deps.repository.insertRun(
+      {
+        userId: user.id,
+        kind: input.kind,
+        organizationId: organization.id,
+        organizationName: organization.name,
+        input: stored,
+      },
+      (tx) => this.deps.tokens.seal(token, tx),
+    );
+    await this.enqueueOrEnd(row);
     return this.get(user, row.id);
   }
 
@@ -232,45 +274,85 @@ export class BulkService {
     );
     if (created.length === 0) throw new AppError(400, 'nothing_to_undo', 'This run created no tests.');
     const input = source.input as { accountGroups?: BulkAccountGroup[] };
-    const row = await this.deps.repository.insertRun({
-      userId: user.id,
-      kind: 'undo-tests',
-      organizationId: source.organizationId,
-      organizationName: source.organizationName,
-      input: { sourceRunId: runId, accountGroups: input.accountGroups ?? [] },
-      tokenCiphertext: this.deps.vault.seal(token),
-      undoOf: runId,
-    });
+    const row = await this.deps.repository.insertRun(
+      {
+        userId: user.id,
+        kind: 'undo-tests',
+        organizationId: source.organizationId,
+        organizationName: source.organizationName,
+        input: { sourceRunId: runId, accountGroups: input.accountGroups ?? [] },
+        undoOf: runId,
+      },
+      (tx) => this.deps.tokens.seal(token, tx),
+    );
     if (!(await this.deps.repository.markUndone(runId, row.id))) {
-      await this.deps.repository.updateRun(row.id, {
-        status: 'failed',
-        error: 'This run has been undone already.',
-        tokenCiphertext: null,
-        finishedAt: new Date(),
-      });
+      await this.end(row, 'This run has been undone already.');
       throw new AppError(409, 'already_undone', 'This run has been undone already.');
     }
-    await this.enqueue(row.id);
+    await this.enqueueOrEnd(row);
     return this.get(user, row.id);
   }
 
   private async enqueue(runId: string): Promise<void> {
-    await this.deps.queue.send(
+    const jobId = await this.deps.queue.send(
       BULK_RUN_QUEUE,
       { runId },
       { retryLimit: 2, retryDelay: 5, expireInSeconds: 6 * 60 * 60 },
     );
+    await this.deps.repository.updateRun(runId, { jobId });
   }
 
-  async recoverOrphans(all: boolean): Promise<number> {
-    const orphans = await this.deps.repository.orphans(new Date(), all);
-    for (const { id } of orphans) {
-      if (all) await this.deps.repository.updateRun(id, { leaseUntil: null });
-      await this.enqueue(id);
+  private async enqueueOrEnd(row: BulkRunRow): Promise<void> {
+    try {
+      await this.enqueue(row.id);
+    } catch (error) {
+      await this.end(row, 'The run could not be queued. Start it again.');
+      throw error;
     }
-    if (orphans.length)
-      this.deps.logger.info({ count: orphans.length }, 'bulk runs of a stopped worker sent back to the queue');
-    return orphans.length;
+  }
+
+  /** Ends a run that cannot go on: failed with `reason`, its token erased. */
+  private async end(row: Pick<BulkRunRow, 'id' | 'tokenId'>, reason: string): Promise<void> {
+    await this.deps.repository.failPending(row.id, reason, new Date());
+    await this.deps.repository.updateRun(row.id, {
+      status: 'failed',
+      error: reason,
+      finishedAt: new Date(),
+      leaseUntil: null,
+    });
+    await this.deps.tokens.erase(row.tokenId);
+  }
+
+  /**
+   * Finds runs that lost their worker (a lapsed lease) or their queue job and sends them back to the
+   * queue, or ends them when their token is gone. `all`: every unfinished run is an orphan (the
+   * embedded database belongs to this one process).
+   */
+  async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
+    const { repository, queue } = this.deps;
+    const candidates = await repository.orphans(now, all);
+    if (!all) {
+      for (const row of await repository.waiting(new Date(now.getTime() - LOST_JOB_GRACE_MS))) {
+        const state = row.jobId ? await queue.jobState(BULK_RUN_QUEUE, row.jobId) : null;
+        if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
+      }
+    }
+    for (const row of candidates) {
+      if ((await this.deps.tokens.open(row.tokenId)) === null) {
+        await this.end(row, 'The token is no longer available: start the run again.');
+        continue;
+      }
+      if (all) await repository.updateRun(row.id, { leaseUntil: null });
+      await this.enqueue(row.id);
+    }
+    if (candidates.length)
+      this.deps.logger.info({ count: candidates.length }, 'bulk runs without a worker sent back to the queue');
+    return candidates.length;
+  }
+
+  /** Deletes finished runs (and their items) created before `before`. */
+  pruneFinished(before: Date): Promise<number> {
+    return this.deps.repository.deleteFinishedBefore(before);
   }
 
   private async visible(user: SessionUser, id: string): Promise<BulkRunRow> {
@@ -347,14 +429,16 @@ export class BulkService {
           this.deps.logger.error({ err: error, runId }, 'bulk run usage not recorded'),
         );
       // A finished run forgets the token; a stopped one keeps it (sealed) for the worker that resumes it.
-      await repository.updateRun(runId, finished ? { tokenCiphertext: null, leaseUntil: null } : { leaseUntil: null });
+      if (finished) await this.deps.tokens.erase(run.tokenId);
+      await repository.updateRun(runId, { leaseUntil: null });
     }
   }
 
   /** Plans a claimed run once, then works through its items. */
   private async carryOut(run: BulkRunRow): Promise<typeof STOPPED | void> {
-    if (!run.tokenCiphertext) throw new AppError(400, 'token_gone', 'The token is no longer available.');
-    const session = this.session(this.deps.vault.open(run.tokenCiphertext), run.organizationId);
+    const token = await this.deps.tokens.open(run.tokenId);
+    if (token === null) throw new AppError(400, 'token_gone', 'The token is no longer available.');
+    const session = this.session(token, run.organizationId);
     if (!run.planned) await this.deps.repository.plan(run.id, await this.planItems(run, session));
     return this.perform(run, session);
   }

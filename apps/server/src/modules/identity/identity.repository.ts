@@ -1,7 +1,7 @@
-import { and, desc, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/database.js';
 import { authChallenges, passwordResetCodes, securityEvents, signInThrottle } from '../../db/schema.js';
-import type { ThrottleState } from './sign-in-throttle.js';
+import type { ThrottlePolicy } from './sign-in-throttle.js';
 
 export type SecurityEventType =
   | 'sign_in_failed'
@@ -9,10 +9,19 @@ export type SecurityEventType =
   | 'sign_in_refused_locked'
   | 'password_changed'
   | 'password_reset_requested'
+  | 'password_reset_throttled'
   | 'password_reset_completed'
   | 'password_reset_failed'
+  | 'password_reset_locked'
   | 'new_password_set'
-  | 'sso_sign_in';
+  | 'sso_sign_in'
+  | 'sso_refused';
+
+/** The answer to a claimed attempt: the attempt's number in the window, or the lock that refused it. */
+export type AttemptClaim =
+  { allowed: true; count: number; lockedUntil: Date | null } | { allowed: false; lockedUntil: Date };
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /** SQL for the identity flows: challenges, reset codes, throttling, security events. */
 export class IdentityRepository {
@@ -30,48 +39,96 @@ export class IdentityRepository {
 
   async insertResetCode(userId: string, codeHash: string, expiresAt: Date): Promise<void> {
     // A new code replaces any earlier one.
-    await this.db.delete(passwordResetCodes).where(eq(passwordResetCodes.userId, userId));
-    await this.db.insert(passwordResetCodes).values({ userId, codeHash, expiresAt });
+    await this.db.transaction(async (tx) => {
+      await tx.delete(passwordResetCodes).where(eq(passwordResetCodes.userId, userId));
+      await tx.insert(passwordResetCodes).values({ userId, codeHash, expiresAt });
+    });
   }
 
-  async latestResetCode(userId: string) {
+  /**
+   * Takes one attempt at the account's live code before it is checked, in one statement: of any number
+   * of attempts sent at once, at most `maxAttempts` ever get a code to compare against.
+   */
+  async claimCodeAttempt(userId: string, now: Date, maxAttempts: number) {
     const [row] = await this.db
-      .select()
-      .from(passwordResetCodes)
-      .where(and(eq(passwordResetCodes.userId, userId), isNull(passwordResetCodes.usedAt)))
-      .orderBy(desc(passwordResetCodes.createdAt))
-      .limit(1);
+      .update(passwordResetCodes)
+      .set({ attempts: sql`${passwordResetCodes.attempts} + 1` })
+      .where(
+        and(
+          eq(passwordResetCodes.userId, userId),
+          isNull(passwordResetCodes.usedAt),
+          gt(passwordResetCodes.expiresAt, now),
+          lt(passwordResetCodes.attempts, maxAttempts),
+        ),
+      )
+      .returning({
+        id: passwordResetCodes.id,
+        codeHash: passwordResetCodes.codeHash,
+        attempts: passwordResetCodes.attempts,
+      });
     return row;
   }
 
-  async countFailedAttempt(id: string): Promise<void> {
-    const [row] = await this.db.select().from(passwordResetCodes).where(eq(passwordResetCodes.id, id));
-    if (row)
-      await this.db
-        .update(passwordResetCodes)
-        .set({ attempts: row.attempts + 1 })
-        .where(eq(passwordResetCodes.id, id));
+  /** Whether the account has a live code whose attempts are used up (as opposed to none, used or expired). */
+  async codeExhausted(userId: string, now: Date, maxAttempts: number): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: passwordResetCodes.id })
+      .from(passwordResetCodes)
+      .where(
+        and(
+          eq(passwordResetCodes.userId, userId),
+          isNull(passwordResetCodes.usedAt),
+          gt(passwordResetCodes.expiresAt, now),
+          sql`${passwordResetCodes.attempts} >= ${maxAttempts}`,
+        ),
+      );
+    return row !== undefined;
   }
 
-  async markCodeUsed(id: string, at: Date): Promise<boolean> {
+  async markCodeUsed(id: string, when: Date): Promise<boolean> {
     const updated = await this.db
       .update(passwordResetCodes)
-      .set({ usedAt: at })
+      .set({ usedAt: when })
       .where(and(eq(passwordResetCodes.id, id), isNull(passwordResetCodes.usedAt)))
       .returning({ id: passwordResetCodes.id });
     return updated.length === 1;
   }
 
-  async throttleState(key: string): Promise<ThrottleState | undefined> {
-    const [row] = await this.db.select().from(signInThrottle).where(eq(signInThrottle.key, key));
-    return row;
+  /**
+   * Counts one attempt under `key` before it is made, atomically: the count restarts after the window
+   * or once a lock has ended, and reaching `maxFailures` locks the key. A key that is locked is not
+   * touched and the attempt is refused. Parallel attempts each get their own number, so at most
+   * `maxFailures` of them are ever allowed through within a window.
+   */
+  async claimAttempt(key: string, now: Date, policy: ThrottlePolicy): Promise<AttemptClaim> {
+    const table = signInThrottle;
+    const lockUntil = new Date(now.getTime() + policy.lockMs);
+    const fresh = sql`(${table.firstFailureAt} < ${at(new Date(now.getTime() - policy.windowMs))} or ${table.lockedUntil} <= ${at(now)})`;
+    const count = sql`(case when ${fresh} then 1 else ${table.failures} + 1 end)`;
+    const [row] = await this.db
+      .insert(table)
+      .values({ key, failures: 1, firstFailureAt: now, lockedUntil: policy.maxFailures <= 1 ? lockUntil : null })
+      .onConflictDoUpdate({
+        target: table.key,
+        set: {
+          failures: count,
+          firstFailureAt: sql`case when ${fresh} then ${at(now)} else ${table.firstFailureAt} end`,
+          lockedUntil: sql`case when ${count} >= ${policy.maxFailures} then ${at(lockUntil)} else null end`,
+        },
+        setWhere: or(isNull(table.lockedUntil), sql`${table.lockedUntil} <= ${at(now)}`),
+      })
+      .returning({ count: table.failures, lockedUntil: table.lockedUntil });
+    if (row) return { allowed: true, count: row.count, lockedUntil: row.lockedUntil };
+    const [locked] = await this.db.select({ lockedUntil: table.lockedUntil }).from(table).where(eq(table.key, key));
+    return { allowed: false, lockedUntil: locked?.lockedUntil ?? lockUntil };
   }
 
-  async saveThrottleState(key: string, state: ThrottleState): Promise<void> {
+  /** Gives back one claimed attempt (it turned out to be a success), unless the key is locked. */
+  async releaseAttempt(key: string): Promise<void> {
     await this.db
-      .insert(signInThrottle)
-      .values({ key, ...state })
-      .onConflictDoUpdate({ target: signInThrottle.key, set: state });
+      .update(signInThrottle)
+      .set({ failures: sql`greatest(${signInThrottle.failures} - 1, 0)` })
+      .where(and(eq(signInThrottle.key, key), isNull(signInThrottle.lockedUntil)));
   }
 
   async clearThrottle(key: string): Promise<void> {
@@ -92,5 +149,27 @@ export class IdentityRepository {
       ipAddress: event.ipAddress ?? null,
       detail: event.detail ?? null,
     });
+  }
+
+  /**
+   * Retention: deletes security events older than `before`, throttle rows whose window and lock are
+   * over, and expired codes and challenges. Returns how many security events went.
+   */
+  async prune(before: Date, now: Date, windowMs: number): Promise<number> {
+    const events = await this.db
+      .delete(securityEvents)
+      .where(lt(securityEvents.createdAt, before))
+      .returning({ id: securityEvents.id });
+    await this.db
+      .delete(signInThrottle)
+      .where(
+        and(
+          lt(signInThrottle.firstFailureAt, new Date(now.getTime() - windowMs)),
+          or(isNull(signInThrottle.lockedUntil), lt(signInThrottle.lockedUntil, now)),
+        ),
+      );
+    await this.db.delete(passwordResetCodes).where(lt(passwordResetCodes.expiresAt, now));
+    await this.db.delete(authChallenges).where(lt(authChallenges.expiresAt, now));
+    return events.length;
   }
 }

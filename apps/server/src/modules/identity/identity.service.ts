@@ -6,15 +6,38 @@ import { accountMayHoldSession, hashSecret, type AuthService, type ClientInfo } 
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../users/passwords.js';
 import type { UserRow, UsersRepository } from '../users/users.repository.js';
 import { normaliseEmail } from '../users/users.service.js';
-import type { IdentityRepository } from './identity.repository.js';
-import { codeIsUsable, generateResetCode, RESET_CODE_TTL_MS } from './reset-codes.js';
-import { afterFailure, delayAfter, lockedFor, lockMessage, type ThrottlePolicy } from './sign-in-throttle.js';
+import type { AttemptClaim, IdentityRepository } from './identity.repository.js';
+import {
+  generateResetCode,
+  hashResetCode,
+  RESET_CODE_MAX_ATTEMPTS,
+  RESET_CODE_TTL_MS,
+  resetCodeMatches,
+} from './reset-codes.js';
+import {
+  delayAfter,
+  lockedFor,
+  lockMessage,
+  resetRequestLockMessage,
+  type ThrottlePolicy,
+} from './sign-in-throttle.js';
 
 export const SIGN_IN_FAILED = 'Incorrect username or password.';
 /** Spec section 9: sign-in state lasts 3 minutes. */
 export const CHALLENGE_TTL_MS = 3 * 60_000;
 const RESET_ANSWER = 'If an account exists for this username, a confirmation code is on its way by email.';
 const ADDRESS_FACTOR = 4;
+/** Code requests per account in 15 minutes (and four times as many per address). */
+const RESET_REQUESTS_PER_ACCOUNT = 5;
+/**
+ * A code request answers no sooner than this, whether the account exists or not, and the mail is sent
+ * after the answer: the time taken says nothing about the account.
+ */
+export const RESET_ANSWER_FLOOR_MS = 300;
+
+export const CODE_WRONG = 'The confirmation code is wrong. Check it and try again.';
+export const CODE_EXPIRED = 'The confirmation code has expired or was already used. Ask for a new code.';
+export const CODE_LOCKED = `This confirmation code is locked after ${RESET_CODE_MAX_ATTEMPTS} failed attempts. Ask for a new code.`;
 
 export type SignInOutcome =
   { kind: 'session'; sessionId: string; user: SessionUser } | { kind: 'challenge'; session: string };
@@ -23,6 +46,9 @@ export interface IdentityOptions {
   passwordPolicy: PasswordPolicy;
   throttle: ThrottlePolicy;
   demoMode: boolean;
+  /** Reset by a mailed code (needs a mailer that can send). */
+  passwordResetEnabled: boolean;
+  logger: { error(object: object, message: string): void };
   sleep?: (ms: number) => Promise<void>;
   now?: () => Date;
 }
@@ -56,38 +82,45 @@ export class IdentityService {
     }
   }
 
+  private resetRequestPolicy(factor = 1): ThrottlePolicy {
+    return { ...this.options.throttle, maxFailures: RESET_REQUESTS_PER_ACCOUNT * factor };
+  }
+
+  /** The longest lock among refused claims, in ms (0 when every claim was allowed). */
+  private refusedFor(claims: AttemptClaim[], now: Date): number {
+    return Math.max(0, ...claims.map((claim) => (claim.allowed ? 0 : lockedFor(claim.lockedUntil, now))));
+  }
+
+  /**
+   * Signs in. Each attempt is counted for the account and the address before the password is checked
+   * (one statement each), so of any number of attempts sent at once at most the limit are checked;
+   * a success gives the attempts back.
+   */
   async signIn(emailInput: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
     const email = normaliseEmail(emailInput);
     const now = this.now();
     const accountKey = `account:${email}`;
     const addressKey = `address:${client.ipAddress ?? 'unknown'}`;
-    const [accountState, addressState] = await Promise.all([
-      this.identity.throttleState(accountKey),
-      this.identity.throttleState(addressKey),
+    const [account, address] = await Promise.all([
+      this.identity.claimAttempt(accountKey, now, this.options.throttle),
+      this.identity.claimAttempt(addressKey, now, this.addressPolicy()),
     ]);
-    const locked = Math.max(lockedFor(accountState, now), lockedFor(addressState, now));
-    if (locked > 0) {
+    if (!account.allowed || !address.allowed) {
       await this.identity.recordEvent({ type: 'sign_in_refused_locked', email, ipAddress: client.ipAddress });
-      throw new AppError(429, 'sign_in_locked', lockMessage(locked));
+      throw new AppError(429, 'sign_in_locked', lockMessage(this.refusedFor([account, address], now)));
     }
 
     const user = await this.users.findByEmail(email);
     const passwordMatches = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
     if (!user || !passwordMatches) {
-      const nextAccount = afterFailure(accountState, now, this.options.throttle);
-      const nextAddress = afterFailure(addressState, now, this.addressPolicy());
-      await Promise.all([
-        this.identity.saveThrottleState(accountKey, nextAccount),
-        this.identity.saveThrottleState(addressKey, nextAddress),
-        this.identity.recordEvent({
-          type: 'sign_in_failed',
-          email,
-          userId: user?.id,
-          ipAddress: client.ipAddress,
-          detail: `failure ${nextAccount.failures}`,
-        }),
-      ]);
-      const lockedNow = Math.max(lockedFor(nextAccount, now), lockedFor(nextAddress, now));
+      await this.identity.recordEvent({
+        type: 'sign_in_failed',
+        email,
+        userId: user?.id,
+        ipAddress: client.ipAddress,
+        detail: `failure ${account.count}`,
+      });
+      const lockedNow = Math.max(lockedFor(account.lockedUntil, now), lockedFor(address.lockedUntil, now));
       if (lockedNow > 0) {
         await this.identity.recordEvent({
           type: 'sign_in_locked',
@@ -97,14 +130,15 @@ export class IdentityService {
         });
         throw new AppError(429, 'sign_in_locked', lockMessage(lockedNow));
       }
-      await this.sleep(delayAfter(Math.max(nextAccount.failures, nextAddress.failures), this.options.throttle));
+      await this.sleep(delayAfter(Math.max(account.count, address.count), this.options.throttle));
       throw new AppError(401, 'sign_in_failed', SIGN_IN_FAILED);
     }
+    await this.identity.clearThrottle(accountKey);
+    await this.identity.releaseAttempt(addressKey);
     if (user.disabled)
       throw new AppError(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
     if (user.isDemo && !this.options.demoMode)
       throw new AppError(403, 'demo_disabled', 'Demo accounts are disabled on this installation.');
-    await this.identity.clearThrottle(accountKey);
 
     if (user.mustChangePassword) {
       const secret = randomBytes(32).toString('base64url');
@@ -156,11 +190,29 @@ export class IdentityService {
     return this.sessions.open(updated ?? user, client);
   }
 
-  /** Sends a reset code when the account exists; the answer is the same either way. */
+  /**
+   * Sends a reset code when the account exists; the answer is the same either way, in words and in
+   * time. Requests are limited per account and per address.
+   */
   async requestReset(emailInput: string, client: ClientInfo): Promise<string> {
-    if (!this.mailer.available)
+    if (!this.options.passwordResetEnabled || !this.mailer.available)
       throw new AppError(503, 'mail_unavailable', 'Password reset by email is not available on this installation.');
+    const started = Date.now();
     const email = normaliseEmail(emailInput);
+    const now = this.now();
+    const claims = await Promise.all([
+      this.identity.claimAttempt(`reset:account:${email}`, now, this.resetRequestPolicy()),
+      this.identity.claimAttempt(
+        `reset:address:${client.ipAddress ?? 'unknown'}`,
+        now,
+        this.resetRequestPolicy(ADDRESS_FACTOR),
+      ),
+    ]);
+    const refused = this.refusedFor(claims, now);
+    if (refused > 0) {
+      await this.identity.recordEvent({ type: 'password_reset_throttled', email, ipAddress: client.ipAddress });
+      throw new AppError(429, 'reset_throttled', resetRequestLockMessage(refused));
+    }
     const user = await this.users.findByEmail(email);
     await this.identity.recordEvent({
       type: 'password_reset_requested',
@@ -168,55 +220,59 @@ export class IdentityService {
       userId: user?.id,
       ipAddress: client.ipAddress,
     });
-    if (!user || !accountMayHoldSession(user, this.options.demoMode)) {
-      await decoyPasswordHash();
-      return RESET_ANSWER;
+    // Accounts of single sign-on have no password to reset: they sign in at their provider.
+    if (user && accountMayHoldSession(user, this.options.demoMode) && !user.ssoSubject) {
+      const code = generateResetCode();
+      await this.identity.insertResetCode(user.id, hashResetCode(code), new Date(now.getTime() + RESET_CODE_TTL_MS));
+      // Sent after the answer, so a slow mail server does not tell that the account exists.
+      this.mailer
+        .send({
+          to: user.email,
+          subject: 'Your CE Toolkit confirmation code',
+          text: [
+            `Hello ${user.name ?? user.email},`,
+            '',
+            `Your confirmation code is ${code}. It works once, for 15 minutes.`,
+            'If you did not ask to reset your password, ignore this message: your password stays as it is.',
+          ].join('\n'),
+        })
+        .catch((error: unknown) => this.options.logger.error({ err: error, userId: user.id }, 'reset code not mailed'));
     }
-    const code = generateResetCode();
-    await this.identity.insertResetCode(
-      user.id,
-      await hashPassword(code),
-      new Date(this.now().getTime() + RESET_CODE_TTL_MS),
-    );
-    await this.mailer.send({
-      to: user.email,
-      subject: 'Your CE Toolkit confirmation code',
-      text: [
-        `Hello ${user.name ?? user.email},`,
-        '',
-        `Your confirmation code is ${code}. It works once, for 15 minutes.`,
-        'If you did not ask to reset your password, ignore this message: your password stays as it is.',
-      ].join('\n'),
-    });
+    await this.sleep(Math.max(0, started + RESET_ANSWER_FLOOR_MS - Date.now()));
     return RESET_ANSWER;
   }
 
-  /** Sets a new password with a valid code; ends every session of the account. */
+  /**
+   * Sets a new password with a valid code; ends every session of the account. Each attempt is taken
+   * from the code's allowance in one statement before the code is compared, so parallel guesses get at
+   * most the allowance checked.
+   */
   async confirmReset(emailInput: string, code: string, newPassword: string, client: ClientInfo): Promise<string> {
+    if (!this.options.passwordResetEnabled)
+      throw new AppError(503, 'mail_unavailable', 'Password reset by email is not available on this installation.');
+    this.checkPolicy(newPassword);
     const email = normaliseEmail(emailInput);
+    const now = this.now();
     const user = await this.users.findByEmail(email);
-    const stored = user ? await this.identity.latestResetCode(user.id) : undefined;
-    const invalid = new AppError(
-      400,
-      'invalid_code',
-      'The confirmation code is wrong or has expired. Ask for a new code.',
-    );
-    if (!user || !codeIsUsable(stored, this.now()) || !stored) {
-      await decoyPasswordHash();
-      throw invalid;
+    const claimed = user ? await this.identity.claimCodeAttempt(user.id, now, RESET_CODE_MAX_ATTEMPTS) : undefined;
+    if (!user || !claimed) {
+      if (user && (await this.identity.codeExhausted(user.id, now, RESET_CODE_MAX_ATTEMPTS)))
+        throw new AppError(429, 'code_locked', CODE_LOCKED);
+      throw new AppError(400, 'code_expired', CODE_EXPIRED);
     }
-    if (!(await verifyPassword(stored.codeHash, code.trim()))) {
-      await this.identity.countFailedAttempt(stored.id);
+    if (!resetCodeMatches(code, claimed.codeHash)) {
+      const locked = claimed.attempts >= RESET_CODE_MAX_ATTEMPTS;
       await this.identity.recordEvent({
-        type: 'password_reset_failed',
+        type: locked ? 'password_reset_locked' : 'password_reset_failed',
         email,
         userId: user.id,
         ipAddress: client.ipAddress,
+        detail: `attempt ${claimed.attempts}`,
       });
-      throw invalid;
+      if (locked) throw new AppError(429, 'code_locked', CODE_LOCKED);
+      throw new AppError(400, 'invalid_code', CODE_WRONG);
     }
-    this.checkPolicy(newPassword);
-    if (!(await this.identity.markCodeUsed(stored.id, this.now()))) throw invalid;
+    if (!(await this.identity.markCodeUsed(claimed.id, now))) throw new AppError(400, 'code_expired', CODE_EXPIRED);
     await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), mustChangePassword: false });
     await this.identity.clearThrottle(`account:${email}`);
     await this.sessions.signOutEverywhere(user.id);
@@ -227,6 +283,11 @@ export class IdentityService {
       ipAddress: client.ipAddress,
     });
     return 'Your password has been reset. Sign in with the new password.';
+  }
+
+  /** Retention: security events before `before`, and throttles, codes and challenges that are over. */
+  pruneBefore(before: Date): Promise<number> {
+    return this.identity.prune(before, this.now(), this.options.throttle.windowMs);
   }
 
   /** Changes the password of a signed-in user; other sessions end, this one stays. */

@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { codeIsUsable, generateResetCode, RESET_CODE_MAX_ATTEMPTS, RESET_CODE_TTL_MS } from './reset-codes.js';
+import { generateResetCode, hashResetCode, normaliseResetCode, resetCodeMatches } from './reset-codes.js';
 
 describe('reset codes', () => {
-  it('are six digits', () => {
-    const codes = Array.from({ length: 200 }, generateResetCode);
-    expect(codes.every((code) => /^\d{6}$/.test(code))).toBe(true);
-    expect(new Set(codes).size).toBeGreaterThan(190);
+  it('are 12 base32 characters in groups of four, from a cryptographic source', () => {
+    const codes = Array.from({ length: 500 }, generateResetCode);
+    expect(
+      codes.every((code) => /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/.test(code)),
+    ).toBe(true);
+    expect(new Set(codes).size).toBe(500);
   });
 
-  it('last 15 minutes, work once, and allow a few attempts', () => {
-    const issued = new Date('2026-01-01T09:00:00Z');
-    const code = { expiresAt: new Date(issued.getTime() + RESET_CODE_TTL_MS), usedAt: null, attempts: 0 };
-    expect(codeIsUsable(code, new Date(issued.getTime() + 14 * 60_000))).toBe(true);
-    expect(codeIsUsable(code, new Date(issued.getTime() + 15 * 60_000))).toBe(false);
-    expect(codeIsUsable({ ...code, usedAt: issued }, issued)).toBe(false);
-    expect(codeIsUsable({ ...code, attempts: RESET_CODE_MAX_ATTEMPTS }, issued)).toBe(false);
-    expect(codeIsUsable(undefined, issued)).toBe(false);
+  it('match however they are typed, and only themselves', () => {
+    const code = '7KQM-2XPD-01TA';
+    const stored = hashResetCode(code);
+    expect(resetCodeMatches('7kqm 2xpd o1ta', stored)).toBe(true);
+    expect(resetCodeMatches('7KQM2XPDOITA', stored)).toBe(true);
+    expect(resetCodeMatches('7KQM-2XPD-01TB', stored)).toBe(false);
+    expect(resetCodeMatches('', stored)).toBe(false);
+    expect(normaliseResetCode(' ab-cd ')).toBe('ABCD');
   });
 });

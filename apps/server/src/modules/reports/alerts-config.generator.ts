@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { AlertRule, PlatformTest } from '@ce/platform-client';
 import { escapeHtml, htmlDocument } from './render/html.js';
+import { escapeMarkdown } from './render/markdown.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';
 
 export interface AlertRuleRow {
@@ -174,11 +175,11 @@ ${groups.map((group) => `<h2>${escapeHtml(group.accountGroupName)} (${group.rows
   );
   return {
     summaryMarkdown: [
-      `**Alerts configuration report** for **${context.organization.name}** is ready.`,
+      `**Alerts configuration report** for **${escapeMarkdown(context.organization.name)}** is ready.`,
       `${groups.length} account group(s), ${ruleCount} alert rule(s), ${findingCount} finding(s).`,
       ...groups.map(
         (group) =>
-          `- ${group.accountGroupName}: ${group.rows.length} rules, ${group.unassigned.length} on no test, ${group.withoutNotification.length} without notification`,
+          `- ${escapeMarkdown(group.accountGroupName)}: ${group.rows.length} rules, ${group.unassigned.length} on no test, ${group.withoutNotification.length} without notification`,
       ),
     ].join('\n'),
     artifacts: [

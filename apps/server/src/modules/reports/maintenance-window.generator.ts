@@ -1,5 +1,6 @@
 import type { SuppressionWindow } from '@ce/platform-client';
 import { escapeHtml, htmlDocument } from './render/html.js';
+import { escapeMarkdown } from './render/markdown.js';
 import { renderPdf } from './render/pdf.js';
 import { fileStem, type ReportGenerator } from './report-generator.js';
 
@@ -159,7 +160,7 @@ export const maintenanceWindowGenerator: ReportGenerator = async (context) => {
   const pdf = await maintenancePdf(context.organization.name, rows, context.now);
   await context.progress(total, total);
   return {
-    summaryMarkdown: `**Maintenance window report** for **${context.organization.name}**: ${rows.length} window(s), ${rows.filter((row) => row.state === 'now').length} in effect now, ${rows.filter((row) => row.state === 'upcoming').length} upcoming.`,
+    summaryMarkdown: `**Maintenance window report** for **${escapeMarkdown(context.organization.name)}**: ${rows.length} window(s), ${rows.filter((row) => row.state === 'now').length} in effect now, ${rows.filter((row) => row.state === 'upcoming').length} upcoming.`,
     artifacts: [
       { filename: `${stem}.html`, contentType: 'text/html; charset=utf-8', content: Buffer.from(html) },
       { filename: `${stem}.pdf`, contentType: 'application/pdf', content: pdf },

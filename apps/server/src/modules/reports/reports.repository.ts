@@ -1,20 +1,31 @@
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../platform/database.js';
 import { claimable, leaseLapsed } from '../../platform/lease.js';
-import { reportArtifacts, reportRequests, users } from '../../db/schema.js';
+import { reportArtifacts, reportReads, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
 
 export type ReportRow = typeof reportRequests.$inferSelect;
 export type ArtifactSummary = { id: string; reportId: string; filename: string; contentType: string; size: number };
 
-/** SQL for report requests and their files. */
+/** SQL for report requests, their files and the reads of their jobs. */
 export class ReportsRepository {
   constructor(private readonly db: Db) {}
 
-  async insert(row: typeof reportRequests.$inferInsert): Promise<ReportRow> {
-    const [created] = await this.db.insert(reportRequests).values(row).returning();
-    if (!created) throw new Error('insert returned no row');
-    return created;
+  /** Inserts a request and its sealed token in one transaction: neither exists without the other. */
+  async insert(
+    row: Omit<typeof reportRequests.$inferInsert, 'tokenId'>,
+    sealToken: (tx: Pick<Db, 'insert'>) => Promise<string>,
+  ): Promise<ReportRow> {
+    return this.db.transaction(async (tx) => {
+      const tokenId = await sealToken(tx);
+      const [created] = await tx
+        .insert(reportRequests)
+        .values({ ...row, tokenId })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      return created;
+    });
   }
 
   async find(id: string): Promise<ReportRow | undefined> {
@@ -43,13 +54,19 @@ export class ReportsRepository {
   }
 
   /**
-   * Takes a report for a worker: a queued one, or a running one whose worker's lease lapsed (it died).
-   * A job delivered twice, or re-queued after a crash, runs its report once at a time and finishes it once.
+   * Takes a report for a worker: a queued one, or a running one whose worker's lease lapsed (it died),
+   * and counts the attempt. A job delivered twice, or re-queued after a crash, runs its report once at
+   * a time and finishes it once.
    */
   async claim(id: string, at: Date, leaseMs: number): Promise<ReportRow | undefined> {
     const [row] = await this.db
       .update(reportRequests)
-      .set({ status: 'running', startedAt: at, leaseUntil: new Date(at.getTime() + leaseMs) })
+      .set({
+        status: 'running',
+        startedAt: at,
+        leaseUntil: new Date(at.getTime() + leaseMs),
+        attempts: sql`${reportRequests.attempts} + 1`,
+      })
       .where(and(eq(reportRequests.id, id), claimable(reportRequests.status, reportRequests.leaseUntil, at)))
       .returning();
     return row;
@@ -63,17 +80,28 @@ export class ReportsRepository {
   }
 
   /** Reports a dead worker left behind: running with a lapsed lease (or any running one, when `all`). */
-  async orphans(now: Date, all: boolean): Promise<{ id: string; kind: string }[]> {
+  async orphans(now: Date, all: boolean): Promise<ReportRow[]> {
     return this.db
-      .select({ id: reportRequests.id, kind: reportRequests.kind })
+      .select()
       .from(reportRequests)
-      .where(
-        and(
-          eq(reportRequests.status, 'running'),
-          isNotNull(reportRequests.tokenCiphertext),
-          all ? sql`true` : leaseLapsed(reportRequests.leaseUntil, now),
-        ),
-      );
+      .where(and(eq(reportRequests.status, 'running'), all ? sql`true` : leaseLapsed(reportRequests.leaseUntil, now)));
+  }
+
+  /** Reports waiting for a worker since before `before`: their queue job may have been lost. */
+  async waiting(before: Date): Promise<ReportRow[]> {
+    return this.db
+      .select()
+      .from(reportRequests)
+      .where(and(eq(reportRequests.status, 'queued'), lt(reportRequests.createdAt, before)));
+  }
+
+  /** Ids of finished reports older than `before`, for retention. */
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const deleted = await this.db
+      .delete(reportRequests)
+      .where(and(inArray(reportRequests.status, ['done', 'failed']), lt(reportRequests.createdAt, before)))
+      .returning({ id: reportRequests.id });
+    return deleted.length;
   }
 
   async artifactsOf(reportIds: string[]): Promise<ArtifactSummary[]> {
@@ -115,5 +143,28 @@ export class ReportsRepository {
         );
       }
     });
+  }
+
+  /** The platform answers this report's jobs already read (see ReadJournal). */
+  journal(reportId: string): ReadJournal {
+    return {
+      get: async (key) => {
+        const [row] = await this.db
+          .select({ body: reportReads.body })
+          .from(reportReads)
+          .where(and(eq(reportReads.reportId, reportId), eq(reportReads.key, key)));
+        return row ? { body: row.body ?? undefined } : undefined;
+      },
+      put: async (key, body) => {
+        await this.db
+          .insert(reportReads)
+          .values({ reportId, key, body: body ?? null })
+          .onConflictDoNothing();
+      },
+    };
+  }
+
+  async forgetReads(reportId: string): Promise<void> {
+    await this.db.delete(reportReads).where(eq(reportReads.reportId, reportId));
   }
 }

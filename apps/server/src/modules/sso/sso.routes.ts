@@ -1,16 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@ce/contract';
-import type { CookieSecurity } from '../../platform/csrf.js';
 import { AppError } from '../../platform/errors.js';
-import { clientInfo, setSessionCookie } from '../auth/auth.routes.js';
+import { clientInfo, SSO_ID_TOKEN_COOKIE, startBrowserSession } from '../auth/auth.routes.js';
 import type { SsoService } from './sso.service.js';
 
 const PENDING_COOKIE = 'ce_sso';
 
 export const ssoRoutes: FastifyPluginAsyncZod<{
   sso: SsoService | null;
-  cookies: CookieSecurity;
   sessionMaxAgeMs: number;
 }> = async (app, options) => {
   const notConfigured = () =>
@@ -29,13 +27,7 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       if (!options.sso) throw notConfigured();
       const { url, cookie } = await options.sso.start();
-      reply.setCookie(PENDING_COOKIE, cookie, {
-        path: '/api/sso',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: options.cookies.secure(request),
-        maxAge: 600,
-      });
+      request.jar.set(PENDING_COOKIE, cookie, { httpOnly: true, maxAgeSeconds: 600 });
       return reply.redirect(url, 302);
     },
   );
@@ -54,21 +46,19 @@ export const ssoRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       if (!options.sso) throw notConfigured();
       const callback = new URL(request.url, options.sso.redirectUri);
-      reply.clearCookie(PENDING_COOKIE, { path: '/api/sso' });
+      const pending = request.jar.get(PENDING_COOKIE);
+      request.jar.clear(PENDING_COOKIE);
       try {
-        const { sessionId, user } = await options.sso.finish(
-          callback,
-          request.cookies[PENDING_COOKIE],
-          clientInfo(request),
-        );
-        setSessionCookie(reply, request, sessionId, options);
+        const { sessionId, user, idToken } = await options.sso.finish(callback, pending, clientInfo(request));
+        startBrowserSession(request, sessionId, options.sessionMaxAgeMs);
+        if (idToken) request.jar.set(SSO_ID_TOKEN_COOKIE, idToken, { httpOnly: true });
         request.log.info({ userId: user.id }, 'signed in with SSO');
-        return reply.redirect('/home', 302);
+        return await reply.redirect('/home', 302);
       } catch (error) {
-        // The browser is mid-redirect: show the reason on the sign-in page rather than raw JSON.
-        const message = error instanceof AppError ? error.message : "Couldn't finish OAuth flow";
-        request.log.warn({ code: error instanceof AppError ? error.code : 'sso_failed' }, 'SSO sign-in failed');
-        return reply.redirect(`/login?error=${encodeURIComponent(message)}`, 302);
+        // The browser is mid-redirect: the sign-in page shows a fixed message for the code, never free text.
+        const code = error instanceof AppError ? error.code : 'sso_failed';
+        request.log.warn({ code }, 'SSO sign-in failed');
+        return reply.redirect(`/login?error=${encodeURIComponent(code)}`, 302);
       }
     },
   );

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { roleFromLocale } from '@ce/contract';
+import { DEFAULT_ROLE, ROLES, type Role } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
 import type { ClientInfo, AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../users/passwords.js';
@@ -14,7 +14,32 @@ export interface SsoSettings {
   roleClaim: string;
   scopes: string;
   allowInsecure: boolean;
+  /** Refuse identities whose provider does not vouch for the email (`email_verified` not true). */
+  requireVerifiedEmail: boolean;
   publicUrl: string;
+}
+
+/** Reasons an SSO sign-in is refused; the sign-in page shows a fixed message for each (never provider text). */
+export type SsoFailure =
+  | 'sso_expired'
+  | 'sso_failed'
+  | 'sso_unavailable'
+  | 'sso_no_email'
+  | 'sso_email_unverified'
+  | 'sso_account_exists'
+  | 'sso_other_identity'
+  | 'account_disabled';
+
+const refuse = (status: number, code: SsoFailure, message: string) => new AppError(status, code, message);
+
+/**
+ * The role a claim names, matched exactly against the known roles; anything else (empty, unknown, a
+ * role name inside other text) is User.
+ */
+export function roleFromClaim(value: unknown): { role: Role; known: boolean } {
+  if (value === undefined || value === null || value === '') return { role: DEFAULT_ROLE, known: true };
+  const role = ROLES.find((candidate) => candidate === value);
+  return role ? { role, known: true } : { role: DEFAULT_ROLE, known: false };
 }
 
 /** What travels in the short-lived cookie between the redirect and the callback. */
@@ -39,6 +64,10 @@ export class SsoService {
     private readonly users: UsersRepository,
     private readonly sessions: AuthService,
     private readonly cookieSecret: Buffer,
+    private readonly logger: {
+      warn(object: object, message: string): void;
+      info(object: object, message: string): void;
+    },
   ) {}
 
   get redirectUri(): string {
@@ -59,11 +88,8 @@ export class SsoService {
       )
       .catch((error: unknown) => {
         this.configuration = undefined;
-        throw new AppError(
-          502,
-          'sso_unavailable',
-          `The sign-in provider cannot be reached: ${error instanceof Error ? error.message : 'unknown error'}`,
-        );
+        this.logger.warn({ err: error }, 'SSO provider discovery failed');
+        throw refuse(502, 'sso_unavailable', 'The sign-in provider cannot be reached. Try again later.');
       });
     return this.configuration;
   }
@@ -88,18 +114,24 @@ export class SsoService {
     return { url: url.href, cookie: this.seal(pending) };
   }
 
-  /** Exchanges the code, reads the claims, creates or updates the account and opens a session. */
+  /**
+   * Exchanges the code, reads the claims, and opens a session for the account of this identity. The
+   * identity is the provider's subject: a first sign-in creates the account, or takes over a password
+   * account of the same (verified) email only when a Super User allowed it. The role comes from the
+   * configured claim, matched exactly.
+   */
   async finish(callbackUrl: URL, sealed: string | undefined, client: ClientInfo) {
     const pending = sealed ? this.unseal(sealed) : null;
     if (!pending || pending.expiresAt < Date.now()) {
-      throw new AppError(
+      throw refuse(
         400,
         'sso_expired',
         "Couldn't finish OAuth flow: the sign-in took too long or came from another browser. Try again.",
       );
     }
     const config = await this.config();
-    let claims: Record<string, unknown> | undefined;
+    let claims: Record<string, unknown>;
+    let idToken: string | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
         pkceCodeVerifier: pending.verifier,
@@ -107,49 +139,90 @@ export class SsoService {
         expectedNonce: pending.nonce,
       });
       const idClaims = tokens.claims();
+      if (!idClaims) throw new Error('no ID token');
+      idToken = tokens.id_token;
       claims = idClaims;
       // Providers may keep profile claims (email, locale) for the UserInfo endpoint rather than the ID token.
       const missing =
-        idClaims && (typeof idClaims.email !== 'string' || idClaims[this.settings.roleClaim] === undefined);
-      if (idClaims && missing && config.serverMetadata().userinfo_endpoint) {
+        typeof idClaims.email !== 'string' ||
+        idClaims[this.settings.roleClaim] === undefined ||
+        idClaims.email_verified === undefined;
+      if (missing && config.serverMetadata().userinfo_endpoint) {
         claims = { ...(await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub)), ...idClaims };
       }
     } catch (error) {
-      throw new AppError(
-        400,
-        'sso_failed',
-        `Couldn't finish OAuth flow: ${error instanceof Error ? error.message : 'unknown error'}`,
-      );
+      this.logger.warn({ err: error }, 'SSO code exchange failed');
+      throw refuse(400, 'sso_failed', "Couldn't finish OAuth flow");
     }
-    const email = typeof claims?.email === 'string' ? normaliseEmail(claims.email) : '';
-    if (!email) throw new AppError(400, 'sso_no_email', 'The sign-in provider did not share an email address.');
-    const role = roleFromLocale(
-      typeof claims?.[this.settings.roleClaim] === 'string' ? String(claims[this.settings.roleClaim]) : null,
-    );
-    const name = typeof claims?.name === 'string' ? claims.name : null;
-    const existing = await this.users.findByEmail(email);
-    if (existing?.disabled)
-      throw new AppError(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
-    const user = existing
-      ? ((await this.users.update(existing.id, { locale: localeForRole(role), ...(name ? { name } : {}) })) ?? existing)
-      : await this.users.insert({
-          email,
-          name,
-          locale: localeForRole(role),
-          // SSO accounts have no usable password until someone resets it.
-          passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
-        });
-    return this.sessions.open(user, client, 'sso');
+    return { ...(await this.signInIdentity(claims, client)), idToken };
   }
 
-  /** The provider's end-session address, when it offers one. */
-  async logoutUrl(): Promise<string | undefined> {
+  /** Finds, creates or links the account of verified identity claims, and opens its session. */
+  async signInIdentity(claims: Record<string, unknown>, client: ClientInfo) {
+    const issuer = this.settings.issuer;
+    const subject = `${issuer}|${String(claims.sub ?? '')}`;
+    const email = typeof claims.email === 'string' ? normaliseEmail(claims.email) : '';
+    if (!email || !claims.sub)
+      throw refuse(400, 'sso_no_email', 'The sign-in provider did not share an email address.');
+    const verified = claims.email_verified === true || claims.email_verified === 'true';
+    if (this.settings.requireVerifiedEmail && !verified) {
+      this.logger.warn({ email }, 'SSO sign-in refused: the provider does not vouch for the email');
+      throw refuse(403, 'sso_email_unverified', 'The sign-in provider has not verified this email address.');
+    }
+    const claimed = claims[this.settings.roleClaim];
+    const { role, known } = roleFromClaim(claimed);
+    if (!known)
+      this.logger.warn(
+        { email, claim: this.settings.roleClaim, value: String(claimed).slice(0, 100) },
+        'SSO role claim names no known role: signed in as User',
+      );
+    const name = typeof claims.name === 'string' ? claims.name.slice(0, 200) : null;
+
+    let user = await this.users.findBySsoSubject(subject);
+    if (!user) {
+      const existing = await this.users.findByEmail(email);
+      if (existing?.ssoSubject)
+        throw refuse(403, 'sso_other_identity', 'This email belongs to another sign-in identity.');
+      if (existing && !existing.ssoLinkAllowed) {
+        this.logger.warn({ email }, 'SSO sign-in refused: a password account has this email');
+        throw refuse(
+          403,
+          'sso_account_exists',
+          'An account with this email signs in with a password. Ask a Super User to allow single sign-on for it.',
+        );
+      }
+      user = existing
+        ? await this.users.update(existing.id, { ssoSubject: subject, ssoLinkAllowed: false })
+        : await this.users.insert({
+            email,
+            name,
+            locale: localeForRole(role),
+            ssoSubject: subject,
+            // SSO accounts have no usable password: they sign in at their provider.
+            passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
+          });
+      if (!user) throw refuse(403, 'sso_account_exists', 'The account could not be linked.');
+      this.logger.info({ userId: user.id, linked: existing !== undefined }, 'SSO identity linked to an account');
+    }
+    if (user.disabled)
+      throw refuse(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
+    const updated =
+      (await this.users.update(user.id, { locale: localeForRole(role), ...(name ? { name } : {}) })) ?? user;
+    return this.sessions.open(updated, client, 'sso');
+  }
+
+  /**
+   * The provider's end-session address, when it offers one: the browser goes there after sign-out so
+   * the provider's session ends too. `idToken` (kept with the session) lets the provider skip asking.
+   */
+  async logoutUrl(idToken?: string | null): Promise<string | undefined> {
     const config = await this.config().catch(() => undefined);
     if (!config?.serverMetadata().end_session_endpoint) return undefined;
     return oidc
       .buildEndSessionUrl(config, {
         client_id: this.settings.clientId,
         post_logout_redirect_uri: `${this.settings.publicUrl}/login`,
+        ...(idToken ? { id_token_hint: idToken } : {}),
       })
       .toString();
   }

@@ -1,23 +1,44 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { AppError } from '../../platform/errors.js';
+import { Semaphore } from '../../platform/semaphore.js';
+
+/**
+ * argon2id costs 19 MiB and tens of milliseconds per call: a burst of sign-ins could exhaust memory
+ * and CPU. At most `HASHING_CONCURRENCY` run at once; a long line is refused with 503.
+ */
+const hashing = new Semaphore(
+  4,
+  128,
+  () => new AppError(503, 'server_busy', 'The server is busy. Try again in a moment.'),
+);
+
+export function configureHashing(concurrency: number): void {
+  hashing.resize(concurrency, concurrency * 32);
+}
 
 /** argon2id with the library's defaults (19 MiB, t=2), the OWASP baseline. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password);
+  return hashing.run(() => hash(password));
 }
 
 export async function verifyPassword(passwordHash: string, password: string): Promise<boolean> {
-  try {
-    return await verify(passwordHash, password);
-  } catch {
-    return false;
-  }
+  return hashing.run(async () => {
+    try {
+      return await verify(passwordHash, password);
+    } catch {
+      return false;
+    }
+  });
 }
 
 // Verified against when an account does not exist, so a missing account costs the same time as a wrong password.
 let decoyHash: Promise<string> | undefined;
 export function decoyPasswordHash(): Promise<string> {
-  decoyHash ??= hash(randomBytes(16).toString('hex'));
+  decoyHash ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    decoyHash = undefined;
+    throw error;
+  });
   return decoyHash;
 }
 

@@ -14,6 +14,11 @@ export class UsersRepository {
     return row;
   }
 
+  async findBySsoSubject(subject: string): Promise<UserRow | undefined> {
+    const [row] = await this.db.select().from(users).where(eq(users.ssoSubject, subject)).limit(1);
+    return row;
+  }
+
   async findById(id: string): Promise<UserRow | undefined> {
     const [row] = await this.db.select().from(users).where(eq(users.id, id)).limit(1);
     return row;

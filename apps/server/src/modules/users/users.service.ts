@@ -81,6 +81,17 @@ export class UsersService {
     return this.change(email, { disabled });
   }
 
+  /**
+   * Lets the next single sign-on with this (verified) email take over the password account: without
+   * this, an SSO identity is never linked to a password account of the same email.
+   */
+  async allowSso(email: string): Promise<UserAccount> {
+    const existing = await this.repository.findByEmail(normaliseEmail(email));
+    if (existing?.ssoSubject)
+      throw new AppError(409, 'sso_linked', `${existing.email} already signs in with single sign-on`);
+    return this.change(email, { ssoLinkAllowed: true });
+  }
+
   private async change(email: string, changes: Partial<UserRow>): Promise<UserAccount> {
     const existing = await this.repository.findByEmail(normaliseEmail(email));
     if (!existing) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);

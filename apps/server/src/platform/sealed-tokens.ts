@@ -1,0 +1,70 @@
+import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { bulkRuns, reportRequests, sealedTokens } from '../db/schema.js';
+import type { Db } from './database.js';
+import { RetiredKeyError, type TokenVault } from './token-vault.js';
+
+/** Statuses of a job that may still need its token. */
+const ACTIVE = ['queued', 'running'];
+
+/**
+ * Customer tokens held for jobs: sealed with the vault's current key into their own row, opened by the
+ * worker, deleted when the job ends. Nothing else in the database carries a token.
+ */
+export class SealedTokens {
+  constructor(
+    private readonly db: Db,
+    private readonly vault: TokenVault,
+  ) {}
+
+  /** Seals `token` into a new row and returns its id. */
+  async seal(token: string, db: Pick<Db, 'insert'> = this.db): Promise<string> {
+    const { keyId, sealed } = this.vault.seal(token);
+    const [row] = await db.insert(sealedTokens).values({ keyId, sealed }).returning({ id: sealedTokens.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  /** The token, or null when it was erased or its key retired (the job can no longer run). */
+  async open(id: string | null): Promise<string | null> {
+    if (!id) return null;
+    const [row] = await this.db.select().from(sealedTokens).where(eq(sealedTokens.id, id));
+    if (!row) return null;
+    try {
+      return this.vault.open(row.sealed);
+    } catch (error) {
+      if (error instanceof RetiredKeyError) return null;
+      throw error;
+    }
+  }
+
+  async erase(id: string | null): Promise<void> {
+    if (id) await this.db.delete(sealedTokens).where(eq(sealedTokens.id, id));
+  }
+
+  /**
+   * Deletes every token that no queued or running report or run refers to (a job that ended without
+   * erasing its token, a row left by a crash between two statements), and every token sealed by a key
+   * no longer on the ring. Returns how many were deleted.
+   */
+  async sweep(): Promise<number> {
+    const inUse = this.db
+      .select({ id: reportRequests.tokenId })
+      .from(reportRequests)
+      .where(and(isNotNull(reportRequests.tokenId), inArray(reportRequests.status, ACTIVE)))
+      .union(
+        this.db
+          .select({ id: bulkRuns.tokenId })
+          .from(bulkRuns)
+          .where(and(isNotNull(bulkRuns.tokenId), inArray(bulkRuns.status, ACTIVE))),
+      );
+    const unreferenced = await this.db
+      .delete(sealedTokens)
+      .where(notInArray(sealedTokens.id, sql`(${inUse})`))
+      .returning({ id: sealedTokens.id });
+    const retired = await this.db
+      .delete(sealedTokens)
+      .where(and(notInArray(sealedTokens.keyId, [...this.vault.keyIds, 'legacy'])))
+      .returning({ id: sealedTokens.id });
+    return unreferenced.length + retired.length;
+  }
+}
