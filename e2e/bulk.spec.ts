@@ -184,17 +184,21 @@ test('each test type asks for its own fields, with the spec messages', async ({ 
   const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
   // Five remembered tokens: three are offered, newest first, as their last 8 characters.
   await page.goto('/home/tools/bulk-tests');
-  await page.evaluate(() =>
-    localStorage.setItem(
-      'ce.recent-tokens.bulk-tests',
-      JSON.stringify([
-        'token-five-aaaa1111',
-        'token-four-bbbb2222',
-        'token-three-cccc3333',
-        'token-two-dddd4444',
-        'one',
-      ]),
-    ),
+  // Kept for the signed-in user (see the shell tests for what happens when the session ends).
+  const { user } = (await (await page.request.get('/api/session')).json()) as { user: { id: string } };
+  await page.evaluate(
+    (userId) =>
+      localStorage.setItem(
+        `ce.user.${userId}.recent-tokens.bulk-tests`,
+        JSON.stringify([
+          'token-five-aaaa1111',
+          'token-four-bbbb2222',
+          'token-three-cccc3333',
+          'token-two-dddd4444',
+          'one',
+        ]),
+      ),
+    user.id,
   );
   await page.reload();
   await expect(page.getByRole('group', { name: 'Recent tokens' }).getByRole('button')).toHaveText([

@@ -47,8 +47,17 @@ test('after sign-in the user returns to the page they asked for', async ({ page 
   await expect(page.getByTestId('profile-role')).toHaveText('Super User');
 });
 
-test('every /home route of the route table exists for a Super User', async ({ page }) => {
+test('every /home route of the route table exists for a Super User, under a CSP without inline styles', async ({
+  page,
+}) => {
+  // The policy forbids inline <style> and style="" markup: any page needing them would be reported here.
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text());
+  });
   await signIn(page, 'superuser@demo.local');
+  const policy = (await page.request.get('/login')).headers()['content-security-policy'] ?? '';
+  expect(policy).toMatch(/style-src 'self'(;|$)/);
   const pages: [string, string][] = [
     ['/home/tools/account-health', 'Account Health Check'],
     ['/home/tools/config-report', 'Configuration Reports'],
@@ -75,6 +84,7 @@ test('every /home route of the route table exists for a Super User', async ({ pa
   }
   await page.goto('/home/unknown-page');
   await expect(page).toHaveURL(/\/login$|\/home\/dashboard$/);
+  expect(violations).toEqual([]);
 });
 
 test('a role without access to a page is told so, even by direct link', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { groupButton, menu, signIn } from './helpers';
+import { DEMO_PASSWORD, groupButton, menu, signIn } from './helpers';
 
 const visibleLinks = (page: Page) =>
   menu(page)
@@ -131,6 +131,57 @@ test('logout ends the session, clears storage, says so for 3 s and goes to /logi
   await expect(toast).toBeHidden({ timeout: 4000 });
   await page.goto('/home/dashboard');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test('recent-token chips end with the session: when it expires, and for the next user on this browser', async ({
+  page,
+  browser,
+}) => {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
+    token: string;
+    kind: string;
+  }[];
+  const token = tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
+  const chips = page.getByRole('group', { name: 'Recent tokens' }).getByRole('button');
+  const useToken = async () => {
+    await page.goto('/home/tools/bulk-tests');
+    await page.getByLabel('OAuth Token').fill(token);
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await expect(page.getByRole('list', { name: 'Account groups' })).toBeVisible();
+    await page.reload();
+    await expect(chips).toHaveText([`…${token.slice(-8)}`]);
+  };
+  const kept = () => page.evaluate(() => JSON.stringify(localStorage));
+
+  await signIn(page, 'tam@demo.local');
+  await useToken();
+
+  // The session ends on the server (here: signed out everywhere from another browser).
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await signIn(other, 'tam@demo.local');
+  await other.getByRole('button', { name: 'Logout' }).click();
+  await expect(other).toHaveURL(/\/login$/);
+  await elsewhere.close();
+  await page.reload();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await kept()).not.toContain(token);
+  // Signing in again leads back to the tool, now without the chip.
+  await page.getByLabel('Username').fill('tam@demo.local');
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/home\/tools\/bulk-tests$/);
+  await expect(page.getByLabel('OAuth Token')).toBeVisible();
+  await expect(chips).toHaveCount(0);
+
+  // The session cookie expires in this browser, and someone else signs in on it.
+  await useToken();
+  await page.context().clearCookies();
+  await signIn(page, 'proserv@demo.local');
+  await page.goto('/home/tools/bulk-tests');
+  await expect(page.getByLabel('OAuth Token')).toBeVisible();
+  await expect(chips).toHaveCount(0);
+  expect(await kept()).not.toContain(token);
 });
 
 test('the dashboard tiles and panels show numbers', async ({ page }) => {

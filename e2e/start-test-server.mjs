@@ -28,9 +28,14 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     OIDC_CLIENT_ID: 'ce-toolkit-e2e',
     OIDC_CLIENT_SECRET: 'e2e-client-secret-not-for-production',
     OIDC_ALLOW_INSECURE: 'true',
+    // Every browser test signs in from 127.0.0.1; the per-address limit has an integration test of its own.
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000',
   },
 });
-const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });
+const cleanUp = () => {
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(`${dataDir}.keys`, { recursive: true, force: true });
+};
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {
   cleanUp();

@@ -1,8 +1,10 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useEffect, type ReactNode } from 'react';
+import type { SessionUser } from '@ce/contract';
 import { Toaster } from '../components/ui/toaster';
 import { onUnauthorized } from '../lib/api-client';
 import { sessionQueryKey } from '../lib/session';
+import { setStorageOwner } from '../lib/user-storage';
 
 export interface ProvidersProps {
   queryClient: QueryClient;
@@ -12,6 +14,16 @@ export interface ProvidersProps {
 export function Providers({ queryClient, children }: ProvidersProps) {
   // A 401 on any call means the session ended elsewhere: forget the user, and the guard returns to /login.
   useEffect(() => onUnauthorized(() => queryClient.setQueryData(sessionQueryKey, null)), [queryClient]);
+  // Whoever the session says is signed in owns the browser's kept items; when nobody is, they go.
+  useEffect(
+    () =>
+      queryClient.getQueryCache().subscribe((event) => {
+        if (event.query.queryKey[0] !== sessionQueryKey[0] || event.query.state.status !== 'success') return;
+        const user = event.query.state.data as SessionUser | null | undefined;
+        if (user !== undefined) setStorageOwner(user?.id ?? null);
+      }),
+    [queryClient],
+  );
   return (
     <QueryClientProvider client={queryClient}>
       {children}

@@ -23,11 +23,11 @@ export function onUnauthorized(listener: Listener): () => void {
 }
 
 function readCookie(name: string): string | undefined {
-  return document.cookie
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${name}=`))
-    ?.slice(name.length + 1);
+  const cookies = document.cookie.split(';').map((part) => part.trim());
+  // Over https the server names its cookies with the __Host- prefix.
+  const value = (candidate: string) =>
+    cookies.find((part) => part.startsWith(`${candidate}=`))?.slice(candidate.length + 1);
+  return value(`__Host-${name}`) ?? value(name);
 }
 
 export interface RequestOptions {

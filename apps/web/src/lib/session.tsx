@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo, LoginInput, SessionResponse, SessionUser, SignInResponse } from '@ce/contract';
+import type { AppInfo, LoginInput, SessionResponse, SessionUser, SignInResponse, SignOutResponse } from '@ce/contract';
 import { LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
 import { ApiRequestError, apiRequest } from './api-client';
@@ -73,19 +73,23 @@ export function useConfirmPasswordReset() {
 
 /**
  * Ends every session of the user on the server, then forgets everything the browser kept and says so.
- * Clearing the session sends the guarded shell back to /login.
+ * Clearing the session sends the guarded shell back to /login. A single sign-on session also ends at
+ * the identity provider: once the toast has shown, the browser goes to its end-session page, which
+ * comes back to /login.
  */
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiRequest<{ endedSessions: number }>('/api/session', { method: 'DELETE', expectUnauthorized: true }),
-    onSettled: () => {
+    mutationFn: () => apiRequest<SignOutResponse>('/api/session', { method: 'DELETE', expectUnauthorized: true }),
+    onSettled: (response) => {
       localStorage.clear();
       sessionStorage.clear();
       queryClient.clear();
       queryClient.setQueryData(sessionQueryKey, null);
       toast.success(LOGOUT_TOAST_MESSAGE, { timeout: LOGOUT_TOAST_MS });
+      const providerLogoutUrl = response?.providerLogoutUrl;
+      if (providerLogoutUrl && /^https?:\/\//.test(providerLogoutUrl))
+        window.setTimeout(() => window.location.assign(providerLogoutUrl), LOGOUT_TOAST_MS);
     },
   });
 }

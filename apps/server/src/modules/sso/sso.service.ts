@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
-import { DEFAULT_ROLE, ROLES, type Role } from '@ce/contract';
+import { DEFAULT_ROLE, ROLES, SIGN_IN_ERROR_MESSAGES, type Role, type SignInErrorCode } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
 import type { ClientInfo, AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../users/passwords.js';
@@ -19,18 +19,8 @@ export interface SsoSettings {
   publicUrl: string;
 }
 
-/** Reasons an SSO sign-in is refused; the sign-in page shows a fixed message for each (never provider text). */
-export type SsoFailure =
-  | 'sso_expired'
-  | 'sso_failed'
-  | 'sso_unavailable'
-  | 'sso_no_email'
-  | 'sso_email_unverified'
-  | 'sso_account_exists'
-  | 'sso_other_identity'
-  | 'account_disabled';
-
-const refuse = (status: number, code: SsoFailure, message: string) => new AppError(status, code, message);
+/** An SSO sign-in refused: the sign-in page shows the fixed message of the code (never provider text). */
+const refuse = (status: number, code: SignInErrorCode) => new AppError(status, code, SIGN_IN_ERROR_MESSAGES[code]);
 
 /**
  * The role a claim names, matched exactly against the known roles; anything else (empty, unknown, a
@@ -89,7 +79,7 @@ export class SsoService {
       .catch((error: unknown) => {
         this.configuration = undefined;
         this.logger.warn({ err: error }, 'SSO provider discovery failed');
-        throw refuse(502, 'sso_unavailable', 'The sign-in provider cannot be reached. Try again later.');
+        throw refuse(502, 'sso_unavailable');
       });
     return this.configuration;
   }
@@ -123,11 +113,7 @@ export class SsoService {
   async finish(callbackUrl: URL, sealed: string | undefined, client: ClientInfo) {
     const pending = sealed ? this.unseal(sealed) : null;
     if (!pending || pending.expiresAt < Date.now()) {
-      throw refuse(
-        400,
-        'sso_expired',
-        "Couldn't finish OAuth flow: the sign-in took too long or came from another browser. Try again.",
-      );
+      throw refuse(400, 'sso_expired');
     }
     const config = await this.config();
     let claims: Record<string, unknown>;
@@ -152,7 +138,7 @@ export class SsoService {
       }
     } catch (error) {
       this.logger.warn({ err: error }, 'SSO code exchange failed');
-      throw refuse(400, 'sso_failed', "Couldn't finish OAuth flow");
+      throw refuse(400, 'sso_failed');
     }
     return { ...(await this.signInIdentity(claims, client)), idToken };
   }
@@ -162,12 +148,11 @@ export class SsoService {
     const issuer = this.settings.issuer;
     const subject = `${issuer}|${String(claims.sub ?? '')}`;
     const email = typeof claims.email === 'string' ? normaliseEmail(claims.email) : '';
-    if (!email || !claims.sub)
-      throw refuse(400, 'sso_no_email', 'The sign-in provider did not share an email address.');
+    if (!email || !claims.sub) throw refuse(400, 'sso_no_email');
     const verified = claims.email_verified === true || claims.email_verified === 'true';
     if (this.settings.requireVerifiedEmail && !verified) {
       this.logger.warn({ email }, 'SSO sign-in refused: the provider does not vouch for the email');
-      throw refuse(403, 'sso_email_unverified', 'The sign-in provider has not verified this email address.');
+      throw refuse(403, 'sso_email_unverified');
     }
     const claimed = claims[this.settings.roleClaim];
     const { role, known } = roleFromClaim(claimed);
@@ -181,15 +166,10 @@ export class SsoService {
     let user = await this.users.findBySsoSubject(subject);
     if (!user) {
       const existing = await this.users.findByEmail(email);
-      if (existing?.ssoSubject)
-        throw refuse(403, 'sso_other_identity', 'This email belongs to another sign-in identity.');
+      if (existing?.ssoSubject) throw refuse(403, 'sso_other_identity');
       if (existing && !existing.ssoLinkAllowed) {
         this.logger.warn({ email }, 'SSO sign-in refused: a password account has this email');
-        throw refuse(
-          403,
-          'sso_account_exists',
-          'An account with this email signs in with a password. Ask a Super User to allow single sign-on for it.',
-        );
+        throw refuse(403, 'sso_account_exists');
       }
       user = existing
         ? await this.users.update(existing.id, { ssoSubject: subject, ssoLinkAllowed: false })
@@ -201,11 +181,10 @@ export class SsoService {
             // SSO accounts have no usable password: they sign in at their provider.
             passwordHash: await hashPassword(randomBytes(32).toString('base64url')),
           });
-      if (!user) throw refuse(403, 'sso_account_exists', 'The account could not be linked.');
+      if (!user) throw refuse(403, 'sso_account_exists');
       this.logger.info({ userId: user.id, linked: existing !== undefined }, 'SSO identity linked to an account');
     }
-    if (user.disabled)
-      throw refuse(403, 'account_disabled', 'This account is disabled. Ask a Super User to enable it.');
+    if (user.disabled) throw refuse(403, 'account_disabled');
     const updated =
       (await this.users.update(user.id, { locale: localeForRole(role), ...(name ? { name } : {}) })) ?? user;
     return this.sessions.open(updated, client, 'sso');

@@ -1,5 +1,5 @@
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { PATHS } from '@ce/contract';
+import { PATHS, signInErrorMessage } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
 import { LoginForm } from '../../features/auth/components/login-form';
@@ -34,7 +34,7 @@ export function LoginPage() {
           <h1 className="text-xl font-semibold text-slate-800">Sign in to CE Toolkit</h1>
         </div>
         <LoginForm
-          initialError={searchParams.get('error')}
+          initialError={signInErrorMessage(searchParams.get('error'))}
           onSignedIn={() => void navigate(destination(location.state), { replace: true })}
         />
       </div>

@@ -184,8 +184,10 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
         <>
           <TextField
             label="Confirmation code"
-            inputMode="numeric"
             autoComplete="one-time-code"
+            autoCapitalize="characters"
+            spellCheck={false}
+            placeholder="XXXX-XXXX-XXXX"
             value={code}
             onValueChange={setCode}
           />

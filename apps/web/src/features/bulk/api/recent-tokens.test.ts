@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { setStorageOwner } from '../../../lib/user-storage';
 import { recentTokens, rememberToken, tokenChipLabel } from './recent-tokens';
 
 class MemoryStorage implements Storage {
@@ -24,17 +25,33 @@ class MemoryStorage implements Storage {
 }
 
 describe('recent tokens', () => {
+  let storage: MemoryStorage;
+  beforeEach(() => {
+    storage = new MemoryStorage();
+    setStorageOwner('user-a', storage);
+  });
+
   it('keeps at most five, newest first, each once, per list', () => {
-    const storage = new MemoryStorage();
     for (const token of ['t1', 't2', 't3', 't4', 't5', 't6', 't3']) rememberToken('bulk-tests', token, storage);
     expect(recentTokens('bulk-tests', storage)).toEqual(['t3', 't6', 't5', 't4', 't2']);
     expect(recentTokens('agent-wizard', storage)).toEqual([]);
   });
 
   it('survives a damaged entry and shows the last eight characters', () => {
-    const storage = new MemoryStorage();
-    storage.setItem('ce.recent-tokens.bulk-tests', '{not json');
+    storage.setItem('ce.user.user-a.recent-tokens.bulk-tests', '{not json');
     expect(recentTokens('bulk-tests', storage)).toEqual([]);
     expect(tokenChipLabel('sbx-org-admin-acme-0123456789abcdef')).toBe('…89abcdef');
+  });
+
+  it('belong to the signed-in user: gone when the session ends, never shown to the next user', () => {
+    rememberToken('bulk-tests', 'token-of-a', storage);
+    setStorageOwner('user-b', storage);
+    expect(recentTokens('bulk-tests', storage)).toEqual([]);
+    expect(storage.length).toBe(0);
+    rememberToken('bulk-tests', 'token-of-b', storage);
+    setStorageOwner(null, storage);
+    expect(storage.length).toBe(0);
+    rememberToken('bulk-tests', 'kept-by-nobody', storage);
+    expect(storage.length).toBe(0);
   });
 });

@@ -1,13 +1,17 @@
 import { RECENT_TOKENS } from '@ce/contract';
+import { readUserItem, writeUserItem } from '../../../lib/user-storage';
 
 /** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard. */
 export type TokenList = 'bulk-tests' | 'agent-wizard';
-const storageKey = (list: TokenList) => `ce.recent-tokens.${list}`;
+const itemName = (list: TokenList) => `recent-tokens.${list}`;
 
-/** The recently used tokens of a list, newest first, at most 5. Local storage is cleared at sign-out. */
+/**
+ * The recently used tokens of a list, newest first, at most 5. They belong to the signed-in user and
+ * are gone once the session ends (see lib/user-storage).
+ */
 export function recentTokens(list: TokenList, storage: Storage = localStorage): string[] {
   try {
-    const parsed: unknown = JSON.parse(storage.getItem(storageKey(list)) ?? '[]');
+    const parsed: unknown = JSON.parse(readUserItem(itemName(list), storage) ?? '[]');
     return Array.isArray(parsed)
       ? parsed.filter((item): item is string => typeof item === 'string').slice(0, RECENT_TOKENS.max)
       : [];
@@ -19,7 +23,7 @@ export function recentTokens(list: TokenList, storage: Storage = localStorage): 
 /** Puts `token` first (once), keeping at most 5. */
 export function rememberToken(list: TokenList, token: string, storage: Storage = localStorage): string[] {
   const next = [token, ...recentTokens(list, storage).filter((item) => item !== token)].slice(0, RECENT_TOKENS.max);
-  storage.setItem(storageKey(list), JSON.stringify(next));
+  writeUserItem(itemName(list), JSON.stringify(next), storage);
   return next;
 }
 
