@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
+import { NodeFS } from '@electric-sql/pglite/nodefs';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -34,9 +35,29 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url);
 }
 
+type FileNodeOps = { setattr(node: unknown, attr: { mode?: number }): void };
+
+/**
+ * PGlite's file layer (emscripten's NODEFS) gives every file it creates mode 0666 with chmod, which
+ * ignores the umask. This one keeps them to the owner: any mode it sets loses the group and other bits.
+ */
+class PrivateNodeFS extends NodeFS {
+  override async init(pg: PGliteInterface, opts: Parameters<NodeFS['init']>[1]) {
+    const result = await super.init(pg as never, opts);
+    const preRun = result.emscriptenOpts.preRun ?? [];
+    preRun.push((module) => {
+      const ops = (module.NODEFS as unknown as { node_ops: FileNodeOps }).node_ops;
+      const setattr = ops.setattr.bind(ops);
+      ops.setattr = (node, attr) =>
+        setattr(node, attr.mode === undefined ? attr : { ...attr, mode: attr.mode & ~0o077 });
+    });
+    return { emscriptenOpts: { ...result.emscriptenOpts, preRun } };
+  }
+}
+
 async function openPglite(dataDir: string | null): Promise<Database> {
-  if (dataDir !== null) await mkdir(path.dirname(dataDir), { recursive: true });
-  const client = dataDir === null ? new PGlite() : new PGlite(dataDir);
+  if (dataDir !== null) await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o700 });
+  const client = dataDir === null ? new PGlite() : new PGlite({ fs: new PrivateNodeFS(dataDir) });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
