@@ -96,7 +96,9 @@ export class TestClient {
     if (!this.cookies[CSRF_COOKIE]) await this.prime();
     const method = (options.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = { ...(options.headers as Record<string, string> | undefined) };
-    if (method !== 'GET' && options.csrf !== false) headers[CSRF_HEADER] = this.cookies[CSRF_COOKIE] ?? '';
+    // Over https (a proxy's x-forwarded-proto) the anti-forgery cookie carries the __Host- prefix.
+    const csrf = this.cookies[`__Host-${CSRF_COOKIE}`] ?? this.cookies[CSRF_COOKIE] ?? '';
+    if (method !== 'GET' && options.csrf !== false && headers[CSRF_HEADER] === undefined) headers[CSRF_HEADER] = csrf;
     const response = await this.app.inject({ ...options, headers, cookies: { ...this.cookies } });
     for (const cookie of response.cookies) {
       if (cookie.value === '' || (cookie.maxAge !== undefined && cookie.maxAge <= 0)) delete this.cookies[cookie.name];

@@ -106,6 +106,9 @@ export class IdentityService {
       this.identity.claimAttempt(addressKey, now, this.addressPolicy()),
     ]);
     if (!account.allowed || !address.allowed) {
+      // Nothing was checked: the side that was allowed gets its attempt back.
+      if (account.allowed) await this.identity.releaseAttempt(accountKey);
+      if (address.allowed) await this.identity.releaseAttempt(addressKey);
       await this.identity.recordEvent({ type: 'sign_in_refused_locked', email, ipAddress: client.ipAddress });
       throw new AppError(429, 'sign_in_locked', lockMessage(this.refusedFor([account, address], now)));
     }
