@@ -168,7 +168,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         directives: {
           defaultSrc: ["'self'"],
           imgSrc: ["'self'", 'data:', 'blob:'],
-          styleSrc: ["'self'", "'unsafe-inline'"],
+          // React sets style properties through the DOM, which the policy allows; no inline <style> or style="".
+          styleSrc: ["'self'"],
           scriptSrc: ["'self'"],
           frameAncestors: ["'none'"],
           upgradeInsecureRequests: null,
@@ -389,8 +390,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 }
 
 /**
- * Serves the built single-page app: hashed assets cached for a year, index.html never cached,
- * and any other GET outside /api and /sandbox answered with index.html (history fallback).
+ * Serves the built single-page app: hashed assets cached for a year, index.html never cached, and any
+ * other GET outside /api and /sandbox answered with index.html (history fallback). The build holds a
+ * brotli and a gzip copy of each text file; a browser that accepts one gets it as it is.
  */
 function registerWebApp(app: FastifyInstance, distDir: string): void {
   const indexFile = path.join(distDir, 'index.html');
@@ -403,6 +405,7 @@ function registerWebApp(app: FastifyInstance, distDir: string): void {
     wildcard: false,
     cacheControl: false,
     index: false,
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
       reply.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, DATABASES, signedInClient, type TestApp } from './build-test-app.js';
 
@@ -89,6 +90,9 @@ describe('the built web app', () => {
     mkdirSync(path.join(distDir, 'assets'));
     writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><div id="root"></div>');
     writeFileSync(path.join(distDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(path.join(distDir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(path.join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync('console.log(1)'));
+    writeFileSync(path.join(distDir, 'index.html.br'), brotliCompressSync('<!doctype html><div id="root"></div>'));
     writeFileSync(path.join(distDir, 'favicon.svg'), '<svg/>');
     testApp = await createTestApp('pglite', { WEB_DIST_DIR: distDir });
   });
@@ -110,6 +114,30 @@ describe('the built web app', () => {
     const response = await testApp.app.inject({ url: '/assets/index-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the brotli or gzip copy made at build time to a browser that accepts it', async () => {
+    const brotli = await testApp.app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe('console.log(1)');
+    const gzip = await testApp.app.inject({ url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await testApp.app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+    const page = await testApp.app.inject({ url: '/home/dashboard', headers: { 'accept-encoding': 'br' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<div id="root">');
   });
 
   it('does not answer API paths with the app', async () => {
