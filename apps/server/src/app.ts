@@ -84,6 +84,8 @@ export interface BuiltApp {
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
   tokens: SealedTokens;
+  /** Deletes what is older than RETENTION_DAYS (the nightly job); `now` for tests. */
+  retention: (now?: Date) => Promise<{ securityEvents: number; reports: number; bulkRuns: number }>;
 }
 
 /** Where the embedded platform client reaches the sandbox: in-process, never over the network. */
@@ -321,6 +323,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     app.addHook('preClose', async () => bulk.stop());
     await app.register(bulkRoutes, { bulk });
 
+    const retention = async (now = new Date()) => {
+      const before = new Date(now.getTime() - config.retentionDays * DAY_MS);
+      return {
+        securityEvents: await identity.pruneBefore(before),
+        reports: await reports.pruneFinished(before),
+        bulkRuns: await bulk.pruneFinished(before),
+      };
+    };
+
     registerWebApp(app, config.webDistDir);
 
     if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
@@ -363,12 +374,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await queue.schedule(TOKEN_SWEEP_QUEUE, '*/5 * * * *');
       await tokens.sweep();
       await queue.work(RETENTION_QUEUE, async () => {
-        const before = new Date(Date.now() - config.retentionDays * DAY_MS);
-        const pruned = {
-          securityEvents: await identity.pruneBefore(before),
-          reports: await reports.pruneFinished(before),
-          bulkRuns: await bulk.pruneFinished(before),
-        };
+        const pruned = await retention();
         app.log.info({ ...pruned, retentionDays: config.retentionDays }, 'retention: old records deleted');
       });
       await queue.schedule(RETENTION_QUEUE, '17 3 * * *');
@@ -382,6 +388,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       services: { auth, identity, users, usage, platform, audit, reports, bulk },
       sandbox,
       tokens,
+      retention,
     };
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -264,3 +264,47 @@ describe('behind one proxy that terminates TLS (TRUST_PROXY=1)', () => {
     expect(JSON.stringify(rows)).not.toContain('192.0.2.');
   });
 });
+
+describe('retention', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', { RETENTION_DAYS: '90', WORKERS_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('deletes security events, throttles, and finished reports with their files past the retention, nothing newer', async () => {
+    const sql = async <T>(text: string, values: unknown[] = []) =>
+      (await testApp.database.sql.executeSql(text, values)).rows as T[];
+    const client = new TestClient(testApp.app);
+    await client.signIn('tam@demo.local', 'not-the-password');
+    await client.signIn('pmo@demo.local', 'not-the-password');
+    const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    const report = async (createdDaysAgo: number, status: string) => {
+      const [row] = await sql<{ id: string }>(
+        `insert into report_requests (user_id, kind, organization_id, organization_name, account_groups, options, status, created_at)
+         values ($1, 'alerts-config', '9000', 'Acme', '[]', '{}', $2, now() - ($3 || ' days')::interval) returning id`,
+        [tam?.id, status, String(createdDaysAgo)],
+      );
+      await sql(
+        "insert into report_artifacts (report_id, filename, content_type, content, size) values ($1, 'r.html', 'text/html', '\\x00', 1)",
+        [row?.id],
+      );
+      return row?.id;
+    };
+    const old = await report(120, 'done');
+    const oldButQueued = await report(120, 'queued');
+    const recent = await report(10, 'done');
+    await sql("update security_events set created_at = now() - interval '120 days' where email = 'tam@demo.local'");
+    await sql("update sign_in_throttle set first_failure_at = now() - interval '120 days'");
+
+    expect(await testApp.retention()).toMatchObject({ securityEvents: 1, reports: 1 });
+    const reports = (await sql<{ id: string }>('select id from report_requests')).map((row) => row.id);
+    expect(reports.sort()).toEqual([oldButQueued, recent].sort());
+    expect(await sql('select report_id from report_artifacts where report_id = $1', [old])).toEqual([]);
+    expect(await sql("select email from security_events where email = 'tam@demo.local'")).toEqual([]);
+    expect(await sql("select email from security_events where email = 'pmo@demo.local'")).toHaveLength(1);
+    expect(await sql('select key from sign_in_throttle')).toEqual([]);
+  });
+});

@@ -97,6 +97,51 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     expect(sealed).toEqual([{ n: 0 }]);
   });
 
+  it('names the organization and groups as the platform does, escaped in Webex, whatever the browser sent', async () => {
+    const [group] = (
+      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
+    ).json().accountGroups;
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'alerts-config',
+        token,
+        organization: { id: group.organizationId, name: '**Pwned** [click](https://evil.example)' },
+        accountGroups: [{ aid: group.aid, accountGroupName: '<img src=x onerror=alert(1)>' }],
+        options: {},
+      },
+    });
+    expect(created.statusCode).toBe(202);
+    expect(created.json()).toMatchObject({
+      organizationName: group.organizationName,
+      accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
+    });
+    const done = await eventually(
+      () => report(created.json().id),
+      (value) => value.status === 'done' || value.status === 'failed',
+    );
+    expect(done.delivery.status).toBe('delivered');
+    const markdown = testApp.sandbox?.webex.messages.at(-1)?.markdown ?? '';
+    expect(markdown).not.toContain('Pwned');
+    expect(markdown).not.toContain('<img');
+    expect(markdown).toContain(group.organizationName.replaceAll('.', '\\.'));
+
+    const unknown = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'alerts-config',
+        token,
+        organization: { id: group.organizationId, name: group.organizationName },
+        accountGroups: [{ aid: 'not-a-group-of-this-token', accountGroupName: 'x' }],
+        options: {},
+      },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.code).toBe('unknown_account_group');
+  });
+
   it('produces the maintenance window report for the whole organization, with a real PDF', async () => {
     const groups = (
       await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
