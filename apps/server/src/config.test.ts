@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, VENDOR_API_URL } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig, VENDOR_API_URL } from './config.js';
 
 const KEY = 'q2Qe4nGm0mO3cWb0w0F7GQ3S9lZ3v4w0cD0s7cJ8m3E=';
 const OTHER_KEY = 'Zm9yLXRlc3RzLW9ubHktbm90LWEtcmVhbC1rZXktMzI=';
@@ -125,5 +125,14 @@ describe('loadConfig', () => {
       previous: [OTHER_KEY],
     });
     expect(problemsOf({ REPORTS_KEY_PREVIOUS: OTHER_KEY })).toEqual([expect.stringMatching(/^REPORTS_KEY=""/)]);
+  });
+});
+
+describe('the README', () => {
+  it('documents every variable the configuration reads', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const missing = CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
   });
 });

@@ -117,6 +117,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** The names of every variable the configuration reads (the README documents each). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 export interface AppConfig {
   env: Env['NODE_ENV'];
   host: string;
