@@ -143,3 +143,18 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** A bulk-tests template of a BGP test (it needs no agents), for runs whose tests do not matter. */
+export const bgpTemplate = (testName: string, prefix = '203.0.113.0/24') => ({
+  testName,
+  testType: 'bgp' as const,
+  interval: 300,
+  url: '',
+  domain: '',
+  port: 80,
+  dnsServers: '',
+  prefix,
+  agentNames: [],
+  alertsEnabled: true,
+  description: '',
+});

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BulkRun, ReportRequest } from '@ce/contract';
 import { TokenVault } from '../src/platform/token-vault.js';
-import { eventually } from './build-test-app.js';
+import { bgpTemplate, eventually } from './build-test-app.js';
 import { HttpClient, startServer } from './child-server.js';
 
 /** Every file under `dir`, with its mode. */
@@ -56,21 +56,7 @@ describe('the data folder, as an attacker with a copy of it sees it', () => {
       token,
       organization,
       accountGroups: chosen,
-      templates: [
-        {
-          testName: 'Data folder check',
-          testType: 'bgp',
-          interval: 300,
-          url: '',
-          domain: '',
-          port: 80,
-          dnsServers: '',
-          prefix: '203.0.113.0/24',
-          agentNames: [],
-          alertsEnabled: true,
-          description: '',
-        },
-      ],
+      templates: [bgpTemplate('Data folder check')],
     });
     expect([report.status, run.status]).toEqual([202, 202]);
     const finished = (value: { status: string }) => value.status === 'done' || value.status === 'failed';

@@ -242,11 +242,11 @@ describe('identity flows', () => {
     };
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 5; round++) {
       known.push(await timed('user@demo.local', `192.0.2.${round}`));
       unknown.push(await timed(`ghost${round}@demo.local`, `192.0.2.${round + 10}`));
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[2] ?? 0;
     expect(Math.min(...known, ...unknown)).toBeGreaterThanOrEqual(RESET_ANSWER_FLOOR_MS - 5);
     expect(Math.abs(median(known) - median(unknown))).toBeLessThan(50);
   });

@@ -1,7 +1,14 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkRun, ReportRequest } from '@ce/contract';
-import { createTestApp, eventually, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  bgpTemplate,
+  createTestApp,
+  eventually,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
 // Reads are idempotent: under 5xx answers and timeouts they are retried within a time budget, and a
 // report resumes from what it already read. Writes are never repeated blindly.
@@ -90,54 +97,48 @@ describe('reports and bulk runs while the platform fails some calls', () => {
   }, 600_000);
 
   it('creates each test of a bulk run exactly once while 20% of the reads fail with 500', async () => {
-    scenario({ errorRate: 0.2, errorStatus: 500, errorMethod: 'GET' });
-    platform().calls.length = 0;
-    const templates = ['Faulty reads A', 'Faulty reads B'].map((testName) => ({
-      testName,
-      testType: 'bgp',
-      interval: 300,
-      url: '',
-      domain: '',
-      port: 80,
-      dnsServers: '',
-      prefix: '198.51.100.0/24',
-      agentNames: [],
-      alertsEnabled: true,
-      description: '',
-    }));
     const allGroups = (await tam.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token } }))
       .json()
-      .accountGroups.slice(0, 3)
-      .map((group: { aid: string; accountGroupName: string }) => ({
+      .accountGroups.map((group: { aid: string; accountGroupName: string }) => ({
         aid: group.aid,
         accountGroupName: group.accountGroupName,
       }));
-    const created = await tam.request({
-      method: 'POST',
-      url: '/api/bulk/runs',
-      payload: { kind: 'tests', token, organization, accountGroups: allGroups, templates },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    const run = await eventually(
-      async () => (await tam.request({ method: 'GET', url: `/api/bulk/runs/${created.json().id}` })).json<BulkRun>(),
-      (value) => value.status === 'done' || value.status === 'failed',
-      120_000,
-    );
-    scenario({ errorRate: 0, errorMethod: '' });
-    expect(run.status).toBe('done');
-    expect(run.totals).toMatchObject({ total: 6, done: 6, failed: 0 });
-    expect(platform().calls.filter((call) => call.method === 'GET' && call.status === 500).length).toBeGreaterThan(0);
-    const creations = platform().calls.filter((call) => call.method === 'POST' && call.path.startsWith('/tests/'));
-    expect(creations.map((call) => call.status)).toEqual(Array.from({ length: 6 }, () => 201));
-    for (const group of allGroups) {
-      const names = platform()
-        .world.tests.filter((test) => test.aid === group.aid)
-        .map((test) => test.testName);
-      expect(names.filter((name) => name.startsWith('Faulty reads')).sort()).toEqual([
-        'Faulty reads A',
-        'Faulty reads B',
-      ]);
+    scenario({ errorRate: 0.2, errorStatus: 500, errorMethod: 'GET' });
+    platform().calls.length = 0;
+    // Three runs over every group (about 13 reads each), so that reads surely fail along the way.
+    for (const round of ['A', 'B', 'C']) {
+      const names = [`Faulty reads ${round}1`, `Faulty reads ${round}2`];
+      const created = await tam.request({
+        method: 'POST',
+        url: '/api/bulk/runs',
+        payload: {
+          kind: 'tests',
+          token,
+          organization,
+          accountGroups: allGroups,
+          templates: names.map((name) => bgpTemplate(name, '198.51.100.0/24')),
+        },
+      });
+      expect(created.statusCode, created.body).toBe(202);
+      const run = await eventually(
+        async () => (await tam.request({ method: 'GET', url: `/api/bulk/runs/${created.json().id}` })).json<BulkRun>(),
+        (value) => value.status === 'done' || value.status === 'failed',
+        120_000,
+      );
+      expect(run.status).toBe('done');
+      expect(run.totals).toMatchObject({ total: 12, done: 12, failed: 0 });
+      for (const group of allGroups) {
+        const inGroup = platform().world.tests.filter(
+          (test) => test.aid === group.aid && names.includes(test.testName),
+        );
+        expect(inGroup.map((test) => test.testName).sort()).toEqual(names);
+      }
     }
+    scenario({ errorRate: 0, errorMethod: '' });
+    expect(platform().calls.filter((call) => call.method === 'GET' && call.status === 500).length).toBeGreaterThan(0);
+    // Every creation was sent once and accepted once: none repeated, none lost.
+    const creations = platform().calls.filter((call) => call.method === 'POST' && call.path.startsWith('/tests/'));
+    expect(creations.map((call) => call.status)).toEqual(Array.from({ length: 36 }, () => 201));
   }, 180_000);
 });
 

@@ -25,6 +25,11 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
 
   const report = (id: string) =>
     tam.request({ method: 'GET', url: `/api/reports/${id}` }).then((response) => response.json());
+  const finished = (id: string) =>
+    eventually(
+      () => report(id),
+      (value) => value.status === 'done' || value.status === 'failed',
+    );
 
   it('lists the account groups of a token, and refuses a revoked one with the spec message', async () => {
     const groups = await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } });
@@ -58,10 +63,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     expect(created.statusCode).toBe(202);
     expect(created.json()).toMatchObject({ status: 'queued', kind: 'alerts-config', requestedBy: 'tam@demo.local' });
 
-    const done = await eventually(
-      () => report(created.json().id),
-      (value) => value.status === 'done' || value.status === 'failed',
-    );
+    const done = await finished(created.json().id);
     expect(done).toMatchObject({ status: 'done', progress: { done: 3, total: 3 }, delivery: { status: 'delivered' } });
     const xlsx = done.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
     const file = await tam.request({ method: 'GET', url: `/api/reports/${done.id}/artifacts/${xlsx.id}` });
@@ -117,10 +119,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
       organizationName: group.organizationName,
       accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
     });
-    const done = await eventually(
-      () => report(created.json().id),
-      (value) => value.status === 'done' || value.status === 'failed',
-    );
+    const done = await finished(created.json().id);
     expect(done.delivery.status).toBe('delivered');
     const markdown = testApp.sandbox?.webex.messages.at(-1)?.markdown ?? '';
     expect(markdown).not.toContain('Pwned');
@@ -157,10 +156,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
         options: {},
       },
     });
-    const done = await eventually(
-      () => report(created.json().id),
-      (value) => value.status === 'done' || value.status === 'failed',
-    );
+    const done = await finished(created.json().id);
     expect(done.status).toBe('done');
     const pdf = done.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.pdf'));
     const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${done.id}/artifacts/${pdf.id}` })).rawPayload;
