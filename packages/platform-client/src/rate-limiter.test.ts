@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_429_WAIT_MS, OrgRateLimiter, type Clock } from './rate-limiter.js';
+import { FALLBACK_429_WAIT_MS, OrgRateLimiter, RateLimiterRegistry, type Clock } from './rate-limiter.js';
 
 function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
   let now = start;
@@ -38,5 +38,23 @@ describe('OrgRateLimiter after a 429', () => {
     clock.advance(FALLBACK_429_WAIT_MS + 1_000);
     await limiter.acquire();
     expect(limiter.snapshot().inFlight).toBe(1);
+  });
+});
+
+describe('RateLimiterRegistry', () => {
+  it('forgets idle limiters past its size, but never one with calls in flight or a window still open', async () => {
+    const clock = fakeClock();
+    const registry = new RateLimiterRegistry(clock, () => 0, 3);
+    const busy = registry.for('org:busy');
+    await busy.acquire();
+    const spent = registry.for('org:spent');
+    await spent.acquire();
+    spent.release({ limit: 10, remaining: 0, resetAt: clock.now() + 60_000 });
+    registry.for('token:once');
+    registry.for('token:twice');
+    expect(registry.size).toBe(3);
+    // The idle one went; the busy one and the one waiting for its window kept what they know.
+    expect(registry.for('org:busy')).toBe(busy);
+    expect(registry.for('org:spent')).toBe(spent);
   });
 });

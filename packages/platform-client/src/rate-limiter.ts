@@ -162,26 +162,50 @@ export class OrgRateLimiter {
     });
   }
 
+  /** Nothing in flight or waiting, and the window it knew has rolled over: forgetting it loses nothing. */
+  isIdle(): boolean {
+    return (
+      this.inFlight === 0 && this.waiters.size === 0 && (this.resetAt === undefined || this.clock.now() >= this.resetAt)
+    );
+  }
+
   private notify(): void {
     for (const waiter of [...this.waiters]) waiter();
   }
 }
 
-/** The process's limiters, one per organization key. */
+/**
+ * The process's limiters, one per organization key (or per token until the organization is known).
+ * Bounded: past `maxSize` keys, idle limiters are forgotten, oldest first, so tokens pasted once do not
+ * accumulate for the life of the process.
+ */
 export class RateLimiterRegistry {
   private readonly limiters = new Map<string, OrgRateLimiter>();
 
   constructor(
     private readonly clock: Clock = realClock,
     private readonly random: () => number = Math.random,
+    private readonly maxSize = 5_000,
   ) {}
+
+  get size(): number {
+    return this.limiters.size;
+  }
 
   for(organizationKey: string): OrgRateLimiter {
     let limiter = this.limiters.get(organizationKey);
     if (!limiter) {
+      if (this.limiters.size >= this.maxSize) this.forgetIdle();
       limiter = new OrgRateLimiter(this.clock, this.random);
       this.limiters.set(organizationKey, limiter);
     }
     return limiter;
+  }
+
+  private forgetIdle(): void {
+    for (const [key, limiter] of this.limiters) {
+      if (this.limiters.size < this.maxSize) return;
+      if (limiter.isIdle()) this.limiters.delete(key);
+    }
   }
 }
