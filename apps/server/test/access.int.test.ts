@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { can, OPERATION_ACCESS, ROLES, type OperationId, type Role } from '@ce/contract';
-import { DEMO_ACCOUNTS } from '../src/modules/users/demo-accounts.js';
+import { can, DEMO_ACCOUNTS, OPERATION_ACCESS, ROLES, type OperationId, type Role } from '@ce/contract';
 import { createTestApp, DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 interface Operation {

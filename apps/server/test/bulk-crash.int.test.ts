@@ -36,7 +36,7 @@ describe('a server killed in the middle of a bulk tests run', () => {
     expect(
       (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
     ).toBe(200);
-    const groups = (await client.call('POST', '/api/bulk/account-groups', { token })).body.accountGroups as {
+    const groups = (await client.call('POST', '/api/account-groups', { token })).body.accountGroups as {
       aid: string;
       accountGroupName: string;
       organizationId: string;

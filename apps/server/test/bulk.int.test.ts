@@ -53,20 +53,20 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     testApp = await createTestApp(kind);
     tam = await signedInClient(testApp.app, 'tam@demo.local');
     token = world().tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
-    const response = await tam.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token } });
+    const response = await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } });
     groups = response.json().accountGroups;
   });
   afterAll(async () => {
     await testApp.close();
   });
 
-  it('refuses a revoked token with the bulk wizard message', async () => {
+  it('refuses a revoked token with one code, which each screen turns into its own words', async () => {
     const revoked = world().tokens.find((candidate) => candidate.kind === 'revoked')?.token;
-    const refused = await tam.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token: revoked } });
-    expect(refused.statusCode).toBe(401);
-    expect(refused.json().error.message).toBe(
-      'The provided OAuth token is invalid or has expired. Please check your credentials.',
-    );
+    for (const url of ['/api/account-groups', '/api/bulk/roles']) {
+      const refused = await tam.request({ method: 'POST', url, payload: { token: revoked } });
+      expect(refused.statusCode, url).toBe(401);
+      expect(refused.json().error.code, url).toBe('invalid_platform_token');
+    }
   });
 
   it('loads the agents of every chosen group, cloud agents in each and enterprise agents where they live', async () => {
@@ -354,7 +354,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     const sealed = await testApp.database.sql.executeSql('select count(*)::int as n from sealed_tokens', []);
     expect(sealed.rows).toEqual([{ n: 0 }]);
     const support = await signedInClient(testApp.app, 'support@demo.local');
-    const refused = await support.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token } });
+    const refused = await support.request({ method: 'POST', url: '/api/bulk/roles', payload: { token } });
     expect(refused.statusCode).toBe(403);
   });
 });

@@ -37,7 +37,7 @@ describe('the data folder, as an attacker with a copy of it sees it', () => {
     await client.call('GET', '/api/app-info');
     await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' });
     const { token } = (await client.call('GET', '/sandbox/te/tokens')).body.tokens[0];
-    const groups = (await client.call('POST', '/api/reports/account-groups', { token })).body.accountGroups;
+    const groups = (await client.call('POST', '/api/account-groups', { token })).body.accountGroups;
     const organization = { id: groups[0].organizationId, name: groups[0].organizationName };
     const chosen = groups.slice(0, 2).map((group: { aid: string; accountGroupName: string }) => ({
       aid: group.aid,

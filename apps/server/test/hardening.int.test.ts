@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPORT_MAX_WAIT_MS } from '../src/modules/reports/reports.service.js';
+import { REPORT_MAX_WAIT_MS } from '../src/modules/reports/reports.job.js';
 import { createTestApp, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -103,9 +103,8 @@ describe('a report whose queue job was lost', () => {
     testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
     token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
     const tam = await signedInClient(testApp.app, 'tam@demo.local');
-    const groups = (
-      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
-    ).json().accountGroups;
+    const groups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
+      .accountGroups;
     organization = { id: groups[0].organizationId, name: groups[0].organizationName };
     group = { aid: groups[0].aid, accountGroupName: groups[0].accountGroupName };
   });
@@ -138,16 +137,16 @@ describe('a report whose queue job was lost', () => {
   it('is sent to the queue again, runs once, and ends with its token erased', async () => {
     const id = await lostReport();
     const later = new Date(Date.now() + 3 * 60_000);
-    expect(await testApp.services.reports.recoverOrphans(false, later)).toEqual({ requeued: 1, failed: 0 });
+    expect(await testApp.jobs.reports.recoverOrphans(false, later)).toEqual({ requeued: 1, failed: 0 });
     const [requeued] = await sql<{ job_id: string; status: string }>(
       'select j.id as job_id, r.status from report_requests r join pgboss.job j on j.id::text = r.job_id where r.id = $1',
       [id],
     );
     expect(requeued?.status).toBe('queued');
     // A second sweep finds its job alive and leaves it alone.
-    expect(await testApp.services.reports.recoverOrphans(false, later)).toEqual({ requeued: 0, failed: 0 });
+    expect(await testApp.jobs.reports.recoverOrphans(false, later)).toEqual({ requeued: 0, failed: 0 });
 
-    await testApp.services.reports.run(id);
+    await testApp.jobs.reports.run(id);
     const [done] = await sql<{ status: string; token_id: string | null }>(
       'select status, token_id from report_requests where id = $1',
       [id],
@@ -162,7 +161,7 @@ describe('a report whose queue job was lost', () => {
       [id],
     );
     const muchLater = new Date(Date.now() + REPORT_MAX_WAIT_MS + 60_000);
-    expect(await testApp.services.reports.recoverOrphans(false, muchLater)).toEqual({ requeued: 0, failed: 1 });
+    expect(await testApp.jobs.reports.recoverOrphans(false, muchLater)).toEqual({ requeued: 0, failed: 1 });
     const [ended] = await sql<{ status: string; token_id: string | null; error: string }>(
       'select status, token_id, error from report_requests where id = $1',
       [id],
@@ -299,7 +298,11 @@ describe('retention', () => {
     await sql("update security_events set created_at = now() - interval '120 days' where email = 'tam@demo.local'");
     await sql("update sign_in_throttle set first_failure_at = now() - interval '120 days'");
 
-    expect(await testApp.retention()).toMatchObject({ securityEvents: 1, reports: 1 });
+    // What the nightly retention jobs of the identity, reports and bulk modules do.
+    const before = new Date(Date.now() - 90 * 86_400_000);
+    expect(await testApp.services.identity.pruneBefore(before)).toBe(1);
+    expect(await testApp.services.reports.pruneFinished(before)).toBe(1);
+    expect(await testApp.services.bulk.pruneFinished(before)).toBe(0);
     const reports = (await sql<{ id: string }>('select id from report_requests')).map((row) => row.id);
     expect(reports.sort()).toEqual([oldButQueued, recent].sort());
     expect(await sql('select report_id from report_artifacts where report_id = $1', [old])).toEqual([]);

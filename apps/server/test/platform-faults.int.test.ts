@@ -24,9 +24,8 @@ describe('reports and bulk runs while the platform fails some calls', () => {
     testApp = await createTestApp('pglite', { PLATFORM_TIMEOUT_MS: '400', SANDBOX_RATE_LIMIT: '100000' });
     tam = await signedInClient(testApp.app, 'tam@demo.local');
     token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
-    const listed = (
-      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
-    ).json().accountGroups;
+    const listed = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
+      .accountGroups;
     organization = { id: listed[0].organizationId, name: listed[0].organizationName };
     groups = listed.slice(0, 2).map((group: { aid: string; accountGroupName: string }) => ({
       aid: group.aid,
@@ -97,7 +96,7 @@ describe('reports and bulk runs while the platform fails some calls', () => {
   }, 600_000);
 
   it('creates each test of a bulk run exactly once while 20% of the reads fail with 500', async () => {
-    const allGroups = (await tam.request({ method: 'POST', url: '/api/bulk/account-groups', payload: { token } }))
+    const allGroups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } }))
       .json()
       .accountGroups.map((group: { aid: string; accountGroupName: string }) => ({
         aid: group.aid,
@@ -158,9 +157,8 @@ describe('a report stopped by a platform fault', () => {
     if (!platform) throw new Error('the sandbox is mounted in tests');
     const tam = await signedInClient(testApp.app, 'tam@demo.local');
     const token = platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
-    const listed = (
-      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
-    ).json().accountGroups;
+    const listed = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
+      .accountGroups;
     const request = async () => {
       const created = await tam.request({
         method: 'POST',
@@ -186,7 +184,7 @@ describe('a report stopped by a platform fault', () => {
     // How many reads a report takes when nothing fails.
     const reference = await request();
     let before = platform.calls.length;
-    await testApp.services.reports.run(reference);
+    await testApp.jobs.reports.run(reference);
     const readsInAll = platform.calls.length - before;
     expect(readsInAll).toBeGreaterThan(5);
 
@@ -198,7 +196,7 @@ describe('a report stopped by a platform fault', () => {
       record(call);
       if (++seen === 5) platform.setScenario({ ...platform.scenario, down: true });
     };
-    await testApp.services.reports.run(id);
+    await testApp.jobs.reports.run(id);
     platform.recordCall = record;
     platform.setScenario({ ...platform.scenario, down: false });
     const [paused] = await sql<{ status: string; token_id: string | null; attempts: number }>(
@@ -213,7 +211,7 @@ describe('a report stopped by a platform fault', () => {
     expect(kept).toBeLessThan(readsInAll);
 
     before = platform.calls.length;
-    await testApp.services.reports.run(id);
+    await testApp.jobs.reports.run(id);
     expect(platform.calls.length - before).toBe(readsInAll - kept);
     const [done] = await sql<{ status: string; token_id: string | null }>(
       'select status, token_id from report_requests where id = $1',

@@ -26,7 +26,7 @@ describe('a server killed in the middle of a report', () => {
     ).toBe(200);
     await client.call('PUT', '/sandbox/te/scenario', { latencyMs: 400 });
     const { token } = (await client.call('GET', '/sandbox/te/tokens')).body.tokens[0];
-    const groups = (await client.call('POST', '/api/reports/account-groups', { token })).body.accountGroups;
+    const groups = (await client.call('POST', '/api/account-groups', { token })).body.accountGroups;
     const created = await client.call('POST', '/api/reports', {
       kind: 'alerts-config',
       token,

@@ -32,13 +32,13 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     );
 
   it('lists the account groups of a token, and refuses a revoked one with the spec message', async () => {
-    const groups = await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } });
+    const groups = await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } });
     expect(groups.statusCode).toBe(200);
     expect(groups.json().accountGroups).toHaveLength(6);
     const revoked = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'revoked')?.token;
     const refused = await tam.request({
       method: 'POST',
-      url: '/api/reports/account-groups',
+      url: '/api/account-groups',
       payload: { token: revoked },
     });
     expect(refused.statusCode).toBe(401);
@@ -46,7 +46,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
   });
 
   it('produces the alerts report, delivers it in Webex, and keeps no token anywhere', async () => {
-    const groups = (await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } }))
+    const groups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } }))
       .json()
       .accountGroups.slice(0, 2);
     const created = await tam.request({
@@ -100,9 +100,8 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
   });
 
   it('names the organization and groups as the platform does, escaped in Webex, whatever the browser sent', async () => {
-    const [group] = (
-      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
-    ).json().accountGroups;
+    const [group] = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
+      .accountGroups;
     const created = await tam.request({
       method: 'POST',
       url: '/api/reports',
@@ -142,9 +141,8 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
   });
 
   it('produces the maintenance window report for the whole organization, with a real PDF', async () => {
-    const groups = (
-      await tam.request({ method: 'POST', url: '/api/reports/account-groups', payload: { token } })
-    ).json().accountGroups;
+    const groups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
+      .accountGroups;
     const created = await tam.request({
       method: 'POST',
       url: '/api/reports',

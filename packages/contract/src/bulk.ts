@@ -245,6 +245,32 @@ export type BulkRunKind = (typeof BULK_RUN_KINDS)[number];
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 
+/** An agent chosen for deletion, with the group it was found in. */
+export const agentToDeleteSchema = z.object({
+  agentId: z.string().min(1).max(64),
+  agentName: z.string().max(255),
+  ...bulkAccountGroupSchema.shape,
+});
+export const bulkLabelSchema = z.object({
+  key: z.string().trim().min(1, 'The label needs a key').max(100),
+  value: z.string().trim().min(1, 'The label needs a value').max(100),
+  color: z
+    .string()
+    .regex(/^#[0-9a-f]{6}$/i, 'Pick a colour')
+    .default('#1f77b4'),
+});
+export const labelTargetSchema = z.object({
+  ...bulkAccountGroupSchema.shape,
+  testIds: z.array(z.string().min(1).max(64)).min(1).max(5000),
+});
+/** Invitees' addresses: one address, no list separators or angle brackets. */
+export const INVITEE_EMAIL = EMAIL;
+export const inviteeSchema = z.object({
+  email: z.string().trim().toLowerCase().regex(EMAIL, 'Not an email address'),
+  name: z.string().trim().max(255).default(''),
+});
+export type Invitee = z.infer<typeof inviteeSchema>;
+
 export const createBulkRunSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('tests'),
@@ -259,36 +285,15 @@ export const createBulkRunSchema = z.discriminatedUnion('kind', [
     kind: z.literal('agents'),
     token: z.string().trim().min(AGENT_WIZARD_TOKEN_MIN, BULK_MESSAGES.agentTokenTooShort).pipe(platformTokenSchema),
     organization: organizationSchema,
-    agents: z
-      .array(
-        z.object({
-          agentId: z.string().min(1).max(64),
-          agentName: z.string().max(255),
-          ...bulkAccountGroupSchema.shape,
-        }),
-      )
-      .min(1, BULK_MESSAGES.agentsToDeleteRequired)
-      .max(BULK_ITEM_LIMIT),
+    agents: z.array(agentToDeleteSchema).min(1, BULK_MESSAGES.agentsToDeleteRequired).max(BULK_ITEM_LIMIT),
     confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
   }),
   z.object({
     kind: z.literal('labels'),
     token: platformTokenSchema,
     organization: organizationSchema,
-    tag: z.object({
-      key: z.string().trim().min(1, 'The label needs a key').max(100),
-      value: z.string().trim().min(1, 'The label needs a value').max(100),
-      color: z
-        .string()
-        .regex(/^#[0-9a-f]{6}$/i, 'Pick a colour')
-        .default('#1f77b4'),
-    }),
-    targets: z
-      .array(
-        z.object({ ...bulkAccountGroupSchema.shape, testIds: z.array(z.string().min(1).max(64)).min(1).max(5000) }),
-      )
-      .min(1, 'Select at least one test')
-      .max(BULK_GROUP_LIMIT),
+    tag: bulkLabelSchema,
+    targets: z.array(labelTargetSchema).min(1, 'Select at least one test').max(BULK_GROUP_LIMIT),
   }),
   z.object({
     kind: z.literal('users'),
@@ -297,12 +302,7 @@ export const createBulkRunSchema = z.discriminatedUnion('kind', [
     accountGroups: groupsSchema,
     roleId: z.string().min(1, 'Choose a role').max(64),
     invitees: z
-      .array(
-        z.object({
-          email: z.string().trim().toLowerCase().regex(EMAIL, 'Not an email address'),
-          name: z.string().trim().max(255).default(''),
-        }),
-      )
+      .array(inviteeSchema)
       .min(1, 'Add at least one email address')
       .max(1000, 'At most 1,000 invitations at a time'),
   }),
@@ -382,40 +382,4 @@ export function testRunToast(run: Pick<BulkRun, 'totals'>): {
       message: BULK_MESSAGES.someCreated(run.totals.done, attempted),
     };
   return { type: 'error', message: BULK_MESSAGES.noneCreated };
-}
-
-/**
- * Reads a pasted list or a CSV of invitations: one address per line, or a CSV with an email column
- * (and optionally a name column). Returns the invitees and the lines it could not read.
- */
-export function parseInvitees(text: string): { invitees: { email: string; name: string }[]; rejected: string[] } {
-  const lines = text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean);
-  const split = (line: string) =>
-    (line.match(/("([^"]|"")*"|[^,;\t]+)/g) ?? []).map((cell) =>
-      cell.trim().replace(/^"|"$/g, '').replace(/""/g, '"').trim(),
-    );
-  const header = split(lines[0] ?? '').map((cell) => cell.toLowerCase());
-  const emailColumn = header.findIndex((cell) => cell === 'email' || cell === 'e-mail' || cell === 'email address');
-  const nameColumn = header.findIndex((cell) => cell === 'name' || cell === 'full name');
-  const rows = emailColumn >= 0 ? lines.slice(1) : lines;
-  const invitees: { email: string; name: string }[] = [];
-  const rejected: string[] = [];
-  const seen = new Set<string>();
-  for (const line of rows) {
-    const cells = split(line);
-    const candidates = emailColumn >= 0 ? [cells[emailColumn] ?? ''] : cells;
-    const email = candidates.find((cell) => EMAIL.test(cell))?.toLowerCase();
-    if (!email) {
-      rejected.push(line);
-      continue;
-    }
-    if (seen.has(email)) continue;
-    seen.add(email);
-    invitees.push({ email, name: nameColumn >= 0 ? (cells[nameColumn] ?? '') : '' });
-  }
-  return { invitees, rejected };
 }

@@ -11,7 +11,7 @@ export const REPORT_KINDS = {
   'ahc-ie': {
     label: 'AHC-IE v7',
     tool: 'health-check',
-    capability: 'healthCheck',
+    capability: 'ahcIe',
     available: false,
     needsAccounts: true,
   },

@@ -1,7 +1,9 @@
 /**
  * Roles and the one role matrix of the product (spec section 6).
  *
- * The role is the signed-in user's `locale` value; a user without a locale has the role `User`.
+ * The role is the signed-in user's `locale` value (the original kept it in the identity pool's `locale`
+ * attribute, and SSO providers send it in that claim); a user without a locale has the role `User`.
+ * No role name appears in a rule anywhere else: code asks `can(role, capability)`.
  * The web menu, the web route guard and the server's require-role hook all read {@link CAPABILITIES},
  * so a permission is changed in exactly one place.
  */
@@ -21,12 +23,22 @@ export type Role = (typeof ROLES)[number];
 
 export const DEFAULT_ROLE: Role = 'User';
 
-/** Roles that carry a badge beside the welcome text in the navbar. */
-export const BADGE_ROLES: readonly Role[] = ['Super User', 'TAM', 'ProServ'];
+/** Roles that carry a badge beside the welcome text in the navbar (spec section 2), with the badge's tone. */
+export const ROLE_BADGES: Partial<Record<Role, 'purple' | 'blue' | 'emerald'>> = {
+  'Super User': 'purple',
+  TAM: 'blue',
+  ProServ: 'emerald',
+};
+export const BADGE_ROLES = Object.keys(ROLE_BADGES) as readonly Role[];
 
 const HEALTH_CHECK_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Adoption', 'PMO', 'Engineering'];
 const REPORTING_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Adoption', 'PMO'];
 const SUPPORT_ROLES: readonly Role[] = ['Super User', 'Support', 'T3', 'TAM'];
+const SUPER_USER: readonly Role[] = ['Super User'];
+/** Every role that uses a customer's token in some tool (reports, bulk tools, support tools). */
+const CUSTOMER_TOKEN_ROLES: readonly Role[] = [
+  ...new Set([...HEALTH_CHECK_ROLES, ...REPORTING_ROLES, ...SUPPORT_ROLES]),
+];
 
 /**
  * What a caller may do. `public` needs no session; `signedIn` any session; the others list roles.
@@ -39,7 +51,13 @@ export const CAPABILITIES = {
   reporting: REPORTING_ROLES,
   tools: REPORTING_ROLES,
   support: SUPPORT_ROLES,
-  manageUsers: ['Super User'] as readonly Role[],
+  /** Reading the account groups a customer's token sees: every tool that takes a token starts there. */
+  customerToken: CUSTOMER_TOKEN_ROLES,
+  /** The AHC-IE alpha report (spec section 6). */
+  ahcIe: SUPER_USER,
+  /** Everyone's reports and bulk runs, not only one's own. */
+  seeAllRuns: SUPER_USER,
+  manageUsers: SUPER_USER,
 } as const satisfies Record<string, 'public' | 'signedIn' | readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -70,3 +88,16 @@ export function can(role: Role | null, capability: Capability): boolean {
 export function localeAllowsAhcIe(locale: string | null | undefined): boolean {
   return (locale ?? '').toLowerCase().includes('super user');
 }
+
+/** The demo accounts of the embedded default, one per role (demo mode only). */
+export const DEMO_ACCOUNTS: readonly { email: string; name: string; role: Role }[] = [
+  { email: 'superuser@demo.local', name: 'Sam Super', role: 'Super User' },
+  { email: 'proserv@demo.local', name: 'Priya ProServ', role: 'ProServ' },
+  { email: 'tam@demo.local', name: 'Taylor TAM', role: 'TAM' },
+  { email: 'adoption@demo.local', name: 'Alex Adoption', role: 'Adoption' },
+  { email: 'pmo@demo.local', name: 'Pat PMO', role: 'PMO' },
+  { email: 'engineering@demo.local', name: 'Erin Engineering', role: 'Engineering' },
+  { email: 'support@demo.local', name: 'Sasha Support', role: 'Support' },
+  { email: 't3@demo.local', name: 'Toni T3', role: 'T3' },
+  { email: 'user@demo.local', name: 'Uma User', role: 'User' },
+];

@@ -103,7 +103,8 @@ export class PlatformSession {
     readonly auth: PlatformAuth,
   ) {}
 
-  private get<T>(schema: z.ZodType<T>, path: string, what: string, options: CallOptions = {}): Promise<T> {
+  /** One call (GET by default, or the method in `options`) whose answer is checked against `schema`. */
+  private request<T>(schema: z.ZodType<T>, path: string, what: string, options: CallOptions = {}): Promise<T> {
     return this.http.call<unknown>(this.auth, path, options).then((body) => parse(schema, body, what));
   }
 
@@ -134,9 +135,9 @@ export class PlatformSession {
   // Account groups, users and roles
   readonly accountGroups = {
     list: async (signal?: AbortSignal) =>
-      (await this.get(accountGroupsResponseSchema, 'account-groups', 'account groups', { signal })).accountGroups,
+      (await this.request(accountGroupsResponseSchema, 'account-groups', 'account groups', { signal })).accountGroups,
     get: (aid: string, expand: ('user' | 'agent')[] = [], signal?: AbortSignal) =>
-      this.get(
+      this.request(
         accountGroupSchema.extend({ users: z.array(userSchema).optional(), agents: z.array(agentSchema).optional() }),
         `account-groups/${encodeURIComponent(aid)}`,
         'account group',
@@ -148,8 +149,8 @@ export class PlatformSession {
     list: async (aid?: string, signal?: AbortSignal) =>
       this.list('users', userSchema, 'users', 'users', { aid, signal }),
     get: (uid: string, aid?: string, signal?: AbortSignal) =>
-      this.get(userSchema, `users/${encodeURIComponent(uid)}`, 'user', { aid, signal }),
-    current: (signal?: AbortSignal) => this.get(userSchema, 'users/current', 'current user', { signal }),
+      this.request(userSchema, `users/${encodeURIComponent(uid)}`, 'user', { aid, signal }),
+    current: (signal?: AbortSignal) => this.request(userSchema, 'users/current', 'current user', { signal }),
     invite: (
       body: {
         name: string;
@@ -158,7 +159,7 @@ export class PlatformSession {
         accountGroupRoles: { accountGroupId: string; roleIds: string[] }[];
       },
       aid?: string,
-    ) => this.get(userSchema, 'users', 'new user', { method: 'POST', body, aid }),
+    ) => this.request(userSchema, 'users', 'new user', { method: 'POST', body, aid }),
   };
 
   readonly roles = {
@@ -187,13 +188,19 @@ export class PlatformSession {
       testId: string,
       options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {},
     ) =>
-      this.get(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'test', {
+      this.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'test', {
         aid: options.aid,
         query: options.expand?.length ? { expand: options.expand } : {},
         signal: options.signal,
       }),
     create: (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
-      this.get(testSchema, `tests/${type}`, 'created test', { method: 'POST', body, aid, signal, idempotent: false }),
+      this.request(testSchema, `tests/${type}`, 'created test', {
+        method: 'POST',
+        body,
+        aid,
+        signal,
+        idempotent: false,
+      }),
     /**
      * Changes a test. Agent-to-server and BGP take partial updates; the other types reuse the creation
      * schema on PUT, so their current configuration is read and sent back with the changes.
@@ -211,7 +218,7 @@ export class PlatformSession {
             ...writableTestBody(await this.tests.get(type, testId, { aid, expand: ['agent', 'alert-rule'], signal })),
             ...changes,
           };
-      return this.get(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
+      return this.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
         method: 'PUT',
         body,
         aid,
@@ -238,7 +245,7 @@ export class PlatformSession {
         signal: options.signal,
       }),
     get: (agentId: string, aid?: string, signal?: AbortSignal) =>
-      this.get(agentSchema, `agents/${encodeURIComponent(agentId)}`, 'agent', { aid, signal }),
+      this.request(agentSchema, `agents/${encodeURIComponent(agentId)}`, 'agent', { aid, signal }),
     delete: (agentId: string, aid?: string, signal?: AbortSignal) =>
       this.http.call<void>(this.auth, `agents/${encodeURIComponent(agentId)}`, { method: 'DELETE', aid, signal }),
   };
@@ -248,7 +255,7 @@ export class PlatformSession {
     list: async (aid?: string, signal?: AbortSignal) =>
       this.list('alertRules', alertRuleSchema, 'alerts/rules', 'alert rules', { aid, signal }),
     get: (ruleId: string, aid?: string, signal?: AbortSignal) =>
-      this.get(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'alert rule', { aid, signal }),
+      this.request(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'alert rule', { aid, signal }),
   };
 
   readonly alerts = {
@@ -282,7 +289,7 @@ export class PlatformSession {
         },
       ),
     get: (windowId: string, aid?: string, signal?: AbortSignal) =>
-      this.get(
+      this.request(
         suppressionWindowSchema,
         `alert-suppression-windows/${encodeURIComponent(windowId)}`,
         'alert suppression window',
@@ -293,7 +300,7 @@ export class PlatformSession {
         },
       ),
     create: (body: Record<string, unknown>, aid?: string, signal?: AbortSignal) =>
-      this.get(suppressionWindowSchema, 'alert-suppression-windows', 'created alert suppression window', {
+      this.request(suppressionWindowSchema, 'alert-suppression-windows', 'created alert suppression window', {
         method: 'POST',
         body,
         aid,
@@ -306,11 +313,11 @@ export class PlatformSession {
   readonly dashboards = {
     /** GET /dashboards answers a bare array. */
     list: (aid?: string, signal?: AbortSignal) =>
-      this.get(z.array(dashboardSchema), 'dashboards', 'dashboards', { aid, signal }),
+      this.request(z.array(dashboardSchema), 'dashboards', 'dashboards', { aid, signal }),
     get: (dashboardId: string, aid?: string, signal?: AbortSignal) =>
-      this.get(dashboardSchema, `dashboards/${encodeURIComponent(dashboardId)}`, 'dashboard', { aid, signal }),
+      this.request(dashboardSchema, `dashboards/${encodeURIComponent(dashboardId)}`, 'dashboard', { aid, signal }),
     create: (body: Record<string, unknown>, aid?: string, signal?: AbortSignal) =>
-      this.get(dashboardSchema, 'dashboards', 'created dashboard', {
+      this.request(dashboardSchema, 'dashboards', 'created dashboard', {
         method: 'POST',
         body,
         aid,
@@ -332,7 +339,7 @@ export class PlatformSession {
     create: (
       body: { key: string; value: string; objectType: string; color?: string; description?: string },
       aid?: string,
-    ) => this.get(tagSchema, 'tags', 'created tag', { method: 'POST', body, aid, idempotent: false }),
+    ) => this.request(tagSchema, 'tags', 'created tag', { method: 'POST', body, aid, idempotent: false }),
     assign: (tagId: string, assignments: { id: string; type: string }[], aid?: string) =>
       this.http.call<unknown>(this.auth, `tags/${encodeURIComponent(tagId)}/assign`, {
         method: 'POST',
@@ -344,12 +351,12 @@ export class PlatformSession {
   // Usage and quotas
   readonly usage = {
     get: (options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {}) =>
-      this.get(usageSchema, 'usage', 'usage', {
+      this.request(usageSchema, 'usage', 'usage', {
         aid: options.aid,
         query: options.expand?.length ? { expand: options.expand } : {},
         signal: options.signal,
       }),
-    quotas: (signal?: AbortSignal) => this.get(quotasSchema, 'quotas', 'quotas', { signal }),
+    quotas: (signal?: AbortSignal) => this.request(quotasSchema, 'quotas', 'quotas', { signal }),
   };
 
   // Endpoint agents and tests

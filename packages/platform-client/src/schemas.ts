@@ -71,23 +71,24 @@ export const testSchema = z.looseObject({
 export type PlatformTest = z.infer<typeof testSchema>;
 
 /** The writable body of POST /tests/{type}; type-specific fields ride along. */
-export interface TestCreateBody {
-  testName: string;
-  interval?: number;
-  enabled?: boolean;
-  alertsEnabled?: boolean;
-  description?: string;
-  agents?: { agentId: string }[];
-  alertRules?: string[];
-  url?: string;
-  domain?: string;
-  server?: string;
-  port?: number;
-  protocol?: 'tcp' | 'icmp' | 'udp';
-  dnsServers?: string[];
-  prefix?: string;
-  [field: string]: unknown;
-}
+/** What a test creation (POST) or a full update (PUT) sends: the common fields and each type's own. */
+export const testCreateBodySchema = z.looseObject({
+  testName: z.string(),
+  interval: z.number().optional(),
+  enabled: z.boolean().optional(),
+  alertsEnabled: z.boolean().optional(),
+  description: z.string().optional(),
+  agents: z.array(z.object({ agentId: z.string() })).optional(),
+  alertRules: z.array(z.string()).optional(),
+  url: z.string().optional(),
+  domain: z.string().optional(),
+  server: z.string().optional(),
+  port: z.number().optional(),
+  protocol: z.enum(['tcp', 'icmp', 'udp']).optional(),
+  dnsServers: z.array(z.string()).optional(),
+  prefix: z.string().optional(),
+});
+export type TestCreateBody = z.infer<typeof testCreateBodySchema>;
 
 export const agentSchema = z.looseObject({
   agentId: z.string(),

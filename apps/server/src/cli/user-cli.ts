@@ -4,6 +4,7 @@ import { loadConfig } from '../config.js';
 import { restrictNewFiles } from '../platform/data-dir.js';
 import { openDatabase } from '../platform/database.js';
 import { AppError } from '../platform/errors.js';
+import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
 import { parseRole, UsersService } from '../modules/users/users.service.js';
 import path from 'node:path';
@@ -85,7 +86,12 @@ async function main(): Promise<void> {
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
   );
   try {
-    console.log(await runUserCommand(process.argv.slice(2), new UsersService(new UsersRepository(database.db))));
+    console.log(
+      await runUserCommand(
+        process.argv.slice(2),
+        new UsersService(new UsersRepository(database.db), new AuditRepository(database.db)),
+      ),
+    );
   } catch (error) {
     process.exitCode = error instanceof AppError && error.code === 'usage' ? 2 : 1;
     console.error(error instanceof Error ? error.message : String(error));

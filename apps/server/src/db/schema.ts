@@ -21,7 +21,11 @@ const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
   fromDriver: (value) => Buffer.from(value),
 });
 
-/** Local accounts. `locale` holds the role (spec section 6); emails are stored lower-cased. */
+/**
+ * Local accounts; emails are stored lower-cased. `locale` holds the role: the original product kept it
+ * in its identity pool's `locale` attribute (spec section 6), single sign-on providers send it in that
+ * claim by default (OIDC_ROLE_CLAIM), and no locale means the role User.
+ */
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
   email: text('email').notNull().unique(),

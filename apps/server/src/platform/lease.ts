@@ -1,4 +1,6 @@
-import { and, eq, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { Db } from './database.js';
 
 /**
  * Job leases: a worker claims a job row for a minute and renews the claim every 15 s while it works.
@@ -7,14 +9,79 @@ import { and, eq, lt, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 export const LEASE_MS = 60_000;
 export const HEARTBEAT_MS = 15_000;
 
-/** The lease is not held at `at`: never taken, or lapsed. */
-export function leaseLapsed(leaseUntil: AnyColumn, at: Date): SQL {
-  return or(sql`${leaseUntil} is null`, lt(leaseUntil, at)) as SQL;
-}
+/** A table of jobs: reports and bulk runs both have these columns. */
+export type LeasedTable = PgTable & {
+  id: PgColumn;
+  status: PgColumn;
+  leaseUntil: PgColumn;
+  startedAt: PgColumn;
+  createdAt: PgColumn;
+};
 
-/** A row a worker may claim at `at`: queued, or running under a lapsed lease. */
-export function claimable(status: AnyColumn, leaseUntil: AnyColumn, at: Date): SQL {
-  return or(eq(status, 'queued'), and(eq(status, 'running'), leaseLapsed(leaseUntil, at))) as SQL;
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/**
+ * Claiming, renewing and finding the orphans of one job table. Statuses: `queued` (waiting for a
+ * worker), `running` (held by a lease), then anything else once finished.
+ */
+export class Leases<T extends LeasedTable> {
+  constructor(
+    private readonly db: Db,
+    private readonly table: T,
+    /** More columns a claim sets (for example an attempt counter). */
+    private readonly onClaim: () => Record<string, SQL> = () => ({}),
+  ) {}
+
+  private lapsed(now: Date): SQL {
+    return or(sql`${this.table.leaseUntil} is null`, lt(this.table.leaseUntil, now)) as SQL;
+  }
+
+  /**
+   * Takes a job for a worker: a queued one, or a running one whose lease lapsed (its worker died). A
+   * job delivered twice, or re-queued after a crash, runs once at a time and finishes once.
+   */
+  async claim(id: string, now: Date, leaseMs = LEASE_MS): Promise<T['$inferSelect'] | undefined> {
+    const changes = {
+      status: 'running',
+      startedAt: sql`coalesce(${this.table.startedAt}, ${at(now)})`,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+      ...this.onClaim(),
+    } as PgUpdateSetSource<T>; // the columns every LeasedTable has, named as its keys
+    const rows = await this.db
+      .update(this.table)
+      .set(changes)
+      .where(
+        and(
+          eq(this.table.id, id),
+          or(eq(this.table.status, 'queued'), and(eq(this.table.status, 'running'), this.lapsed(now))),
+        ),
+      )
+      .returning();
+    return (rows as T['$inferSelect'][])[0];
+  }
+
+  async renew(id: string, until: Date): Promise<void> {
+    await this.db
+      .update(this.table)
+      .set({ leaseUntil: until } as PgUpdateSetSource<T>)
+      .where(and(eq(this.table.id, id), eq(this.table.status, 'running')));
+  }
+
+  /** Jobs a dead worker left behind: running with a lapsed lease (or every running one, with `all`). */
+  async orphans(now: Date, all: boolean): Promise<T['$inferSelect'][]> {
+    return this.db
+      .select()
+      .from(this.table as PgTable)
+      .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed(now))) as Promise<T['$inferSelect'][]>;
+  }
+
+  /** Jobs waiting for a worker since before `before`: their queue job may have been lost. */
+  async waiting(before: Date): Promise<T['$inferSelect'][]> {
+    return this.db
+      .select()
+      .from(this.table as PgTable)
+      .where(and(eq(this.table.status, 'queued'), lt(this.table.createdAt, before))) as Promise<T['$inferSelect'][]>;
+  }
 }
 
 /** Runs `work` while renewing its lease every 15 s; the renewals stop before this returns. */

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
 import { bulkRuns, reportRequests, sealedTokens } from '../db/schema.js';
 import type { Db } from './database.js';
+import { periodicJob, type Job } from './jobs.js';
 import { RetiredKeyError, type TokenVault } from './token-vault.js';
 
 /** Statuses of a job that may still need its token. */
@@ -67,4 +68,14 @@ export class SealedTokens {
       .returning({ id: sealedTokens.id });
     return unreferenced.length + retired.length;
   }
+}
+
+/** Every five minutes, any token no queued or running job refers to, or sealed by a retired key, goes. */
+export function tokenJobs(tokens: SealedTokens, logger: { info(object: object, message: string): void }): Job[] {
+  return [
+    periodicJob('tokens.sweep', '*/5 * * * *', async () => {
+      const swept = await tokens.sweep();
+      if (swept > 0) logger.info({ swept }, 'sealed tokens no job needs were deleted');
+    }),
+  ];
 }

@@ -10,6 +10,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import type { AppConfig } from '../config.js';
+import { TokenVault } from './token-vault.js';
 
 /**
  * Server secrets of the embedded default live in SECRETS_DIR, never inside DATA_DIR: a backup or a
@@ -112,4 +114,24 @@ export function moveLegacySecrets(dataDir: string, secretsDir: string): string[]
   for (const name of readdirSync(legacy)) rmSync(path.join(legacy, name), { force: true });
   rmSync(legacy, { recursive: true, force: true });
   return moved;
+}
+
+/**
+ * The key ring for customer tokens: REPORTS_KEY (and REPORTS_KEY_PREVIOUS) when set, else the key file
+ * of the embedded default in SECRETS_DIR, outside DATA_DIR. Keys an earlier version kept inside
+ * DATA_DIR are moved out first.
+ */
+export function openTokenVault(
+  config: Pick<AppConfig, 'tokenKeys' | 'dataDir' | 'secretsDir'>,
+  logger: { warn(object: object, message: string): void },
+): TokenVault {
+  if (config.tokenKeys) return TokenVault.fromBase64(config.tokenKeys.current, config.tokenKeys.previous);
+  const moved = moveLegacySecrets(config.dataDir, config.secretsDir);
+  if (moved.length > 0)
+    logger.warn(
+      { moved, secretsDir: config.secretsDir },
+      'keys moved out of DATA_DIR; once running jobs finish, retire the old token key with `npm run keys -- retire`',
+    );
+  const keys = loadOrCreateTokenKeys(config.secretsDir);
+  return TokenVault.fromBase64(keys.current, keys.previous);
 }

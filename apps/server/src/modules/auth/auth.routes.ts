@@ -20,13 +20,11 @@ import {
 import { rotateCsrfCookie } from '../../platform/csrf.js';
 import { AppError, unauthorized } from '../../platform/errors.js';
 import type { IdentityService } from '../identity/identity.service.js';
-import type { UsersRepository } from '../users/users.repository.js';
 import type { AuthService, ClientInfo } from './auth.service.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
   identity: IdentityService;
-  users: UsersRepository;
   sessionMaxAgeMs: number;
   appInfo: AppInfo;
   /** Where the browser goes to end the identity provider's session, for SSO sessions. */
@@ -205,11 +203,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request) => {
       if (!request.user || !request.session) throw unauthorized();
-      const row = await options.users.findById(request.user.id);
-      if (!row) throw unauthorized();
       return {
         message: await identity.changePassword(
-          row,
+          request.user.id,
           request.body.oldPassword,
           request.body.newPassword,
           request.session.idHash,

@@ -7,17 +7,15 @@ import {
   type PlanCell,
   type TestTemplate,
 } from '@ce/contract';
-import { PlatformError, type PlatformSession, type PlatformTestType, type TestCreateBody } from '@ce/platform-client';
+import { PlatformError, type PlatformSession, type TestCreateBody } from '@ce/platform-client';
 
 /** Runs `work` over `items`, at most `limit` at a time, keeping the order of the answers. */
 export async function mapPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
-  let next = 0;
+  // One iterator shared by every lane: each takes the next item when it is free.
+  const entries = items.entries();
   const lane = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
+    for (const [index, item] of entries) results[index] = await work(item);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
   return results;
@@ -151,8 +149,6 @@ export function planCells(templates: TestTemplate[], groups: GroupInventory[]): 
   });
   return cells;
 }
-
-export const testTypeOf = (type: string) => type as PlatformTestType;
 
 /**
  * Enterprise agents sharing an IP address and a location, grouped (the same agent seen from

@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
-import { claimable, leaseLapsed } from '../../platform/lease.js';
+import { Leases } from '../../platform/lease.js';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkRunItems.$inferSelect;
@@ -10,7 +10,11 @@ export type ItemTotals = { runId: string; status: string; count: number };
 
 /** SQL for bulk runs and their items. */
 export class BulkRepository {
-  constructor(private readonly db: Db) {}
+  readonly leases: Leases<typeof bulkRuns>;
+
+  constructor(private readonly db: Db) {
+    this.leases = new Leases(db, bulkRuns);
+  }
 
   /** Inserts a run and its sealed token in one transaction: neither exists without the other. */
   async insertRun(
@@ -63,47 +67,6 @@ export class BulkRepository {
       .where(and(eq(bulkRuns.id, id), sql`${bulkRuns.undoneBy} is null`))
       .returning({ id: bulkRuns.id });
     return rows.length === 1;
-  }
-
-  /** Takes a run for a worker: a queued one, or a running one whose worker's lease lapsed. */
-  async claim(id: string, at: Date, leaseMs: number): Promise<BulkRunRow | undefined> {
-    const [row] = await this.db
-      .update(bulkRuns)
-      .set({
-        status: 'running',
-        startedAt: sql`coalesce(${bulkRuns.startedAt}, ${at.toISOString()}::timestamptz)`,
-        leaseUntil: new Date(at.getTime() + leaseMs),
-      })
-      .where(and(eq(bulkRuns.id, id), claimable(bulkRuns.status, bulkRuns.leaseUntil, at)))
-      .returning();
-    return row;
-  }
-
-  async renewLease(id: string, until: Date): Promise<void> {
-    await this.db
-      .update(bulkRuns)
-      .set({ leaseUntil: until })
-      .where(and(eq(bulkRuns.id, id), eq(bulkRuns.status, 'running')));
-  }
-
-  /** Runs a dead worker left behind (or, with `all`, every unfinished run). */
-  async orphans(now: Date, all: boolean): Promise<BulkRunRow[]> {
-    return this.db
-      .select()
-      .from(bulkRuns)
-      .where(
-        all
-          ? or(eq(bulkRuns.status, 'running'), eq(bulkRuns.status, 'queued'))
-          : and(eq(bulkRuns.status, 'running'), leaseLapsed(bulkRuns.leaseUntil, now)),
-      );
-  }
-
-  /** Runs waiting for a worker since before `before`: their queue job may have been lost. */
-  async waiting(before: Date): Promise<BulkRunRow[]> {
-    return this.db
-      .select()
-      .from(bulkRuns)
-      .where(and(eq(bulkRuns.status, 'queued'), lt(bulkRuns.createdAt, before)));
   }
 
   /** Deletes finished runs created before `before` (their items go with them). */

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  accountGroupsRequestSchema,
-  accountGroupsResponseSchema,
   apiErrorSchema,
   bulkAgentsRequestSchema,
   bulkAgentsResponseSchema,
@@ -39,27 +37,14 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     if (!request.user) throw unauthorized();
     return request.user;
   };
-  const read = { tags: ['bulk'] };
-
-  app.post(
-    '/api/bulk/account-groups',
-    {
-      schema: {
-        ...read,
-        operationId: 'listBulkAccountGroups',
-        summary: "The account groups a customer's platform token can see (the token is used, never stored)",
-        body: accountGroupsRequestSchema,
-        response: { 200: accountGroupsResponseSchema, ...errors },
-      },
-    },
-    async (request) => ({ accountGroups: await bulk.accountGroups(request.body.token) }),
-  );
+  /** Every bulk operation is listed under one tag in the API document. */
+  const tagged = { tags: ['bulk'] };
 
   app.post(
     '/api/bulk/agents',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'listBulkAgents',
         summary: 'The agents of every chosen account group',
         body: bulkAgentsRequestSchema,
@@ -73,7 +58,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/tests',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'listBulkTests',
         summary: 'The tests of every chosen account group',
         body: bulkTestsListRequestSchema,
@@ -87,7 +72,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/roles',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'listBulkRoles',
         summary: "The roles of the token's organization",
         body: bulkRolesRequestSchema,
@@ -101,7 +86,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/tests/plan',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'planBulkTests',
         summary: 'What a bulk tests run would do: template x account group, create or skip or blocked',
         body: bulkTestsPlanRequestSchema,
@@ -115,7 +100,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/agents/duplicates',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'scanDuplicateAgents',
         summary: 'Enterprise agents that share an IP address and a location, in the chosen account groups',
         body: duplicateScanRequestSchema,
@@ -129,7 +114,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/runs',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'createBulkRun',
         summary: 'Start a bulk run (tests, agent deletion, labels or user invitations); it runs on the server',
         body: createBulkRunSchema,
@@ -143,7 +128,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/runs',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'listBulkRuns',
         summary: 'Your recent bulk runs of one kind, newest first',
         querystring: z.object({ view: z.enum(['tests', 'agents', 'labels', 'users']).default('tests') }),
@@ -157,7 +142,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/runs/:runId',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'getBulkRun',
         summary: 'One bulk run with every item and its outcome',
         params: runParams,
@@ -171,7 +156,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     '/api/bulk/runs/:runId/undo',
     {
       schema: {
-        ...read,
+        ...tagged,
         operationId: 'undoBulkRun',
         summary: 'Delete exactly the tests a bulk tests run created (a run of its own)',
         params: runParams,

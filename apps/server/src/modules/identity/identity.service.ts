@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import type { Mailer } from '../../platform/mailer.js';
 import { accountMayHoldSession, hashSecret, type AuthService, type ClientInfo } from '../auth/auth.service.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../users/passwords.js';
-import type { UserRow, UsersRepository } from '../users/users.repository.js';
+import type { UsersRepository } from '../users/users.repository.js';
 import { normaliseEmail } from '../users/users.service.js';
 import type { AttemptClaim, IdentityRepository } from './identity.repository.js';
 import {
@@ -295,12 +295,14 @@ export class IdentityService {
 
   /** Changes the password of a signed-in user; other sessions end, this one stays. */
   async changePassword(
-    user: UserRow,
+    userId: string,
     oldPassword: string,
     newPassword: string,
     currentIdHash: string,
     client: ClientInfo,
   ): Promise<string> {
+    const user = await this.users.findById(userId);
+    if (!user) throw new AppError(401, 'unauthorized', 'User not authenticated');
     if (!(await verifyPassword(user.passwordHash, oldPassword))) {
       throw new AppError(400, 'wrong_password', 'The current password is not correct.', [
         { path: 'oldPassword', message: 'The current password is not correct.' },

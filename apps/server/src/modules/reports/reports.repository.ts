@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../platform/database.js';
-import { claimable, leaseLapsed } from '../../platform/lease.js';
+import { Leases } from '../../platform/lease.js';
 import { reportArtifacts, reportReads, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
 
@@ -10,7 +10,12 @@ export type ArtifactSummary = { id: string; reportId: string; filename: string; 
 
 /** SQL for report requests, their files and the reads of their jobs. */
 export class ReportsRepository {
-  constructor(private readonly db: Db) {}
+  /** Claims count the attempts: a report that meets platform faults is taken up a few times at most. */
+  readonly leases: Leases<typeof reportRequests>;
+
+  constructor(private readonly db: Db) {
+    this.leases = new Leases(db, reportRequests, () => ({ attempts: sql`${reportRequests.attempts} + 1` }));
+  }
 
   /** Inserts a request and its sealed token in one transaction: neither exists without the other. */
   async insert(
@@ -53,49 +58,7 @@ export class ReportsRepository {
     await this.db.update(reportRequests).set(changes).where(eq(reportRequests.id, id));
   }
 
-  /**
-   * Takes a report for a worker: a queued one, or a running one whose worker's lease lapsed (it died),
-   * and counts the attempt. A job delivered twice, or re-queued after a crash, runs its report once at
-   * a time and finishes it once.
-   */
-  async claim(id: string, at: Date, leaseMs: number): Promise<ReportRow | undefined> {
-    const [row] = await this.db
-      .update(reportRequests)
-      .set({
-        status: 'running',
-        startedAt: at,
-        leaseUntil: new Date(at.getTime() + leaseMs),
-        attempts: sql`${reportRequests.attempts} + 1`,
-      })
-      .where(and(eq(reportRequests.id, id), claimable(reportRequests.status, reportRequests.leaseUntil, at)))
-      .returning();
-    return row;
-  }
-
-  async renewLease(id: string, until: Date): Promise<void> {
-    await this.db
-      .update(reportRequests)
-      .set({ leaseUntil: until })
-      .where(and(eq(reportRequests.id, id), eq(reportRequests.status, 'running')));
-  }
-
-  /** Reports a dead worker left behind: running with a lapsed lease (or any running one, when `all`). */
-  async orphans(now: Date, all: boolean): Promise<ReportRow[]> {
-    return this.db
-      .select()
-      .from(reportRequests)
-      .where(and(eq(reportRequests.status, 'running'), all ? sql`true` : leaseLapsed(reportRequests.leaseUntil, now)));
-  }
-
-  /** Reports waiting for a worker since before `before`: their queue job may have been lost. */
-  async waiting(before: Date): Promise<ReportRow[]> {
-    return this.db
-      .select()
-      .from(reportRequests)
-      .where(and(eq(reportRequests.status, 'queued'), lt(reportRequests.createdAt, before)));
-  }
-
-  /** Ids of finished reports older than `before`, for retention. */
+  /** Deletes finished reports (and their files) created before `before`; returns how many. */
   async deleteFinishedBefore(before: Date): Promise<number> {
     const deleted = await this.db
       .delete(reportRequests)

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  accountGroupsRequestSchema,
-  accountGroupsResponseSchema,
   apiErrorSchema,
   createReportInputSchema,
   reportListResponseSchema,
@@ -21,20 +19,6 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
     if (!request.user) throw unauthorized();
     return request.user;
   };
-
-  app.post(
-    '/api/reports/account-groups',
-    {
-      schema: {
-        operationId: 'listReportAccountGroups',
-        tags: ['reports'],
-        summary: "The account groups a customer's platform token can see (the token is used once, never stored)",
-        body: accountGroupsRequestSchema,
-        response: { 200: accountGroupsResponseSchema, ...errors, 502: apiErrorSchema },
-      },
-    },
-    async (request) => ({ accountGroups: await reports.accountGroups(request.body.token) }),
-  );
 
   app.post(
     '/api/reports',

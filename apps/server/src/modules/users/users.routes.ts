@@ -10,16 +10,12 @@ import {
   userResponseSchema,
 } from '@ce/contract';
 import { unauthorized } from '../../platform/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
 import type { UsersService } from './users.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /** User management for Super Users; every change goes to the audit log. */
-export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; audit: AuditRepository }> = async (
-  app,
-  { users, audit },
-) => {
+export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   const actor = (request: { user: { id: string; email: string } | null }) => {
     if (!request.user) throw unauthorized();
     return { id: request.user.id, email: request.user.email };
@@ -50,13 +46,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; audit: Au
       },
     },
     async (request, reply) => {
-      const by = actor(request);
-      const created = await users.add({
-        email: request.body.email,
-        role: request.body.role,
-        name: request.body.name ?? null,
-      });
-      await audit.record(by, 'user.invited', created.user.email, { role: created.user.role });
+      const created = await users.invite(
+        { email: request.body.email, role: request.body.role, name: request.body.name ?? null },
+        actor(request),
+      );
       return reply.status(201).send(created);
     },
   );
@@ -73,15 +66,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; audit: Au
         response: { 200: userResponseSchema, ...errors, 404: apiErrorSchema },
       },
     },
-    async (request) => {
-      const by = actor(request);
-      const user = await users.update(request.params.userId, request.body, by.id);
-      if (request.body.role !== undefined)
-        await audit.record(by, 'user.role_changed', user.email, { role: request.body.role });
-      if (request.body.disabled !== undefined)
-        await audit.record(by, request.body.disabled ? 'user.disabled' : 'user.enabled', user.email);
-      return { user };
-    },
+    async (request) => ({ user: await users.change(request.params.userId, request.body, actor(request)) }),
   );
 
   app.get(
@@ -94,6 +79,6 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService; audit: Au
         response: { 200: auditLogResponseSchema, ...errors },
       },
     },
-    async () => ({ entries: await audit.list() }),
+    async () => ({ entries: await users.auditLog() }),
   );
 };

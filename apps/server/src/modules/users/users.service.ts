@@ -1,5 +1,7 @@
-import { ROLES, roleFromLocale, type Role, type SessionUser, type UserAccount } from '@ce/contract';
+import { can, ROLES, roleFromLocale, type Role, type SessionUser, type UserAccount } from '@ce/contract';
+import type { AuditEntry } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
+import type { Actor, AuditRepository } from '../audit/audit.repository.js';
 import { generateTemporaryPassword, hashPassword } from './passwords.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
@@ -24,9 +26,33 @@ export function parseRole(value: string): Role {
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Account administration shared by the CLI and (later) Settings. */
+/** Account administration, shared by the CLI and Settings; changes made in Settings go to the audit log. */
 export class UsersService {
-  constructor(private readonly repository: UsersRepository) {}
+  constructor(
+    private readonly repository: UsersRepository,
+    private readonly audit: AuditRepository,
+  ) {}
+
+  /** Invites someone from Settings: an account with a temporary password, audited. */
+  async invite(input: { email: string; role: Role; name?: string | null }, by: Actor) {
+    const created = await this.add(input);
+    await this.audit.record(by, 'user.invited', created.user.email, { role: created.user.role });
+    return created;
+  }
+
+  /** Changes an account from Settings, audited. */
+  async change(id: string, changes: { role?: Role; disabled?: boolean }, by: Actor & { id: string }) {
+    const user = await this.update(id, changes, by.id);
+    if (changes.role !== undefined)
+      await this.audit.record(by, 'user.role_changed', user.email, { role: changes.role });
+    if (changes.disabled !== undefined)
+      await this.audit.record(by, changes.disabled ? 'user.disabled' : 'user.enabled', user.email);
+    return user;
+  }
+
+  auditLog(): Promise<AuditEntry[]> {
+    return this.audit.list();
+  }
 
   async list(): Promise<UserAccount[]> {
     return (await this.repository.list()).map(toUserAccount);
@@ -61,7 +87,7 @@ export class UsersService {
     if (!existing) throw new AppError(404, 'user_not_found', 'No such account');
     if (
       id === actorId &&
-      (changes.disabled === true || (changes.role !== undefined && changes.role !== 'Super User'))
+      (changes.disabled === true || (changes.role !== undefined && !can(changes.role, 'manageUsers')))
     ) {
       throw new AppError(400, 'own_account', 'You cannot disable your own account or remove your own Super User role.');
     }
@@ -74,11 +100,11 @@ export class UsersService {
   }
 
   async setRole(email: string, role: Role): Promise<UserAccount> {
-    return this.change(email, { locale: localeForRole(role) });
+    return this.changeByEmail(email, { locale: localeForRole(role) });
   }
 
   async setDisabled(email: string, disabled: boolean): Promise<UserAccount> {
-    return this.change(email, { disabled });
+    return this.changeByEmail(email, { disabled });
   }
 
   /**
@@ -89,10 +115,10 @@ export class UsersService {
     const existing = await this.repository.findByEmail(normaliseEmail(email));
     if (existing?.ssoSubject)
       throw new AppError(409, 'sso_linked', `${existing.email} already signs in with single sign-on`);
-    return this.change(email, { ssoLinkAllowed: true });
+    return this.changeByEmail(email, { ssoLinkAllowed: true });
   }
 
-  private async change(email: string, changes: Partial<UserRow>): Promise<UserAccount> {
+  private async changeByEmail(email: string, changes: Partial<UserRow>): Promise<UserAccount> {
     const existing = await this.repository.findByEmail(normaliseEmail(email));
     if (!existing) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);
     const updated = await this.repository.update(existing.id, changes);

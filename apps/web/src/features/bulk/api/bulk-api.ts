@@ -18,7 +18,7 @@ const post = <T>(path: string, body: unknown) => apiRequest<T>(path, { method: '
 
 export const bulkApi = {
   accountGroups: async (token: string) =>
-    (await post<{ accountGroups: ReportAccountGroup[] }>('/api/bulk/account-groups', { token })).accountGroups,
+    (await post<{ accountGroups: ReportAccountGroup[] }>('/api/account-groups', { token })).accountGroups,
   agents: (token: string, accountGroups: BulkAccountGroup[]) =>
     post<BulkAgentsResponse>('/api/bulk/agents', { token, accountGroups }),
   tests: (token: string, accountGroups: BulkAccountGroup[]) =>

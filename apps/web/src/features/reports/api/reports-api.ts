@@ -4,7 +4,7 @@ import { apiRequest } from '../../../lib/api-client';
 
 export const fetchAccountGroups = async (token: string) =>
   (
-    await apiRequest<{ accountGroups: ReportAccountGroup[] }>('/api/reports/account-groups', {
+    await apiRequest<{ accountGroups: ReportAccountGroup[] }>('/api/account-groups', {
       method: 'POST',
       body: { token },
     })

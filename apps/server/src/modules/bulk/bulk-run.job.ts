@@ -1,0 +1,365 @@
+import { z } from 'zod';
+import { BULK_MESSAGES, type TestTemplate } from '@ce/contract';
+import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
+import { AppError } from '../../platform/errors.js';
+import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
+import { whileLeased } from '../../platform/lease.js';
+import type { JobQueue } from '../../platform/queue.js';
+import type { SealedTokens } from '../../platform/sealed-tokens.js';
+import type { UsageService } from '../usage/usage.service.js';
+import {
+  executeItem,
+  failureOf,
+  itemPayload,
+  reconcileItem,
+  type ItemAction,
+  type StoredPayload,
+} from './bulk-actions.js';
+import { storedInput } from './bulk-input.js';
+import { createBody, inventory, mapPool, planCells, platformFailure } from './bulk-plan.js';
+import type { BulkRepository, BulkRunRow, NewBulkItem } from './bulk.repository.js';
+
+export const BULK_RUN_QUEUE = 'bulk.run';
+export const BULK_RECOVERY_QUEUE = 'bulk.recover';
+const BULK_RETENTION_QUEUE = 'bulk.retention';
+/** Operations in flight at once for one run; the organization's limiter decides the pace. */
+const RUN_CONCURRENCY = 6;
+const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
+/** A queued run whose job is gone is sent again once it has waited this long. */
+const LOST_JOB_GRACE_MS = 2 * 60_000;
+const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
+const DAY_MS = 86_400_000;
+const STOPPED = Symbol('stopped');
+
+/** Sends a run to the queue, noting the queue job so recovery can tell when it is lost. */
+export async function sendBulkRunJob(queue: JobQueue, repository: BulkRepository, runId: string): Promise<void> {
+  const jobId = await queue.send(
+    BULK_RUN_QUEUE,
+    { runId },
+    { retryLimit: 2, retryDelay: 5, expireInSeconds: 6 * 60 * 60 },
+  );
+  await repository.updateRun(runId, { jobId });
+}
+
+/** Ends a run that cannot go on: failed with `reason`, its token erased. */
+export async function endRun(
+  repository: BulkRepository,
+  tokens: SealedTokens,
+  row: Pick<BulkRunRow, 'id' | 'tokenId'>,
+  reason: string,
+): Promise<void> {
+  await repository.failPending(row.id, reason, new Date());
+  await repository.updateRun(row.id, { status: 'failed', error: reason, finishedAt: new Date(), leaseUntil: null });
+  await tokens.erase(row.tokenId);
+}
+
+/** One new item of `action`, its payload shaped as the action reads it back. */
+function newItem<A extends ItemAction>(
+  action: A,
+  payload: StoredPayload<A>,
+  item: Omit<NewBulkItem, 'action' | 'payload' | 'position'>,
+): Omit<NewBulkItem, 'position'> {
+  return { ...item, action, payload };
+}
+
+/** A 401 from the platform: the token is refused, and the run cannot go on. */
+const isRejection = (error: unknown) => error instanceof PlatformError && error.status === 401;
+
+export interface BulkRunJobDependencies {
+  repository: BulkRepository;
+  queue: JobQueue;
+  tokens: SealedTokens;
+  platform: PlatformClient;
+  usage: UsageService;
+  logger: { info(object: object, message: string): void; error(object: object, message: string): void };
+}
+
+/**
+ * The bulk run job: claims a run under a lease, plans its items once, performs them paced by the
+ * organization's limiter, resumes after a crash without repeating an operation, and erases the token
+ * at the end. Also its keepers: recovery of runs whose worker or queue job was lost, and retention.
+ */
+export class BulkRunJob {
+  private stopping = false;
+  private readonly active = new Set<Promise<void>>();
+
+  constructor(private readonly deps: BulkRunJobDependencies) {}
+
+  jobs(retentionDays: number): Job[] {
+    return [
+      queuedJob({ queue: BULK_RUN_QUEUE, data: z.object({ runId: z.uuid() }), run: ({ runId }) => this.run(runId) }),
+      periodicJob(BULK_RECOVERY_QUEUE, EVERY_MINUTE, async () => {
+        await this.recoverOrphans(false);
+      }),
+      periodicJob(BULK_RETENTION_QUEUE, NIGHTLY, async () => {
+        const deleted = await this.deps.repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS));
+        if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: finished bulk runs deleted');
+      }),
+    ];
+  }
+
+  /**
+   * Finds runs that lost their worker (a lapsed lease) or their queue job and sends them back to the
+   * queue, or ends them when their token is gone. `all`: every unfinished run is an orphan (the
+   * embedded database belongs to this one process).
+   */
+  async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
+    const { repository, queue, tokens } = this.deps;
+    const candidates = await repository.leases.orphans(now, all);
+    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
+    for (const row of await repository.leases.waiting(waitingSince)) {
+      const state = !all && row.jobId ? await queue.jobState(BULK_RUN_QUEUE, row.jobId) : null;
+      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
+    }
+    for (const row of candidates) {
+      if ((await tokens.open(row.tokenId)) === null) {
+        await endRun(repository, tokens, row, 'The token is no longer available: start the run again.');
+        continue;
+      }
+      if (row.status === 'running') await repository.updateRun(row.id, { status: 'queued', leaseUntil: null });
+      await sendBulkRunJob(queue, repository, row.id);
+    }
+    if (candidates.length)
+      this.deps.logger.info({ count: candidates.length }, 'bulk runs without a worker sent back to the queue');
+    return candidates.length;
+  }
+
+  /** Stops taking items: runs in progress stop after their in-flight calls and resume elsewhere. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled([...this.active]);
+  }
+
+  async run(runId: string): Promise<void> {
+    if (this.stopping) return;
+    const work = this.execute(runId);
+    this.active.add(work);
+    try {
+      await work;
+    } finally {
+      this.active.delete(work);
+    }
+  }
+
+  private async execute(runId: string): Promise<void> {
+    const { repository } = this.deps;
+    const run = await repository.leases.claim(runId, new Date());
+    if (!run) return;
+    let finished = false;
+    try {
+      const outcome = await whileLeased(
+        (until) => repository.leases.renew(runId, until),
+        () => this.carryOut(run),
+      );
+      if (outcome === STOPPED) return;
+      finished = true;
+      await repository.updateRun(runId, { status: 'done', finishedAt: new Date(), error: null });
+    } catch (error) {
+      finished = true;
+      const message = isRejection(error)
+        ? BULK_MESSAGES.invalidToken
+        : error instanceof AppError || error instanceof PlatformError
+          ? error.message
+          : 'The run stopped because of an internal error.';
+      if (!(error instanceof AppError || error instanceof PlatformError))
+        this.deps.logger.error({ err: error, runId }, 'bulk run failed');
+      await repository.failPending(runId, message, new Date());
+      await repository.updateRun(runId, { status: 'failed', finishedAt: new Date(), error: message });
+    } finally {
+      if (finished) {
+        await this.recordUsage(run).catch((error: unknown) =>
+          this.deps.logger.error({ err: error, runId }, 'bulk run usage not recorded'),
+        );
+        // A finished run forgets the token; a stopped one keeps it (sealed) for the worker that resumes it.
+        await this.deps.tokens.erase(run.tokenId);
+      }
+      await repository.updateRun(runId, { leaseUntil: null });
+    }
+  }
+
+  /** Plans a claimed run once, then works through its items. */
+  private async carryOut(run: BulkRunRow): Promise<typeof STOPPED | void> {
+    const token = await this.deps.tokens.open(run.tokenId);
+    if (token === null) throw new AppError(400, 'token_gone', 'The token is no longer available.');
+    const session = this.deps.platform.as({ token, organizationId: run.organizationId });
+    if (!run.planned) await this.deps.repository.plan(run.id, await this.planItems(run, session));
+    return this.perform(run, session);
+  }
+
+  private async recordUsage(run: BulkRunRow): Promise<void> {
+    if (run.kind !== 'tests' && run.kind !== 'undo-tests') return;
+    const done = (await this.deps.repository.totals([run.id]))
+      .filter((row) => row.status === 'done')
+      .reduce((sum, row) => sum + row.count, 0);
+    if (done > 0)
+      await this.deps.usage.record({
+        tool: 'tests-created',
+        userId: run.userId,
+        quantity: run.kind === 'tests' ? done : -done,
+      });
+  }
+
+  /** Works through the items not done yet; a 401 ends the run, anything else fails one item. */
+  private async perform(run: BulkRunRow, session: PlatformSession): Promise<typeof STOPPED | void> {
+    const { repository } = this.deps;
+    const items = await repository.items(run.id);
+    // An item sent but not answered before a crash: ask the platform whether it happened.
+    for (const item of items.filter((candidate) => candidate.status === 'running')) {
+      const resultId = await reconcileItem(session, itemPayload(item), item);
+      if (resultId === null) {
+        await repository.updateItem(item.id, { status: 'pending', startedAt: null });
+        item.status = 'pending';
+      } else {
+        await repository.updateItem(item.id, {
+          status: 'done',
+          resultId,
+          finishedAt: new Date(),
+          note: 'Confirmed after a restart',
+          error: null,
+        });
+      }
+    }
+    let rejected = false;
+    let left = 0;
+    await mapPool(
+      items.filter((item) => item.status === 'pending'),
+      RUN_CONCURRENCY,
+      async (item) => {
+        if (rejected || this.stopping) {
+          left += 1;
+          return;
+        }
+        const payload = itemPayload(item);
+        await repository.updateItem(item.id, { status: 'running', startedAt: new Date() });
+        try {
+          const result = await executeItem(session, payload, item);
+          await repository.updateItem(item.id, { status: 'done', finishedAt: new Date(), error: null, ...result });
+        } catch (error) {
+          if (isRejection(error)) {
+            rejected = true;
+            await repository.updateItem(item.id, { status: 'pending', startedAt: null });
+            return;
+          }
+          await repository.updateItem(item.id, {
+            status: 'failed',
+            finishedAt: new Date(),
+            error: platformFailure(error, failureOf(payload.action)),
+          });
+        }
+      },
+    );
+    if (rejected) {
+      await repository.failPending(run.id, TOKEN_REJECTED, new Date());
+      throw new AppError(401, 'invalid_platform_token', BULK_MESSAGES.invalidToken);
+    }
+    if (left > 0) return STOPPED;
+  }
+
+  /** The items of a run, decided once by its first worker. */
+  private async planItems(run: BulkRunRow, session: PlatformSession): Promise<NewBulkItem[]> {
+    const input = storedInput(run);
+    const items: NewBulkItem[] = [];
+    const add = (item: Omit<NewBulkItem, 'position'>) => items.push({ ...item, position: items.length });
+    switch (input.kind) {
+      case 'tests': {
+        const found = await inventory(session, input.accountGroups, { tests: true, agents: true });
+        for (const cell of planCells(input.templates, found)) {
+          const template: TestTemplate | undefined = input.templates[cell.templateIndex];
+          if (!template) continue;
+          const item = newItem(
+            'create-test',
+            { type: template.testType, body: createBody(template, cell.agents) },
+            {
+              templateIndex: cell.templateIndex,
+              aid: cell.aid,
+              accountGroupName: cell.accountGroupName,
+              subject: cell.testName,
+              note: cell.missingAgents.length ? `Not in this group: ${cell.missingAgents.join(', ')}` : null,
+            },
+          );
+          if (cell.action === 'exists' && input.skipExisting)
+            add({ ...item, status: 'skipped', resultId: cell.existingTestId, note: 'Already exists' });
+          else if (cell.action === 'blocked') add({ ...item, status: 'failed', error: cell.reason });
+          else add(item);
+        }
+        break;
+      }
+      case 'undo-tests': {
+        for (const source of await this.deps.repository.items(input.sourceRunId)) {
+          if (source.status !== 'done' || !source.resultId) continue;
+          const created = itemPayload(source);
+          if (created.action !== 'create-test') continue;
+          add(
+            newItem(
+              'delete-test',
+              { type: created.type, testId: source.resultId },
+              {
+                templateIndex: source.templateIndex,
+                aid: source.aid,
+                accountGroupName: source.accountGroupName,
+                subject: source.subject,
+                resultId: source.resultId,
+              },
+            ),
+          );
+        }
+        break;
+      }
+      case 'agents':
+        for (const agent of input.agents) {
+          add(
+            newItem(
+              'delete-agent',
+              { agentId: agent.agentId },
+              {
+                templateIndex: null,
+                aid: agent.aid,
+                accountGroupName: agent.accountGroupName,
+                subject: agent.agentName,
+                resultId: agent.agentId,
+              },
+            ),
+          );
+        }
+        break;
+      case 'labels':
+        for (const target of input.targets) {
+          add(
+            newItem(
+              'label-tests',
+              { tag: input.tag, testIds: target.testIds },
+              {
+                templateIndex: null,
+                aid: target.aid,
+                accountGroupName: target.accountGroupName,
+                subject: `${input.tag.key}: ${input.tag.value}`,
+              },
+            ),
+          );
+        }
+        break;
+      case 'users': {
+        const existing = new Map((await session.users.list()).map((user) => [user.email.toLowerCase(), user.uid]));
+        const [first] = input.accountGroups;
+        if (!first) throw new AppError(400, 'no_account_groups', 'The run has no account group');
+        for (const invitee of input.invitees) {
+          const item = newItem(
+            'invite-user',
+            { ...invitee, roleId: input.roleId, aids: input.accountGroups.map((group) => group.aid) },
+            {
+              templateIndex: null,
+              aid: first.aid,
+              accountGroupName: input.accountGroups.map((group) => group.accountGroupName).join(', '),
+              subject: invitee.email,
+            },
+          );
+          const uid = existing.get(invitee.email);
+          if (uid) add({ ...item, status: 'skipped', resultId: uid, note: 'Already a user of this organization' });
+          else add(item);
+        }
+        break;
+      }
+    }
+    return items;
+  }
+}

@@ -1,0 +1,73 @@
+import type { ReportAccountGroup } from '@ce/contract';
+import { PlatformError, type PlatformClient } from '@ce/platform-client';
+import { AppError } from '../../platform/errors.js';
+
+/** The spec's words for a refused token (section 8); each tool's screen may show its own. */
+export const INVALID_TOKEN_MESSAGE = 'Invalid OAuth token. Please check your token and try again.';
+
+/** A platform failure while reading for the browser, as the API answers it. */
+export function platformRefusal(error: unknown): unknown {
+  if (!(error instanceof PlatformError)) return error;
+  if (error.status === 401) return new AppError(401, 'invalid_platform_token', INVALID_TOKEN_MESSAGE);
+  if (error.status === 403) return new AppError(403, 'platform_forbidden', error.message);
+  return new AppError(502, 'platform_error', error.message);
+}
+
+/** Reads on behalf of a customer's token, mapping platform failures to API errors. */
+export async function readForCustomer<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw platformRefusal(error);
+  }
+}
+
+export interface CustomerScope {
+  organization: { id: string; name: string };
+  /** The platform's name of each account group the request named. */
+  accountGroupName(aid: string): string;
+}
+
+/**
+ * What a customer's token sees: its account groups (every tool's first step), and the check that a
+ * request's organization and account groups are the token's own, named as the platform names them.
+ */
+export class CustomerService {
+  constructor(private readonly platform: PlatformClient) {}
+
+  /** The account groups the token can see; the token is used once and never stored. */
+  accountGroups(token: string): Promise<ReportAccountGroup[]> {
+    return readForCustomer(async () =>
+      (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
+        aid: group.aid,
+        accountGroupName: group.accountGroupName,
+        organizationName: group.organizationName ?? 'N/A',
+        organizationId: group.orgId ?? group.organizationName ?? 'unknown',
+      })),
+    );
+  }
+
+  /**
+   * The organization and account groups of a request as the platform names them: the browser says
+   * which (ids), the token's own account groups say what they are called. An organization or an
+   * account group the token cannot see is refused.
+   */
+  async scope(token: string, organizationId: string, aids: Iterable<string>): Promise<CustomerScope> {
+    const visible = (await this.accountGroups(token)).filter((group) => group.organizationId === organizationId);
+    const organizationName = visible[0]?.organizationName;
+    if (organizationName === undefined)
+      throw new AppError(400, 'unknown_organization', 'This token does not belong to the selected organization.');
+    const names = new Map(visible.map((group) => [group.aid, group.accountGroupName]));
+    const unknown = [...new Set(aids)].filter((aid) => !names.has(aid));
+    if (unknown.length > 0)
+      throw new AppError(
+        400,
+        'unknown_account_group',
+        `This token cannot see the account group${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}.`,
+      );
+    return {
+      organization: { id: organizationId, name: organizationName },
+      accountGroupName: (aid) => names.get(aid) ?? aid,
+    };
+  }
+}

@@ -1,0 +1,21 @@
+import type { ReportKind } from '@ce/contract';
+import { alertsConfigGenerator } from './alerts-config.generator.js';
+import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
+import type { ReportGenerator } from './report-generator.js';
+
+/** The generators that exist; a kind is accepted only when it has one (REPORT_KINDS.available says the same). */
+const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
+  'alerts-config': alertsConfigGenerator,
+  'maintenance-window': maintenanceWindowGenerator,
+};
+
+export function generatorOf(kind: ReportKind): ReportGenerator | undefined {
+  return GENERATORS[kind];
+}
+
+export function hasGenerator(kind: ReportKind): boolean {
+  return GENERATORS[kind] !== undefined;
+}
+
+/** The kinds that have a generator, each of which gets its own worker. */
+export const GENERATED_KINDS = (Object.keys(GENERATORS) as ReportKind[]).filter(hasGenerator);

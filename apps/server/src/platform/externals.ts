@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { PlatformClient } from '@ce/platform-client';
+import { Sandbox, sandboxPlugin } from '@ce/sandbox';
+import type { AppConfig } from '../config.js';
+import { injectFetch } from './inject-fetch.js';
+import { noMailer, outboxMailer, smtpMailer, type Mailer } from './mailer.js';
+import { WebexClient } from './webex-client.js';
+
+/** Where the embedded clients reach the sandbox: in-process, never over the network. */
+const EMBEDDED_SANDBOX_ORIGIN = 'http://sandbox.internal';
+
+export interface Externals {
+  /** The stand-ins of the external systems, in demo mode with PLATFORM_API_URL unset. */
+  sandbox: Sandbox | null;
+  platform: PlatformClient;
+  /** Report delivery; null when neither WEBEX_API_URL nor the sandbox is there. */
+  webex: WebexClient | null;
+  mailer: Mailer;
+}
+
+/**
+ * The clients of the systems the product talks to: the monitoring platform, Webex and mail. In demo
+ * mode (and only there) their stand-ins are mounted at /sandbox and reached in-process: outside it, a
+ * readable outbox would hand anyone the reset codes of every account.
+ */
+export async function connectExternals(app: FastifyInstance, config: AppConfig): Promise<Externals> {
+  const sandbox =
+    config.demoMode && config.platformApiUrl === null
+      ? new Sandbox({ ...config.sandbox, webexBotToken: config.webex.botToken })
+      : null;
+  if (sandbox) await app.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: config.demoMode });
+  const inProcess = sandbox ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined;
+
+  const platform = new PlatformClient({
+    baseUrl: config.platformApiUrl ?? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/v7`,
+    timeoutMs: config.platformTimeoutMs,
+    retryBudgetMs: config.platformRetryBudgetMs,
+    fetch: inProcess,
+    logger: app.log,
+  });
+  const webexUrl = config.webex.apiUrl ?? (sandbox ? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/webex` : null);
+  const webex = webexUrl
+    ? new WebexClient({
+        baseUrl: webexUrl,
+        botToken: config.webex.botToken ?? sandbox?.webexBotToken ?? '',
+        fetch: config.webex.apiUrl ? undefined : inProcess,
+      })
+    : null;
+  const mailer = config.mail.smtpUrl
+    ? smtpMailer(config.mail.smtpUrl, config.mail.from)
+    : sandbox
+      ? outboxMailer(sandbox.mail)
+      : noMailer;
+  return { sandbox, platform, webex, mailer };
+}
