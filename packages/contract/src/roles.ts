@@ -24,12 +24,11 @@ export type Role = (typeof ROLES)[number];
 export const DEFAULT_ROLE: Role = 'User';
 
 /** Roles that carry a badge beside the welcome text in the navbar (spec section 2), with the badge's tone. */
-export const ROLE_BADGES: Partial<Record<Role, 'purple' | 'blue' | 'emerald'>> = {
+export const ROLE_BADGES: Partial<Record<Role, 'purple' | 'sky' | 'amber'>> = {
   'Super User': 'purple',
-  TAM: 'blue',
-  ProServ: 'emerald',
+  TAM: 'sky',
+  ProServ: 'amber',
 };
-export const BADGE_ROLES = Object.keys(ROLE_BADGES) as readonly Role[];
 
 const HEALTH_CHECK_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Adoption', 'PMO', 'Engineering'];
 const REPORTING_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Adoption', 'PMO'];

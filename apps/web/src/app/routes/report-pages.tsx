@@ -2,6 +2,7 @@ import { localeAllowsAhcIe } from '@ce/contract';
 import { MaintenanceWindow } from '../../features/reports/components/maintenance-window';
 import { MyReports } from '../../features/reports/components/my-reports';
 import { ReportTool } from '../../features/reports/components/report-tool';
+import { userCan } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 
 export function AccountHealthPage() {
@@ -74,5 +75,5 @@ export function MaintenanceWindowPage() {
 
 export function MyReportsPage() {
   const { data: user } = useSession();
-  return <MyReports canSeeEveryone={user?.role === 'Super User'} />;
+  return <MyReports canSeeEveryone={userCan(user, 'seeAllRuns')} />;
 }

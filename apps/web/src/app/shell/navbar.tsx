@@ -1,4 +1,4 @@
-import { BADGE_ROLES, type SessionUser } from '@ce/contract';
+import { ROLE_BADGES, type SessionUser } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
 
 export interface NavbarProps {
@@ -9,14 +9,14 @@ export interface NavbarProps {
   isMenuOpen: boolean;
 }
 
-const BADGE_STYLES: Record<string, string> = {
-  'Super User': 'bg-purple-100 text-purple-800',
-  TAM: 'bg-sky-100 text-sky-800',
-  ProServ: 'bg-amber-100 text-amber-800',
-};
+const BADGE_TONES = {
+  purple: 'bg-purple-100 text-purple-800',
+  sky: 'bg-sky-100 text-sky-800',
+  amber: 'bg-amber-100 text-amber-800',
+} as const;
 
 export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen }: NavbarProps) {
-  const hasBadge = BADGE_ROLES.includes(user.role);
+  const badge = ROLE_BADGES[user.role];
   return (
     <header className="flex h-14 shrink-0 items-center gap-3 border-b border-slate-200 bg-white px-4">
       <button
@@ -37,10 +37,10 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
         <span className="text-sm text-slate-700" data-testid="welcome">
           Welcome, <span className="font-medium">{user.name || user.email}</span>
         </span>
-        {hasBadge && (
+        {badge && (
           <span
             data-testid="role-badge"
-            className={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE_STYLES[user.role] ?? ''}`}
+            className={`rounded-full px-2 py-0.5 text-xs font-semibold ${BADGE_TONES[badge]}`}
           >
             {user.role}
           </span>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
-import { BULK_MESSAGES, parseInvitees } from '@ce/contract';
+import { BULK_MESSAGES } from '@ce/contract';
+import { parseInvitees } from '../invitees';
 import { toast } from '../../../components/ui/toast-store';
 import { bulkApi, useStartRun } from '../api/bulk-api';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
