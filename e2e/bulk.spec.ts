@@ -135,7 +135,12 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   await expect(results.getByTestId('failed')).toHaveText('0');
   await expect(results.getByTestId('execution-time')).toHaveText(/^[\d,]+ ms$/);
   await expect(results.getByTestId('run-item')).toHaveCount(6);
-  await expect(results.getByTestId('run-item').first()).toContainText(/E2E Shop front.*id \d+/);
+  const created = (
+    await platformGet<{ tests: { testId: string; testName: string }[] }>(page, token, `/tests?aid=${groups[0]?.aid}`)
+  ).tests.find((test) => test.testName === 'E2E Shop front');
+  await expect(results.getByTestId('run-item').first()).toContainText(
+    new RegExp(`E2E Shop front.*id ${created?.testId ?? 'missing'}\\b`),
+  );
   for (const [index, group] of groups.entries()) {
     const names = await testNamesIn(page, token, group.aid);
     expect(names.filter((name) => name.startsWith('E2E Shop'))).toHaveLength(2);

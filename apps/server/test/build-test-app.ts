@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import { expect, vi } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@ce/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -129,19 +130,16 @@ export async function signedInClient(app: TestApp['app'], email: string): Promis
   return client;
 }
 
-/** Reads until `done` says yes, every 200 ms, failing with the last value after `timeoutMs`. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting; last value: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+/** Waits (vi.waitFor) until a report or a bulk run has finished, and returns what it read last. */
+export function untilFinished<T extends { status: string }>(read: () => Promise<T>, timeout = 60_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      expect(value.status, 'finished').toMatch(/^(done|failed)$/);
+      return value;
+    },
+    { timeout, interval: 200 },
+  );
 }
 
 /** A bulk-tests template of a BGP test (it needs no agents), for runs whose tests do not matter. */

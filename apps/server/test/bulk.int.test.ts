@@ -3,7 +3,7 @@ import type { BulkRun, CreateBulkRunInput, TestTemplate } from '@ce/contract';
 import {
   createTestApp,
   DATABASES,
-  eventually,
+  untilFinished,
   signedInClient,
   type TestApp,
   type TestClient,
@@ -41,10 +41,8 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     return response.json<BulkRun>();
   };
   const finished = (id: string) =>
-    eventually(
-      () => tam.request({ method: 'GET', url: `/api/bulk/runs/${id}` }).then((response) => response.json<BulkRun>()),
-      (run) => run.status === 'done' || run.status === 'failed',
-      60_000,
+    untilFinished(() =>
+      tam.request({ method: 'GET', url: `/api/bulk/runs/${id}` }).then((response) => response.json<BulkRun>()),
     );
   const organization = () => ({ id: groups[0]?.organizationId ?? '', name: groups[0]?.organizationName ?? '' });
   const three = () => groups.slice(0, 3).map(({ aid, accountGroupName }) => ({ aid, accountGroupName }));
@@ -276,6 +274,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     const run = await finished(
       (await start({ kind: 'agents', token, organization: organization(), agents, confirmation: 'DELETE' })).id,
     );
+    expect(run.items.map((item) => item.resultId).sort()).toEqual(agents.map((agent) => agent.agentId).sort());
     for (const item of run.items) {
       const inUse = used.has(item.resultId ?? '');
       expect(item.status).toBe(inUse ? 'failed' : 'done');
@@ -308,6 +307,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
         })
       ).id,
     );
+    expect(targets.every((target) => target.testIds.length === 2)).toBe(true);
     expect(labels.totals).toMatchObject({ done: 2, failed: 0 });
     for (const target of targets) {
       const tag = world().tags.find(

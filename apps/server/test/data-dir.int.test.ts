@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BulkRun, ReportRequest } from '@ce/contract';
 import { TokenVault } from '../src/platform/token-vault.js';
-import { bgpTemplate, eventually } from './build-test-app.js';
+import { bgpTemplate, untilFinished } from './build-test-app.js';
 import { HttpClient, startServer } from './child-server.js';
 
 /** Every file under `dir`, with its mode. */
@@ -59,16 +59,11 @@ describe('the data folder, as an attacker with a copy of it sees it', () => {
       templates: [bgpTemplate('Data folder check')],
     });
     expect([report.status, run.status]).toEqual([202, 202]);
-    const finished = (value: { status: string }) => value.status === 'done' || value.status === 'failed';
-    const reportDone = await eventually(
+    const reportDone = await untilFinished(
       async () => (await client.call('GET', `/api/reports/${report.body.id}`)).body as ReportRequest,
-      finished,
-      60_000,
     );
-    const runDone = await eventually(
+    const runDone = await untilFinished(
       async () => (await client.call('GET', `/api/bulk/runs/${run.body.id}`)).body as BulkRun,
-      finished,
-      60_000,
     );
     expect([reportDone.status, runDone.status]).toEqual(['done', 'done']);
     server.process.kill('SIGTERM');

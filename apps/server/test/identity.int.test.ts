@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RESET_ANSWER_FLOOR_MS } from '../src/modules/identity/identity.service.js';
-import { createTestApp, eventually, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { createTestApp, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 const CODE = /code is ([0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4})/;
 const codeFrom = (text: string) => CODE.exec(text)?.[1] ?? '';
@@ -18,10 +18,11 @@ describe('identity flows', () => {
   const outbox = () => testApp.sandbox?.mail.messages ?? [];
   /** The latest code mailed to `to` after `count` earlier ones (the mail leaves after the answer). */
   const nextCode = async (to: string, count: number) => {
-    const mail = await eventually(
-      async () => outbox().filter((message) => message.to === to),
-      (messages) => messages.length > count,
-    );
+    const mail = await vi.waitFor(() => {
+      const messages = outbox().filter((message) => message.to === to);
+      expect(messages.length).toBeGreaterThan(count);
+      return messages;
+    });
     return codeFrom(mail.at(-1)?.text ?? '');
   };
   const mailsTo = (to: string) => outbox().filter((message) => message.to === to).length;

@@ -4,7 +4,7 @@ import type { BulkRun, ReportRequest } from '@ce/contract';
 import {
   bgpTemplate,
   createTestApp,
-  eventually,
+  untilFinished,
   signedInClient,
   type TestApp,
   type TestClient,
@@ -69,9 +69,8 @@ describe('reports and bulk runs while the platform fails some calls', () => {
     const reports: ReportRequest[] = [];
     for (const id of ids) {
       reports.push(
-        await eventually(
+        await untilFinished(
           async () => (await tam.request({ method: 'GET', url: `/api/reports/${id}` })).json<ReportRequest>(),
-          (report) => report.status === 'done' || report.status === 'failed',
           240_000,
         ),
       );
@@ -119,9 +118,8 @@ describe('reports and bulk runs while the platform fails some calls', () => {
         },
       });
       expect(created.statusCode, created.body).toBe(202);
-      const run = await eventually(
+      const run = await untilFinished(
         async () => (await tam.request({ method: 'GET', url: `/api/bulk/runs/${created.json().id}` })).json<BulkRun>(),
-        (value) => value.status === 'done' || value.status === 'failed',
         120_000,
       );
       expect(run.status).toBe('done');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   DATABASES,
-  eventually,
+  untilFinished,
   signedInClient,
   type TestApp,
   type TestClient,
@@ -25,11 +25,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
 
   const report = (id: string) =>
     tam.request({ method: 'GET', url: `/api/reports/${id}` }).then((response) => response.json());
-  const finished = (id: string) =>
-    eventually(
-      () => report(id),
-      (value) => value.status === 'done' || value.status === 'failed',
-    );
+  const finished = (id: string) => untilFinished(() => report(id));
 
   it('lists the account groups of a token, and refuses a revoked one with the spec message', async () => {
     const groups = await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } });
@@ -82,6 +78,17 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     expect(messages).toHaveLength(1);
     expect(messages[0]?.markdown).toContain('Alerts configuration report');
     expect(messages[0]?.file?.name).toBe(xlsx.filename);
+
+    // A queue job delivered again (a retry, a dead worker's job expiring) finds the report finished.
+    await Promise.all([testApp.jobs.reports.run(done.id), testApp.jobs.reports.run(done.id)]);
+    expect(
+      testApp.sandbox?.webex.messages.filter((message) => message.toPersonEmail === 'tam@demo.local'),
+    ).toHaveLength(1);
+    const { rows: claims } = await testApp.database.sql.executeSql(
+      'select attempts, status from report_requests where id = $1',
+      [done.id],
+    );
+    expect(claims).toEqual([{ attempts: 1, status: 'done' }]);
 
     const { rows: tables } = await testApp.database.sql.executeSql(
       "select table_schema, table_name from information_schema.tables where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'",

@@ -41,6 +41,78 @@ describe('OrgRateLimiter after a 429', () => {
   });
 });
 
+describe('OrgRateLimiter pacing', () => {
+  const rate = (remaining: number, resetAt: number, limit = 10) => ({ limit, remaining, resetAt });
+
+  it('sends one probe call while the budget is unknown, then as many as the platform says remain', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    let second = false;
+    const waiting = limiter.acquire().then(() => (second = true));
+    await Promise.resolve();
+    expect(second).toBe(false);
+    limiter.release(rate(2, clock.now() + 60_000));
+    await waiting;
+    expect(second).toBe(true);
+    await limiter.acquire();
+    expect(limiter.snapshot()).toMatchObject({ remaining: 0, inFlight: 2 });
+  });
+
+  it('counts calls still in flight against a fresh window the platform has not seen them in', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    limiter.release(rate(5, clock.now() + 60_000));
+    await limiter.acquire();
+    await limiter.acquire();
+    // A new window (a later Reset) reports 9 left; two of ours are still out.
+    limiter.release(rate(9, clock.now() + 120_000));
+    expect(limiter.snapshot()).toMatchObject({ remaining: 8, inFlight: 1 });
+  });
+
+  it('keeps the smaller count within the same window: answers lag behind calls in flight', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    const resetAt = clock.now() + 60_000;
+    await limiter.acquire();
+    limiter.release(rate(3, resetAt));
+    await limiter.acquire();
+    limiter.release(rate(7, resetAt + 200));
+    expect(limiter.snapshot().remaining).toBe(2);
+  });
+
+  it('waits for the window to roll over when the budget is spent, then starts from the full limit', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    const resetAt = clock.now() + 30_000;
+    limiter.release(rate(0, resetAt, 4));
+    const started = clock.now();
+    await limiter.acquire();
+    expect(clock.now()).toBeGreaterThanOrEqual(started + 30_000);
+    expect(limiter.snapshot()).toMatchObject({ remaining: 3, inFlight: 1 });
+  });
+
+  it('adds up to a second of jitter to the fallback wait, so instances do not retry together', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0.5);
+    await limiter.acquire();
+    expect(limiter.exhausted(undefined)).toBe(FALLBACK_429_WAIT_MS + 500);
+  });
+
+  it('gives up waiting when the caller cancels', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort(new Error('cancelled'));
+    await expect(waiting).rejects.toThrow('cancelled');
+    expect(limiter.snapshot().inFlight).toBe(1);
+  });
+});
+
 describe('RateLimiterRegistry', () => {
   it('forgets idle limiters past its size, but never one with calls in flight or a window still open', async () => {
     const clock = fakeClock();
