@@ -3,6 +3,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { webBoundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -30,21 +31,10 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.configs.recommended.rules,
-      // Features never import each other; shared code never imports features (docs/decisions/0003).
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['../../features/*/**', '../features/*/**'], message: 'Import features only from app/routes.' },
-          ],
-        },
-      ],
     },
   },
-  {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': 'off' },
-  },
+  // Features never import each other; shared code never imports features (test/boundaries.test.ts).
+  webBoundaries,
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: globals.node },
