@@ -1,0 +1,83 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { Badge } from './badge';
+import { Button } from './button';
+import { Select, TextInput } from './field';
+
+describe('Button', () => {
+  it('is a plain button that does not submit, in the look of its variant', () => {
+    const click = vi.fn();
+    render(
+      <form onSubmit={() => click('submitted')}>
+        <Button variant="danger" onClick={() => click('clicked')}>
+          Delete
+        </Button>
+      </form>,
+    );
+    const button = screen.getByRole('button', { name: 'Delete' });
+    fireEvent.click(button);
+    expect(click.mock.calls).toEqual([['clicked']]);
+    expect(button.className).toContain('bg-red-700');
+  });
+
+  it('while busy: shows a spinner that says so, keeps its text, and refuses clicks', () => {
+    const click = vi.fn();
+    render(
+      <Button busy busyLabel="Creating tests" onClick={click}>
+        Execute Bulk Tests
+      </Button>,
+    );
+    const button = screen.getByRole('button', { name: /Execute Bulk Tests/ });
+    expect(button).toHaveProperty('disabled', true);
+    expect(button.getAttribute('aria-busy')).toBe('true');
+    expect(screen.getByRole('status', { name: 'Creating tests' })).toBeTruthy();
+    fireEvent.click(button);
+    expect(click).not.toHaveBeenCalled();
+  });
+});
+
+describe('Field controls', () => {
+  it('name the control by its label, describe it by the hint and the error, and mark it invalid', () => {
+    render(<TextInput label="URL *" hint="http:// or https://" error="URL must start with http:// or https://" />);
+    const input = screen.getByLabelText('URL *');
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    const described = (input.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id));
+    expect(described.map((element) => element?.textContent)).toEqual([
+      'http:// or https://',
+      'URL must start with http:// or https://',
+    ]);
+  });
+
+  it('leave a valid control unmarked, and a select offers its choices after a placeholder', () => {
+    const change = vi.fn();
+    render(
+      <Select
+        label="Interval"
+        placeholder="Choose…"
+        options={[
+          { value: '60', label: '1 minute' },
+          { value: '300', label: '5 minutes' },
+        ]}
+        onChange={(event) => change(event.target.value)}
+      />,
+    );
+    const select = screen.getByLabelText('Interval');
+    expect(select.hasAttribute('aria-invalid')).toBe(false);
+    expect(Array.from(select.querySelectorAll('option')).map((option) => option.textContent)).toEqual([
+      'Choose…',
+      '1 minute',
+      '5 minutes',
+    ]);
+    fireEvent.change(select, { target: { value: '300' } });
+    expect(change).toHaveBeenCalledWith('300');
+  });
+});
+
+describe('Badge', () => {
+  it('shows its text in the tone asked', () => {
+    render(<Badge tone="success">approved</Badge>);
+    expect(screen.getByText('approved').className).toContain('bg-green-100');
+  });
+});
