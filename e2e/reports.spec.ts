@@ -108,6 +108,31 @@ test('Escape, the backdrop and X close the wizard and reset it', async ({ page }
   await expect(dialog(page)).toHaveCount(0);
 });
 
+test('the wizard keeps the keyboard inside, gives focus back when it closes, and Enter in the token is Next', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  await page.goto('/home/tools/alerts-report');
+  const opener = page.getByRole('button', { name: 'Alerts Report' });
+  await opener.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog(page).getByLabel('OAuth token')).toBeFocused();
+  // However many times Tab is pressed, focus never reaches the page behind.
+  for (let press = 0; press < 8; press++) {
+    await page.keyboard.press(press % 3 === 2 ? 'Shift+Tab' : 'Tab');
+    expect(await dialog(page).evaluate((element) => element.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog(page)).toHaveCount(0);
+  await expect(opener).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await dialog(page).getByLabel('OAuth token').fill(admin.token);
+  await page.keyboard.press('Enter');
+  await expect(dialog(page).getByLabel('Organization')).toBeVisible();
+});
+
 test('the AHC-IE button is offered only to a Super User; reports without a generator say they are coming', async ({
   page,
 }) => {

@@ -21,8 +21,11 @@ export interface DialogProps {
 export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-w-2xl' }: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  // The latest onClose, without re-running the focus set-up when the caller passes a new function.
   const close = useRef(onClose);
-  close.current = onClose;
+  useEffect(() => {
+    close.current = onClose;
+  }, [onClose]);
 
   useEffect(() => {
     if (!isOpen) return undefined;

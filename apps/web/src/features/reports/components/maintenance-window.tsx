@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { ApiRequestError } from '../../../lib/api-client';
-import { artifactUrl, useReports } from '../api/reports-api';
+import { artifactUrl } from '../api/artifact-url';
+import { useReports } from '../api/reports';
 import { ReportWizard } from './report-wizard';
 
 /** The maintenance report's own failure texts (spec section 8). */

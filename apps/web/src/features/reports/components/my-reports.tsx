@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { REPORT_KINDS, type ReportRequest } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
-import { artifactUrl, useReports, useRerunReport } from '../api/reports-api';
+import { artifactUrl } from '../api/artifact-url';
+import { useReports } from '../api/reports';
+import { useRerunReport } from '../api/rerun-report';
 
 const STATUS_STYLE: Record<ReportRequest['status'], string> = {
   queued: 'bg-slate-100 text-slate-700',

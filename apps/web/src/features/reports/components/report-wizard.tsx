@@ -1,7 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useController, useForm, useWatch } from 'react-hook-form';
+import { z } from 'zod';
 import {
   AHC_IE_DAYS_RANGES,
   AHC_TABLES,
+  platformTokenSchema,
   REPORT_KINDS,
   REPORT_TOASTS,
   TAM_DAYS_RANGES,
@@ -9,11 +13,15 @@ import {
   type ReportKind,
   type ReportRequest,
 } from '@ce/contract';
-import { AccountGroupPicker } from '../../../components/ui/account-group-picker';
-import { Modal } from '../../../components/ui/modal';
+import { Button } from '../../../components/ui/button';
+import { CheckList } from '../../../components/ui/check-list';
+import { Dialog } from '../../../components/ui/dialog';
+import { Select, TextInput } from '../../../components/ui/field';
+import { Stepper } from '../../../components/ui/stepper';
 import { toast } from '../../../components/ui/toast-store';
+import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
-import { fetchAccountGroups, useCreateReport } from '../api/reports-api';
+import { useCreateReport } from '../api/create-report';
 
 export interface ReportWizardProps {
   /** The mission the button asked for; an unknown one is refused with a toast. */
@@ -28,52 +36,74 @@ export interface ReportWizardProps {
 const isKnownMission = (mission: string): mission is ReportKind => Object.hasOwn(REPORT_KINDS, mission);
 const INVALID_TOKEN = 'Invalid OAuth token. Please check your token and try again.';
 
-const button = 'rounded-md px-4 py-2 text-sm font-medium disabled:opacity-50';
+/** The wizard's fields, checked by the contract's own token rule and the spec's messages (section 5). */
+const wizardSchema = (needsAccounts: boolean) =>
+  z.object({
+    token: platformTokenSchema,
+    organizationId: z.string().min(1, 'Please select an organization'),
+    accountGroups: needsAccounts
+      ? z.array(z.string()).min(1, 'Please select at least one account group')
+      : z.array(z.string()),
+    tamDays: z.number().int(),
+    ahcDays: z.number().int(),
+    tables: z.array(z.enum(AHC_TABLES)).min(1, 'Choose at least one table'),
+  });
+type WizardValues = z.infer<ReturnType<typeof wizardSchema>>;
+
+const DEFAULTS: WizardValues = {
+  token: '',
+  organizationId: '',
+  accountGroups: [],
+  tamDays: 7,
+  ahcDays: 31,
+  tables: [...AHC_TABLES],
+};
+const STEP_FIELDS = {
+  1: { token: true },
+  2: { organizationId: true, accountGroups: true },
+  3: { tables: true },
+} as const;
+
+const byName = (group: ReportAccountGroup, needle: string) => group.accountGroupName.toLowerCase().includes(needle);
 
 /**
  * The modal wizard shared by every report tool: OAuth -> Selection -> Config (Config only for AHC-IE).
- * Next only when the step is valid; closing, by any means, resets everything.
+ * Next only when the step is valid (Enter in a field does the same); closing, by any means, resets
+ * everything.
  */
 export function ReportWizard({ mission, title, onClose, onSubmitted, failureMessage }: ReportWizardProps) {
-  const [step, setStep] = useState(1);
-  const [token, setToken] = useState('');
-  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
-  const [organizationId, setOrganizationId] = useState('');
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [search, setSearch] = useState('');
-  const [tamDays, setTamDays] = useState<number>(7);
-  const [ahcDays, setAhcDays] = useState<number>(31);
-  const [tables, setTables] = useState<Set<string>>(new Set(AHC_TABLES));
-  const [isLoadingGroups, setLoadingGroups] = useState(false);
-  const createReport = useCreateReport();
-
+  const formId = useId();
   const kind = mission && isKnownMission(mission) ? mission : null;
   const needsAccounts = kind ? REPORT_KINDS[kind].needsAccounts : true;
   const lastStep = kind === 'ahc-ie' ? 3 : 2;
+  const schema = useMemo(() => wizardSchema(needsAccounts), [needsAccounts]);
+  const form = useForm<WizardValues>({ resolver: zodResolver(schema), defaultValues: DEFAULTS, mode: 'onChange' });
+  const values = useWatch({ control: form.control }) as WizardValues;
+  const [step, setStep] = useState(1);
+  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
+  const [search, setSearch] = useState('');
+  const loadGroups = useLoadAccountGroups();
+  const createReport = useCreateReport();
+  const accountGroups = useController({ control: form.control, name: 'accountGroups' });
+  const tables = useController({ control: form.control, name: 'tables' });
 
   const organizations = useMemo(() => {
     const byId = new Map<string, string>();
     for (const group of groups) byId.set(group.organizationId, group.organizationName);
-    return [...byId.entries()].map(([id, name]) => ({ id, name }));
+    return [...byId.entries()].map(([id, name]) => ({ value: id, label: name }));
   }, [groups]);
   const organizationGroups = useMemo(
-    () => groups.filter((group) => group.organizationId === organizationId),
-    [groups, organizationId],
+    () => groups.filter((group) => group.organizationId === values.organizationId),
+    [groups, values.organizationId],
   );
+  const selected = useMemo(() => new Set(values.accountGroups), [values.accountGroups]);
+  const stepValid = schema.pick(STEP_FIELDS[step as 1 | 2 | 3]).safeParse(values).success;
 
-  const reset = () => {
-    setStep(1);
-    setToken('');
-    setGroups([]);
-    setOrganizationId('');
-    setSelected(new Set());
-    setSearch('');
-    setTamDays(7);
-    setAhcDays(31);
-    setTables(new Set(AHC_TABLES));
-  };
   const close = () => {
-    reset();
+    form.reset(DEFAULTS);
+    setStep(1);
+    setGroups([]);
+    setSearch('');
     onClose();
   };
 
@@ -85,232 +115,213 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
   }, [isUnknown, mission, onClose]);
   if (isUnknown) return null;
 
-  const stepValid =
-    step === 1
-      ? token.trim() !== ''
-      : step === 2
-        ? organizationId !== '' && (!needsAccounts || selected.size > 0)
-        : tables.size > 0;
-
-  const handleNext = async () => {
+  const next = () => {
     if (!stepValid) return;
-    if (step === 1) {
-      setLoadingGroups(true);
-      try {
-        const loaded = await fetchAccountGroups(token.trim());
+    if (step > 1) {
+      setStep(step + 1);
+      return;
+    }
+    loadGroups.mutate(values.token.trim(), {
+      onSuccess: (loaded) => {
         setGroups(loaded);
         const only = new Set(loaded.map((group) => group.organizationId));
-        setOrganizationId(only.size === 1 ? (loaded[0]?.organizationId ?? '') : '');
+        form.setValue('organizationId', only.size === 1 ? (loaded[0]?.organizationId ?? '') : '', {
+          shouldValidate: true,
+        });
+        form.setValue('accountGroups', []);
         setStep(2);
-      } catch (error) {
-        toast.error(
-          error instanceof ApiRequestError && error.status === 401
-            ? INVALID_TOKEN
-            : error instanceof Error
-              ? error.message
-              : INVALID_TOKEN,
-        );
-      } finally {
-        setLoadingGroups(false);
-      }
-      return;
-    }
-    setStep(step + 1);
+      },
+      onError: (error) =>
+        toast.error(error instanceof ApiRequestError && error.status !== 401 ? error.message : INVALID_TOKEN),
+    });
   };
 
-  const handleSubmit = () => {
-    if (!kind) return;
-    const organization = organizations.find((candidate) => candidate.id === organizationId);
-    const problem =
-      token.trim() === ''
-        ? 'Please provide a valid OAuth token'
-        : !organization
-          ? 'Please select an organization'
-          : needsAccounts && selected.size === 0
-            ? 'No accounts selected'
-            : null;
-    if (problem || !organization) {
-      toast.error(problem ?? 'Please select an organization');
-      return;
-    }
-    const accountGroups = organizationGroups
-      .filter((group) => selected.has(group.aid))
-      .map((group) => ({ aid: group.aid, accountGroupName: group.accountGroupName }));
-    const options =
-      kind === 'tam-activity'
-        ? { daysRange: tamDays }
-        : kind === 'ahc-ie'
-          ? { daysRange: ahcDays, tables: [...tables] as (typeof AHC_TABLES)[number][] }
-          : {};
-    createReport.mutate(
-      { kind, token: token.trim(), organization, accountGroups, options },
-      {
-        onSuccess: (report) => {
-          toast.success(REPORT_TOASTS[kind].success);
-          onSubmitted?.(report);
-          close();
+  const submit = form.handleSubmit(
+    (valid) => {
+      if (!kind) return;
+      const organization = organizations.find((candidate) => candidate.value === valid.organizationId);
+      if (!organization) {
+        toast.error('Please select an organization');
+        return;
+      }
+      const chosen = new Set(valid.accountGroups);
+      createReport.mutate(
+        {
+          kind,
+          token: valid.token.trim(),
+          organization: { id: organization.value, name: organization.label },
+          accountGroups: organizationGroups
+            .filter((group) => chosen.has(group.aid))
+            .map((group) => ({ aid: group.aid, accountGroupName: group.accountGroupName })),
+          options:
+            kind === 'tam-activity'
+              ? { daysRange: valid.tamDays }
+              : kind === 'ahc-ie'
+                ? { daysRange: valid.ahcDays, tables: valid.tables }
+                : {},
         },
-        onError: (error) => {
-          toast.error(failureMessage ? failureMessage(error) : REPORT_TOASTS[kind].failure, {
-            title: error instanceof ApiRequestError && !failureMessage ? error.message : undefined,
-          });
-          if (failureMessage) close();
+        {
+          onSuccess: (report) => {
+            toast.success(REPORT_TOASTS[kind].success);
+            onSubmitted?.(report);
+            close();
+          },
+          onError: (error) => {
+            toast.error(failureMessage ? failureMessage(error) : REPORT_TOASTS[kind].failure, {
+              title: error instanceof ApiRequestError && !failureMessage ? error.message : undefined,
+            });
+            if (failureMessage) close();
+          },
         },
-      },
-    );
-  };
+      );
+    },
+    // The spec's submit-time toasts (section 5), in its order.
+    (errors) =>
+      toast.error(
+        errors.token
+          ? 'Please provide a valid OAuth token'
+          : errors.organizationId
+            ? 'Please select an organization'
+            : errors.accountGroups
+              ? 'No accounts selected'
+              : (errors.tables?.message ?? 'Forms are not properly initialized'),
+      ),
+  );
 
   const footer = (
     <>
-      {step > 1 && (
-        <button type="button" className={`${button} border border-slate-300`} onClick={() => setStep(step - 1)}>
-          Previous
-        </button>
-      )}
+      {step > 1 && <Button onClick={() => setStep(step - 1)}>Previous</Button>}
       {step < lastStep ? (
-        <button
-          type="button"
-          className={`${button} bg-brand-700 text-white`}
-          disabled={!stepValid || isLoadingGroups}
-          onClick={() => void handleNext()}
+        <Button
+          type="submit"
+          form={formId}
+          variant="primary"
+          disabled={!stepValid}
+          busy={loadGroups.isPending}
+          busyLabel="Checking token"
         >
-          {isLoadingGroups ? 'Checking token…' : 'Next'}
-        </button>
+          {loadGroups.isPending ? 'Checking token…' : 'Next'}
+        </Button>
       ) : (
-        <button
-          type="button"
-          className={`${button} bg-brand-700 text-white`}
-          disabled={!stepValid || createReport.isPending}
-          onClick={handleSubmit}
+        <Button
+          type="submit"
+          form={formId}
+          variant="primary"
+          disabled={!stepValid}
+          busy={createReport.isPending}
+          busyLabel="Submitting"
         >
           {createReport.isPending ? 'Submitting…' : 'Submit'}
-        </button>
+        </Button>
       )}
     </>
   );
 
   return (
-    <Modal title={title} isOpen={mission !== null} onClose={close} footer={footer}>
-      <ol className="mb-4 flex gap-4 text-sm" aria-label="Steps">
-        {['OAuth', 'Selection', ...(lastStep === 3 ? ['Config'] : [])].map((label, index) => (
-          <li
-            key={label}
-            aria-current={step === index + 1 ? 'step' : undefined}
-            className={step === index + 1 ? 'font-semibold text-brand-800' : 'text-slate-500'}
-          >
-            {index + 1}. {label}
-          </li>
-        ))}
-      </ol>
-      {step === 1 && (
-        <div className="space-y-2">
-          <label htmlFor="wizard-token" className="block text-sm font-medium text-slate-700">
-            OAuth token
-          </label>
-          <input
-            id="wizard-token"
+    <Dialog title={title} isOpen={mission !== null} onClose={close} footer={footer}>
+      <div className="mb-4">
+        <Stepper
+          label="Steps"
+          current={step}
+          onGo={setStep}
+          steps={['OAuth', 'Selection', ...(lastStep === 3 ? ['Config'] : [])].map((label, index) => ({
+            label,
+            done: index + 1 < step,
+            reachable: index + 1 < step,
+          }))}
+        />
+      </div>
+      <form
+        id={formId}
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (step < lastStep) next();
+          else void submit(event);
+        }}
+        className="space-y-3"
+      >
+        {step === 1 && (
+          <TextInput
+            label="OAuth token"
             type="password"
             autoComplete="off"
-            value={token}
-            onChange={(event) => setToken(event.target.value)}
-            className="w-full rounded-md border border-slate-300 px-3 py-2 font-mono"
+            className="font-mono"
             placeholder="Bearer token of an Org Admin of the customer organization"
+            hint="The token is used for this report only and is erased when the report is done."
+            {...form.register('token')}
           />
-          <p className="text-xs text-slate-500">
-            The token is used for this report only and is erased when the report is done.
-          </p>
-        </div>
-      )}
-      {step === 2 && (
-        <div className="space-y-3">
-          <div>
-            <label htmlFor="wizard-organization" className="block text-sm font-medium text-slate-700">
-              Organization
-            </label>
-            <select
-              id="wizard-organization"
-              value={organizationId}
-              onChange={(event) => {
-                setOrganizationId(event.target.value);
-                setSelected(new Set());
-                setSearch('');
-              }}
-              className="mt-1 w-full rounded-md border border-slate-300 px-2 py-2"
-            >
-              <option value="">Select an organization</option>
-              {organizations.map((organization) => (
-                <option key={organization.id} value={organization.id}>
-                  {organization.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          {organizationId && (
-            <AccountGroupPicker
-              groups={organizationGroups}
-              selected={selected}
-              onSelectedChange={setSelected}
-              search={search}
-              onSearchChange={setSearch}
+        )}
+        {step === 2 && (
+          <>
+            <Select
+              label="Organization"
+              placeholder="Select an organization"
+              options={organizations}
+              {...form.register('organizationId', {
+                // A new organization starts a new choice (spec section 4).
+                onChange: () => {
+                  form.setValue('accountGroups', [], { shouldValidate: true });
+                  setSearch('');
+                },
+              })}
             />
-          )}
-          {organizationId && needsAccounts && selected.size === 0 && (
-            <p className="text-sm text-amber-700">Please select at least one account group</p>
-          )}
-          {kind === 'tam-activity' && (
-            <label className="block text-sm">
-              Days range{' '}
-              <select
-                value={tamDays}
-                onChange={(event) => setTamDays(Number(event.target.value))}
-                className="ml-2 rounded border border-slate-300 px-2 py-1"
-              >
-                {TAM_DAYS_RANGES.map((days) => (
-                  <option key={days} value={days}>
-                    {days}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-        </div>
-      )}
-      {step === 3 && (
-        <div className="space-y-3">
-          <label className="block text-sm">
-            Days range{' '}
-            <select
-              value={ahcDays}
-              onChange={(event) => setAhcDays(Number(event.target.value))}
-              className="ml-2 rounded border border-slate-300 px-2 py-1"
-            >
-              {AHC_IE_DAYS_RANGES.map((days) => (
-                <option key={days} value={days}>
-                  {days}
-                </option>
+            {values.organizationId && (
+              <CheckList
+                items={organizationGroups}
+                itemKey={(group) => group.aid}
+                renderItem={(group) => <span className="truncate">{group.accountGroupName}</span>}
+                matches={byName}
+                selected={selected}
+                onSelectedChange={(next) => accountGroups.field.onChange([...next])}
+                label="Account groups"
+                searchLabel="Search account groups"
+                emptyText="No account group matches."
+                search={search}
+                onSearchChange={setSearch}
+              />
+            )}
+            {values.organizationId && needsAccounts && selected.size === 0 && (
+              <p className="text-sm text-amber-700">Please select at least one account group</p>
+            )}
+            {kind === 'tam-activity' && (
+              <Select
+                label="Days range"
+                options={TAM_DAYS_RANGES.map((days) => ({ value: String(days), label: String(days) }))}
+                {...form.register('tamDays', { valueAsNumber: true })}
+              />
+            )}
+          </>
+        )}
+        {step === 3 && (
+          <>
+            <Select
+              label="Days range"
+              options={AHC_IE_DAYS_RANGES.map((days) => ({ value: String(days), label: String(days) }))}
+              {...form.register('ahcDays', { valueAsNumber: true })}
+            />
+            <fieldset className="space-y-1 text-sm">
+              <legend className="font-medium">Tables</legend>
+              {AHC_TABLES.map((table) => (
+                <label key={table} className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    checked={tables.field.value.includes(table)}
+                    onChange={() =>
+                      tables.field.onChange(
+                        tables.field.value.includes(table)
+                          ? tables.field.value.filter((item) => item !== table)
+                          : [...tables.field.value, table],
+                      )
+                    }
+                  />
+                  {table}
+                </label>
               ))}
-            </select>
-          </label>
-          <fieldset className="space-y-1 text-sm">
-            <legend className="font-medium">Tables</legend>
-            {AHC_TABLES.map((table) => (
-              <label key={table} className="flex items-center gap-2">
-                <input
-                  type="checkbox"
-                  checked={tables.has(table)}
-                  onChange={() => {
-                    const next = new Set(tables);
-                    if (next.has(table)) next.delete(table);
-                    else next.add(table);
-                    setTables(next);
-                  }}
-                />
-                {table}
-              </label>
-            ))}
-          </fieldset>
-        </div>
-      )}
-    </Modal>
+            </fieldset>
+          </>
+        )}
+      </form>
+    </Dialog>
   );
 }
