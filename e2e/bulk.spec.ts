@@ -518,3 +518,46 @@ test('duplicate agents: scan, Select Oldest, typed DELETE, results with the per-
   const remaining = (await agentsIn(page, token, groups[0]?.aid ?? '')).map((agent) => agent.agentId);
   expect(remaining).toContain(stale?.agentId);
 });
+
+test('one test is "1 test"; after a run the form is read-only until a new session; the sidebar stays in view', async ({
+  page,
+}) => {
+  const token = await orgAdminToken(page);
+  const [group] = (await groupsOf(page, token)).slice(5, 6);
+  if (!group) throw new Error('the sandbox has six groups');
+  const cloud = (await agentsIn(page, token, group.aid)).find((agent) => agent.agentType === 'cloud');
+  await page.goto('/home/tools/bulk-tests');
+  await chooseGroups(page, token, [group]);
+  await fillTemplate(page, 0, {
+    name: `E2E Lone ${Date.now()}`,
+    url: 'https://lone.example.com',
+    agents: [cloud?.agentName ?? ''],
+  });
+  for (let count = 0; count < 3; count++) await page.getByRole('button', { name: 'Add Another Test Template' }).click();
+
+  // Step 3 is long: scrolled to its end, the progress sidebar is still on screen.
+  const progress = page.getByRole('complementary', { name: 'Progress' });
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).scrollIntoViewIfNeeded();
+  const box = await progress.boundingBox();
+  expect(box && box.y >= 0 && box.y < (page.viewportSize()?.height ?? 0)).toBe(true);
+
+  for (let index = 3; index >= 1; index--) await card(page, index).getByRole('button', { name: 'Remove' }).click();
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(toast(page, 'All 1 test created successfully!')).toBeVisible({ timeout: 20_000 });
+  await expect(card(page, 0).getByLabel('Test Name')).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Execute Bulk Tests' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
+  await expect(page.getByLabel('OAuth Token')).toBeEnabled();
+  await expect(page.getByLabel('OAuth Token')).toHaveValue('');
+});
+
+test("a refused token at the account-group step says so in both of the spec's words", async ({ page }) => {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
+  await page.goto('/home/tools/bulk-tests');
+  await page.getByLabel('OAuth Token').fill(tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(toast(page, 'The provided OAuth token is invalid or has expired.')).toContainText(
+    'Authentication Failed',
+  );
+  await expect(toast(page, 'Invalid OAuth token. Please check your credentials.')).toContainText('Unauthorized');
+});

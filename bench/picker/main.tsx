@@ -1,31 +1,41 @@
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import {
-  AccountGroupPicker,
-  filterGroups,
-  type PickerGroup,
-} from '../../apps/web/src/components/ui/account-group-picker';
+import { CheckList } from '../../apps/web/src/components/ui/check-list';
 import '../../apps/web/src/app/index.css';
 
 const COUNT = Number(new URLSearchParams(location.search).get('count') ?? 10_000);
 const REGIONS = ['Production', 'Staging', 'EMEA', 'APAC', 'Americas', 'Data Center', 'Branch', 'SaaS', 'Lab', 'Retail'];
+interface PickerGroup {
+  aid: string;
+  accountGroupName: string;
+}
+const byName = (group: PickerGroup, needle: string) => group.accountGroupName.toLowerCase().includes(needle);
+/** Case-insensitive substring on the account group's name (spec section 5). */
+const filterGroups = (all: PickerGroup[], search: string) => {
+  const needle = search.trim().toLowerCase();
+  return needle ? all.filter((group) => byName(group, needle)) : all;
+};
 const groups: PickerGroup[] = Array.from({ length: COUNT }, (_, index) => ({
   aid: String(100_000 + index),
   accountGroupName: `Customer ${String(index).padStart(5, '0')} - ${REGIONS[index % REGIONS.length]}`,
 }));
 
-/** The product's picker. */
+/** The product's checklist, as the report wizard uses it. */
 function Virtualised() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [search, setSearch] = useState('');
   return (
-    <AccountGroupPicker
-      groups={groups}
-      selected={selected}
-      onSelectedChange={setSelected}
-      search={search}
-      onSearchChange={setSearch}
-    />
+    <div data-testid="account-group-list">
+      <CheckList
+        items={groups}
+        itemKey={(group) => group.aid}
+        renderItem={(group) => <span className="truncate">{group.accountGroupName}</span>}
+        matches={byName}
+        selected={selected}
+        onSelectedChange={setSelected}
+        label="Account groups"
+        searchLabel="Search account groups"
+      />
+    </div>
   );
 }
 

@@ -8,14 +8,15 @@ import {
   type DuplicateScan,
 } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
-import { bulkApi, useStartRun } from '../api/bulk-api';
+import { useScanDuplicates } from '../api/platform-reads';
+import { useStartRun } from '../api/runs';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
 import { TokenField } from './token-field';
-import { WizardSteps } from './wizard-steps';
+import { Stepper } from '../../../components/ui/stepper';
 import { primaryButton, secondaryButton, toggled } from './styles';
 
 const STEP_LABELS = ['Authentication', 'Select Account Groups', 'Review Duplicates', 'Results'];
@@ -42,7 +43,8 @@ export function AgentsWizard() {
   const [runId, openRun] = useRunParam();
   const [step, setStep] = useState(1);
   const [scan, setScan] = useState<DuplicateScan | null>(null);
-  const [scanning, setScanning] = useState(false);
+  const scanner = useScanDuplicates();
+  const scanning = scanner.isPending;
   const [marked, setMarked] = useState<Set<string>>(() => new Set());
   const [confirmation, setConfirmation] = useState('');
   const startRun = useStartRun();
@@ -69,9 +71,8 @@ export function AgentsWizard() {
       toast.error(BULK_MESSAGES.groupsRequired);
       return;
     }
-    setScanning(true);
     try {
-      const result = await bulkApi.duplicates(platform.token, platform.chosen);
+      const result = await scanner.mutateAsync({ token: platform.token, accountGroups: platform.chosen });
       for (const failed of result.errors) toast.error(`${failed.accountGroupName}: ${failed.error}`);
       setScan(result);
       setMarked(new Set());
@@ -79,8 +80,6 @@ export function AgentsWizard() {
       setStep(3);
     } catch (error) {
       toastPlatformError(error, BULK_MESSAGES.agentsFailed);
-    } finally {
-      setScanning(false);
     }
   };
   const remove = () => {
@@ -119,7 +118,7 @@ export function AgentsWizard() {
 
   return (
     <div className="space-y-4">
-      <WizardSteps steps={steps} current={current} onGo={() => undefined} variant="stepper" />
+      <Stepper steps={steps} current={current} onGo={() => undefined} />
       {current === 1 && (
         <section className="space-y-4" aria-label="Authentication">
           <h2 className="text-xl font-semibold">Authentication</h2>

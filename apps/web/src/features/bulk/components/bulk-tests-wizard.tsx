@@ -10,7 +10,8 @@ import {
 } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
 import { agentCatalogue, type GroupAgents } from '../agent-catalogue';
-import { bulkApi, useBulkRun, useStartRun } from '../api/bulk-api';
+import { useLoadAgents, usePlanTests } from '../api/platform-reads';
+import { useBulkRun, useStartRun } from '../api/runs';
 import { downloadText } from '../download';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
@@ -21,7 +22,7 @@ import { RecentRuns } from './recent-runs';
 import { FIELD_LABELS, TemplateCard } from './template-card';
 import { TestRunPanel } from './test-run-panel';
 import { TokenField } from './token-field';
-import { WizardSteps } from './wizard-steps';
+import { Stepper } from '../../../components/ui/stepper';
 import { primaryButton, secondaryButton } from './styles';
 
 export interface BulkTestsWizardProps {
@@ -46,12 +47,16 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const [runId, openRun] = useRunParam();
   const [step, setStep] = useState(1);
   const [agents, setAgents] = useState<{ key: string; groups: GroupAgents[] } | null>(null);
-  const [agentsLoading, setAgentsLoading] = useState(false);
+  const loadAgents = useLoadAgents();
+  const agentsLoading = loadAgents.isPending;
   const nextKey = useRef(1);
   const [cards, setCards] = useState<Card[]>(() => [{ key: 0, template: newTestTemplate() }]);
   const [showErrors, setShowErrors] = useState(false);
-  const [planned, setPlanned] = useState<{ signature: string; cells: PlanCell[] } | null>(null);
-  const [planning, setPlanning] = useState(false);
+  const [planned, setPlanned] = useState<{ groupKey: string; templates: TestTemplate[]; cells: PlanCell[] } | null>(
+    null,
+  );
+  const planTests = usePlanTests();
+  const planning = planTests.isPending;
   const startRun = useStartRun();
   const { data: run } = useBulkRun(runId);
   const runActive = startRun.isPending || (run !== undefined && !isFinished(run));
@@ -61,9 +66,9 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const groupKey = platform.chosen.map((group) => group.aid).join(',');
   const catalogue = useMemo(() => agentCatalogue(agents?.groups ?? []), [agents]);
   const formValid = templates.every((template) => Object.keys(templateErrors(template)).length === 0);
-  // A plan describes one set of templates and groups; after any change it is not shown any more.
-  const signature = useMemo(() => JSON.stringify([groupKey, templates]), [groupKey, templates]);
-  const plan = planned?.signature === signature ? planned.cells : null;
+  // A plan describes one set of templates and groups: after any change (a new templates list, other
+  // groups) it is not shown any more.
+  const plan = planned?.groupKey === groupKey && planned.templates === templates ? planned.cells : null;
   const planByCell = useMemo(() => new Map(plan?.map((cell) => [`${cell.templateIndex}:${cell.aid}`, cell])), [plan]);
 
   const reset = () => {
@@ -86,9 +91,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       return;
     }
     if (agents?.key !== groupKey) {
-      setAgentsLoading(true);
       try {
-        const loaded = await bulkApi.agents(platform.token, platform.chosen);
+        const loaded = await loadAgents.mutateAsync({ token: platform.token, accountGroups: platform.chosen });
         setAgents({ key: groupKey, groups: loaded.groups });
         for (const failed of loaded.groups.filter((group) => group.error))
           toast.error(`${failed.accountGroupName}: ${failed.error ?? BULK_MESSAGES.agentsFailed}`);
@@ -96,8 +100,6 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       } catch (error) {
         toastPlatformError(error, BULK_MESSAGES.agentsFailed);
         return;
-      } finally {
-        setAgentsLoading(false);
       }
     }
     setStep(3);
@@ -129,14 +131,15 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
 
   const preview = async () => {
     if (!ready()) return;
-    setPlanning(true);
     try {
-      const { cells } = await bulkApi.plan(platform.token, platform.chosen, templates);
-      setPlanned({ signature, cells });
+      const { cells } = await planTests.mutateAsync({
+        token: platform.token,
+        accountGroups: platform.chosen,
+        templates,
+      });
+      setPlanned({ groupKey, templates, cells });
     } catch (error) {
       toastPlatformError(error, 'Failed to plan the run');
-    } finally {
-      setPlanning(false);
     }
   };
 
@@ -195,7 +198,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const steps = STEP_LABELS.map((label, index) => ({
     label,
     done: runOnly || stepDone[index] === true,
-    reachable: !runOnly && stepReachable[index] === true,
+    // Once a run exists the form is read-only until 'Start New Bulk Test Session'.
+    reachable: runId === null && stepReachable[index] === true,
   }));
   const nextLabel = variant === 'sidebar' ? 'Next' : 'Continue';
 
@@ -226,7 +230,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   };
 
   const content = runOnly ? null : (
-    <>
+    // A run was started from what is shown: it stays as it was, read-only, until a new session.
+    <fieldset disabled={runId !== null} className="min-w-0 space-y-6 disabled:opacity-75">
       {step === 1 && (
         <section className="space-y-4" aria-label="Authentication">
           <h2 className="text-xl font-semibold">Authentication</h2>
@@ -339,7 +344,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
           </div>
         </section>
       )}
-    </>
+    </fieldset>
   );
 
   const recent = !runId && step === 1 && <RecentRuns view="tests" onOpen={openRun} />;
@@ -347,11 +352,11 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     <TestRunPanel runId={runId} knownToken={platform.token} onOpenRun={openRun} onNewSession={reset} />
   );
   const progress = (
-    <WizardSteps
+    <Stepper
       steps={steps}
       current={runOnly ? 0 : step}
       onGo={go}
-      variant={variant}
+      variant={variant === 'sidebar' ? 'sidebar' : 'row'}
       badge={variant === 'sidebar' ? 'Alpha Development' : undefined}
     />
   );

@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
 import { BULK_MESSAGES, type BulkTestsList } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
-import { bulkApi, useStartRun } from '../api/bulk-api';
+import { useLoadTests } from '../api/platform-reads';
+import { useStartRun } from '../api/runs';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
@@ -16,7 +17,7 @@ export function LabelsTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
   const [tests, setTests] = useState<BulkTestsList['groups'] | null>(null);
-  const [loadingTests, setLoadingTests] = useState(false);
+  const loadTestsOf = useLoadTests();
   const [chosen, setChosen] = useState<Set<string>>(() => new Set());
   const [filter, setFilter] = useState('');
   const [key, setKey] = useState('');
@@ -41,17 +42,14 @@ export function LabelsTab() {
       toast.error(BULK_MESSAGES.groupsRequired);
       return;
     }
-    setLoadingTests(true);
     try {
-      const loaded = await bulkApi.tests(platform.token, platform.chosen);
+      const loaded = await loadTestsOf.mutateAsync({ token: platform.token, accountGroups: platform.chosen });
       for (const failed of loaded.groups.filter((group) => group.error))
         toast.error(`${failed.accountGroupName}: ${failed.error ?? 'Failed to load tests'}`);
       setTests(loaded.groups);
       setChosen(new Set());
     } catch (error) {
       toastPlatformError(error, 'Failed to load tests');
-    } finally {
-      setLoadingTests(false);
     }
   };
 
@@ -121,8 +119,13 @@ export function LabelsTab() {
       </p>
       <PlatformGroupsSection platform={platform} />
       {platform.groups && (
-        <button type="button" className={primaryButton} disabled={loadingTests} onClick={() => void loadTests()}>
-          {loadingTests ? 'Loading tests…' : 'Load Tests'}
+        <button
+          type="button"
+          className={primaryButton}
+          disabled={loadTestsOf.isPending}
+          onClick={() => void loadTests()}
+        >
+          {loadTestsOf.isPending ? 'Loading tests…' : 'Load Tests'}
         </button>
       )}
       {tests && (

@@ -1,5 +1,5 @@
 import type { BulkRunSummary } from '@ce/contract';
-import { useBulkRuns } from '../api/bulk-api';
+import { useBulkRuns } from '../api/runs';
 
 const KIND_LABEL: Record<BulkRunSummary['kind'], string> = {
   tests: 'Create tests',

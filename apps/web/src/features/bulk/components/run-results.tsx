@@ -9,7 +9,7 @@ import {
 } from '@ce/contract';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { useBulkRun } from '../api/bulk-api';
+import { useBulkRun } from '../api/runs';
 
 interface KindWords {
   subject: string;

@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { isFinished, type BulkRun, type BulkRunItem } from '@ce/contract';
-import { Modal } from '../../../components/ui/modal';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { useBulkRun, useUndoRun } from '../api/bulk-api';
+import { useBulkRun, useUndoRun } from '../api/runs';
 import { downloadText } from '../download';
 import { templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
@@ -151,30 +152,25 @@ function UndoButton({
   const count = run.totals.done;
   return (
     <>
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className="rounded-md border border-red-300 px-4 py-2 font-medium text-red-700 hover:bg-red-50"
-      >
+      <Button onClick={() => setOpen(true)} className="border-red-300 font-medium text-red-700 hover:bg-red-50">
         Undo this run
-      </button>
-      <Modal
+      </Button>
+      <Dialog
         title="Undo this run"
         isOpen={open}
         onClose={close}
         footer={
           <>
-            <button type="button" onClick={close} className="rounded-md border border-slate-300 px-4 py-2">
-              Cancel
-            </button>
-            <button
-              type="button"
+            <Button onClick={close}>Cancel</Button>
+            <Button
+              variant="danger"
               onClick={confirm}
-              disabled={!token.trim() || undo.isPending}
-              className="rounded-md bg-red-700 px-4 py-2 font-medium text-white disabled:opacity-50"
+              disabled={!token.trim()}
+              busy={undo.isPending}
+              busyLabel="Deleting"
             >
               {undo.isPending ? 'Deleting…' : `Delete ${count} ${count === 1 ? 'test' : 'tests'}`}
-            </button>
+            </Button>
           </>
         }
       >
@@ -185,7 +181,7 @@ function UndoButton({
           </p>
           {!knownToken && <TokenField list="bulk-tests" value={token} onChange={setToken} />}
         </div>
-      </Modal>
+      </Dialog>
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { RECENT_TOKENS } from '@ce/contract';
-import { recentTokens, tokenChipLabel, type TokenList } from '../api/recent-tokens';
+import { recentTokens, tokenChipLabel, type TokenList } from '../recent-tokens';
 
 export interface TokenFieldProps {
   list: TokenList;

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { BULK_MESSAGES } from '@ce/contract';
 import { parseInvitees } from '../invitees';
 import { toast } from '../../../components/ui/toast-store';
-import { bulkApi, useStartRun } from '../api/bulk-api';
+import { useLoadRoles } from '../api/platform-reads';
+import { useStartRun } from '../api/runs';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
@@ -29,31 +30,20 @@ export async function readInviteeFile(file: Blob): Promise<{ ok: true; text: str
 export function UsersTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
-  // Roles belong to the groups' token: an answer for an older list is not shown.
-  const [loadedRoles, setLoadedRoles] = useState<{ for: unknown; roles: { roleId: string; name: string }[] } | null>(
-    null,
-  );
   const [roleId, setRoleId] = useState('');
   const [text, setText] = useState('');
   const startRun = useStartRun();
   const fileInput = useRef<HTMLInputElement>(null);
   const { token, groups } = platform;
 
+  // The organization's roles, read again whenever a token's account groups are loaded.
+  const { mutate: loadRoles, data: loadedRoles, reset: forgetRoles } = useLoadRoles();
   useEffect(() => {
-    if (!groups) return undefined;
-    let current = true;
-    bulkApi
-      .roles(token)
-      .then((loaded) => {
-        if (current) setLoadedRoles({ for: groups, roles: loaded.roles });
-      })
-      .catch((error: unknown) => toastPlatformError(error, 'Failed to load roles'));
-    return () => {
-      current = false;
-    };
-  }, [groups, token]);
-
-  const roles = groups && loadedRoles?.for === groups ? loadedRoles.roles : null;
+    if (!groups) return;
+    loadRoles(token, { onError: (error) => toastPlatformError(error, 'Failed to load roles') });
+    return forgetRoles;
+  }, [groups, token, loadRoles, forgetRoles]);
+  const roles = groups ? (loadedRoles ?? null) : null;
   const parsed = useMemo(() => parseInvitees(text), [text]);
 
   const upload = async (event: ChangeEvent<HTMLInputElement>) => {

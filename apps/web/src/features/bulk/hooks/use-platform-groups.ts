@@ -1,14 +1,15 @@
 import { useCallback, useMemo, useState } from 'react';
 import { BULK_MESSAGES, type BulkAccountGroup, type ReportAccountGroup } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
+import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
-import { bulkApi } from '../api/bulk-api';
-import { rememberToken, type TokenList } from '../api/recent-tokens';
+import { rememberToken, type TokenList } from '../recent-tokens';
+
+const refusedToken = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
 
 /** The error toast for a failed platform read: a refused token gets the bulk wizard's words and title. */
 export function toastPlatformError(error: unknown, fallback: string) {
-  if (error instanceof ApiRequestError && error.status === 401)
-    toast.error(BULK_MESSAGES.invalidToken, { title: BULK_MESSAGES.invalidTokenTitle });
+  if (refusedToken(error)) toast.error(BULK_MESSAGES.invalidToken, { title: BULK_MESSAGES.invalidTokenTitle });
   else toast.error(error instanceof Error && error.message ? error.message : fallback);
 }
 
@@ -20,7 +21,8 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
   const [token, setToken] = useState('');
   const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
-  const [loading, setLoading] = useState(false);
+  const [unauthorized, setUnauthorized] = useState(false);
+  const { mutateAsync: loadAccountGroups, isPending: loading } = useLoadAccountGroups();
 
   const load = useCallback(async (): Promise<boolean> => {
     const trimmed = token.trim();
@@ -28,9 +30,9 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
       toast.error(trimmed ? BULK_MESSAGES.agentTokenTooShort : BULK_MESSAGES.tokenRequired);
       return false;
     }
-    setLoading(true);
     try {
-      const loaded = await bulkApi.accountGroups(trimmed);
+      const loaded = await loadAccountGroups(trimmed);
+      setUnauthorized(false);
       if (loaded.length === 0) {
         toast.error(BULK_MESSAGES.noGroups);
         return false;
@@ -41,11 +43,14 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
       return true;
     } catch (error) {
       toastPlatformError(error, BULK_MESSAGES.groupsFailed);
+      // Bulk tests on an account-group 401 also say so in the spec's words, titled Unauthorized (section 8).
+      if (refusedToken(error)) {
+        setUnauthorized(true);
+        toast.error(BULK_MESSAGES.groupsUnauthorized, { title: BULK_MESSAGES.groupsUnauthorizedTitle });
+      }
       return false;
-    } finally {
-      setLoading(false);
     }
-  }, [list, minLength, token]);
+  }, [list, loadAccountGroups, minLength, token]);
 
   const chosen: BulkAccountGroup[] = useMemo(
     () =>
@@ -90,6 +95,8 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
     chosen,
     organization,
     loading,
+    /** The last token was refused by the platform. */
+    unauthorized,
     load,
     reset,
     clearLists,
