@@ -217,3 +217,60 @@ test('when the metrics fail to load, loading stops and zeros remain', async ({ p
   await expect(provisioned).toContainText('0');
   await expect(provisioned.locator('[aria-busy="false"]')).toHaveCount(1);
 });
+
+test('the collapsed menu shows real icons, distinct, named by a tooltip on hover and focus', async ({ page }) => {
+  await signIn(page, 'superuser@demo.local');
+  await page.getByRole('button', { name: 'Collapse menu' }).click();
+  const settings = menu(page).getByRole('link', { name: 'Settings' });
+  const support = groupButton(page, 'Support');
+  const shape = (locator: typeof settings) => locator.locator('svg').first().innerHTML();
+  expect(await shape(settings)).not.toBe(await shape(support));
+  await settings.hover();
+  const tip = settings.getByText('Settings', { exact: true }).first();
+  await expect(tip).toBeVisible();
+  // Beside the 16-wide menu, on top of the page and not clipped: what the eye sees at its middle is it.
+  const hit = await tip.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    element.style.pointerEvents = 'auto';
+    const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+    element.style.pointerEvents = '';
+    return top?.textContent;
+  });
+  expect(hit).toBe('Settings');
+  await page.mouse.move(600, 400);
+  await support.focus();
+  await expect(support.getByText('Support', { exact: true }).first()).toBeVisible();
+});
+
+test('the group holding the current page opens by itself and marks the page as current', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  await page.goto('/home/tools/alerts-report');
+  await expect(groupButton(page, 'Reporting')).toHaveAttribute('aria-expanded', 'true');
+  await expect(menu(page).getByRole('link', { name: /Alerts Report/ })).toHaveAttribute('aria-current', 'page');
+  await expect(groupButton(page, 'Tools')).toHaveAttribute('aria-expanded', 'false');
+  // Closed by the user, it stays closed.
+  await groupButton(page, 'Reporting').click();
+  await expect(groupButton(page, 'Reporting')).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('a toast never covers the Logout button', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  await page.goto('/home/tools/alerts-report');
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await page.getByRole('dialog').getByLabel('OAuth token').fill('not-a-real-token-at-all-123');
+  await page.getByRole('dialog').getByRole('button', { name: 'Next' }).click();
+  const alert = page.getByRole('alert').first();
+  await expect(alert).toBeVisible();
+  await page.keyboard.press('Escape');
+  const [toastBox, logoutBox] = await Promise.all([
+    alert.boundingBox(),
+    page.getByRole('button', { name: 'Logout' }).boundingBox(),
+  ]);
+  if (!toastBox || !logoutBox) throw new Error('both are on screen');
+  const overlaps =
+    toastBox.x < logoutBox.x + logoutBox.width &&
+    logoutBox.x < toastBox.x + toastBox.width &&
+    toastBox.y < logoutBox.y + logoutBox.height &&
+    logoutBox.y < toastBox.y + toastBox.height;
+  expect(overlaps).toBe(false);
+});

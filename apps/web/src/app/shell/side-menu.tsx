@@ -1,7 +1,9 @@
+import { ChevronDown, ChevronRight, Circle, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
-import { NavLink } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { BOTTOM_LINKS, MENU_GROUPS, TOP_LINKS, type MenuGroup, type MenuLink, type SessionUser } from '@ce/contract';
 import { userCan } from '../../lib/permissions';
+import { GROUP_ICONS, LINK_ICONS } from './menu-icons';
 
 export interface SideMenuProps {
   user: SessionUser;
@@ -10,17 +12,22 @@ export interface SideMenuProps {
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `flex items-center gap-3 rounded-md px-3 py-2 text-sm ${
+  `group relative flex items-center gap-3 rounded-md px-3 py-2 text-sm ${
     isActive ? 'bg-brand-100 font-medium text-brand-800' : 'text-slate-700 hover:bg-slate-100'
   }`;
 
-function Initial({ label }: { label: string }) {
+function Icon({ icon: Shape = Circle }: { icon?: LucideIcon }) {
+  return <Shape aria-hidden="true" className="h-5 w-5 shrink-0" />;
+}
+
+/** The name beside a collapsed menu's icon, on hover and on keyboard focus (the link is named either way). */
+function Tooltip({ text }: { text: string }) {
   return (
     <span
       aria-hidden="true"
-      className="flex h-6 w-6 shrink-0 items-center justify-center rounded bg-slate-200 text-xs font-semibold text-slate-700"
+      className="pointer-events-none absolute top-1/2 left-full z-30 ml-2 hidden -translate-y-1/2 rounded bg-slate-800 px-2 py-1 text-xs whitespace-nowrap text-white shadow group-hover:block group-focus:block"
     >
-      {label.charAt(0)}
+      {text}
     </span>
   );
 }
@@ -28,8 +35,9 @@ function Initial({ label }: { label: string }) {
 function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
   return (
     <li>
-      <NavLink to={link.path} className={linkClass} title={isOpen ? undefined : link.label}>
-        <Initial label={link.label} />
+      <NavLink to={link.path} className={linkClass}>
+        <Icon icon={LINK_ICONS[link.path]} />
+        {!isOpen && <Tooltip text={link.label} />}
         <span data-label className={isOpen ? '' : 'sr-only'}>
           {link.label}
         </span>
@@ -44,19 +52,20 @@ function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
 }
 
 /**
- * The side menu: w-64 open, w-16 collapsed. Groups expand on click, Enter or Space. What a role
- * sees comes from the contract's menu and role matrix, the same ones the server enforces.
+ * The side menu: w-64 open, w-16 collapsed, icons with their names as tooltips when collapsed. Groups
+ * expand on click, Enter or Space; the group holding the current page is open unless the user closed
+ * it. What a role sees comes from the contract's menu and role matrix, the same ones the server enforces.
  */
 export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
-  const [expanded, setExpanded] = useState<Record<MenuGroup['id'], boolean>>({
-    reporting: false,
-    tools: false,
-    support: false,
-  });
+  const { pathname } = useLocation();
+  // Only what the user chose; a group not chosen is open when it holds the current page.
+  const [chosen, setChosen] = useState<Partial<Record<MenuGroup['id'], boolean>>>({});
+  const holdsPage = (group: MenuGroup) => group.links.some((link) => pathname.startsWith(link.path));
+  const isGroupOpen = (group: MenuGroup) => chosen[group.id] ?? holdsPage(group);
 
-  const toggle = (id: MenuGroup['id']) => {
+  const toggle = (group: MenuGroup) => {
     if (!isOpen) onRequestOpen();
-    setExpanded((current) => ({ ...current, [id]: !current[id] || !isOpen }));
+    setChosen((current) => ({ ...current, [group.id]: !isGroupOpen(group) || !isOpen }));
   };
 
   return (
@@ -64,7 +73,8 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
       id="side-menu"
       aria-label="Main menu"
       data-state={isOpen ? 'open' : 'collapsed'}
-      className={`${isOpen ? 'w-64' : 'w-16'} shrink-0 overflow-y-auto border-r border-slate-200 bg-white p-2 transition-[width] duration-200`}
+      // Collapsed, nothing clips the tooltips beside the icons; open, the menu scrolls when it is long.
+      className={`${isOpen ? 'w-64 overflow-y-auto' : 'relative z-20 w-16 overflow-visible'} shrink-0 border-r border-slate-200 bg-white p-2 transition-[width] duration-200`}
     >
       <ul className="space-y-1">
         {TOP_LINKS.filter((link) => userCan(user, link.capability)).map((link) => (
@@ -76,7 +86,7 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
         const allowed = userCan(user, group.capability);
         if (!allowed && group.whenDenied === 'hidden') return null;
         const links = group.links.filter((link) => userCan(user, link.capability));
-        const isExpanded = allowed && expanded[group.id];
+        const isExpanded = allowed && isGroupOpen(group);
         const panelId = `menu-group-${group.id}`;
         return (
           <div key={group.id} className="mt-3" data-menu-group={group.id}>
@@ -88,18 +98,20 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
               disabled={!allowed}
               title={allowed ? undefined : `${group.label} is not available for your role`}
               // A native button: Enter and Space activate it like a click.
-              onClick={() => toggle(group.id)}
-              className={`flex w-full items-center gap-3 rounded-md px-3 py-2 text-left text-xs font-semibold tracking-wide uppercase ${
-                allowed ? 'text-slate-500 hover:bg-slate-100' : 'cursor-not-allowed text-slate-300 opacity-60'
+              onClick={() => toggle(group)}
+              className={`group relative flex w-full items-center gap-3 rounded-md px-3 py-2 text-left text-xs font-semibold tracking-wide uppercase ${
+                allowed ? 'text-slate-600 hover:bg-slate-100' : 'cursor-not-allowed text-slate-400 opacity-60'
               }`}
             >
-              <Initial label={group.label} />
+              <Icon icon={GROUP_ICONS[group.id]} />
+              {!isOpen && <Tooltip text={group.label} />}
               <span className={isOpen ? '' : 'sr-only'}>{group.label}</span>
-              {isOpen && (
-                <span aria-hidden="true" className="ml-auto">
-                  {isExpanded ? '▾' : '▸'}
-                </span>
-              )}
+              {isOpen &&
+                (isExpanded ? (
+                  <ChevronDown aria-hidden="true" className="ml-auto h-4 w-4" />
+                ) : (
+                  <ChevronRight aria-hidden="true" className="ml-auto h-4 w-4" />
+                ))}
             </button>
             {isExpanded && (
               <ul id={panelId} className="mt-1 space-y-1">

@@ -21,7 +21,8 @@ export function Toaster({ store = defaultStore }: ToasterProps) {
     <div
       aria-live="polite"
       aria-label="Notifications"
-      className="pointer-events-none fixed top-4 right-4 z-[100] flex w-80 flex-col gap-2"
+      // Below the navbar (h-14): a toast never covers Logout or the welcome line.
+      className="pointer-events-none fixed top-16 right-4 z-[100] flex w-80 flex-col gap-2"
     >
       {toasts.map((item) => (
         <div
