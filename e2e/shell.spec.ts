@@ -210,12 +210,20 @@ test('the dashboard tiles and panels show numbers', async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Q1 2025' })).toBeVisible();
 });
 
-test('when the metrics fail to load, loading stops and zeros remain', async ({ page }) => {
+test('when the metrics fail to load, loading stops, zeros remain, a banner says so and Retry loads them', async ({
+  page,
+}) => {
   await page.route('**/api/dashboard/metrics', (route) => route.fulfill({ status: 500, body: '{}' }));
   await signIn(page, 'tam@demo.local');
   const provisioned = page.getByTestId('metric-tile').filter({ hasText: 'Provisioned Tests' });
-  await expect(provisioned).toContainText('0');
+  await expect(provisioned).toContainText(/^Provisioned Tests0$/);
   await expect(provisioned.locator('[aria-busy="false"]')).toHaveCount(1);
+  const banner = page.getByRole('status').filter({ hasText: 'The usage figures could not be loaded' });
+  await expect(banner).toBeVisible();
+  await page.unroute('**/api/dashboard/metrics');
+  await banner.getByRole('button', { name: 'Retry' }).click();
+  await expect(banner).toBeHidden();
+  await expect(provisioned).toContainText('8,589');
 });
 
 test('the collapsed menu shows real icons, distinct, named by a tooltip on hover and focus', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { Badge } from './badge';
+import { Banner } from './banner';
 import { Button } from './button';
 import { Select, TextInput } from './field';
 
@@ -79,5 +80,24 @@ describe('Badge', () => {
   it('shows its text in the tone asked', () => {
     render(<Badge tone="success">approved</Badge>);
     expect(screen.getByText('approved').className).toContain('bg-green-100');
+  });
+});
+
+describe('Banner', () => {
+  it('announces an error at once and a warning politely, with its action beside the message', () => {
+    const retry = vi.fn();
+    render(
+      <>
+        <Banner tone="error">Lost</Banner>
+        <Banner tone="warning" action={<Button onClick={retry}>Retry</Button>}>
+          Figures missing
+        </Banner>
+      </>,
+    );
+    expect(screen.getByRole('alert').textContent).toBe('Lost');
+    const warning = screen.getByRole('status');
+    expect(warning.textContent).toBe('Figures missingRetry');
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(retry).toHaveBeenCalledOnce();
   });
 });

@@ -1,4 +1,6 @@
 import { EMPTY_DASHBOARD_METRICS } from '@ce/contract';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
 import { useDashboardMetrics } from '../api/get-dashboard-metrics';
 import { parseReleaseNotes } from '../parse-release-notes';
 import releaseNotesMarkdown from '../release-notes.md?raw';
@@ -15,6 +17,23 @@ export function DashboardHome() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Dashboard</h1>
+      {metricsQuery.isError && (
+        <Banner
+          tone="warning"
+          action={
+            <Button
+              size="sm"
+              busy={metricsQuery.isFetching}
+              busyLabel="Retrying"
+              onClick={() => void metricsQuery.refetch()}
+            >
+              Retry
+            </Button>
+          }
+        >
+          The usage figures could not be loaded, so the counters below show zero.
+        </Banner>
+      )}
       <section aria-label="Usage" className="grid grid-cols-2 gap-4 lg:grid-cols-3 xl:grid-cols-6">
         <MetricTile label="Health Check" value={metrics.healthCheck} isLoading={isLoading} />
         <MetricTile label="CA & EA Config" value={metrics.caEaConfig} isLoading={isLoading} />
