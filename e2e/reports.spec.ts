@@ -170,3 +170,41 @@ test('the maintenance report is shown in the page and its PDF downloads', async 
   const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
   expect(pages.length).toBeGreaterThanOrEqual(1);
 });
+
+test('a report that fails after its "requested" toast is told wherever the user is, and waits as a badge on My Reports', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  // Webex answers 429 to everything: the report is made but cannot be delivered.
+  await page.request.put('/sandbox/webex/scenario', { data: { throttleMs: 120_000, retryAfterSeconds: 1 } });
+  try {
+    await page.goto('/home/tools/alerts-report');
+    await page.getByRole('button', { name: 'Alerts Report' }).click();
+    await passTokenStep(page, admin.token);
+    await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+    await dialog(page).getByRole('button', { name: 'Select All', exact: true }).click();
+    await dialog(page).getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
+
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await menu.getByRole('link', { name: 'Dashboard' }).click();
+    const told = page.getByRole('status').filter({ hasText: 'Alerts Configuration Report not sent to Webex' });
+    await expect(told).toBeVisible({ timeout: 25_000 });
+    await expect(told).toContainText(
+      `${admin.organizationName}: Webex refused the message (429): Too Many Requests. Its files are in My Reports.`,
+    );
+    const myReports = menu.getByRole('link', { name: /^My Reports/ });
+    await expect(myReports.getByTestId('unseen-badge')).toHaveText('1 (1 failure not seen)');
+    await expect(myReports).toHaveAccessibleName('My Reports (1 failure not seen)');
+
+    // Opening the page that shows it clears the badge; the row says why.
+    await myReports.click();
+    await expect(myReports.getByTestId('unseen-badge')).toHaveCount(0);
+    const row = page.getByTestId('report-row').filter({ hasText: 'Alerts Configuration Report' }).first();
+    await expect(row).toHaveAttribute('data-status', 'done');
+    await expect(row).toContainText('Webex refused the message (429): Too Many Requests');
+  } finally {
+    await page.request.put('/sandbox/webex/scenario', { data: { throttleMs: 0 } });
+  }
+});

@@ -20,6 +20,8 @@ import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
 import { IdentityService } from './modules/identity/identity.service.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { NotificationsService } from './modules/notifications/notifications.service.js';
 import { ReportJobs } from './modules/reports/reports.job.js';
 import { ReportsRepository } from './modules/reports/reports.repository.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
@@ -203,6 +205,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
     await app.register(bulkRoutes, { bulk });
+    // What ended badly, told wherever the user is in the app.
+    await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

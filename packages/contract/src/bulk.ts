@@ -244,6 +244,14 @@ export type DuplicateScan = z.infer<typeof duplicateScanResponseSchema>;
 
 export const BULK_RUN_KINDS = ['tests', 'undo-tests', 'agents', 'labels', 'users'] as const;
 export type BulkRunKind = (typeof BULK_RUN_KINDS)[number];
+/** What each kind of run is called, in run lists and notifications. */
+export const BULK_RUN_LABELS: Record<BulkRunKind, string> = {
+  tests: 'Create tests',
+  'undo-tests': 'Undo',
+  agents: 'Delete agents',
+  labels: 'Label tests',
+  users: 'Invite users',
+};
 
 const EMAIL = /^[^\s@,;<>]+@[^\s@,;<>]+\.[^\s@,;<>]+$/;
 

@@ -10,3 +10,4 @@ export * from './password-policy.js';
 export * from './identity.js';
 export * from './reports.js';
 export * from './bulk.js';
+export * from './notifications.js';

@@ -18,6 +18,7 @@ export const OPERATION_ACCESS = {
   listMySessions: 'signedIn',
   endMySession: 'signedIn',
   getDashboardMetrics: 'signedIn',
+  listMyNotifications: 'signedIn',
   listUsers: 'manageUsers',
   inviteUser: 'manageUsers',
   updateUser: 'manageUsers',

@@ -16,6 +16,12 @@ declare module 'fastify' {
   }
 }
 
+/** The signed-in user of a route guarded by a capability (the guard has run: no user here is a 401). */
+export function requireUser(request: { user: SessionUser | null }): SessionUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
 const isOperationId = (value: unknown): value is OperationId =>
   typeof value === 'string' && Object.hasOwn(OPERATION_ACCESS, value);
 

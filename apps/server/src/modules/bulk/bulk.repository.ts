@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
 import { Leases } from '../../platform/lease.js';
@@ -48,6 +48,34 @@ export class BulkRepository {
       .orderBy(desc(bulkRuns.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.run, requestedBy: row.requestedBy }));
+  }
+
+  /** The user's runs that ended after `since` having failed, or with operations that failed; newest first. */
+  async problemsSince(userId: string, since: Date, limit: number): Promise<BulkRunRow[]> {
+    const failedItem = this.db
+      .select({ one: sql`1` })
+      .from(bulkRunItems)
+      .where(and(eq(bulkRunItems.runId, bulkRuns.id), eq(bulkRunItems.status, 'failed')));
+    return this.db
+      .select()
+      .from(bulkRuns)
+      .where(
+        and(
+          eq(bulkRuns.userId, userId),
+          gt(bulkRuns.finishedAt, since),
+          or(eq(bulkRuns.status, 'failed'), exists(failedItem)),
+        ),
+      )
+      .orderBy(desc(bulkRuns.createdAt))
+      .limit(limit);
+  }
+
+  async activeCount(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ value: count() })
+      .from(bulkRuns)
+      .where(and(eq(bulkRuns.userId, userId), inArray(bulkRuns.status, ['queued', 'running'])));
+    return Number(row?.value ?? 0);
   }
 
   async requesterEmail(userId: string): Promise<string> {

@@ -16,9 +16,8 @@ import {
   duplicateScanRequestSchema,
   duplicateScanResponseSchema,
   undoBulkRunSchema,
-  type SessionUser,
 } from '@ce/contract';
-import { unauthorized } from '../../platform/errors.js';
+import { requireUser } from '../../platform/access.js';
 import type { BulkService } from './bulk.service.js';
 
 const errors = {
@@ -33,10 +32,6 @@ const runParams = z.object({ runId: z.uuid() });
 
 /** The bulk-operations API: reads that help choose, and runs that the server carries out. */
 export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (app, { bulk }) => {
-  const userOf = (request: { user: SessionUser | null }) => {
-    if (!request.user) throw unauthorized();
-    return request.user;
-  };
   /** Every bulk operation is listed under one tag in the API document. */
   const tagged = { tags: ['bulk'] };
 
@@ -121,7 +116,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
         response: { 202: bulkRunSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(202).send(await bulk.create(userOf(request), request.body)),
+    async (request, reply) => reply.status(202).send(await bulk.create(requireUser(request), request.body)),
   );
 
   app.get(
@@ -135,7 +130,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
         response: { 200: bulkRunListSchema, ...errors },
       },
     },
-    async (request) => ({ runs: await bulk.list(userOf(request), request.query.view) }),
+    async (request) => ({ runs: await bulk.list(requireUser(request), request.query.view) }),
   );
 
   app.get(
@@ -149,7 +144,7 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
         response: { 200: bulkRunSchema, ...errors },
       },
     },
-    async (request) => bulk.get(userOf(request), request.params.runId),
+    async (request) => bulk.get(requireUser(request), request.params.runId),
   );
 
   app.post(
@@ -165,6 +160,6 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await bulk.undo(userOf(request), request.params.runId, request.body.token)),
+      reply.status(202).send(await bulk.undo(requireUser(request), request.params.runId, request.body.token)),
   );
 };

@@ -1,9 +1,11 @@
 import {
   BULK_ITEM_LIMIT,
   BULK_MESSAGES,
+  BULK_RUN_LABELS,
   bulkRunItemSchema,
   bulkRunSchema,
   can,
+  PATHS,
   type BulkAccountGroup,
   type BulkAgentsResponse,
   type BulkRun,
@@ -16,6 +18,7 @@ import {
   type DuplicateScan,
   type SessionUser,
   type TestTemplate,
+  type WorkNotification,
 } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
@@ -248,6 +251,44 @@ export class BulkService {
     if (!row || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
       throw new AppError(404, 'run_not_found', 'No such bulk run');
     return row;
+  }
+
+  /** The user's runs that ended after `since` having failed, or with operations that failed. */
+  async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
+    const rows = await this.deps.repository.problemsSince(user.id, since, limit);
+    const totals = await this.deps.repository.totals(rows.map((row) => row.id));
+    return rows.flatMap((row): WorkNotification[] => {
+      if (!row.finishedAt) return [];
+      const { kind, status } = runFields.parse(row);
+      const label = BULK_RUN_LABELS[kind];
+      const path = VISIBLE_KINDS.tests.includes(kind) ? PATHS.bulkTests : PATHS.bulkOperations;
+      const about = { source: 'bulk', path, at: row.finishedAt.toISOString() } as const;
+      if (status === 'failed')
+        return [
+          {
+            ...about,
+            key: `${row.id}:failed`,
+            outcome: 'failed',
+            title: `${label} failed`,
+            message: `${row.organizationName}: ${row.error ?? 'The run stopped.'}`,
+          },
+        ];
+      const { failed, total } = totalsOf(totals, row.id);
+      return [
+        {
+          ...about,
+          key: `${row.id}:partly-failed`,
+          outcome: 'partly-failed',
+          title: `${label}: ${failed} of ${total} failed`,
+          message: `${row.organizationName}: each failure and its reason are in the run's results.`,
+        },
+      ];
+    });
+  }
+
+  /** How many of the user's runs are queued or running. */
+  activeCount(user: SessionUser): Promise<number> {
+    return this.deps.repository.activeCount(user.id);
   }
 
   async list(user: SessionUser, view: keyof typeof VISIBLE_KINDS): Promise<BulkRunSummary[]> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../platform/database.js';
 import { Leases } from '../../platform/lease.js';
@@ -47,6 +47,34 @@ export class ReportsRepository {
       .orderBy(desc(reportRequests.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.report, requestedBy: row.requestedBy }));
+  }
+
+  /**
+   * The user's reports that ended after `since` having failed, or made but not delivered (delivery is
+   * tried before a report is marked done, so `finished_at` dates both); newest first.
+   */
+  async problemsSince(userId: string, since: Date, limit: number): Promise<ReportRow[]> {
+    return this.db
+      .select()
+      .from(reportRequests)
+      .where(
+        and(
+          eq(reportRequests.userId, userId),
+          gt(reportRequests.finishedAt, since),
+          or(eq(reportRequests.status, 'failed'), eq(reportRequests.deliveryStatus, 'failed')),
+        ),
+      )
+      .orderBy(desc(reportRequests.createdAt))
+      .limit(limit);
+  }
+
+  /** How many of the user's reports are queued or running (delivery is part of running). */
+  async activeCount(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ value: count() })
+      .from(reportRequests)
+      .where(and(eq(reportRequests.userId, userId), inArray(reportRequests.status, ['queued', 'running'])));
+    return Number(row?.value ?? 0);
   }
 
   async requesterEmail(userId: string): Promise<string> {

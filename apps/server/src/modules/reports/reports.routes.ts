@@ -6,20 +6,14 @@ import {
   reportListResponseSchema,
   reportRequestSchema,
   rerunReportInputSchema,
-  type SessionUser,
 } from '@ce/contract';
-import { unauthorized } from '../../platform/errors.js';
+import { requireUser } from '../../platform/access.js';
 import type { ReportsService } from './reports.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
 const reportParams = z.object({ reportId: z.uuid() });
 
 export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> = async (app, { reports }) => {
-  const userOf = (request: { user: SessionUser | null }) => {
-    if (!request.user) throw unauthorized();
-    return request.user;
-  };
-
   app.post(
     '/api/reports',
     {
@@ -31,7 +25,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
         response: { 202: reportRequestSchema, ...errors },
       },
     },
-    async (request, reply) => reply.status(202).send(await reports.create(userOf(request), request.body)),
+    async (request, reply) => reply.status(202).send(await reports.create(requireUser(request), request.body)),
   );
 
   app.get(
@@ -45,7 +39,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
         response: { 200: reportListResponseSchema, ...errors },
       },
     },
-    async (request) => ({ reports: await reports.list(userOf(request), request.query.scope) }),
+    async (request) => ({ reports: await reports.list(requireUser(request), request.query.scope) }),
   );
 
   app.get(
@@ -59,7 +53,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
         response: { 200: reportRequestSchema, ...errors },
       },
     },
-    async (request) => reports.get(userOf(request), request.params.reportId),
+    async (request) => reports.get(requireUser(request), request.params.reportId),
   );
 
   app.get(
@@ -74,7 +68,7 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
       },
     },
     async (request, reply) => {
-      const artifact = await reports.artifact(userOf(request), request.params.reportId, request.params.artifactId);
+      const artifact = await reports.artifact(requireUser(request), request.params.reportId, request.params.artifactId);
       const inline = request.query.inline === '1' && artifact.contentType.startsWith('text/html');
       reply
         .type(artifact.contentType)
@@ -107,6 +101,6 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> =
       },
     },
     async (request, reply) =>
-      reply.status(202).send(await reports.rerun(userOf(request), request.params.reportId, request.body.token)),
+      reply.status(202).send(await reports.rerun(requireUser(request), request.params.reportId, request.body.token)),
   );
 };

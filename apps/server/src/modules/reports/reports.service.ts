@@ -1,10 +1,13 @@
 import {
   can,
+  PATHS,
   REPORT_KINDS,
+  reportKindSchema,
   type CreateReportInput,
   type ReportKind,
   type ReportRequest,
   type SessionUser,
+  type WorkNotification,
 } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/queue.js';
@@ -118,6 +121,41 @@ export class ReportsService {
     const artifact = await this.deps.repository.artifact(id, artifactId);
     if (!artifact) throw new AppError(404, 'artifact_not_found', 'No such file');
     return artifact;
+  }
+
+  /** The user's reports that failed, or were not delivered, after `since`: what the shell tells them. */
+  async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
+    const rows = await this.deps.repository.problemsSince(user.id, since, limit);
+    return rows.flatMap((row): WorkNotification[] => {
+      if (!row.finishedAt) return [];
+      const kind = reportKindSchema.safeParse(row.kind);
+      const label = kind.success ? REPORT_KINDS[kind.data].label : 'Report';
+      const about = { source: 'report', path: PATHS.reports, at: row.finishedAt.toISOString() } as const;
+      if (row.status === 'failed')
+        return [
+          {
+            ...about,
+            key: `${row.id}:failed`,
+            outcome: 'failed',
+            title: `${label} failed`,
+            message: `${row.organizationName}: ${row.error ?? 'The report could not be made.'}`,
+          },
+        ];
+      return [
+        {
+          ...about,
+          key: `${row.id}:not-delivered`,
+          outcome: 'not-delivered',
+          title: `${label} not sent to Webex`,
+          message: `${row.organizationName}: ${row.deliveryError ?? 'Webex delivery failed'}. Its files are in My Reports.`,
+        },
+      ];
+    });
+  }
+
+  /** How many of the user's reports are still queued or running. */
+  activeCount(user: SessionUser): Promise<number> {
+    return this.deps.repository.activeCount(user.id);
   }
 
   /** Deletes finished reports (and their files) created before `before`. */

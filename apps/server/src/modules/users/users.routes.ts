@@ -8,17 +8,18 @@ import {
   updateUserInputSchema,
   userListResponseSchema,
   userResponseSchema,
+  type SessionUser,
 } from '@ce/contract';
-import { unauthorized } from '../../platform/errors.js';
+import { requireUser } from '../../platform/access.js';
 import type { UsersService } from './users.service.js';
 
 const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
 
 /** User management for Super Users; every change goes to the audit log. */
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
-  const actor = (request: { user: { id: string; email: string } | null }) => {
-    if (!request.user) throw unauthorized();
-    return { id: request.user.id, email: request.user.email };
+  const actor = (request: { user: SessionUser | null }) => {
+    const { id, email } = requireUser(request);
+    return { id, email };
   };
 
   app.get(

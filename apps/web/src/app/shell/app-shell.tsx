@@ -2,6 +2,7 @@ import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { DESKTOP_BREAKPOINT_PX, PATHS } from '@ce/contract';
 import { Spinner } from '../../components/ui/spinner';
+import { WorkNotifier } from '../../features/notifications/components/work-notifier';
 import { userCanOpen } from '../../lib/permissions';
 import { useLogout, useSession } from '../../lib/session';
 import { Navbar } from './navbar';
@@ -38,6 +39,7 @@ export function AppShell() {
 
   return (
     <div className="flex h-screen flex-col">
+      <WorkNotifier />
       <Navbar
         user={user}
         isLoggingOut={logout.isPending}

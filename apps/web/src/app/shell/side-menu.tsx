@@ -2,6 +2,7 @@ import { ChevronDown, ChevronRight, Circle, type LucideIcon } from 'lucide-react
 import { useState } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { BOTTOM_LINKS, MENU_GROUPS, TOP_LINKS, type MenuGroup, type MenuLink, type SessionUser } from '@ce/contract';
+import { useUnseenCount } from '../../features/notifications/components/work-notifier';
 import { userCan } from '../../lib/permissions';
 import { GROUP_ICONS, LINK_ICONS } from './menu-icons';
 
@@ -32,7 +33,29 @@ function Tooltip({ text }: { text: string }) {
   );
 }
 
+/** How many failures wait unseen on a page: a count beside its name, or a dot on its icon when collapsed. */
+function UnseenBadge({ count, isOpen }: { count: number; isOpen: boolean }) {
+  return (
+    <span
+      data-testid="unseen-badge"
+      className={`rounded-full bg-red-600 px-1.5 text-[10px] leading-4 font-semibold text-white ${
+        isOpen ? '' : 'absolute top-0.5 left-7'
+      }`}
+    >
+      <span aria-hidden="true">{count}</span>
+      <span className="sr-only">{` (${count} ${count === 1 ? 'failure' : 'failures'} not seen)`}</span>
+    </span>
+  );
+}
+
+/** A closed group still shows what waits unseen inside it. */
+function GroupUnseen({ links, isOpen }: { links: MenuLink[]; isOpen: boolean }) {
+  const unseen = useUnseenCount(...links.map((link) => link.path));
+  return unseen > 0 ? <UnseenBadge count={unseen} isOpen={isOpen} /> : null;
+}
+
 function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
+  const unseen = useUnseenCount(link.path);
   return (
     <li>
       <NavLink to={link.path} className={linkClass}>
@@ -41,9 +64,14 @@ function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
         <span data-label className={isOpen ? '' : 'sr-only'}>
           {link.label}
         </span>
-        {isOpen && link.badge && (
-          <span className="ml-auto rounded bg-slate-100 px-1.5 text-[10px] font-semibold text-slate-600 uppercase">
-            {link.badge}
+        {(unseen > 0 || (isOpen && link.badge)) && (
+          <span className={isOpen ? 'ml-auto flex items-center gap-1' : ''}>
+            {unseen > 0 && <UnseenBadge count={unseen} isOpen={isOpen} />}
+            {isOpen && link.badge && (
+              <span className="rounded bg-slate-100 px-1.5 text-[10px] font-semibold text-slate-600 uppercase">
+                {link.badge}
+              </span>
+            )}
           </span>
         )}
       </NavLink>
@@ -106,12 +134,18 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
               <Icon icon={GROUP_ICONS[group.id]} />
               {!isOpen && <Tooltip text={group.label} />}
               <span className={isOpen ? '' : 'sr-only'}>{group.label}</span>
-              {isOpen &&
-                (isExpanded ? (
-                  <ChevronDown aria-hidden="true" className="ml-auto h-4 w-4" />
-                ) : (
-                  <ChevronRight aria-hidden="true" className="ml-auto h-4 w-4" />
-                ))}
+              {isOpen ? (
+                <span className="ml-auto flex items-center gap-1">
+                  {!isExpanded && <GroupUnseen links={links} isOpen />}
+                  {isExpanded ? (
+                    <ChevronDown aria-hidden="true" className="h-4 w-4" />
+                  ) : (
+                    <ChevronRight aria-hidden="true" className="h-4 w-4" />
+                  )}
+                </span>
+              ) : (
+                allowed && !isExpanded && <GroupUnseen links={links} isOpen={false} />
+              )}
             </button>
             {isExpanded && (
               <ul id={panelId} className="mt-1 space-y-1">

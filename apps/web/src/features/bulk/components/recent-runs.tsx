@@ -1,13 +1,5 @@
-import type { BulkRunSummary } from '@ce/contract';
+import { BULK_RUN_LABELS } from '@ce/contract';
 import { useBulkRuns } from '../api/runs';
-
-const KIND_LABEL: Record<BulkRunSummary['kind'], string> = {
-  tests: 'Create tests',
-  'undo-tests': 'Undo',
-  agents: 'Delete agents',
-  labels: 'Label tests',
-  users: 'Invite users',
-};
 
 export interface RecentRunsProps {
   view: 'tests' | 'agents' | 'labels' | 'users';
@@ -31,7 +23,7 @@ export function RecentRuns({ view, onOpen }: RecentRunsProps) {
               data-status={run.status}
               className="flex w-full flex-wrap items-center gap-x-3 px-3 py-2 text-left hover:bg-slate-50"
             >
-              <span className="font-medium">{KIND_LABEL[run.kind]}</span>
+              <span className="font-medium">{BULK_RUN_LABELS[run.kind]}</span>
               <span className="text-slate-600">
                 {run.organizationName} · {run.accountGroups.length}{' '}
                 {run.accountGroups.length === 1 ? 'group' : 'groups'}

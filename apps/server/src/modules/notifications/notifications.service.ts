@@ -1,0 +1,49 @@
+import {
+  NOTIFICATION_LIMIT,
+  NOTIFICATION_LOOKBACK_MS,
+  NOTIFICATION_OVERLAP_MS,
+  type NotificationsResponse,
+  type SessionUser,
+  type WorkNotification,
+} from '@ce/contract';
+
+/** A module whose work can end badly after it was requested (reports, bulk runs, the tools to come). */
+export interface NotificationSource {
+  problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]>;
+  activeCount(user: SessionUser): Promise<number>;
+}
+
+/**
+ * What the shell polls: the user's work that ended badly since the last poll, and how much is still
+ * under way (so the browser polls fast only while something can still end).
+ */
+export class NotificationsService {
+  constructor(
+    private readonly sources: NotificationSource[],
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async list(user: SessionUser, since: string | undefined): Promise<NotificationsResponse> {
+    const now = this.clock();
+    const from = new Date(
+      since === undefined
+        ? now.getTime()
+        : Math.max(
+            Math.min(Date.parse(since), now.getTime()) - NOTIFICATION_OVERLAP_MS,
+            now.getTime() - NOTIFICATION_LOOKBACK_MS,
+          ),
+    );
+    const [found, active] = await Promise.all([
+      Promise.all(this.sources.map((source) => source.problemsSince(user, from, NOTIFICATION_LIMIT))),
+      Promise.all(this.sources.map((source) => source.activeCount(user))),
+    ]);
+    return {
+      now: now.toISOString(),
+      active: active.reduce((sum, count) => sum + count, 0),
+      notifications: found
+        .flat()
+        .sort((a, b) => b.at.localeCompare(a.at))
+        .slice(0, NOTIFICATION_LIMIT),
+    };
+  }
+}
