@@ -174,3 +174,32 @@ test.describe('single sign-on', () => {
     await expect(page.locator('input[name="login"]')).toBeVisible();
   });
 });
+
+test('settings: a change of password says what is wrong, one thing at a time; users can be searched', async ({
+  page,
+}) => {
+  await signIn(page, 'superuser@demo.local');
+  await page.goto('/home/settings');
+  const password = page.getByRole('region', { name: 'Change password' });
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(password.getByRole('alert')).toHaveText('Password cannot be empty');
+  await expect(password.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true');
+  await password.getByLabel('Current password').fill('not-the-password');
+  await password.getByLabel('New password', { exact: true }).fill('Another-Pass-1');
+  await password.getByLabel('Confirm new password').fill('Another-Pass-2');
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(password.getByRole('alert')).toHaveText('Passwords do not match');
+  await password.getByLabel('Confirm new password').fill('Another-Pass-1');
+  await password.getByRole('button', { name: 'Change password' }).click();
+  await expect(password.getByRole('alert')).toHaveText('The current password is not correct.');
+
+  const users = page.getByRole('region', { name: 'Users' });
+  const rows = users.getByTestId('user-row');
+  await expect(rows.filter({ hasText: 'tam@demo.local' })).toHaveCount(1);
+  await users.getByLabel('Search users').fill('support@');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('support@demo.local');
+  await users.getByLabel('Search users').fill('no-such-person');
+  await expect(rows).toHaveCount(0);
+  await expect(users.getByRole('table', { name: 'Users' })).toContainText('No user matches.');
+});

@@ -74,6 +74,17 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   }[];
   const delivered = inbox.find((message) => message.markdown.includes('Alerts configuration report'));
   expect(delivered?.file?.name).toBe(download.suggestedFilename());
+
+  // Run again: the token is asked again (it was never kept), and checked before anything is sent.
+  const rows = page.getByTestId('report-row').filter({ hasText: 'Alerts Configuration Report' });
+  const before = await rows.count();
+  await row.getByRole('button', { name: 'Run again' }).click();
+  await row.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(row.getByText('OAuth token not provided')).toBeVisible();
+  await row.getByLabel('OAuth token for the new run').fill(admin.token);
+  await row.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
+  await expect(rows).toHaveCount(before + 1);
 });
 
 test('a revoked token is refused at the first step with the spec message', async ({ page }) => {

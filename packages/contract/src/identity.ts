@@ -32,6 +32,35 @@ export const changePasswordInputSchema = z.object({
   newPassword: z.string().min(1, 'Password cannot be empty').max(1024),
 });
 
+/**
+ * The forms that ask for a new password twice (spec section 5): both filled, else 'Password cannot be
+ * empty'; equal, else 'Passwords do not match'. The confirmation never leaves the browser.
+ */
+const newPasswordPair = { newPassword: z.string().max(1024), confirmPassword: z.string().max(1024) };
+function checkNewPasswords(value: { newPassword: string; confirmPassword: string }, context: z.RefinementCtx) {
+  if (value.newPassword === '' || value.confirmPassword === '')
+    context.addIssue({
+      code: 'custom',
+      path: [value.newPassword === '' ? 'newPassword' : 'confirmPassword'],
+      message: 'Password cannot be empty',
+    });
+  else if (value.newPassword !== value.confirmPassword)
+    context.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'Passwords do not match' });
+}
+
+/** The new password a temporary password requires at first sign-in. */
+export const newPasswordFormSchema = z.object(newPasswordPair).superRefine(checkNewPasswords);
+/** A reset by mailed code: the account, the code, the new password twice. */
+export const passwordResetFormSchema = passwordResetConfirmSchema
+  .omit({ newPassword: true })
+  .extend(newPasswordPair)
+  .superRefine(checkNewPasswords);
+/** Settings' change of password: the current one, then the new one twice. */
+export const changePasswordFormSchema = changePasswordInputSchema
+  .omit({ newPassword: true })
+  .extend(newPasswordPair)
+  .superRefine(checkNewPasswords);
+
 export const messageResponseSchema = z.object({ message: z.string() });
 
 export const accountSessionSchema = z.object({

@@ -7,8 +7,9 @@ import {
   type ColumnDef,
   type SortingState,
 } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, ArrowUpDown } from 'lucide-react';
-import { useState, type HTMLAttributes, type ReactNode } from 'react';
+import { useRef, useState, type HTMLAttributes, type ReactNode } from 'react';
 
 export type { ColumnDef } from '@tanstack/react-table';
 
@@ -22,10 +23,16 @@ export interface DataTableProps<T> {
   /** Shows a search box filtering every column. */
   filterLabel?: string;
   initialSorting?: SortingState;
-  /** Attributes of each row (test ids, a highlight). */
-  rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & { 'data-testid'?: string };
+  /** Attributes of each row (test ids, a state for styles and tests, a highlight). */
+  rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | undefined };
   getRowId?: (row: T) => string;
+  /** Pixels: the rows scroll under a header that stays in view. Without it the table is as tall as its rows. */
+  maxHeight?: number;
 }
+
+/** Past this many rows (in a table with a maxHeight) only the rows in view are in the page. */
+export const VIRTUAL_ROWS_ABOVE = 200;
+const ROW_ESTIMATE_PX = 37;
 
 /**
  * A table on TanStack Table: columns sort by a click on their header (ascending, descending, none), an
@@ -40,6 +47,7 @@ export function DataTable<T>({
   initialSorting = [],
   rowProps,
   getRowId,
+  maxHeight,
 }: DataTableProps<T>) {
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const [filter, setFilter] = useState('');
@@ -56,6 +64,21 @@ export function DataTable<T>({
     ...(getRowId ? { getRowId } : {}),
   });
   const rows = table.getRowModel().rows;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = maxHeight !== undefined && rows.length > VIRTUAL_ROWS_ABOVE;
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 10,
+    enabled: virtual,
+    initialRect: { width: 0, height: maxHeight ?? 0 },
+  });
+  const windowed = virtual ? virtualizer.getVirtualItems() : null;
+  const shown = windowed ? windowed.map((item) => rows[item.index]).filter((row) => row !== undefined) : rows;
+  // Spacer rows keep the scrollbar true to the whole table while only the rows in view are drawn.
+  const before = windowed?.[0]?.start ?? 0;
+  const after = windowed ? virtualizer.getTotalSize() - (windowed[windowed.length - 1]?.end ?? 0) : 0;
   return (
     <div className="space-y-2">
       {filterLabel && (
@@ -68,9 +91,13 @@ export function DataTable<T>({
           className="w-full max-w-sm rounded-md border border-slate-300 px-3 py-1.5 text-sm"
         />
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <div
+        ref={scroller}
+        className={`overflow-x-auto rounded-lg border border-slate-200 bg-white ${maxHeight === undefined ? '' : 'overflow-y-auto'}`}
+        style={maxHeight === undefined ? undefined : { maxHeight }}
+      >
         <table className="w-full text-left text-sm" aria-label={label}>
-          <thead className="bg-slate-50 text-slate-600">
+          <thead className={`bg-slate-50 text-slate-600 ${maxHeight === undefined ? '' : 'sticky top-0 z-10'}`}>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
                 {group.headers.map((header) => {
@@ -115,15 +142,19 @@ export function DataTable<T>({
                 </td>
               </tr>
             ) : (
-              rows.map((row) => (
-                <tr key={row.id} className="border-t border-slate-100 align-top" {...rowProps?.(row.original)}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id} className="px-3 py-2">
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))
+              <>
+                {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
+                {shown.map((row) => (
+                  <tr key={row.id} className="border-t border-slate-100 align-top" {...rowProps?.(row.original)}>
+                    {row.getVisibleCells().map((cell) => (
+                      <td key={cell.id} className="px-3 py-2">
+                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+                {after > 0 && <tr aria-hidden="true" style={{ height: after }} />}
+              </>
             )}
           </tbody>
         </table>

@@ -1,47 +1,38 @@
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { PasswordPolicy } from '@ce/contract';
+import { TextInput } from './field';
 import { PasswordRules } from './password-rules';
-import { TextField } from './text-field';
 
 export interface NewPasswordFieldsProps {
   policy: PasswordPolicy | undefined;
-  newPassword: string;
-  confirmPassword: string;
-  onNewPasswordChange: (value: string) => void;
-  onConfirmPasswordChange: (value: string) => void;
+  /** The new password as typed, so the rules tick as they are met. */
+  password: string;
+  /** react-hook-form's `register('newPassword')` and `register('confirmPassword')`. */
+  newPassword: UseFormRegisterReturn;
+  confirmPassword: UseFormRegisterReturn;
+  /** Which of the two the form's last check refused. */
+  invalid?: { newPassword?: boolean; confirmPassword?: boolean };
 }
 
 /** A new password twice, with the policy's rules shown and ticked as they are met. */
-export function NewPasswordFields({
-  policy,
-  newPassword,
-  confirmPassword,
-  onNewPasswordChange,
-  onConfirmPasswordChange,
-}: NewPasswordFieldsProps) {
+export function NewPasswordFields({ policy, password, newPassword, confirmPassword, invalid }: NewPasswordFieldsProps) {
   return (
     <>
-      <TextField
+      <TextInput
         label="New password"
         type="password"
         autoComplete="new-password"
-        value={newPassword}
-        onValueChange={onNewPasswordChange}
+        aria-invalid={invalid?.newPassword || undefined}
+        {...newPassword}
       />
-      <TextField
+      <TextInput
         label="Confirm new password"
         type="password"
         autoComplete="new-password"
-        value={confirmPassword}
-        onValueChange={onConfirmPasswordChange}
+        aria-invalid={invalid?.confirmPassword || undefined}
+        {...confirmPassword}
       />
-      <PasswordRules policy={policy} password={newPassword} />
+      <PasswordRules policy={policy} password={password} />
     </>
   );
-}
-
-/** The shared check of the two fields: both filled and equal (spec section 5). */
-export function newPasswordProblem(newPassword: string, confirmPassword: string): string | null {
-  if (newPassword === '' || confirmPassword === '') return 'Password cannot be empty';
-  if (newPassword !== confirmPassword) return 'Passwords do not match';
-  return null;
 }

@@ -1,7 +1,16 @@
-import { useState, type FormEvent } from 'react';
-import { newPasswordProblem, NewPasswordFields } from '../../../components/ui/new-password-fields';
-import { Spinner } from '../../../components/ui/spinner';
-import { TextField } from '../../../components/ui/text-field';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState, type FormEvent } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { z } from 'zod';
+import {
+  loginInputSchema,
+  newPasswordFormSchema,
+  passwordResetFormSchema,
+  passwordResetRequestSchema,
+} from '@ce/contract';
+import { Button } from '../../../components/ui/button';
+import { TextInput } from '../../../components/ui/field';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { ApiRequestError } from '../../../lib/api-client';
 import {
   useAppInfo,
@@ -20,6 +29,30 @@ export interface LoginFormProps {
 type Mode = 'login' | 'new-password' | 'forgot' | 'reset';
 type Status = { kind: 'info' | 'error' | 'success'; text: string } | null;
 
+interface Values {
+  email: string;
+  password: string;
+  code: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+const EMPTY: Values = { email: '', password: '', code: '', newPassword: '', confirmPassword: '' };
+
+/** Each step checks its own fields by the contract's schema (the spec's messages) and lets the others be. */
+const free = z.string();
+const RESOLVERS: Record<Mode, Resolver<Values>> = {
+  login: zodResolver(loginInputSchema.safeExtend({ code: free, newPassword: free, confirmPassword: free })),
+  'new-password': zodResolver(newPasswordFormSchema.safeExtend({ email: free, password: free, code: free })),
+  forgot: zodResolver(
+    passwordResetRequestSchema.safeExtend({ password: free, code: free, newPassword: free, confirmPassword: free }),
+  ),
+  reset: zodResolver(passwordResetFormSchema.safeExtend({ password: free })),
+};
+/** The status line says one thing: the first problem, in the order the fields are shown. */
+const FIELD_ORDER: (keyof Values)[] = ['email', 'password', 'code', 'newPassword', 'confirmPassword'];
+const firstProblem = (errors: FieldErrors<Values>) =>
+  FIELD_ORDER.map((field) => errors[field]?.message).find((message) => message !== undefined);
+
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof ApiRequestError && error.status !== 0
     ? error.message
@@ -27,8 +60,6 @@ const messageOf = (error: unknown, fallback: string) =>
       ? error.message || fallback
       : fallback;
 
-const primaryButton =
-  'flex w-full items-center justify-center gap-2 rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60';
 const linkButton = 'text-brand-700 underline hover:text-brand-800';
 
 /**
@@ -37,13 +68,16 @@ const linkButton = 'text-brand-700 underline hover:text-brand-800';
  */
 export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
   const [mode, setMode] = useState<Mode>('login');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [code, setCode] = useState('');
+  // The resolver reads the step at submit time; it changes only in switchTo.
+  const modeRef = useRef<Mode>('login');
   const [challenge, setChallenge] = useState('');
   const [status, setStatus] = useState<Status>(initialError ? { kind: 'error', text: initialError } : null);
+  const form = useForm<Values>({
+    defaultValues: EMPTY,
+    resolver: (values, context, options) => RESOLVERS[modeRef.current](values, context, options),
+  });
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const errors = form.formState.errors;
   const appInfo = useAppInfo();
   const login = useLogin();
   const completeNewPassword = useCompleteNewPassword();
@@ -53,26 +87,21 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
   const isBusy = login.isPending || completeNewPassword.isPending || requestReset.isPending || confirmReset.isPending;
 
   const switchTo = (next: Mode, nextStatus: Status = null) => {
+    modeRef.current = next;
     setMode(next);
-    setNewPassword('');
-    setConfirmPassword('');
-    setCode('');
+    form.reset({ ...form.getValues(), code: '', newPassword: '', confirmPassword: '' });
     setStatus(nextStatus);
   };
 
-  const newPasswordsProblem = () => newPasswordProblem(newPassword, confirmPassword);
-
-  const handleLogin = () => {
-    if (email.trim() === '') return setStatus({ kind: 'error', text: 'Username cannot be empty' });
-    if (password === '') return setStatus({ kind: 'error', text: 'Password cannot be empty' });
+  const handleLogin = ({ email, password }: Values) => {
     setStatus({ kind: 'info', text: 'Signing in…' });
     login.mutate(
-      { email: email.trim(), password },
+      { email, password },
       {
         onSuccess: (response) => {
           if ('challenge' in response) {
             setChallenge(response.session);
-            setPassword('');
+            form.setValue('password', '');
             switchTo('new-password', { kind: 'info', text: 'Choose a new password to finish signing in.' });
             return;
           }
@@ -87,12 +116,10 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
     );
   };
 
-  const handleNewPassword = () => {
-    const problem = newPasswordsProblem();
-    if (problem) return setStatus({ kind: 'error', text: problem });
+  const handleNewPassword = (values: Values) => {
     setStatus({ kind: 'info', text: 'Saving your new password…' });
     completeNewPassword.mutate(
-      { session: challenge, newPassword },
+      { session: challenge, newPassword: values.newPassword },
       {
         onSuccess: () => {
           setStatus(null);
@@ -108,26 +135,21 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
     );
   };
 
-  const handleForgot = () => {
-    if (email.trim() === '') return setStatus({ kind: 'error', text: 'Username cannot be empty' });
+  const handleForgot = ({ email }: Values) => {
     setStatus({ kind: 'info', text: 'Sending a code…' });
-    requestReset.mutate(email.trim(), {
+    requestReset.mutate(email, {
       onSuccess: ({ message }) => switchTo('reset', { kind: 'success', text: message }),
       onError: (error) => setStatus({ kind: 'error', text: messageOf(error, 'Could not send a code') }),
     });
   };
 
-  const handleReset = () => {
-    if (email.trim() === '') return setStatus({ kind: 'error', text: 'Username cannot be empty' });
-    if (code.trim() === '') return setStatus({ kind: 'error', text: 'Confirmation code cannot be empty' });
-    const problem = newPasswordsProblem();
-    if (problem) return setStatus({ kind: 'error', text: problem });
+  const handleReset = ({ email, code, newPassword: chosen }: Values) => {
     setStatus({ kind: 'info', text: 'Resetting your password…' });
     confirmReset.mutate(
-      { email: email.trim(), code: code.trim(), newPassword },
+      { email, code, newPassword: chosen },
       {
         onSuccess: ({ message }) => {
-          setPassword('');
+          form.setValue('password', '');
           switchTo('login', { kind: 'success', text: message });
         },
         onError: (error) => setStatus({ kind: 'error', text: messageOf(error, 'Failed to change password') }),
@@ -135,90 +157,85 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
     );
   };
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (isBusy) return;
-    if (mode === 'login') handleLogin();
-    else if (mode === 'new-password') handleNewPassword();
-    else if (mode === 'forgot') handleForgot();
-    else handleReset();
+  const HANDLERS: Record<Mode, (values: Values) => void> = {
+    login: handleLogin,
+    'new-password': handleNewPassword,
+    forgot: handleForgot,
+    reset: handleReset,
   };
+  const submit = (event: FormEvent) =>
+    void form.handleSubmit(
+      (values) => {
+        if (!isBusy) HANDLERS[mode](values);
+      },
+      (problems) => setStatus({ kind: 'error', text: firstProblem(problems) ?? 'Please check the form' }),
+    )(event);
 
   const supportEmail = appInfo.data?.supportEmail;
   const newPasswordFields = (
     <NewPasswordFields
       policy={policy}
-      newPassword={newPassword}
-      confirmPassword={confirmPassword}
-      onNewPasswordChange={setNewPassword}
-      onConfirmPasswordChange={setConfirmPassword}
+      password={newPassword}
+      newPassword={form.register('newPassword')}
+      confirmPassword={form.register('confirmPassword')}
+      invalid={{ newPassword: Boolean(errors.newPassword), confirmPassword: Boolean(errors.confirmPassword) }}
     />
   );
+  const SUBMIT: Record<Mode, { label: string; busy: boolean; busyLabel: string }> = {
+    login: { label: 'Login', busy: login.isPending, busyLabel: 'Signing in' },
+    'new-password': { label: 'Confirm New Password', busy: completeNewPassword.isPending, busyLabel: 'Saving' },
+    forgot: { label: 'Send code', busy: requestReset.isPending, busyLabel: 'Sending' },
+    reset: { label: 'Reset password', busy: confirmReset.isPending, busyLabel: 'Resetting' },
+  };
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="space-y-4" aria-label="Sign in">
+    <form onSubmit={submit} noValidate className="space-y-4" aria-label="Sign in">
       {(mode === 'login' || mode === 'forgot' || mode === 'reset') && (
-        <TextField
+        <TextInput
           label="Username"
-          name="username"
           type="email"
           autoComplete="username"
           placeholder="name@company.com"
-          value={email}
-          onValueChange={setEmail}
           readOnly={mode === 'reset'}
+          aria-invalid={Boolean(errors.email) || undefined}
+          {...form.register('email')}
         />
       )}
       {mode === 'login' && (
-        <TextField
+        <TextInput
           label="Password"
-          name="password"
           type="password"
           autoComplete="current-password"
-          value={password}
-          onValueChange={setPassword}
+          aria-invalid={Boolean(errors.password) || undefined}
+          {...form.register('password')}
         />
       )}
       {mode === 'new-password' && newPasswordFields}
       {mode === 'reset' && (
         <>
-          <TextField
+          <TextInput
             label="Confirmation code"
             autoComplete="one-time-code"
             autoCapitalize="characters"
             spellCheck={false}
             placeholder="XXXX-XXXX-XXXX"
-            value={code}
-            onValueChange={setCode}
+            aria-invalid={Boolean(errors.code) || undefined}
+            {...form.register('code')}
           />
           {newPasswordFields}
         </>
       )}
 
-      {mode === 'login' && (
-        <button type="submit" disabled={isBusy} className={primaryButton}>
-          {login.isPending && <Spinner label="Signing in" className="h-4 w-4" />}
-          Login
-        </button>
-      )}
-      {mode === 'new-password' && (
-        <button type="submit" disabled={isBusy} className={primaryButton}>
-          {completeNewPassword.isPending && <Spinner label="Saving" className="h-4 w-4" />}
-          Confirm New Password
-        </button>
-      )}
-      {mode === 'forgot' && (
-        <button type="submit" disabled={isBusy} className={primaryButton}>
-          {requestReset.isPending && <Spinner label="Sending" className="h-4 w-4" />}
-          Send code
-        </button>
-      )}
-      {mode === 'reset' && (
-        <button type="submit" disabled={isBusy} className={primaryButton}>
-          {confirmReset.isPending && <Spinner label="Resetting" className="h-4 w-4" />}
-          Reset password
-        </button>
-      )}
+      <Button
+        type="submit"
+        variant="primary"
+        className="w-full"
+        disabled={isBusy && !SUBMIT[mode].busy}
+        busy={SUBMIT[mode].busy}
+        busyLabel={SUBMIT[mode].busyLabel}
+      >
+        {SUBMIT[mode].label}
+      </Button>
 
       <p
         role={status?.kind === 'error' ? 'alert' : 'status'}

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import {
   BULK_MESSAGES,
   isFinished,
@@ -7,6 +7,9 @@ import {
   type BulkRunItem,
   type BulkRunKind,
 } from '@ce/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { useBulkRun } from '../api/runs';
@@ -62,16 +65,16 @@ export function useFinishToast(run: BulkRun | undefined) {
   }, [run]);
 }
 
-const STATUS_STYLE: Record<BulkRunItem['status'], string> = {
-  pending: 'bg-slate-100 text-slate-600',
-  running: 'bg-blue-100 text-blue-800',
-  done: 'bg-green-100 text-green-800',
-  skipped: 'bg-amber-100 text-amber-800',
-  failed: 'bg-red-100 text-red-800',
+const STATUS_TONE: Record<BulkRunItem['status'], BadgeTone> = {
+  pending: 'neutral',
+  running: 'sky',
+  done: 'success',
+  skipped: 'amber',
+  failed: 'danger',
 };
 
-export function StatusChip({ status }: { status: BulkRunItem['status'] }) {
-  return <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${STATUS_STYLE[status]}`}>{status}</span>;
+function StatusChip({ status }: { status: BulkRunItem['status'] }) {
+  return <Badge tone={STATUS_TONE[status]}>{status}</Badge>;
 }
 
 function Metric({ label, value, testId }: { label: string; value: string | number; testId: string }) {
@@ -109,8 +112,32 @@ function outcome(item: BulkRunItem): string {
   return item.status === 'running' ? 'In progress' : 'Waiting';
 }
 
+function itemColumns(kind: BulkRunKind): ColumnDef<BulkRunItem, unknown>[] {
+  return [
+    { id: 'subject', header: WORDS[kind].subject, accessorFn: (item) => item.subject },
+    { id: 'group', header: 'Account group', accessorFn: (item) => item.accountGroupName },
+    {
+      id: 'status',
+      header: 'Status',
+      accessorFn: (item) => item.status,
+      cell: ({ row }) => <StatusChip status={row.original.status} />,
+    },
+    {
+      id: 'result',
+      header: 'Result',
+      accessorFn: outcome,
+      cell: ({ row }) => (
+        <span className={row.original.status === 'failed' ? 'text-red-700' : 'text-slate-600'}>
+          {outcome(row.original)}
+        </span>
+      ),
+    },
+  ];
+}
+
 /** Per item: what it is about, the account group, and the id the platform gave or the error. */
 export function RunItems({ run }: { run: BulkRun }) {
+  const columns = useMemo(() => itemColumns(run.kind), [run.kind]);
   if (run.items.length === 0)
     return (
       <p className="flex items-center gap-2 text-sm text-slate-600">
@@ -118,32 +145,16 @@ export function RunItems({ run }: { run: BulkRun }) {
       </p>
     );
   return (
-    <div className="max-h-96 overflow-auto rounded-md border border-slate-200">
-      <table className="w-full text-left text-sm">
-        <thead className="sticky top-0 bg-slate-50 text-xs uppercase text-slate-500">
-          <tr>
-            <th className="px-3 py-2">{WORDS[run.kind].subject}</th>
-            <th className="px-3 py-2">Account group</th>
-            <th className="px-3 py-2">Status</th>
-            <th className="px-3 py-2">Result</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.items.map((item) => (
-            <tr key={item.id} data-testid="run-item" data-status={item.status} className="border-t border-slate-100">
-              <td className="px-3 py-1.5">{item.subject}</td>
-              <td className="px-3 py-1.5">{item.accountGroupName}</td>
-              <td className="px-3 py-1.5">
-                <StatusChip status={item.status} />
-              </td>
-              <td className={`px-3 py-1.5 ${item.status === 'failed' ? 'text-red-700' : 'text-slate-600'}`}>
-                {outcome(item)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Run items"
+      data={run.items}
+      columns={columns}
+      getRowId={(item) => item.id}
+      maxHeight={384}
+      filterLabel={run.items.length > 10 ? 'Search the results' : undefined}
+      empty="Nothing matches the search."
+      rowProps={(item) => ({ 'data-testid': 'run-item', 'data-status': item.status })}
+    />
   );
 }
 
@@ -186,13 +197,9 @@ export function RunPanel({ runId, title, newLabel, onNew }: RunPanelProps) {
           <RunItems run={run} />
         </>
       )}
-      <button
-        type="button"
-        onClick={onNew}
-        className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800"
-      >
+      <Button variant="primary" onClick={onNew}>
         {newLabel}
-      </button>
+      </Button>
     </section>
   );
 }

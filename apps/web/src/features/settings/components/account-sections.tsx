@@ -1,15 +1,19 @@
-import { useState, type FormEvent } from 'react';
-import type { SessionUser } from '@ce/contract';
-import { newPasswordProblem, NewPasswordFields } from '../../../components/ui/new-password-fields';
-import { TextField } from '../../../components/ui/text-field';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { changePasswordFormSchema, type SessionUser } from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { TextInput } from '../../../components/ui/field';
+import { NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useAppInfo } from '../../../lib/session';
-import { useChangePassword, useEndSession, useMySessions } from '../api/settings-api';
+import { useChangePassword } from '../api/change-password';
+import { useEndMySession } from '../api/end-my-session';
+import { useMySessions } from '../api/my-sessions';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
-const button =
-  'rounded-md bg-brand-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-800 disabled:opacity-60';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
 
 export function ProfileSection({ user }: { user: SessionUser }) {
@@ -30,52 +34,63 @@ export function ProfileSection({ user }: { user: SessionUser }) {
   );
 }
 
+interface PasswordValues {
+  oldPassword: string;
+  newPassword: string;
+  confirmPassword: string;
+}
+const EMPTY_PASSWORDS: PasswordValues = { oldPassword: '', newPassword: '', confirmPassword: '' };
+/** One problem at a time, in the order of the fields (spec section 5's messages). */
+const firstProblem = (errors: FieldErrors<PasswordValues>) =>
+  errors.oldPassword?.message ?? errors.newPassword?.message ?? errors.confirmPassword?.message ?? null;
+
 export function ChangePasswordSection() {
-  const [oldPassword, setOldPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const changePassword = useChangePassword();
   const policy = useAppInfo().data?.passwordPolicy;
+  const form = useForm<PasswordValues>({
+    resolver: zodResolver(changePasswordFormSchema),
+    defaultValues: EMPTY_PASSWORDS,
+  });
+  const newPassword = useWatch({ control: form.control, name: 'newPassword' });
+  const { errors } = form.formState;
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const issue = oldPassword === '' ? 'Password cannot be empty' : newPasswordProblem(newPassword, confirmPassword);
-    setProblem(issue);
-    if (issue) return;
-    changePassword.mutate(
-      { oldPassword, newPassword },
-      {
-        onSuccess: ({ message }) => {
-          toast.success(message);
-          setOldPassword('');
-          setNewPassword('');
-          setConfirmPassword('');
+  const submit = form.handleSubmit(
+    ({ oldPassword, newPassword: chosen }) => {
+      setProblem(null);
+      changePassword.mutate(
+        { oldPassword, newPassword: chosen },
+        {
+          onSuccess: ({ message }) => {
+            toast.success(message);
+            form.reset(EMPTY_PASSWORDS);
+          },
+          onError: (error) => setProblem(errorText(error, 'Failed to change password')),
         },
-        onError: (error) => setProblem(errorText(error, 'Failed to change password')),
-      },
-    );
-  };
+      );
+    },
+    (invalid) => setProblem(firstProblem(invalid)),
+  );
 
   return (
     <section className={section} aria-labelledby="password-heading">
       <h2 id="password-heading" className="text-lg font-medium">
         Change password
       </h2>
-      <form onSubmit={handleSubmit} noValidate className="mt-3 grid max-w-sm gap-3">
-        <TextField
+      <form onSubmit={submit} noValidate className="mt-3 grid max-w-sm gap-3">
+        <TextInput
           label="Current password"
           type="password"
           autoComplete="current-password"
-          value={oldPassword}
-          onValueChange={setOldPassword}
+          aria-invalid={Boolean(errors.oldPassword) || undefined}
+          {...form.register('oldPassword')}
         />
         <NewPasswordFields
           policy={policy}
-          newPassword={newPassword}
-          confirmPassword={confirmPassword}
-          onNewPasswordChange={setNewPassword}
-          onConfirmPasswordChange={setConfirmPassword}
+          password={newPassword}
+          newPassword={form.register('newPassword')}
+          confirmPassword={form.register('confirmPassword')}
+          invalid={{ newPassword: Boolean(errors.newPassword), confirmPassword: Boolean(errors.confirmPassword) }}
         />
         {problem && (
           <p role="alert" className="text-sm text-red-700">
@@ -83,9 +98,9 @@ export function ChangePasswordSection() {
           </p>
         )}
         <div>
-          <button type="submit" className={button} disabled={changePassword.isPending}>
-            {changePassword.isPending ? 'Changing…' : 'Change password'}
-          </button>
+          <Button type="submit" variant="primary" size="sm" busy={changePassword.isPending} busyLabel="Changing">
+            Change password
+          </Button>
         </div>
       </form>
     </section>
@@ -94,7 +109,7 @@ export function ChangePasswordSection() {
 
 export function SessionsSection() {
   const sessions = useMySessions();
-  const endSession = useEndSession();
+  const endSession = useEndMySession();
   return (
     <section className={section} aria-labelledby="sessions-heading">
       <h2 id="sessions-heading" className="text-lg font-medium">
@@ -109,21 +124,21 @@ export function SessionsSection() {
               <p className="font-medium">
                 {session.device}
                 {session.current && (
-                  <span className="ml-2 rounded bg-brand-100 px-1.5 text-xs text-brand-800">This device</span>
+                  <Badge tone="info" className="ml-2">
+                    This device
+                  </Badge>
                 )}
-                {session.method === 'sso' && (
-                  <span className="ml-2 rounded bg-slate-100 px-1.5 text-xs text-slate-700">SSO</span>
-                )}
+                {session.method === 'sso' && <Badge className="ml-2">SSO</Badge>}
               </p>
               <p className="text-slate-500">
                 {session.ipAddress ?? 'unknown address'} · last seen {new Date(session.lastSeenAt).toLocaleString()}
               </p>
             </div>
             {!session.current && (
-              <button
-                type="button"
-                className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-50"
-                disabled={endSession.isPending}
+              <Button
+                size="sm"
+                busy={endSession.isPending && endSession.variables === session.id}
+                busyLabel="Ending"
                 onClick={() =>
                   endSession.mutate(session.id, {
                     onSuccess: () => toast.success('Session ended'),
@@ -132,7 +147,7 @@ export function SessionsSection() {
                 }
               >
                 End session
-              </button>
+              </Button>
             )}
           </li>
         ))}

@@ -1,159 +1,212 @@
-import { useState, type FormEvent } from 'react';
-import { ROLES, type Role, type SessionUser } from '@ce/contract';
-import { TextField } from '../../../components/ui/text-field';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import {
+  inviteUserInputSchema,
+  ROLES,
+  type AuditEntry,
+  type InviteUserInput,
+  type Role,
+  type SessionUser,
+  type UserAccount,
+} from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Select, TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
-import { useAuditLog, useInviteUser, useUpdateUser, useUsers } from '../api/settings-api';
+import { useAuditLog } from '../api/audit-log';
+import { useInviteUser } from '../api/invite-user';
+import { useUpdateUser } from '../api/update-user';
+import { useUsers } from '../api/users';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: role }));
+const isRole = (value: string): value is Role => ROLES.some((role) => role === value);
 
-/** Super User: invite with a role (the temporary password is shown once), change role, disable, enable. */
-export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
-  const users = useUsers(true);
+/** The invitation: an email, a name if known, a role; the server answers with a temporary password. */
+function InviteForm({ onInvited }: { onInvited: (created: { email: string; temporaryPassword: string }) => void }) {
   const invite = useInviteUser();
-  const update = useUpdateUser();
-  const [email, setEmail] = useState('');
-  const [name, setName] = useState('');
-  const [role, setRole] = useState<Role>('TAM');
-  const [created, setCreated] = useState<{ email: string; temporaryPassword: string } | null>(null);
-
-  const handleInvite = (event: FormEvent) => {
-    event.preventDefault();
+  const form = useForm<InviteUserInput>({
+    resolver: zodResolver(inviteUserInputSchema),
+    defaultValues: { email: '', name: '', role: 'TAM' },
+  });
+  const submit = form.handleSubmit(({ name, ...input }) =>
     invite.mutate(
-      { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) },
+      { ...input, ...(name ? { name } : {}) },
       {
         onSuccess: ({ user, temporaryPassword }) => {
-          setCreated({ email: user.email, temporaryPassword });
-          setEmail('');
-          setName('');
+          onInvited({ email: user.email, temporaryPassword });
+          form.reset();
           toast.success(`Account created for ${user.email}`);
         },
         onError: (error) => toast.error(errorText(error, 'Could not create the account')),
       },
-    );
-  };
+    ),
+  );
+  const { errors } = form.formState;
+  return (
+    <form onSubmit={submit} noValidate className="mt-3 flex flex-wrap items-start gap-3" aria-label="Invite a user">
+      <TextInput
+        label="Email"
+        type="email"
+        autoComplete="off"
+        error={errors.email?.message}
+        {...form.register('email')}
+      />
+      <TextInput label="Name" autoComplete="off" error={errors.name?.message} {...form.register('name')} />
+      <Select label="Role" options={ROLE_OPTIONS} {...form.register('role')} />
+      <Button type="submit" variant="primary" className="mt-6" busy={invite.isPending} busyLabel="Inviting">
+        Invite
+      </Button>
+    </form>
+  );
+}
 
-  const change = (id: string, changes: { role?: Role; disabled?: boolean }) =>
-    update.mutate(
-      { id, ...changes },
-      { onError: (error) => toast.error(errorText(error, 'Could not change the account')) },
-    );
+/** Super User: invite with a role (the temporary password is shown once), change role, disable, enable. */
+export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
+  const users = useUsers();
+  const { mutate: updateUser } = useUpdateUser();
+  const [created, setCreated] = useState<{ email: string; temporaryPassword: string } | null>(null);
+
+  const columns = useMemo<ColumnDef<UserAccount, unknown>[]>(() => {
+    const change = (id: string, changes: { role?: Role; disabled?: boolean }) =>
+      updateUser(
+        { id, ...changes },
+        { onError: (error) => toast.error(errorText(error, 'Could not change the account')) },
+      );
+    return [
+      { id: 'email', header: 'Email', accessorFn: (user) => user.email },
+      { id: 'name', header: 'Name', accessorFn: (user) => user.name ?? '—' },
+      {
+        id: 'role',
+        header: 'Role',
+        accessorFn: (user) => user.role,
+        cell: ({ row: { original: user } }) => (
+          <select
+            aria-label={`Role of ${user.email}`}
+            value={user.role}
+            disabled={user.id === currentUser.id}
+            onChange={(event) => isRole(event.target.value) && change(user.id, { role: event.target.value })}
+            className="rounded border border-slate-300 px-1 py-0.5"
+          >
+            {ROLES.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </select>
+        ),
+      },
+      {
+        id: 'status',
+        header: 'Status',
+        accessorFn: (user) => (user.disabled ? 'Disabled' : 'Active'),
+        cell: ({ row: { original: user } }) => (
+          <Badge tone={user.disabled ? 'neutral' : 'success'}>{user.disabled ? 'Disabled' : 'Active'}</Badge>
+        ),
+      },
+      {
+        id: 'actions',
+        header: () => <span className="sr-only">Actions</span>,
+        enableSorting: false,
+        enableGlobalFilter: false,
+        cell: ({ row: { original: user } }) =>
+          user.id === currentUser.id ? null : (
+            <Button size="sm" onClick={() => change(user.id, { disabled: !user.disabled })}>
+              {user.disabled ? 'Enable' : 'Disable'}
+            </Button>
+          ),
+      },
+    ];
+  }, [currentUser.id, updateUser]);
 
   return (
     <section className={section} aria-labelledby="users-heading">
       <h2 id="users-heading" className="text-lg font-medium">
         Users
       </h2>
-      <form onSubmit={handleInvite} className="mt-3 flex flex-wrap items-end gap-3" aria-label="Invite a user">
-        <TextField label="Email" type="email" value={email} onValueChange={setEmail} required />
-        <TextField label="Name" value={name} onValueChange={setName} />
-        <div>
-          <label htmlFor="invite-role" className="block text-sm font-medium text-slate-700">
-            Role
-          </label>
-          <select
-            id="invite-role"
-            value={role}
-            onChange={(event) => setRole(event.target.value as Role)}
-            className="mt-1 rounded-md border border-slate-300 px-2 py-2"
-          >
-            {ROLES.map((option) => (
-              <option key={option}>{option}</option>
-            ))}
-          </select>
-        </div>
-        <button
-          type="submit"
-          disabled={invite.isPending}
-          className="rounded-md bg-brand-700 px-3 py-2 text-sm font-medium text-white disabled:opacity-60"
-        >
-          Invite
-        </button>
-      </form>
+      <InviteForm onInvited={setCreated} />
       {created && (
-        <div role="status" className="mt-3 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm">
-          Temporary password for {created.email} (shown once):{' '}
-          <code data-testid="temporary-password">{created.temporaryPassword}</code>. They choose their own at first
-          sign-in.
+        <div className="mt-3">
+          <Banner tone="warning">
+            Temporary password for {created.email} (shown once):{' '}
+            <code data-testid="temporary-password">{created.temporaryPassword}</code>. They choose their own at first
+            sign-in.
+          </Banner>
         </div>
       )}
-      <table className="mt-4 w-full text-left text-sm">
-        <thead className="text-slate-500">
-          <tr>
-            <th className="py-1">Email</th>
-            <th>Name</th>
-            <th>Role</th>
-            <th>Status</th>
-            <th>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.data?.map((user) => {
-            const isSelf = user.id === currentUser.id;
-            return (
-              <tr key={user.id} className="border-t border-slate-100" data-testid="user-row">
-                <td className="py-1.5">{user.email}</td>
-                <td>{user.name ?? '—'}</td>
-                <td>
-                  <select
-                    aria-label={`Role of ${user.email}`}
-                    value={user.role}
-                    disabled={isSelf}
-                    onChange={(event) => change(user.id, { role: event.target.value as Role })}
-                    className="rounded border border-slate-300 px-1 py-0.5"
-                  >
-                    {ROLES.map((option) => (
-                      <option key={option}>{option}</option>
-                    ))}
-                  </select>
-                </td>
-                <td>{user.disabled ? 'Disabled' : 'Active'}</td>
-                <td className="text-right">
-                  {!isSelf && (
-                    <button
-                      type="button"
-                      className="rounded border border-slate-300 px-2 py-0.5 text-xs"
-                      onClick={() => change(user.id, { disabled: !user.disabled })}
-                    >
-                      {user.disabled ? 'Enable' : 'Disable'}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <div className="mt-4">
+        <DataTable
+          label="Users"
+          data={users.data ?? []}
+          columns={columns}
+          getRowId={(user) => user.id}
+          initialSorting={[{ id: 'email', desc: false }]}
+          filterLabel="Search users"
+          empty={users.isPending ? 'Loading…' : users.isError ? 'The users could not be loaded.' : 'No user matches.'}
+          rowProps={() => ({ 'data-testid': 'user-row' })}
+        />
+      </div>
     </section>
   );
 }
 
+const AUDIT_COLUMNS: ColumnDef<AuditEntry, unknown>[] = [
+  {
+    id: 'when',
+    header: 'When',
+    accessorFn: (entry) => entry.createdAt,
+    cell: ({ row: { original: entry } }) => (
+      <time dateTime={entry.createdAt} className="whitespace-nowrap text-slate-500">
+        {new Date(entry.createdAt).toLocaleString()}
+      </time>
+    ),
+  },
+  { id: 'actor', header: 'Who', accessorFn: (entry) => entry.actorEmail },
+  {
+    id: 'action',
+    header: 'Action',
+    accessorFn: (entry) => entry.action,
+    cell: ({ row: { original: entry } }) => <span className="font-medium">{entry.action}</span>,
+  },
+  { id: 'target', header: 'Target', accessorFn: (entry) => entry.target ?? '' },
+  {
+    id: 'detail',
+    header: 'Detail',
+    enableSorting: false,
+    accessorFn: (entry) => (entry.detail && Object.keys(entry.detail).length ? JSON.stringify(entry.detail) : ''),
+    cell: ({ getValue }) => <span className="text-slate-500">{String(getValue())}</span>,
+  },
+];
+
 export function AuditLogSection() {
-  const entries = useAuditLog(true);
+  const entries = useAuditLog();
   return (
     <section className={section} aria-labelledby="audit-heading">
       <h2 id="audit-heading" className="text-lg font-medium">
         Audit log
       </h2>
-      {entries.data?.length === 0 && <p className="mt-2 text-sm text-slate-500">No administrative action yet.</p>}
-      <table className="mt-3 w-full text-left text-sm">
-        <tbody>
-          {entries.data?.map((entry) => (
-            <tr key={entry.id} className="border-t border-slate-100" data-testid="audit-row">
-              <td className="py-1.5 text-slate-500">{new Date(entry.createdAt).toLocaleString()}</td>
-              <td>{entry.actorEmail}</td>
-              <td className="font-medium">{entry.action}</td>
-              <td>{entry.target}</td>
-              <td className="text-slate-500">
-                {entry.detail && Object.keys(entry.detail).length ? JSON.stringify(entry.detail) : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <div className="mt-3">
+        <DataTable
+          label="Audit log"
+          data={entries.data ?? []}
+          columns={AUDIT_COLUMNS}
+          getRowId={(entry) => String(entry.id)}
+          initialSorting={[{ id: 'when', desc: true }]}
+          filterLabel="Search the audit log"
+          maxHeight={480}
+          empty={
+            entries.isPending
+              ? 'Loading…'
+              : entries.isError
+                ? 'The audit log could not be loaded.'
+                : 'No administrative action yet.'
+          }
+          rowProps={() => ({ 'data-testid': 'audit-row' })}
+        />
+      </div>
     </section>
   );
 }

@@ -1,0 +1,47 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { rerunReportInputSchema, type ReportRequest } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
+import { TextInput } from '../../../components/ui/field';
+import { toast } from '../../../components/ui/toast-store';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useRerunReport } from '../api/rerun-report';
+
+/** The same report again: the token is never kept, so it is pasted again. */
+export function RerunForm({ report, onDone }: { report: ReportRequest; onDone: () => void }) {
+  const rerun = useRerunReport();
+  const form = useForm<{ token: string }>({
+    resolver: zodResolver(rerunReportInputSchema),
+    defaultValues: { token: '' },
+  });
+  const submit = form.handleSubmit(({ token }) =>
+    rerun.mutate(
+      { id: report.id, token },
+      {
+        onSuccess: () => {
+          toast.success('Report Requested Successfully');
+          onDone();
+        },
+        onError: (error) =>
+          toast.error(error instanceof ApiRequestError ? error.message : 'Could not run the report again'),
+      },
+    ),
+  );
+  return (
+    <form className="mt-2 flex items-start gap-2" onSubmit={submit} noValidate>
+      <TextInput
+        type="password"
+        label={<span className="sr-only">OAuth token for the new run</span>}
+        placeholder="Paste the OAuth token again"
+        autoComplete="off"
+        fieldClassName="flex-1"
+        className="font-mono text-sm"
+        error={form.formState.errors.token?.message}
+        {...form.register('token')}
+      />
+      <Button type="submit" variant="primary" size="sm" className="mt-1" busy={rerun.isPending} busyLabel="Requesting">
+        Run
+      </Button>
+    </form>
+  );
+}

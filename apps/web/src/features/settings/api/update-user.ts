@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { UpdateUserInput, UserAccount } from '@ce/contract';
+import { apiRequest } from '../../../lib/api-client';
+import { auditLogQueryKey } from './audit-log';
+import { usersQueryKey } from './users';
+
+/** PATCH /api/users/:id: a new role, or disabled / enabled. */
+export const updateUser = ({ id, ...changes }: UpdateUserInput & { id: string }) =>
+  apiRequest<{ user: UserAccount }>(`/api/users/${id}`, { method: 'PATCH', body: changes });
+
+export function useUpdateUser() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUser,
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: usersQueryKey });
+      void queryClient.invalidateQueries({ queryKey: auditLogQueryKey });
+    },
+  });
+}
