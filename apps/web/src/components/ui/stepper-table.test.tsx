@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
-import { DataTable, type ColumnDef } from './data-table';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { DataTable, VIRTUAL_ROWS_ABOVE, type ColumnDef } from './data-table';
 import { Stepper } from './stepper';
 
 describe('Stepper', () => {
@@ -85,5 +85,44 @@ describe('DataTable', () => {
     expect(names()).toEqual(['Charlie']);
     fireEvent.change(screen.getByLabelText('Filter runs'), { target: { value: 'zulu' } });
     expect(screen.getByText('No runs yet.')).toBeTruthy();
+  });
+
+  it('draws only the rows in view of a long table with a height, and every row of a short one', () => {
+    // jsdom lays nothing out: give the scroller the size a browser would.
+    Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 370 });
+    onTestFinished(() => {
+      Reflect.deleteProperty(HTMLElement.prototype, 'clientHeight');
+    });
+    const many: Row[] = Array.from({ length: VIRTUAL_ROWS_ABOVE * 5 }, (_, index) => ({
+      name: `Row ${index}`,
+      count: index,
+    }));
+    const { unmount } = render(
+      <DataTable
+        data={many}
+        columns={columns}
+        label="Runs"
+        empty="No runs yet."
+        maxHeight={370}
+        rowProps={() => ({ 'data-testid': 'row' })}
+      />,
+    );
+    const drawn = names();
+    expect(drawn[0]).toBe('Row 0');
+    expect(drawn.length).toBeGreaterThan(5);
+    expect(drawn.length).toBeLessThan(40);
+    unmount();
+    const few = many.slice(0, VIRTUAL_ROWS_ABOVE);
+    render(
+      <DataTable
+        data={few}
+        columns={columns}
+        label="Runs"
+        empty="No runs yet."
+        maxHeight={370}
+        rowProps={() => ({ 'data-testid': 'row' })}
+      />,
+    );
+    expect(names()).toHaveLength(VIRTUAL_ROWS_ABOVE);
   });
 });
