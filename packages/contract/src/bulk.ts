@@ -126,10 +126,34 @@ export const templateFileSchema = z.object({
 });
 export type TemplateFile = z.infer<typeof templateFileSchema>;
 
-const validTemplateSchema = testTemplateSchema.superRefine((template, context) => {
+function addTemplateIssues(template: TestTemplate, context: z.RefinementCtx) {
   for (const [field, message] of Object.entries(templateErrors(template)))
     context.addIssue({ code: 'custom', path: [field], message });
+}
+const validTemplateSchema = testTemplateSchema.superRefine(addTemplateIssues);
+
+/**
+ * Step 3 of the bulk test creator as the form holds it: every card checked by templateErrors, the
+ * same rules the server applies (an emptied port is NaN until fixed, and says so in words).
+ */
+export const bulkTestsFormSchema = z.object({
+  templates: z
+    .array(testTemplateSchema.extend({ port: z.number().or(z.nan()) }).superRefine(addTemplateIssues))
+    .min(1, BULK_MESSAGES.templateRequired)
+    .max(BULK_TEMPLATE_LIMIT, `At most ${BULK_TEMPLATE_LIMIT} templates in one session`),
 });
+/** The form's values as held while typing (every field has its default, so each may be absent in a file). */
+export type BulkTestsFormValues = z.input<typeof bulkTestsFormSchema>;
+export type BulkTestsFormOutput = z.output<typeof bulkTestsFormSchema>;
+
+/** Step 1 of the bulk tools: the token as typed, refused in the spec's words when missing or too short. */
+export const bulkTokenSchema = (minLength = 1) =>
+  z
+    .string()
+    .trim()
+    .min(1, BULK_MESSAGES.tokenRequired)
+    .min(minLength, BULK_MESSAGES.agentTokenTooShort)
+    .pipe(platformTokenSchema);
 
 export const bulkAccountGroupSchema = z.object({
   aid: z.string().min(1).max(64),

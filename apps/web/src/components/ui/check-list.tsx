@@ -22,8 +22,18 @@ export interface CheckListProps<T> {
   rowHeight?: number;
   /** The scrolling area's height; the spec's lists are 16rem. */
   height?: string;
+  /** Names the buttons' rows: "Select All Agents". Without it, "Select All". */
+  noun?: string;
+  /**
+   * Whether the list shows its own search box, buttons and count. Lists that share one search and one
+   * set of buttons (a list per account group, say) turn them off and pass `search` in.
+   */
+  controls?: boolean;
   'data-testid'?: string;
 }
+
+/** Up to this many rows all are in the page (a short list scrolls as any list); past it, only those in view. */
+export const CHECKLIST_ROWS_ALL_UP_TO = 100;
 
 /** A CSS length in pixels, for a first guess at the viewport (rem at the browser's default 16px). */
 function cssPixels(length: string): number {
@@ -51,6 +61,8 @@ export function CheckList<T>({
   onSearchChange,
   rowHeight = 32,
   height = '16rem',
+  noun,
+  controls = true,
   'data-testid': testId,
 }: CheckListProps<T>) {
   const [ownSearch, setOwnSearch] = useState('');
@@ -61,15 +73,27 @@ export function CheckList<T>({
     return needle ? items.filter((item) => matches(item, needle)) : items;
   }, [items, matches, search]);
   const scroller = useRef<HTMLDivElement>(null);
+  const virtual = filtered.length > CHECKLIST_ROWS_ALL_UP_TO;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer returns functions that are read during render on purpose.
   const virtualizer = useVirtualizer({
     count: filtered.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 8,
+    enabled: virtual,
     // Rows for the first paint, before the list is measured.
     initialRect: { width: 0, height: cssPixels(height) },
   });
+  const named = (action: string) => (noun ? `${action} ${noun}` : action);
+  const row = (item: T) => {
+    const key = itemKey(item);
+    return (
+      <label className="flex h-full cursor-pointer items-center gap-2 text-sm">
+        <input type="checkbox" checked={selected.has(key)} onChange={() => toggle(key)} />
+        {renderItem(item)}
+      </label>
+    );
+  };
 
   const onFiltered = (change: (next: Set<string>, key: string) => void) => {
     const next = new Set(selected);
@@ -81,51 +105,66 @@ export function CheckList<T>({
 
   return (
     <div className="space-y-2" data-testid={testId}>
-      <input
-        type="search"
-        aria-label={searchLabel}
-        placeholder={searchPlaceholder}
-        value={search}
-        onChange={(event) => setSearch(event.target.value)}
-        className="w-full rounded-md border border-slate-300 px-3 py-2"
-      />
-      <div className="flex flex-wrap items-center gap-2">
-        <Button size="sm" onClick={() => onFiltered((next, key) => next.add(key))}>
-          Select All
-        </Button>
-        <Button size="sm" onClick={() => onFiltered((next, key) => next.delete(key))}>
-          Deselect All
-        </Button>
-        <Button size="sm" onClick={() => onFiltered((next, key) => (next.has(key) ? next.delete(key) : next.add(key)))}>
-          Invert
-        </Button>
-        <span className="ml-auto text-sm text-slate-500" data-testid="picker-count">
-          {selected.size} selected · {filtered.length} shown of {items.length}
-        </span>
-      </div>
+      {controls && (
+        <>
+          <input
+            type="search"
+            aria-label={searchLabel}
+            placeholder={searchPlaceholder}
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className="w-full rounded-md border border-slate-300 px-3 py-2"
+          />
+          <div className="flex flex-wrap items-center gap-2">
+            <Button size="sm" onClick={() => onFiltered((next, key) => next.add(key))}>
+              {named('Select All')}
+            </Button>
+            <Button size="sm" onClick={() => onFiltered((next, key) => next.delete(key))}>
+              {named('Deselect All')}
+            </Button>
+            <Button
+              size="sm"
+              onClick={() => onFiltered((next, key) => (next.has(key) ? next.delete(key) : next.add(key)))}
+            >
+              Invert
+            </Button>
+            <span className="ml-auto text-sm text-slate-500" data-testid="picker-count">
+              {selected.size} selected · {filtered.length} shown of {items.length}
+            </span>
+          </div>
+        </>
+      )}
       <div
         ref={scroller}
-        // Inline, so the spec's height holds wherever the list is rendered.
-        style={{ height }}
+        // Inline, so the spec's height holds wherever the list is rendered; a short list is no taller than its rows.
+        style={virtual ? { height } : { maxHeight: height }}
         className="overflow-y-auto rounded-md border border-slate-200"
       >
         {filtered.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{emptyText}</p>
-        ) : (
+        ) : virtual ? (
           <ul aria-label={label} className="relative" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((row) => {
-              const item = filtered[row.index];
+            {virtualizer.getVirtualItems().map((virtualRow) => {
+              const item = filtered[virtualRow.index];
               if (item === undefined) return null;
-              const key = itemKey(item);
               return (
-                <li key={key} className="absolute right-0 left-0 px-3" style={{ top: row.start, height: rowHeight }}>
-                  <label className="flex h-full cursor-pointer items-center gap-2 text-sm">
-                    <input type="checkbox" checked={selected.has(key)} onChange={() => toggle(key)} />
-                    {renderItem(item)}
-                  </label>
+                <li
+                  key={itemKey(item)}
+                  className="absolute right-0 left-0 px-3"
+                  style={{ top: virtualRow.start, height: rowHeight }}
+                >
+                  {row(item)}
                 </li>
               );
             })}
+          </ul>
+        ) : (
+          <ul aria-label={label}>
+            {filtered.map((item) => (
+              <li key={itemKey(item)} className="px-3" style={{ height: rowHeight }}>
+                {row(item)}
+              </li>
+            ))}
           </ul>
         )}
       </div>

@@ -1,4 +1,11 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type Ref,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 export interface FieldProps {
   label: ReactNode;
@@ -62,6 +69,23 @@ export function TextInput({ label, hint, error, fieldClassName, className = '', 
   return (
     <Field label={label} hint={hint} error={error} className={fieldClassName}>
       {(control) => <input {...input} {...control} className={`${CONTROL} ${className}`} />}
+    </Field>
+  );
+}
+
+export interface TextAreaProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+  ref?: Ref<HTMLTextAreaElement>;
+  fieldClassName?: string;
+}
+
+/** A multi-line text in a Field; takes react-hook-form's `register(...)` as it is. */
+export function TextArea({ label, hint, error, fieldClassName, className = '', ...area }: TextAreaProps) {
+  return (
+    <Field label={label} hint={hint} error={error} className={fieldClassName}>
+      {(control) => <textarea {...area} {...control} className={`${CONTROL} ${className}`} />}
     </Field>
   );
 }

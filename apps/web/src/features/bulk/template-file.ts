@@ -1,10 +1,11 @@
-import { TEMPLATE_FILE_FORMAT, templateFileSchema, type TestTemplate } from '@ce/contract';
+import { TEMPLATE_FILE_FORMAT, templateFileSchema, type BulkTestsFormValues, type TestTemplate } from '@ce/contract';
 
 /** A templates file is a few kilobytes; anything past this is not one. */
 export const TEMPLATE_FILE_MAX_BYTES = 1024 * 1024;
 
 /** The JSON 'Export templates' downloads. */
-export function templatesFileText(templates: readonly TestTemplate[]): string {
+/** The templates as the form holds them (a file read back fills any missing field with its default). */
+export function templatesFileText(templates: BulkTestsFormValues['templates']): string {
   return `${JSON.stringify({ format: TEMPLATE_FILE_FORMAT, version: 1, templates }, null, 2)}\n`;
 }
 

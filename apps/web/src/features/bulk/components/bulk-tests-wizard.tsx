@@ -1,13 +1,18 @@
-import { useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { FormProvider, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
   BULK_MESSAGES,
   BULK_TEMPLATE_LIMIT,
+  bulkTestsFormSchema,
   isFinished,
   newTestTemplate,
-  templateErrors,
+  type BulkTestsFormOutput,
+  type BulkTestsFormValues,
   type PlanCell,
   type TestTemplate,
 } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
 import { agentCatalogue, type GroupAgents } from '../agent-catalogue';
 import { useLoadAgents, usePlanTests } from '../api/platform-reads';
@@ -30,11 +35,6 @@ export interface BulkTestsWizardProps {
   variant: 'sidebar' | 'stepper';
 }
 
-interface Card {
-  key: number;
-  template: TestTemplate;
-}
-
 const STEP_LABELS = ['Authentication', 'Account Groups', 'Test Configuration'];
 const PLAN_LABEL: Record<PlanCell['action'], string> = { create: 'Create', exists: 'Exists, skip', blocked: 'Blocked' };
 
@@ -49,12 +49,17 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const [agents, setAgents] = useState<{ key: string; groups: GroupAgents[] } | null>(null);
   const loadAgents = useLoadAgents();
   const agentsLoading = loadAgents.isPending;
-  const nextKey = useRef(1);
-  const [cards, setCards] = useState<Card[]>(() => [{ key: 0, template: newTestTemplate() }]);
-  const [showErrors, setShowErrors] = useState(false);
-  const [planned, setPlanned] = useState<{ groupKey: string; templates: TestTemplate[]; cells: PlanCell[] } | null>(
-    null,
-  );
+  const form = useForm<BulkTestsFormValues, unknown, BulkTestsFormOutput>({
+    resolver: zodResolver(bulkTestsFormSchema),
+    defaultValues: { templates: [newTestTemplate()] },
+    mode: 'onTouched',
+  });
+  const cards = useFieldArray({ control: form.control, name: 'templates' });
+  const templates = useWatch({ control: form.control, name: 'templates' });
+  const [planned, setPlanned] = useState<{ groupKey: string; cells: PlanCell[] } | null>(null);
+  // A plan describes one set of templates: any edit to them and it is not shown any more.
+  const { subscribe } = form;
+  useEffect(() => subscribe({ formState: { values: true }, callback: () => setPlanned(null) }), [subscribe]);
   const planTests = usePlanTests();
   const planning = planTests.isPending;
   const startRun = useStartRun();
@@ -62,20 +67,17 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const runActive = startRun.isPending || (run !== undefined && !isFinished(run));
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const templates = useMemo(() => cards.map((card) => card.template), [cards]);
   const groupKey = platform.chosen.map((group) => group.aid).join(',');
   const catalogue = useMemo(() => agentCatalogue(agents?.groups ?? []), [agents]);
-  const formValid = templates.every((template) => Object.keys(templateErrors(template)).length === 0);
-  // A plan describes one set of templates and groups: after any change (a new templates list, other
-  // groups) it is not shown any more.
-  const plan = planned?.groupKey === groupKey && planned.templates === templates ? planned.cells : null;
+  const formValid = form.formState.isValid;
+  // ... and one set of account groups.
+  const plan = planned?.groupKey === groupKey ? planned.cells : null;
   const planByCell = useMemo(() => new Map(plan?.map((cell) => [`${cell.templateIndex}:${cell.aid}`, cell])), [plan]);
 
   const reset = () => {
     platform.reset();
     setAgents(null);
-    setCards([{ key: nextKey.current++, template: newTestTemplate() }]);
-    setShowErrors(false);
+    form.reset({ templates: [newTestTemplate()] });
     setPlanned(null);
     setStep(1);
     openRun(null);
@@ -111,70 +113,55 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     else if (target === 3) void goToTemplates();
   };
 
-  /** The checks 'Execute Bulk Tests' and 'Preview Plan' share; toasts say what is missing. */
-  const ready = () => {
-    setShowErrors(true);
-    if (!platform.token) {
-      toast.error(BULK_MESSAGES.tokenRequired);
-      return false;
-    }
-    if (platform.chosen.length === 0 || !platform.organization) {
-      toast.error(BULK_MESSAGES.groupsRequired);
-      return false;
-    }
-    if (!formValid) {
-      toast.error(BULK_MESSAGES.formIncomplete);
-      return false;
-    }
-    return true;
+  /**
+   * 'Execute Bulk Tests' and 'Preview Plan' check the same things, in the spec's order and words: the
+   * token, the groups, then every card (the form's schema; each field then shows its own error).
+   */
+  const whenReady = (act: (templates: TestTemplate[]) => void) => () => {
+    if (!platform.token) toast.error(BULK_MESSAGES.tokenRequired);
+    else if (platform.chosen.length === 0 || !platform.organization) toast.error(BULK_MESSAGES.groupsRequired);
+    else
+      void form.handleSubmit(
+        (values) => act(values.templates),
+        () => toast.error(BULK_MESSAGES.formIncomplete),
+      )();
   };
 
-  const preview = async () => {
-    if (!ready()) return;
-    try {
-      const { cells } = await planTests.mutateAsync({
-        token: platform.token,
-        accountGroups: platform.chosen,
-        templates,
-      });
-      setPlanned({ groupKey, templates, cells });
-    } catch (error) {
-      toastPlatformError(error, 'Failed to plan the run');
-    }
-  };
+  const preview = whenReady((checked) =>
+    planTests.mutate(
+      { token: platform.token, accountGroups: platform.chosen, templates: checked },
+      {
+        onSuccess: ({ cells }) => setPlanned({ groupKey, cells }),
+        onError: (error) => toastPlatformError(error, 'Failed to plan the run'),
+      },
+    ),
+  );
 
-  const execute = () => {
-    if (!ready() || !platform.organization) return;
+  const execute = whenReady((checked) => {
+    if (!platform.organization) return;
     startRun.mutate(
       {
         kind: 'tests',
         token: platform.token,
         organization: platform.organization,
         accountGroups: platform.chosen,
-        templates,
+        templates: checked,
       },
       {
         onSuccess: (started) => openRun(started.id),
         onError: (error) => toastPlatformError(error, BULK_MESSAGES.createFailed),
       },
     );
-  };
+  });
 
-  const updateCard = (key: number, template: TestTemplate) =>
-    setCards((current) => current.map((card) => (card.key === key ? { key, template } : card)));
-  const removeCard = (key: number) => {
-    if (cards.length <= 1) {
-      toast.error(BULK_MESSAGES.templateRequired);
-      return;
-    }
-    setCards((current) => current.filter((card) => card.key !== key));
+  const removeCard = (index: number) => {
+    if (cards.fields.length <= 1) toast.error(BULK_MESSAGES.templateRequired);
+    else cards.remove(index);
   };
   const addCard = () => {
-    if (cards.length >= BULK_TEMPLATE_LIMIT) {
+    if (cards.fields.length >= BULK_TEMPLATE_LIMIT)
       toast.warning(`At most ${BULK_TEMPLATE_LIMIT} templates in one session`);
-      return;
-    }
-    setCards((current) => [...current, { key: nextKey.current++, template: newTestTemplate() }]);
+    else cards.append(newTestTemplate(), { shouldFocus: false });
   };
 
   const importTemplates = async (event: ChangeEvent<HTMLInputElement>) => {
@@ -186,8 +173,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       toast.error(result.error, { title: 'Import failed' });
       return;
     }
-    setCards(result.templates.map((template) => ({ key: nextKey.current++, template })));
-    setShowErrors(false);
+    form.reset({ templates: result.templates });
     toast.success(`${result.templates.length} ${result.templates.length === 1 ? 'template' : 'templates'} imported`);
   };
 
@@ -209,7 +195,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
         [
           ['Account groups', platform.chosen.length, 'info-groups'],
           ['Agents', catalogue.length, 'info-agents'],
-          ['Templates', cards.length, 'info-templates'],
+          ['Templates', cards.fields.length, 'info-templates'],
         ] as const
       ).map(([label, count, testId]) => (
         <div key={testId}>
@@ -231,94 +217,98 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
 
   const content = runOnly ? null : (
     // A run was started from what is shown: it stays as it was, read-only, until a new session.
-    <fieldset disabled={runId !== null} className="min-w-0 space-y-6 disabled:opacity-75">
-      {step === 1 && (
-        <section className="space-y-4" aria-label="Authentication">
-          <h2 className="text-xl font-semibold">Authentication</h2>
-          <p className="text-sm text-slate-600">
-            Paste the API token of an Org Admin of the customer&apos;s organization. It stays in this page&apos;s memory
-            and is kept by the server only while a run needs it.
-          </p>
-          <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
-          <div className="flex justify-end">
-            <button
-              type="button"
-              className={primaryButton}
-              disabled={platform.loading}
-              onClick={() => void goToGroups()}
-            >
-              {platform.loading ? 'Checking…' : nextLabel}
-            </button>
-          </div>
-        </section>
-      )}
-      {step === 2 && platform.groups && (
-        <section className="space-y-4" aria-label="Account Groups">
-          <h2 className="text-xl font-semibold">Account Groups</h2>
-          <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
-          {quickInfo}
-          <div className="flex justify-between">
-            <button type="button" className={secondaryButton} onClick={() => setStep(1)}>
-              Back
-            </button>
-            <button
-              type="button"
-              className={primaryButton}
-              disabled={platform.chosen.length === 0 || agentsLoading}
-              onClick={() => void goToTemplates()}
-            >
-              {agentsLoading ? 'Loading agents…' : nextLabel}
-            </button>
-          </div>
-        </section>
-      )}
-      {step === 3 && (
-        <section className="space-y-4" aria-label="Test Configuration">
-          <div className="flex flex-wrap items-center justify-between gap-2">
-            <h2 className="text-xl font-semibold">Test Configuration</h2>
-            <div className="flex gap-2 text-sm">
+    <FormProvider {...form}>
+      <fieldset disabled={runId !== null} className="min-w-0 space-y-6 disabled:opacity-75">
+        {step === 1 && (
+          <section className="space-y-4" aria-label="Authentication">
+            <h2 className="text-xl font-semibold">Authentication</h2>
+            <p className="text-sm text-slate-600">
+              Paste the API token of an Org Admin of the customer&apos;s organization. It stays in this page&apos;s
+              memory and is kept by the server only while a run needs it.
+            </p>
+            <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
+            <div className="flex justify-end">
               <button
                 type="button"
-                className={secondaryButton}
-                onClick={() => downloadText('bulk-test-templates.json', templatesFileText(templates))}
+                className={primaryButton}
+                disabled={platform.loading}
+                onClick={() => void goToGroups()}
               >
-                Export Templates
+                {platform.loading ? 'Checking…' : nextLabel}
               </button>
-              <button type="button" className={secondaryButton} onClick={() => fileInput.current?.click()}>
-                Import Templates
-              </button>
-              <input
-                ref={fileInput}
-                type="file"
-                accept="application/json,.json"
-                className="hidden"
-                aria-label="Templates file"
-                onChange={(event) => void importTemplates(event)}
-              />
             </div>
-          </div>
-          {quickInfo}
-          {cards.map((card, index) => (
-            <TemplateCard
-              key={card.key}
-              index={index}
-              template={card.template}
-              onChange={(template) => updateCard(card.key, template)}
-              onRemove={() => removeCard(card.key)}
-              catalogue={catalogue}
-              groupAgents={agents?.groups ?? []}
-              showErrors={showErrors}
-              labels={FIELD_LABELS[variant]}
-            />
-          ))}
-          <button type="button" className={secondaryButton} onClick={addCard}>
-            Add Another Test Template
-          </button>
+          </section>
+        )}
+        {step === 2 && platform.groups && (
+          <section className="space-y-4" aria-label="Account Groups">
+            <h2 className="text-xl font-semibold">Account Groups</h2>
+            <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
+            {quickInfo}
+            <div className="flex justify-between">
+              <button type="button" className={secondaryButton} onClick={() => setStep(1)}>
+                Back
+              </button>
+              <button
+                type="button"
+                className={primaryButton}
+                disabled={platform.chosen.length === 0 || agentsLoading}
+                onClick={() => void goToTemplates()}
+              >
+                {agentsLoading ? 'Loading agents…' : nextLabel}
+              </button>
+            </div>
+          </section>
+        )}
+        {step === 3 && (
+          <section className="space-y-4" aria-label="Test Configuration">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h2 className="text-xl font-semibold">Test Configuration</h2>
+              <div className="flex gap-2 text-sm">
+                <button
+                  type="button"
+                  className={secondaryButton}
+                  onClick={() => downloadText('bulk-test-templates.json', templatesFileText(templates))}
+                >
+                  Export Templates
+                </button>
+                <button type="button" className={secondaryButton} onClick={() => fileInput.current?.click()}>
+                  Import Templates
+                </button>
+                <input
+                  ref={fileInput}
+                  type="file"
+                  accept="application/json,.json"
+                  className="hidden"
+                  aria-label="Templates file"
+                  onChange={(event) => void importTemplates(event)}
+                />
+              </div>
+            </div>
+            {quickInfo}
+            {cards.fields.map((card, index) => (
+              <TemplateCard
+                key={card.id}
+                index={index}
+                onRemove={() => removeCard(index)}
+                catalogue={catalogue}
+                groupAgents={agents?.groups ?? []}
+                labels={FIELD_LABELS[variant]}
+              />
+            ))}
+            <button type="button" className={secondaryButton} onClick={addCard}>
+              Add Another Test Template
+            </button>
+          </section>
+        )}
+      </fieldset>
+      {/* Outside the read-only part: the same templates can be planned and run again (nothing is created twice). */}
+      {step === 3 && (
+        <div className="space-y-4">
           {plan && (
             <div className="space-y-1" data-testid="plan">
               <CellGrid
                 caption="Plan: what each template does in each account group"
-                templateNames={templates.map((template) => template.testName)}
+                templateNames={templates.map((template) => template.testName ?? '')}
                 groups={platform.chosen}
                 cell={planCell}
               />
@@ -330,21 +320,21 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             </div>
           )}
           <div className="flex flex-wrap justify-between gap-2">
-            <button type="button" className={secondaryButton} onClick={() => setStep(2)}>
+            <Button disabled={runId !== null} onClick={() => setStep(2)}>
               Back
-            </button>
+            </Button>
             <div className="flex gap-2">
-              <button type="button" className={secondaryButton} disabled={planning} onClick={() => void preview()}>
-                {planning ? 'Planning…' : 'Preview Plan'}
-              </button>
-              <button type="button" className={primaryButton} disabled={runActive} onClick={execute}>
+              <Button busy={planning} busyLabel="Planning" onClick={preview}>
+                Preview Plan
+              </Button>
+              <Button variant="primary" disabled={runActive} onClick={execute}>
                 {runActive ? 'Creating Tests...' : 'Execute Bulk Tests'}
-              </button>
+              </Button>
             </div>
           </div>
-        </section>
+        </div>
       )}
-    </fieldset>
+    </FormProvider>
   );
 
   const recent = !runId && step === 1 && <RecentRuns view="tests" onOpen={openRun} />;

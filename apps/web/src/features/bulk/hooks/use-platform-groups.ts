@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { BULK_MESSAGES, type BulkAccountGroup, type ReportAccountGroup } from '@ce/contract';
+import { BULK_MESSAGES, bulkTokenSchema, type BulkAccountGroup, type ReportAccountGroup } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -25,11 +25,12 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
   const { mutateAsync: loadAccountGroups, isPending: loading } = useLoadAccountGroups();
 
   const load = useCallback(async (): Promise<boolean> => {
-    const trimmed = token.trim();
-    if (trimmed.length < Math.max(1, minLength)) {
-      toast.error(trimmed ? BULK_MESSAGES.agentTokenTooShort : BULK_MESSAGES.tokenRequired);
+    const checked = bulkTokenSchema(minLength).safeParse(token);
+    if (!checked.success) {
+      toast.error(checked.error.issues[0]?.message ?? BULK_MESSAGES.tokenRequired);
       return false;
     }
+    const trimmed = checked.data;
     try {
       const loaded = await loadAccountGroups(trimmed);
       setUnauthorized(false);
