@@ -293,6 +293,11 @@ export const bulkLabelSchema = z.object({
     .regex(/^#[0-9a-f]{6}$/i, 'Pick a colour')
     .default('#1f77b4'),
 });
+/** The labels tool's form: the label, and the tests it goes on (keys `<aid>:<testId>`). */
+export const labelsFormSchema = bulkLabelSchema.extend({
+  color: bulkLabelSchema.shape.color.unwrap(),
+  tests: z.array(z.string()).min(1, 'Select at least one test'),
+});
 export const labelTargetSchema = z.object({
   ...bulkAccountGroupSchema.shape,
   testIds: z.array(z.string().min(1).max(64)).min(1).max(5000),
@@ -304,6 +309,27 @@ export const inviteeSchema = z.object({
   name: z.string().trim().max(255).default(''),
 });
 export type Invitee = z.infer<typeof inviteeSchema>;
+
+/** What a users run invites: one role, and the people (the users tool's form checks the same). */
+export const bulkInvitationFields = {
+  roleId: z.string().min(1, 'Choose a role').max(64),
+  invitees: z
+    .array(inviteeSchema)
+    .min(1, 'Add at least one email address')
+    .max(1000, 'At most 1,000 invitations at a time'),
+};
+
+/** Deleting agents cannot be undone: the user types the word first. */
+export const deleteConfirmationSchema = z.literal(DELETE_CONFIRMATION_WORD, {
+  error: `Type ${DELETE_CONFIRMATION_WORD} to confirm`,
+});
+/** The duplicate-agents review: the agents marked (by id) and the typed confirmation. */
+export const deleteAgentsFormSchema = z.object({
+  agentIds: z.array(z.string()).min(1, BULK_MESSAGES.agentsToDeleteRequired),
+  confirmation: z.string().pipe(deleteConfirmationSchema),
+});
+export type DeleteAgentsFormValues = z.input<typeof deleteAgentsFormSchema>;
+export type DeleteAgentsFormOutput = z.output<typeof deleteAgentsFormSchema>;
 
 export const createBulkRunSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -320,7 +346,7 @@ export const createBulkRunSchema = z.discriminatedUnion('kind', [
     token: z.string().trim().min(AGENT_WIZARD_TOKEN_MIN, BULK_MESSAGES.agentTokenTooShort).pipe(platformTokenSchema),
     organization: organizationSchema,
     agents: z.array(agentToDeleteSchema).min(1, BULK_MESSAGES.agentsToDeleteRequired).max(BULK_ITEM_LIMIT),
-    confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: `Type ${DELETE_CONFIRMATION_WORD} to confirm` }),
+    confirmation: deleteConfirmationSchema,
   }),
   z.object({
     kind: z.literal('labels'),
@@ -334,11 +360,7 @@ export const createBulkRunSchema = z.discriminatedUnion('kind', [
     token: platformTokenSchema,
     organization: organizationSchema,
     accountGroups: groupsSchema,
-    roleId: z.string().min(1, 'Choose a role').max(64),
-    invitees: z
-      .array(inviteeSchema)
-      .min(1, 'Add at least one email address')
-      .max(1000, 'At most 1,000 invitations at a time'),
+    ...bulkInvitationFields,
   }),
 ]);
 export type CreateBulkRunInput = z.input<typeof createBulkRunSchema>;

@@ -62,4 +62,56 @@ describe('CheckList', () => {
     search('nothing like this');
     expect(screen.getByText('No account group matches.')).toBeTruthy();
   });
+
+  it('draws every row of a short list, and the rows in view of a long one', () => {
+    const { unmount } = render(<Picker />);
+    const long = within(screen.getByRole('list', { name: 'Account groups' })).getAllByRole('checkbox').length;
+    expect(long).toBeGreaterThan(5);
+    expect(long).toBeLessThan(40);
+    // "Group 42", "Group 420"... "Group 4299": 111 rows, past the threshold: only those in view.
+    search('group 42');
+    const rows = () => within(screen.getByRole('list', { name: 'Account groups' })).getAllByRole('checkbox');
+    expect(rows().length).toBeLessThan(40);
+    // "Group 420" and "Group 4200"... "Group 4209": 11 rows, all drawn.
+    search('group 420');
+    expect(rows()).toHaveLength(11);
+    unmount();
+  });
+
+  it('names its buttons after what it lists, or leaves search and buttons to its page', () => {
+    const few = groups.slice(0, 3);
+    const { unmount } = render(
+      <CheckList
+        items={few}
+        itemKey={(group) => group.aid}
+        renderItem={(group) => <span>{group.name}</span>}
+        matches={byName}
+        selected={new Set()}
+        onSelectedChange={() => undefined}
+        label="Agents"
+        noun="Agents"
+        searchLabel="Search agents"
+      />,
+    );
+    expect(screen.getByRole('button', { name: 'Select All Agents' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Deselect All Agents' })).toBeTruthy();
+    unmount();
+    render(
+      <CheckList
+        items={few}
+        itemKey={(group) => group.aid}
+        renderItem={(group) => <span>{group.name}</span>}
+        matches={byName}
+        search="group 1"
+        controls={false}
+        selected={new Set()}
+        onSelectedChange={() => undefined}
+        label="Tests in Acme"
+        searchLabel="Filter tests"
+      />,
+    );
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    expect(screen.queryByRole('button')).toBeNull();
+    expect(within(screen.getByRole('list', { name: 'Tests in Acme' })).getAllByRole('checkbox')).toHaveLength(1);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseInvitees } from './invitees';
+import { parseInvitees, usersFormSchema } from './invitees';
 
 describe('parseInvitees', () => {
   it('keeps empty cells in their column: ",bob@example.com" under "name,email" is Bob without a name', () => {
@@ -32,5 +32,16 @@ describe('parseInvitees', () => {
 
   it('refuses a row whose email column holds no address, even when another cell does', () => {
     expect(parseInvitees('email,name\nnobody,x@example.com').rejected).toEqual(['nobody, x@example.com']);
+  });
+});
+
+describe('the users form', () => {
+  const messages = (values: { roleId: string; text: string }) =>
+    usersFormSchema.safeParse(values).error?.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) ?? [];
+
+  it('asks for a role and at least one address, in the words the server uses', () => {
+    expect(messages({ roleId: '', text: 'ana@example.com' })).toEqual(['roleId: Choose a role']);
+    expect(messages({ roleId: '3', text: 'not an address' })).toEqual(['text: Add at least one email address']);
+    expect(messages({ roleId: '3', text: 'name,email\n,bob@example.com' })).toEqual([]);
   });
 });

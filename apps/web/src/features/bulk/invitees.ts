@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
-import { INVITEE_EMAIL, type Invitee } from '@ce/contract';
+import { z } from 'zod';
+import { bulkInvitationFields, INVITEE_EMAIL, type Invitee } from '@ce/contract';
 
 const EMAIL_HEADERS = new Set(['email', 'e-mail', 'email address', 'mail']);
 const NAME_HEADERS = new Set(['name', 'full name', 'display name']);
@@ -36,3 +37,15 @@ export function parseInvitees(text: string): { invitees: Invitee[]; rejected: st
   }
   return { invitees, rejected };
 }
+
+/**
+ * The users tool's form: a role, and the text of the invitations, read by parseInvitees and checked as
+ * the server checks a run's invitees (at least one, at most 1,000).
+ */
+export const usersFormSchema = z
+  .object({ roleId: bulkInvitationFields.roleId, text: z.string() })
+  .superRefine(({ text }, context) => {
+    const checked = bulkInvitationFields.invitees.safeParse(parseInvitees(text).invitees);
+    for (const issue of checked.error?.issues ?? [])
+      context.addIssue({ code: 'custom', path: ['text'], message: issue.message });
+  });

@@ -1,12 +1,18 @@
-import { useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useController, useForm, useWatch } from 'react-hook-form';
 import {
   AGENT_WIZARD_TOKEN_MIN,
   BULK_MESSAGES,
   DELETE_CONFIRMATION_WORD,
+  deleteAgentsFormSchema,
+  type DeleteAgentsFormOutput,
+  type DeleteAgentsFormValues,
   type DuplicateAgent,
   type DuplicateGroup,
   type DuplicateScan,
 } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
 import { useScanDuplicates } from '../api/platform-reads';
 import { useStartRun } from '../api/runs';
@@ -17,7 +23,7 @@ import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
 import { TokenField } from './token-field';
 import { Stepper } from '../../../components/ui/stepper';
-import { primaryButton, secondaryButton, toggled } from './styles';
+import { toggled } from '../toggled';
 
 const STEP_LABELS = ['Authentication', 'Select Account Groups', 'Review Duplicates', 'Results'];
 
@@ -45,16 +51,21 @@ export function AgentsWizard() {
   const [scan, setScan] = useState<DuplicateScan | null>(null);
   const scanner = useScanDuplicates();
   const scanning = scanner.isPending;
-  const [marked, setMarked] = useState<Set<string>>(() => new Set());
-  const [confirmation, setConfirmation] = useState('');
+  const form = useForm<DeleteAgentsFormValues, unknown, DeleteAgentsFormOutput>({
+    resolver: zodResolver(deleteAgentsFormSchema),
+    defaultValues: { agentIds: [], confirmation: '' },
+  });
+  const { field: agentIds } = useController({ control: form.control, name: 'agentIds' });
+  const marked = useMemo(() => new Set(agentIds.value), [agentIds.value]);
+  const setMarked = (next: ReadonlySet<string>) => agentIds.onChange([...next]);
+  const confirmation = useWatch({ control: form.control, name: 'confirmation' });
   const startRun = useStartRun();
   const current = runId ? 4 : step;
 
   const backToStart = () => {
     platform.clearLists();
     setScan(null);
-    setMarked(new Set());
-    setConfirmation('');
+    form.reset();
     setStep(1);
   };
   const startOver = () => {
@@ -75,40 +86,39 @@ export function AgentsWizard() {
       const result = await scanner.mutateAsync({ token: platform.token, accountGroups: platform.chosen });
       for (const failed of result.errors) toast.error(`${failed.accountGroupName}: ${failed.error}`);
       setScan(result);
-      setMarked(new Set());
-      setConfirmation('');
+      form.reset();
       setStep(3);
     } catch (error) {
       toastPlatformError(error, BULK_MESSAGES.agentsFailed);
     }
   };
-  const remove = () => {
-    const chosen = (scan?.groups ?? []).flatMap((group) => group.agents).filter((agent) => marked.has(agent.agentId));
-    if (chosen.length === 0) {
-      toast.error(BULK_MESSAGES.agentsToDeleteRequired);
-      return;
-    }
-    if (!platform.organization) return;
-    startRun.mutate(
-      {
-        kind: 'agents',
-        token: platform.token,
-        organization: platform.organization,
-        confirmation: DELETE_CONFIRMATION_WORD,
-        agents: chosen.map((agent) => ({
-          agentId: agent.agentId,
-          agentName: agent.agentName,
-          aid: agent.accountGroupId,
-          accountGroupName: agent.accountGroupName,
-        })),
-      },
-      {
-        onSuccess: (run) => openRun(run.id),
-        onError: (error) => toastPlatformError(error, 'Failed to delete agents'),
-      },
-    );
-  };
-  const toggle = (agentId: string) => setMarked((previous) => toggled(previous, agentId));
+  const remove = form.handleSubmit(
+    (values) => {
+      const chosen = new Set(values.agentIds);
+      const agents = (scan?.groups ?? []).flatMap((group) => group.agents).filter((agent) => chosen.has(agent.agentId));
+      if (!platform.organization) return;
+      startRun.mutate(
+        {
+          kind: 'agents',
+          token: platform.token,
+          organization: platform.organization,
+          confirmation: values.confirmation,
+          agents: agents.map((agent) => ({
+            agentId: agent.agentId,
+            agentName: agent.agentName,
+            aid: agent.accountGroupId,
+            accountGroupName: agent.accountGroupName,
+          })),
+        },
+        {
+          onSuccess: (run) => openRun(run.id),
+          onError: (error) => toastPlatformError(error, 'Failed to delete agents'),
+        },
+      );
+    },
+    (errors) => toast.error(errors.agentIds?.message ?? errors.confirmation?.message ?? 'Nothing to delete'),
+  );
+  const toggle = (agentId: string) => setMarked(toggled(marked, agentId));
 
   const steps = STEP_LABELS.map((label, index) => ({
     label,
@@ -124,9 +134,14 @@ export function AgentsWizard() {
           <h2 className="text-xl font-semibold">Authentication</h2>
           <TokenField list="agent-wizard" value={platform.rawToken} onChange={platform.setToken} />
           <div className="flex justify-end">
-            <button type="button" className={primaryButton} disabled={platform.loading} onClick={() => void next()}>
-              {platform.loading ? 'Checking…' : 'Next'}
-            </button>
+            <Button
+              variant="primary"
+              busy={platform.loading}
+              busyLabel="Checking the token"
+              onClick={() => void next()}
+            >
+              Next
+            </Button>
           </div>
         </section>
       )}
@@ -138,12 +153,10 @@ export function AgentsWizard() {
           </p>
           <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
           <div className="flex justify-between">
-            <button type="button" className={secondaryButton} onClick={backToStart}>
-              Back
-            </button>
-            <button type="button" className={primaryButton} disabled={scanning} onClick={() => void runScan()}>
-              {scanning ? 'Scanning…' : 'Scan for Duplicates'}
-            </button>
+            <Button onClick={backToStart}>Back</Button>
+            <Button variant="primary" busy={scanning} busyLabel="Scanning" onClick={() => void runScan()}>
+              Scan for Duplicates
+            </Button>
           </div>
         </section>
       )}
@@ -156,12 +169,8 @@ export function AgentsWizard() {
           </p>
           {scan.groups.length > 0 && (
             <div className="flex gap-2">
-              <button type="button" className={secondaryButton} onClick={() => setMarked(oldestAgents(scan.groups))}>
-                Select Oldest
-              </button>
-              <button type="button" className={secondaryButton} onClick={() => setMarked(new Set())}>
-                Clear Selection
-              </button>
+              <Button onClick={() => setMarked(oldestAgents(scan.groups))}>Select Oldest</Button>
+              <Button onClick={() => setMarked(new Set())}>Clear Selection</Button>
             </div>
           )}
           {scan.groups.map((group) => (
@@ -212,26 +221,24 @@ export function AgentsWizard() {
               </label>
               <input
                 id="delete-confirmation"
-                value={confirmation}
                 autoComplete="off"
-                onChange={(event) => setConfirmation(event.target.value)}
                 className="w-48 rounded-md border border-red-300 px-3 py-2 font-mono"
+                {...form.register('confirmation')}
               />
             </div>
           )}
           <div className="flex justify-between">
-            <button type="button" className={secondaryButton} onClick={() => setStep(2)}>
-              Back
-            </button>
+            <Button onClick={() => setStep(2)}>Back</Button>
             {scan.groups.length > 0 && (
-              <button
-                type="button"
-                className="rounded-md bg-red-700 px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
-                disabled={confirmation !== DELETE_CONFIRMATION_WORD || startRun.isPending}
-                onClick={remove}
+              <Button
+                variant="danger"
+                disabled={confirmation !== DELETE_CONFIRMATION_WORD}
+                busy={startRun.isPending}
+                busyLabel="Deleting"
+                onClick={(event) => void remove(event)}
               >
-                {startRun.isPending ? 'Deleting…' : `Delete ${marked.size} ${marked.size === 1 ? 'Agent' : 'Agents'}`}
-              </button>
+                {`Delete ${marked.size} ${marked.size === 1 ? 'Agent' : 'Agents'}`}
+              </Button>
             )}
           </div>
         </section>

@@ -28,7 +28,6 @@ import { FIELD_LABELS, TemplateCard } from './template-card';
 import { TestRunPanel } from './test-run-panel';
 import { TokenField } from './token-field';
 import { Stepper } from '../../../components/ui/stepper';
-import { primaryButton, secondaryButton } from './styles';
 
 export interface BulkTestsWizardProps {
   /** 'sidebar': the Bulk Tests page (progress sidebar, Alpha badge, Next); 'stepper': the hub's tab (Continue, checks). */
@@ -228,14 +227,14 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             </p>
             <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
             <div className="flex justify-end">
-              <button
-                type="button"
-                className={primaryButton}
-                disabled={platform.loading}
+              <Button
+                variant="primary"
+                busy={platform.loading}
+                busyLabel="Checking the token"
                 onClick={() => void goToGroups()}
               >
-                {platform.loading ? 'Checking…' : nextLabel}
-              </button>
+                {nextLabel}
+              </Button>
             </div>
           </section>
         )}
@@ -245,17 +244,16 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />
             {quickInfo}
             <div className="flex justify-between">
-              <button type="button" className={secondaryButton} onClick={() => setStep(1)}>
-                Back
-              </button>
-              <button
-                type="button"
-                className={primaryButton}
-                disabled={platform.chosen.length === 0 || agentsLoading}
+              <Button onClick={() => setStep(1)}>Back</Button>
+              <Button
+                variant="primary"
+                disabled={platform.chosen.length === 0}
+                busy={agentsLoading}
+                busyLabel="Loading agents"
                 onClick={() => void goToTemplates()}
               >
-                {agentsLoading ? 'Loading agents…' : nextLabel}
-              </button>
+                {nextLabel}
+              </Button>
             </div>
           </section>
         )}
@@ -264,16 +262,15 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h2 className="text-xl font-semibold">Test Configuration</h2>
               <div className="flex gap-2 text-sm">
-                <button
-                  type="button"
-                  className={secondaryButton}
+                <Button
+                  size="sm"
                   onClick={() => downloadText('bulk-test-templates.json', templatesFileText(templates))}
                 >
                   Export Templates
-                </button>
-                <button type="button" className={secondaryButton} onClick={() => fileInput.current?.click()}>
+                </Button>
+                <Button size="sm" onClick={() => fileInput.current?.click()}>
                   Import Templates
-                </button>
+                </Button>
                 <input
                   ref={fileInput}
                   type="file"
@@ -295,9 +292,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
                 labels={FIELD_LABELS[variant]}
               />
             ))}
-            <button type="button" className={secondaryButton} onClick={addCard}>
-              Add Another Test Template
-            </button>
+            <Button onClick={addCard}>Add Another Test Template</Button>
           </section>
         )}
       </fieldset>

@@ -1,5 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import { BULK_MESSAGES, type BulkTestsList } from '@ce/contract';
+import { useController, useForm, type FieldErrors } from 'react-hook-form';
+import { BULK_MESSAGES, labelsFormSchema, type BulkTestsList } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
+import { CheckList } from '../../../components/ui/check-list';
+import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadTests } from '../api/platform-reads';
 import { useStartRun } from '../api/runs';
@@ -8,34 +13,36 @@ import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
-import { primaryButton, smallButton, toggled } from './styles';
+
+type GroupTests = BulkTestsList['groups'][number];
+type Test = GroupTests['tests'][number];
+
+interface LabelsForm {
+  key: string;
+  value: string;
+  color: string;
+  tests: string[];
+}
+const DEFAULTS: LabelsForm = { key: '', value: '', color: '#1f77b4', tests: [] };
 
 const testKey = (aid: string, testId: string) => `${aid}:${testId}`;
+const byTest = (test: Test, needle: string) =>
+  test.testName.toLowerCase().includes(needle) || test.type.toLowerCase().includes(needle);
+const firstProblem = (errors: FieldErrors<LabelsForm>) =>
+  errors.key?.message ?? errors.value?.message ?? errors.color?.message ?? errors.tests?.message;
 
 /** Bulk Labels: create a label (a platform tag) and assign it to chosen tests across account groups. */
 export function LabelsTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
-  const [tests, setTests] = useState<BulkTestsList['groups'] | null>(null);
+  const [tests, setTests] = useState<GroupTests[] | null>(null);
   const loadTestsOf = useLoadTests();
-  const [chosen, setChosen] = useState<Set<string>>(() => new Set());
   const [filter, setFilter] = useState('');
-  const [key, setKey] = useState('');
-  const [value, setValue] = useState('');
-  const [color, setColor] = useState('#1f77b4');
   const startRun = useStartRun();
-
-  const visible = useMemo(() => {
-    const needle = filter.trim().toLowerCase();
-    return (tests ?? []).map((group) => ({
-      ...group,
-      tests: needle
-        ? group.tests.filter(
-            (test) => test.testName.toLowerCase().includes(needle) || test.type.toLowerCase().includes(needle),
-          )
-        : group.tests,
-    }));
-  }, [filter, tests]);
+  const form = useForm<LabelsForm>({ resolver: zodResolver(labelsFormSchema), defaultValues: DEFAULTS });
+  const { field: testsField } = useController({ control: form.control, name: 'tests' });
+  const chosen = useMemo(() => new Set(testsField.value), [testsField.value]);
+  const choose = (next: ReadonlySet<string>) => testsField.onChange([...next]);
 
   const loadTests = async () => {
     if (platform.chosen.length === 0) {
@@ -47,22 +54,24 @@ export function LabelsTab() {
       for (const failed of loaded.groups.filter((group) => group.error))
         toast.error(`${failed.accountGroupName}: ${failed.error ?? 'Failed to load tests'}`);
       setTests(loaded.groups);
-      setChosen(new Set());
+      form.setValue('tests', []);
     } catch (error) {
       toastPlatformError(error, 'Failed to load tests');
     }
   };
 
-  const setMany = (add: boolean) =>
-    setChosen((previous) => {
-      const next = new Set(previous);
-      for (const group of visible)
-        for (const test of group.tests) {
+  /** Select All Tests and Deselect All Tests act on the tests the filter shows, in every group. */
+  const setShown = (add: boolean) => {
+    const needle = filter.trim().toLowerCase();
+    const next = new Set(chosen);
+    for (const group of tests ?? [])
+      for (const test of group.tests)
+        if (!needle || byTest(test, needle)) {
           if (add) next.add(testKey(group.aid, test.testId));
           else next.delete(testKey(group.aid, test.testId));
         }
-      return next;
-    });
+    choose(next);
+  };
 
   const targets = (tests ?? [])
     .map((group) => ({
@@ -72,30 +81,25 @@ export function LabelsTab() {
     }))
     .filter((target) => target.testIds.length > 0);
 
-  const apply = () => {
-    if (!key.trim() || !value.trim()) {
-      toast.error('The label needs a key and a value');
-      return;
-    }
-    if (targets.length === 0) {
-      toast.error('Select at least one test');
-      return;
-    }
-    if (!platform.organization) return;
-    startRun.mutate(
-      {
-        kind: 'labels',
-        token: platform.token,
-        organization: platform.organization,
-        tag: { key: key.trim(), value: value.trim(), color },
-        targets,
-      },
-      {
-        onSuccess: (run) => openRun(run.id),
-        onError: (error) => toastPlatformError(error, 'Failed to apply the label'),
-      },
-    );
-  };
+  const apply = form.handleSubmit(
+    ({ key, value, color }) => {
+      if (!platform.organization) return;
+      startRun.mutate(
+        {
+          kind: 'labels',
+          token: platform.token,
+          organization: platform.organization,
+          tag: { key, value, color },
+          targets,
+        },
+        {
+          onSuccess: (run) => openRun(run.id),
+          onError: (error) => toastPlatformError(error, 'Failed to apply the label'),
+        },
+      );
+    },
+    (errors) => toast.error(firstProblem(errors) ?? 'Please complete the label'),
+  );
 
   if (runId)
     return (
@@ -104,13 +108,14 @@ export function LabelsTab() {
         title="Label Results"
         newLabel="Label Other Tests"
         onNew={() => {
-          setChosen(new Set());
+          form.setValue('tests', []);
           openRun(null);
         }}
       />
     );
 
   const testCount = targets.reduce((sum, target) => sum + target.testIds.length, 0);
+  const { errors } = form.formState;
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-600">
@@ -119,94 +124,83 @@ export function LabelsTab() {
       </p>
       <PlatformGroupsSection platform={platform} />
       {platform.groups && (
-        <button
-          type="button"
-          className={primaryButton}
-          disabled={loadTestsOf.isPending}
+        <Button
+          variant="primary"
+          busy={loadTestsOf.isPending}
+          busyLabel="Loading tests"
           onClick={() => void loadTests()}
         >
-          {loadTestsOf.isPending ? 'Loading tests…' : 'Load Tests'}
-        </button>
+          Load Tests
+        </Button>
       )}
       {tests && (
-        <section className="space-y-3" aria-label="Tests">
-          <div className="flex flex-wrap items-center gap-2">
-            <input
-              type="search"
-              value={filter}
-              onChange={(event) => setFilter(event.target.value)}
-              placeholder="Filter tests by name or type"
-              aria-label="Filter tests"
-              className="rounded-md border border-slate-300 px-3 py-1.5"
-            />
-            <button type="button" className={smallButton} onClick={() => setMany(true)}>
-              Select All Tests
-            </button>
-            <button type="button" className={smallButton} onClick={() => setMany(false)}>
-              Deselect All Tests
-            </button>
-          </div>
-          <div className="max-h-96 space-y-3 overflow-y-auto rounded-md border border-slate-200 p-3">
-            {visible.map((group) => (
-              <fieldset key={group.aid}>
-                <legend className="font-medium">{group.accountGroupName}</legend>
-                {group.tests.length === 0 && <p className="text-sm text-slate-500">No tests.</p>}
-                <ul className="grid gap-1 sm:grid-cols-2">
-                  {group.tests.map((test) => (
-                    <li key={test.testId}>
-                      <label className="flex items-center gap-2 text-sm">
-                        <input
-                          type="checkbox"
-                          checked={chosen.has(testKey(group.aid, test.testId))}
-                          onChange={() => setChosen((previous) => toggled(previous, testKey(group.aid, test.testId)))}
-                        />
-                        {test.testName}
+        <form onSubmit={(event) => void apply(event)} noValidate>
+          <section className="space-y-3" aria-label="Tests">
+            <div className="flex flex-wrap items-center gap-2">
+              <input
+                type="search"
+                value={filter}
+                onChange={(event) => setFilter(event.target.value)}
+                placeholder="Filter tests by name or type"
+                aria-label="Filter tests"
+                className="rounded-md border border-slate-300 px-3 py-1.5"
+              />
+              <Button size="sm" onClick={() => setShown(true)}>
+                Select All Tests
+              </Button>
+              <Button size="sm" onClick={() => setShown(false)}>
+                Deselect All Tests
+              </Button>
+            </div>
+            <div className="max-h-96 space-y-3 overflow-y-auto rounded-md border border-slate-200 p-3">
+              {tests.map((group) => (
+                <fieldset key={group.aid}>
+                  <legend className="font-medium">{group.accountGroupName}</legend>
+                  <CheckList
+                    items={group.tests}
+                    itemKey={(test) => testKey(group.aid, test.testId)}
+                    matches={byTest}
+                    search={filter}
+                    controls={false}
+                    selected={chosen}
+                    onSelectedChange={choose}
+                    label={`Tests in ${group.accountGroupName}`}
+                    searchLabel="Filter tests"
+                    emptyText={group.tests.length === 0 ? 'No tests.' : 'No test matches the filter.'}
+                    height="12rem"
+                    renderItem={(test) => (
+                      <>
+                        <span className="truncate">{test.testName}</span>
                         <span className="text-xs text-slate-500">{test.type}</span>
-                      </label>
-                    </li>
-                  ))}
-                </ul>
-              </fieldset>
-            ))}
-          </div>
-          <div className="flex flex-wrap items-end gap-3">
-            <label className="text-sm">
-              <span className="block font-medium text-slate-700">Label key</span>
-              <input
-                value={key}
-                onChange={(event) => setKey(event.target.value)}
-                className="mt-1 rounded-md border border-slate-300 px-3 py-2"
-              />
-            </label>
-            <label className="text-sm">
-              <span className="block font-medium text-slate-700">Label value</span>
-              <input
-                value={value}
-                onChange={(event) => setValue(event.target.value)}
-                className="mt-1 rounded-md border border-slate-300 px-3 py-2"
-              />
-            </label>
-            <label className="text-sm">
-              <span className="block font-medium text-slate-700">Colour</span>
-              <input
+                      </>
+                    )}
+                  />
+                </fieldset>
+              ))}
+            </div>
+            <div className="flex flex-wrap items-start gap-3">
+              <TextInput label="Label key" error={errors.key?.message} {...form.register('key')} />
+              <TextInput label="Label value" error={errors.value?.message} {...form.register('value')} />
+              <TextInput
+                label="Colour"
                 type="color"
-                value={color}
-                onChange={(event) => setColor(event.target.value)}
-                className="mt-1 h-10 w-16 rounded border border-slate-300"
+                className="h-10 w-16 p-1"
+                error={errors.color?.message}
+                {...form.register('color')}
               />
-            </label>
-          </div>
-          <p className="text-sm text-slate-700" data-testid="labels-plan">
-            {testCount === 0
-              ? 'Choose the tests to label.'
-              : `The label goes on ${testCount} ${testCount === 1 ? 'test' : 'tests'} in ${targets.length} account ${
-                  targets.length === 1 ? 'group' : 'groups'
-                }.`}
-          </p>
-          <button type="button" className={primaryButton} disabled={startRun.isPending} onClick={apply}>
-            {startRun.isPending ? 'Applying…' : 'Apply Label'}
-          </button>
-        </section>
+            </div>
+            <p className="text-sm text-slate-700" data-testid="labels-plan">
+              {testCount === 0
+                ? 'Choose the tests to label.'
+                : `The label goes on ${testCount} ${testCount === 1 ? 'test' : 'tests'} in ${targets.length} account ${
+                    targets.length === 1 ? 'group' : 'groups'
+                  }.`}
+            </p>
+            <Button type="submit" variant="primary" busy={startRun.isPending} busyLabel="Applying">
+              Apply Label
+            </Button>
+          </section>
+        </form>
       )}
       <RecentRuns view="labels" onOpen={openRun} />
     </div>

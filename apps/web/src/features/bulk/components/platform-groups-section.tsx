@@ -1,3 +1,4 @@
+import { Button } from '../../../components/ui/button';
 import type { PlatformGroups } from '../hooks/use-platform-groups';
 import { GroupSelect } from './group-select';
 import { TokenField } from './token-field';
@@ -10,14 +11,15 @@ export function PlatformGroupsSection({ platform }: { platform: PlatformGroups }
         <div className="min-w-72 flex-1">
           <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
         </div>
-        <button
-          type="button"
-          disabled={platform.loading}
+        <Button
+          variant="primary"
+          className="mb-[2px]"
+          busy={platform.loading}
+          busyLabel="Checking the token"
           onClick={() => void platform.load()}
-          className="mb-[2px] rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:opacity-60"
         >
-          {platform.loading ? 'Checking…' : 'Load Account Groups'}
-        </button>
+          Load Account Groups
+        </Button>
       </div>
       {platform.groups && (
         <GroupSelect groups={platform.groups} selected={platform.selected} onChange={platform.setSelected} />

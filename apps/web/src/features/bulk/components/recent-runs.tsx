@@ -1,4 +1,5 @@
 import { BULK_RUN_LABELS } from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
 import { useBulkRuns } from '../api/runs';
 
 export interface RecentRunsProps {
@@ -31,8 +32,8 @@ export function RecentRuns({ view, onOpen }: RecentRunsProps) {
               <span className="text-slate-600">
                 {run.totals.done} done, {run.totals.failed} failed, {run.totals.skipped} skipped of {run.totals.total}
               </span>
-              <span className="rounded bg-slate-100 px-1.5 text-xs">{run.status}</span>
-              {run.undoneBy && <span className="rounded bg-amber-100 px-1.5 text-xs text-amber-800">undone</span>}
+              <Badge>{run.status}</Badge>
+              {run.undoneBy && <Badge tone="amber">undone</Badge>}
               <span className="ml-auto text-xs text-slate-500">{new Date(run.createdAt).toLocaleString()}</span>
             </button>
           </li>

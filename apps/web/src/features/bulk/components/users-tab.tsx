@@ -1,7 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { BULK_MESSAGES } from '@ce/contract';
-import { parseInvitees } from '../invitees';
+import { Button } from '../../../components/ui/button';
+import { Select, TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
+import { parseInvitees, usersFormSchema } from '../invitees';
 import { useLoadRoles } from '../api/platform-reads';
 import { useStartRun } from '../api/runs';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
@@ -9,7 +13,6 @@ import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
-import { primaryButton } from './styles';
 
 /** A list of addresses is a few kilobytes; a bigger file is not one. */
 export const INVITEE_FILE_MAX_BYTES = 1024 * 1024;
@@ -26,15 +29,21 @@ export async function readInviteeFile(file: Blob): Promise<{ ok: true; text: str
   }
 }
 
+interface UsersForm {
+  roleId: string;
+  text: string;
+}
+
 /** Bulk Users: invite a list of people with one role into the chosen account groups. */
 export function UsersTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
-  const [roleId, setRoleId] = useState('');
-  const [text, setText] = useState('');
   const startRun = useStartRun();
   const fileInput = useRef<HTMLInputElement>(null);
   const { token, groups } = platform;
+  const form = useForm<UsersForm>({ resolver: zodResolver(usersFormSchema), defaultValues: { roleId: '', text: '' } });
+  const roleId = useWatch({ control: form.control, name: 'roleId' });
+  const text = useWatch({ control: form.control, name: 'text' });
 
   // The organization's roles, read again whenever a token's account groups are loaded.
   const { mutate: loadRoles, data: loadedRoles, reset: forgetRoles } = useLoadRoles();
@@ -52,37 +61,32 @@ export function UsersTab() {
     if (!file) return;
     const read = await readInviteeFile(file);
     if (!read.ok) toast.error(read.error, { title: 'Upload failed' });
-    else setText(read.text);
+    else form.setValue('text', read.text, { shouldValidate: form.formState.isSubmitted });
   };
 
-  const invite = () => {
-    if (platform.chosen.length === 0 || !platform.organization) {
-      toast.error(BULK_MESSAGES.groupsRequired);
-      return;
-    }
-    if (!roleId) {
-      toast.error('Choose a role');
-      return;
-    }
-    if (parsed.invitees.length === 0) {
-      toast.error('Add at least one email address');
-      return;
-    }
-    startRun.mutate(
-      {
-        kind: 'users',
-        token: platform.token,
-        organization: platform.organization,
-        accountGroups: platform.chosen,
-        roleId,
-        invitees: parsed.invitees,
-      },
-      {
-        onSuccess: (run) => openRun(run.id),
-        onError: (error) => toastPlatformError(error, 'Failed to invite users'),
-      },
-    );
-  };
+  const invite = form.handleSubmit(
+    (values) => {
+      if (platform.chosen.length === 0 || !platform.organization) {
+        toast.error(BULK_MESSAGES.groupsRequired);
+        return;
+      }
+      startRun.mutate(
+        {
+          kind: 'users',
+          token: platform.token,
+          organization: platform.organization,
+          accountGroups: platform.chosen,
+          roleId: values.roleId,
+          invitees: parseInvitees(values.text).invitees,
+        },
+        {
+          onSuccess: (run) => openRun(run.id),
+          onError: (error) => toastPlatformError(error, 'Failed to invite users'),
+        },
+      );
+    },
+    (errors) => toast.error(errors.roleId?.message ?? errors.text?.message ?? 'Please complete the invitations'),
+  );
 
   if (runId)
     return (
@@ -91,13 +95,14 @@ export function UsersTab() {
         title="Invitation Results"
         newLabel="Invite Other Users"
         onNew={() => {
-          setText('');
+          form.setValue('text', '');
           openRun(null);
         }}
       />
     );
 
   const role = roles?.find((candidate) => candidate.roleId === roleId);
+  const { errors } = form.formState;
   return (
     <div className="space-y-6">
       <p className="text-sm text-slate-600">
@@ -106,68 +111,55 @@ export function UsersTab() {
       </p>
       <PlatformGroupsSection platform={platform} />
       {platform.groups && (
-        <section className="space-y-3" aria-label="Invitations">
-          <label className="block text-sm">
-            <span className="block font-medium text-slate-700">Role</span>
-            <select
-              value={roleId}
-              onChange={(event) => setRoleId(event.target.value)}
-              className="mt-1 rounded-md border border-slate-300 px-3 py-2"
-            >
-              <option value="">{roles ? 'Choose a role' : 'Loading roles…'}</option>
-              {(roles ?? []).map((option) => (
-                <option key={option.roleId} value={option.roleId}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="block text-sm">
-            <span className="block font-medium text-slate-700">
-              Email addresses (one per line, or a CSV with an email column)
-            </span>
-            <textarea
-              value={text}
+        <form onSubmit={(event) => void invite(event)} noValidate>
+          <section className="space-y-3" aria-label="Invitations">
+            <Select
+              label="Role"
+              placeholder={roles ? 'Choose a role' : 'Loading roles…'}
+              options={(roles ?? []).map((option) => ({ value: option.roleId, label: option.name }))}
+              error={errors.roleId?.message}
+              fieldClassName="max-w-xs"
+              {...form.register('roleId')}
+            />
+            <TextArea
+              label="Email addresses (one per line, or a CSV with an email column)"
               rows={6}
-              onChange={(event) => setText(event.target.value)}
               placeholder={'ana@customer.example\nname,email\nBo Lee,bo@customer.example'}
-              className="mt-1 w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm"
+              className="font-mono text-sm"
+              error={errors.text?.message}
+              {...form.register('text')}
             />
-          </label>
-          <div className="flex items-center gap-3">
-            <button
-              type="button"
-              className="rounded-md border border-slate-300 px-3 py-1.5 text-sm"
-              onClick={() => fileInput.current?.click()}
-            >
-              Upload CSV
-            </button>
-            <input
-              ref={fileInput}
-              type="file"
-              accept=".csv,text/csv,text/plain"
-              className="hidden"
-              aria-label="Invitations file"
-              onChange={(event) => void upload(event)}
-            />
-          </div>
-          {parsed.rejected.length > 0 && (
-            <p className="text-sm text-red-700" data-testid="rejected-lines">
-              Not read as an email address: {parsed.rejected.slice(0, 5).join('; ')}
-              {parsed.rejected.length > 5 && ` and ${parsed.rejected.length - 5} more`}
+            <div className="flex items-center gap-3">
+              <Button size="sm" onClick={() => fileInput.current?.click()}>
+                Upload CSV
+              </Button>
+              <input
+                ref={fileInput}
+                type="file"
+                accept=".csv,text/csv,text/plain"
+                className="hidden"
+                aria-label="Invitations file"
+                onChange={(event) => void upload(event)}
+              />
+            </div>
+            {parsed.rejected.length > 0 && (
+              <p className="text-sm text-red-700" data-testid="rejected-lines">
+                Not read as an email address: {parsed.rejected.slice(0, 5).join('; ')}
+                {parsed.rejected.length > 5 && ` and ${parsed.rejected.length - 5} more`}
+              </p>
+            )}
+            <p className="text-sm text-slate-700" data-testid="users-plan">
+              {parsed.invitees.length === 0
+                ? 'Add the people to invite.'
+                : `${parsed.invitees.length} ${parsed.invitees.length === 1 ? 'person' : 'people'} will be invited into ${
+                    platform.chosen.length
+                  } account ${platform.chosen.length === 1 ? 'group' : 'groups'}${role ? ` as ${role.name}` : ''}.`}
             </p>
-          )}
-          <p className="text-sm text-slate-700" data-testid="users-plan">
-            {parsed.invitees.length === 0
-              ? 'Add the people to invite.'
-              : `${parsed.invitees.length} ${parsed.invitees.length === 1 ? 'person' : 'people'} will be invited into ${
-                  platform.chosen.length
-                } account ${platform.chosen.length === 1 ? 'group' : 'groups'}${role ? ` as ${role.name}` : ''}.`}
-          </p>
-          <button type="button" className={primaryButton} disabled={startRun.isPending} onClick={invite}>
-            {startRun.isPending ? 'Inviting…' : 'Invite Users'}
-          </button>
-        </section>
+            <Button type="submit" variant="primary" busy={startRun.isPending} busyLabel="Inviting">
+              Invite Users
+            </Button>
+          </section>
+        </form>
       )}
       <RecentRuns view="users" onOpen={openRun} />
     </div>
