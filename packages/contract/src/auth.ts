@@ -2,11 +2,6 @@ import { z } from 'zod';
 import { passwordPolicySchema } from './password-policy.js';
 import { ROLES } from './roles.js';
 
-/** Name of the anti-forgery cookie and the header that must echo it on every state-changing request. */
-export const CSRF_COOKIE = 'ce_csrf';
-export const CSRF_HEADER = 'x-csrf-token';
-export const SESSION_COOKIE = 'ce_session';
-
 export const loginInputSchema = z.object({
   email: z.string().trim().min(1, 'Username cannot be empty').max(320),
   password: z.string().min(1, 'Password cannot be empty').max(1024),

@@ -33,3 +33,8 @@ export const TEST_INTERVALS = [
 
 export const DEFAULT_TEST_INTERVAL = 300;
 export const DEFAULT_PORT = 80;
+
+/** Name of the anti-forgery cookie and the header that must echo it on every state-changing request. */
+export const CSRF_COOKIE = 'ce_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+export const SESSION_COOKIE = 'ce_session';

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  changePasswordFormSchema,
-  newPasswordFormSchema,
-  passwordResetFormSchema,
-  signInErrorMessage,
-} from './identity.js';
+import { changePasswordFormSchema, newPasswordFormSchema, passwordResetFormSchema } from './identity.js';
+import { signInErrorMessage } from './sign-in-errors.js';
 
 describe('signInErrorMessage', () => {
   it('shows a fixed message for each known code and the fallback for anything else, never the URL text', () => {

@@ -7,6 +7,8 @@ export * from './auth.js';
 export * from './errors.js';
 export * from './operations.js';
 export * from './password-policy.js';
+export * from './password-rules.js';
+export * from './sign-in-errors.js';
 export * from './identity.js';
 export * from './reports.js';
 export * from './bulk.js';

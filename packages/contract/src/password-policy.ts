@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PasswordPolicy } from './password-rules.js';
 
 /** The password rules, from configuration only (spec section 5). */
 export const passwordPolicySchema = z.object({
@@ -7,38 +8,4 @@ export const passwordPolicySchema = z.object({
   uppercase: z.boolean(),
   number: z.boolean(),
   symbol: z.boolean(),
-});
-export type PasswordPolicy = z.infer<typeof passwordPolicySchema>;
-
-export interface PasswordRule {
-  id: keyof PasswordPolicy;
-  label: string;
-  test: (password: string) => boolean;
-}
-
-/** The rules a policy imposes, in the words the form shows before the user fails them. */
-export function passwordRules(policy: PasswordPolicy): PasswordRule[] {
-  const rules: PasswordRule[] = [
-    {
-      id: 'minLength',
-      label: `At least ${policy.minLength} characters`,
-      test: (password) => [...password].length >= policy.minLength,
-    },
-  ];
-  if (policy.lowercase)
-    rules.push({ id: 'lowercase', label: 'A lowercase letter', test: (password) => /\p{Ll}/u.test(password) });
-  if (policy.uppercase)
-    rules.push({ id: 'uppercase', label: 'An uppercase letter', test: (password) => /\p{Lu}/u.test(password) });
-  if (policy.number) rules.push({ id: 'number', label: 'A number', test: (password) => /\p{Nd}/u.test(password) });
-  if (policy.symbol) {
-    rules.push({ id: 'symbol', label: 'A symbol', test: (password) => /[^\p{L}\p{Nd}\s]/u.test(password) });
-  }
-  return rules;
-}
-
-/** The rules a password breaks; empty when it is acceptable. */
-export function passwordProblems(policy: PasswordPolicy, password: string): string[] {
-  return passwordRules(policy)
-    .filter((rule) => !rule.test(password))
-    .map((rule) => rule.label);
-}
+}) satisfies z.ZodType<PasswordPolicy>;

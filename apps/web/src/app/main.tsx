@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from '../lib/query-client';
+import { preloadRoute } from './preload';
 import { Providers } from './providers';
 import { createRouter } from './router';
 import './index.css';
@@ -9,6 +10,7 @@ import './index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+preloadRoute(window.location.pathname);
 createRoot(root).render(
   <StrictMode>
     <Providers queryClient={createQueryClient()}>

@@ -1,15 +1,18 @@
-import { lazy, type JSX } from 'react';
+import { lazy, Suspense, type JSX } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PATHS } from '@ce/contract';
+import { Spinner } from '../components/ui/spinner';
 import { TOOL_PAGES } from '../config/tool-pages';
-import { DashboardPage } from './routes/dashboard-page';
-
+import { loadDashboard, loadShell } from './preload';
 import { LoginPage } from './routes/login-page';
 
-import { ToolIntroPage } from './routes/tool-intro-page';
-import { AppShell } from './shell/app-shell';
-
-// Pages load on first visit, so signing in does not wait for every tool's code.
+// Only the sign-in page is in the first script: the shell and every page load on first visit (the
+// shell and the dashboard while the user types their password, see LoginPage).
+const AppShell = lazy(() => loadShell().then((module) => ({ default: module.AppShell })));
+const DashboardPage = lazy(() => loadDashboard().then((module) => ({ default: module.DashboardPage })));
+const ToolIntroPage = lazy(() =>
+  import('./routes/tool-intro-page').then((module) => ({ default: module.ToolIntroPage })),
+);
 const reportPages = () => import('./routes/report-pages');
 const AccountHealthPage = lazy(() => reportPages().then((module) => ({ default: module.AccountHealthPage })));
 const AlertsReportPage = lazy(() => reportPages().then((module) => ({ default: module.AlertsReportPage })));
@@ -49,7 +52,17 @@ export const routes: RouteObject[] = [
   { path: PATHS.login, element: <LoginPage /> },
   {
     path: PATHS.home,
-    element: <AppShell />,
+    element: (
+      <Suspense
+        fallback={
+          <div className="flex h-screen items-center justify-center text-brand-700">
+            <Spinner label="Loading the app" className="h-8 w-8" />
+          </div>
+        }
+      >
+        <AppShell />
+      </Suspense>
+    ),
     children: [
       { index: true, element: <Navigate to={PATHS.dashboard} replace /> },
       { path: 'dashboard', element: <DashboardPage /> },

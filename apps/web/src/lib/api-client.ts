@@ -1,4 +1,4 @@
-import { apiErrorSchema, CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
 
 /** An API answer other than 2xx, with the server's plain-words message. */
 export class ApiRequestError extends Error {
@@ -64,9 +64,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const payload: unknown = text ? safeJson(text) : undefined;
   if (response.ok) return payload as T;
 
-  const parsed = apiErrorSchema.safeParse(payload);
-  const error = parsed.success
-    ? new ApiRequestError(response.status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.fields)
+  const body = (await loadErrorReader()).readApiError(payload);
+  const error = body
+    ? new ApiRequestError(response.status, body.code, body.message, body.fields)
     : new ApiRequestError(response.status, 'http_error', `Server error: ${response.statusText} (${response.status})`);
   // Only the session's own 401 ends the session; a 401 about a customer's platform token does not.
   if (response.status === 401 && error.code === 'unauthorized' && !options.expectUnauthorized) {
@@ -74,6 +74,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
   throw error;
 }
+
+/** The schema that reads error answers, loaded on the first error (or ahead, see prefetchErrorReader). */
+export const loadErrorReader = () => import('./api-error');
 
 /** The server sets the anti-forgery cookie on any API answer; fetch one if the browser has none yet. */
 async function primeCsrfCookie(): Promise<string | undefined> {

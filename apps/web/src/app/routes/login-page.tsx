@@ -1,9 +1,11 @@
+import { useEffect } from 'react';
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { PATHS, signInErrorMessage } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
 import { Spinner } from '../../components/ui/spinner';
 import { LoginForm } from '../../features/auth/components/login-form';
-import { useSession } from '../../lib/session';
+import { useAppInfo, useSession } from '../../lib/session';
+import { preloadRoute } from '../preload';
 
 /** Where to go after signing in: back where the user was heading, if that was inside the app. */
 function destination(state: unknown): string {
@@ -13,11 +15,21 @@ function destination(state: unknown): string {
 
 export function LoginPage() {
   const session = useSession();
+  // What the form offers (SSO, the reset link, the demo line) comes with app-info: the form waits for it
+  // and paints once, complete, instead of growing (and shifting) as the answer arrives.
+  const appInfo = useAppInfo();
   const location = useLocation();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
+  // Once the form is up, the app behind it loads while the user types.
+  const formShown = !session.isPending && !appInfo.isPending && !session.data;
+  useEffect(() => {
+    if (!formShown) return;
+    const idle = window.setTimeout(() => preloadRoute(destination(location.state)), 0);
+    return () => window.clearTimeout(idle);
+  }, [formShown, location.state]);
 
-  if (session.isPending) {
+  if (session.isPending || appInfo.isPending) {
     return (
       <div className="flex h-screen items-center justify-center text-brand-700">
         <Spinner label="Loading your session" className="h-8 w-8" />

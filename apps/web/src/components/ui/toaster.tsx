@@ -18,7 +18,7 @@ export interface ToasterProps {
 export function Toaster({ store = defaultStore }: ToasterProps) {
   const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot);
   return (
-    <div
+    <section
       aria-live="polite"
       aria-label="Notifications"
       // Below the navbar (h-14): a toast never covers Logout or the welcome line.
@@ -47,6 +47,6 @@ export function Toaster({ store = defaultStore }: ToasterProps) {
           </div>
         </div>
       ))}
-    </div>
+    </section>
   );
 }

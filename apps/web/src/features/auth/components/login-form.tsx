@@ -1,17 +1,9 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState, type FormEvent } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
-import { z } from 'zod';
-import {
-  loginInputSchema,
-  newPasswordFormSchema,
-  passwordResetFormSchema,
-  passwordResetRequestSchema,
-} from '@ce/contract';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { Button } from '../../../components/ui/button';
 import { TextInput } from '../../../components/ui/field';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields';
-import { ApiRequestError } from '../../../lib/api-client';
+import { ApiRequestError, loadErrorReader } from '../../../lib/api-client';
 import {
   useAppInfo,
   useCompleteNewPassword,
@@ -19,6 +11,7 @@ import {
   useLogin,
   useRequestPasswordReset,
 } from '../../../lib/session';
+import type { LoginMode as Mode, LoginValues as Values } from '../login-resolvers';
 
 export interface LoginFormProps {
   onSignedIn: () => void;
@@ -26,28 +19,15 @@ export interface LoginFormProps {
   initialError?: string | null;
 }
 
-type Mode = 'login' | 'new-password' | 'forgot' | 'reset';
+/**
+ * The schemas come with the first check, not with the page: the sign-in page paints without the schema
+ * library, which is fetched while the user types.
+ */
+const loadResolvers = () => import('../login-resolvers');
 type Status = { kind: 'info' | 'error' | 'success'; text: string } | null;
 
-interface Values {
-  email: string;
-  password: string;
-  code: string;
-  newPassword: string;
-  confirmPassword: string;
-}
 const EMPTY: Values = { email: '', password: '', code: '', newPassword: '', confirmPassword: '' };
 
-/** Each step checks its own fields by the contract's schema (the spec's messages) and lets the others be. */
-const free = z.string();
-const RESOLVERS: Record<Mode, Resolver<Values>> = {
-  login: zodResolver(loginInputSchema.safeExtend({ code: free, newPassword: free, confirmPassword: free })),
-  'new-password': zodResolver(newPasswordFormSchema.safeExtend({ email: free, password: free, code: free })),
-  forgot: zodResolver(
-    passwordResetRequestSchema.safeExtend({ password: free, code: free, newPassword: free, confirmPassword: free }),
-  ),
-  reset: zodResolver(passwordResetFormSchema.safeExtend({ password: free })),
-};
 /** The status line says one thing: the first problem, in the order the fields are shown. */
 const FIELD_ORDER: (keyof Values)[] = ['email', 'password', 'code', 'newPassword', 'confirmPassword'];
 const firstProblem = (errors: FieldErrors<Values>) =>
@@ -74,8 +54,13 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
   const [status, setStatus] = useState<Status>(initialError ? { kind: 'error', text: initialError } : null);
   const form = useForm<Values>({
     defaultValues: EMPTY,
-    resolver: (values, context, options) => RESOLVERS[modeRef.current](values, context, options),
+    resolver: async (values, context, options) =>
+      (await loadResolvers()).LOGIN_RESOLVERS[modeRef.current](values, context, options),
   });
+  useEffect(() => {
+    const idle = window.setTimeout(() => void Promise.all([loadResolvers(), loadErrorReader()]), 0);
+    return () => window.clearTimeout(idle);
+  }, []);
   const newPassword = useWatch({ control: form.control, name: 'newPassword' });
   const errors = form.formState.errors;
   const appInfo = useAppInfo();
@@ -255,10 +240,12 @@ export function LoginForm({ onSignedIn, initialError = null }: LoginFormProps) {
       )}
 
       <div className="flex justify-between text-sm">
-        {mode === 'login' && appInfo.data?.passwordResetEnabled && (
+        {mode === 'login' && appInfo.data?.passwordResetEnabled ? (
           <button type="button" className={linkButton} onClick={() => switchTo('forgot')}>
             Forgot password?
           </button>
+        ) : (
+          mode === 'login' && <span />
         )}
         {mode !== 'login' && (
           <button type="button" className={linkButton} onClick={() => switchTo('login')}>

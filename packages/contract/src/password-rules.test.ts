@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblems, passwordRules } from './password-policy.js';
+import { passwordProblems, passwordRules } from './password-rules.js';
 
 const strict = { minLength: 10, lowercase: true, uppercase: true, number: true, symbol: true };
 
