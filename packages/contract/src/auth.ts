@@ -15,6 +15,11 @@ export const sessionUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   name: z.string().nullable(),
+  /**
+   * Why a role lives in a field called locale: the original product kept each user's role in its
+   * identity pool's `locale` attribute (spec section 6), and single sign-on providers still send it in that
+   * claim. `role` is what it means (roleFromLocale); the raw value is kept because AHC-IE reads it.
+   */
   locale: z.string().nullable(),
   role: roleSchema,
 });
