@@ -130,6 +130,31 @@ export async function signedInClient(app: TestApp['app'], email: string): Promis
   return client;
 }
 
+export interface SandboxCustomer {
+  /** The sandbox's Org Admin token. */
+  token: string;
+  /** Its organization and account groups, as the account-groups read names them. */
+  organization: { id: string; name: string };
+  groups: { aid: string; accountGroupName: string }[];
+}
+
+/** What a tool's request needs about the customer: the Org Admin token, read through the app as a user would. */
+export async function sandboxCustomer(testApp: TestApp, client: TestClient): Promise<SandboxCustomer> {
+  const token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token;
+  if (!token) throw new Error('the sandbox is mounted in tests');
+  const response = await client.request({ method: 'POST', url: '/api/account-groups', payload: { token } });
+  const listed = response.json<{
+    accountGroups: { aid: string; accountGroupName: string; organizationId: string; organizationName: string }[];
+  }>().accountGroups;
+  const first = listed[0];
+  if (!first) throw new Error(`the token sees no account group: ${response.body}`);
+  return {
+    token,
+    organization: { id: first.organizationId, name: first.organizationName },
+    groups: listed.map(({ aid, accountGroupName }) => ({ aid, accountGroupName })),
+  };
+}
+
 /** Waits (vi.waitFor) until a report or a bulk run has finished, and returns what it read last. */
 export function untilFinished<T extends { status: string }>(read: () => Promise<T>, timeout = 60_000): Promise<T> {
   return vi.waitFor(

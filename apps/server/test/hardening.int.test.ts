@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_MAX_WAIT_MS } from '../src/modules/reports/reports.job.js';
-import { createTestApp, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { createTestApp, sandboxCustomer, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 const KEY = 'q2Qe4nGm0mO3cWb0w0F7GQ3S9lZ3v4w0cD0s7cJ8m3E=';
@@ -96,17 +96,14 @@ describe('a report whose queue job was lost', () => {
   let testApp: TestApp;
   let token: string;
   let organization: { id: string; name: string };
-  let group: { aid: string; accountGroupName: string };
+  let group = { aid: '', accountGroupName: '' };
 
   beforeAll(async () => {
     // No workers: the test plays the worker and the recovery job itself.
     testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
-    token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
-    const tam = await signedInClient(testApp.app, 'tam@demo.local');
-    const groups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
-      .accountGroups;
-    organization = { id: groups[0].organizationId, name: groups[0].organizationName };
-    group = { aid: groups[0].aid, accountGroupName: groups[0].accountGroupName };
+    const customer = await sandboxCustomer(testApp, await signedInClient(testApp.app, 'tam@demo.local'));
+    ({ token, organization } = customer);
+    group = customer.groups[0] ?? group;
   });
   afterAll(async () => {
     await testApp.close();

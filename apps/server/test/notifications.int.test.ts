@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationsResponse } from '@ce/contract';
-import { bgpTemplate, createTestApp, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  bgpTemplate,
+  createTestApp,
+  sandboxCustomer,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
 // No workers: the test plays the worker, so each report and run ends exactly when the test says.
 describe('notifications of work that ended badly', () => {
@@ -8,16 +15,14 @@ describe('notifications of work that ended badly', () => {
   let tam: TestClient;
   let token: string;
   let organization: { id: string; name: string };
-  let group: { aid: string; accountGroupName: string };
+  let group = { aid: '', accountGroupName: '' };
 
   beforeAll(async () => {
     testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
     tam = await signedInClient(testApp.app, 'tam@demo.local');
-    token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
-    const groups = (await tam.request({ method: 'POST', url: '/api/account-groups', payload: { token } })).json()
-      .accountGroups;
-    organization = { id: groups[0].organizationId, name: groups[0].organizationName };
-    group = { aid: groups[0].aid, accountGroupName: groups[0].accountGroupName };
+    const customer = await sandboxCustomer(testApp, tam);
+    ({ token, organization } = customer);
+    group = customer.groups[0] ?? group;
   });
   afterAll(async () => {
     await testApp.close();

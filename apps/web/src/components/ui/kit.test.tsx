@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Badge } from './badge';
 import { Banner } from './banner';
 import { Button } from './button';
+import { FileButton } from './file-button';
 import { Select, TextInput } from './field';
 
 describe('Button', () => {
@@ -99,5 +100,25 @@ describe('Banner', () => {
     expect(warning.textContent).toBe('Figures missingRetry');
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     expect(retry).toHaveBeenCalledOnce();
+  });
+});
+
+describe('FileButton', () => {
+  it('opens the file dialog from its button and hands over the chosen file, once', () => {
+    const onFile = vi.fn();
+    render(
+      <FileButton inputLabel="Templates file" onFile={onFile}>
+        Import Templates
+      </FileButton>,
+    );
+    const input = screen.getByLabelText<HTMLInputElement>('Templates file');
+    const opened = vi.fn();
+    input.addEventListener('click', opened);
+    fireEvent.click(screen.getByRole('button', { name: 'Import Templates' }));
+    expect(opened).toHaveBeenCalledOnce();
+    const file = new File(['{}'], 'templates.json', { type: 'application/json' });
+    fireEvent.change(input, { target: { files: [file] } });
+    expect(onFile).toHaveBeenCalledWith(file);
+    expect(input.value).toBe('');
   });
 });

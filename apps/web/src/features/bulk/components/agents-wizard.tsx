@@ -21,7 +21,7 @@ import { useRunParam } from '../hooks/use-run-param';
 import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';
-import { TokenField } from './token-field';
+import { TokenStep } from './token-step';
 import { Stepper } from '../../../components/ui/stepper';
 import { toggled } from '../toggled';
 
@@ -130,20 +130,7 @@ export function AgentsWizard() {
     <div className="space-y-4">
       <Stepper steps={steps} current={current} onGo={() => undefined} />
       {current === 1 && (
-        <section className="space-y-4" aria-label="Authentication">
-          <h2 className="text-xl font-semibold">Authentication</h2>
-          <TokenField list="agent-wizard" value={platform.rawToken} onChange={platform.setToken} />
-          <div className="flex justify-end">
-            <Button
-              variant="primary"
-              busy={platform.loading}
-              busyLabel="Checking the token"
-              onClick={() => void next()}
-            >
-              Next
-            </Button>
-          </div>
-        </section>
+        <TokenStep platform={platform} list="agent-wizard" nextLabel="Next" onNext={() => void next()} />
       )}
       {current === 2 && platform.groups && (
         <section className="space-y-4" aria-label="Select Account Groups">

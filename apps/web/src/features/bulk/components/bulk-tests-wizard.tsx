@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { FormProvider, useFieldArray, useForm, useWatch } from 'react-hook-form';
 import {
   BULK_MESSAGES,
@@ -13,6 +13,7 @@ import {
   type TestTemplate,
 } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
+import { FileButton } from '../../../components/ui/file-button';
 import { toast } from '../../../components/ui/toast-store';
 import { agentCatalogue, type GroupAgents } from '../agent-catalogue';
 import { useLoadAgents, usePlanTests } from '../api/platform-reads';
@@ -26,7 +27,7 @@ import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
 import { FIELD_LABELS, TemplateCard } from './template-card';
 import { TestRunPanel } from './test-run-panel';
-import { TokenField } from './token-field';
+import { TokenStep } from './token-step';
 import { Stepper } from '../../../components/ui/stepper';
 
 export interface BulkTestsWizardProps {
@@ -64,7 +65,6 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const startRun = useStartRun();
   const { data: run } = useBulkRun(runId);
   const runActive = startRun.isPending || (run !== undefined && !isFinished(run));
-  const fileInput = useRef<HTMLInputElement>(null);
 
   const groupKey = platform.chosen.map((group) => group.aid).join(',');
   const catalogue = useMemo(() => agentCatalogue(agents?.groups ?? []), [agents]);
@@ -163,10 +163,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     else cards.append(newTestTemplate(), { shouldFocus: false });
   };
 
-  const importTemplates = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
+  const importTemplates = async (file: File) => {
     const result = await readTemplatesFile(file);
     if (!result.ok) {
       toast.error(result.error, { title: 'Import failed' });
@@ -219,24 +216,12 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     <FormProvider {...form}>
       <fieldset disabled={runId !== null} className="min-w-0 space-y-6 disabled:opacity-75">
         {step === 1 && (
-          <section className="space-y-4" aria-label="Authentication">
-            <h2 className="text-xl font-semibold">Authentication</h2>
+          <TokenStep platform={platform} list="bulk-tests" nextLabel={nextLabel} onNext={() => void goToGroups()}>
             <p className="text-sm text-slate-600">
               Paste the API token of an Org Admin of the customer&apos;s organization. It stays in this page&apos;s
               memory and is kept by the server only while a run needs it.
             </p>
-            <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
-            <div className="flex justify-end">
-              <Button
-                variant="primary"
-                busy={platform.loading}
-                busyLabel="Checking the token"
-                onClick={() => void goToGroups()}
-              >
-                {nextLabel}
-              </Button>
-            </div>
-          </section>
+          </TokenStep>
         )}
         {step === 2 && platform.groups && (
           <section className="space-y-4" aria-label="Account Groups">
@@ -268,17 +253,14 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
                 >
                   Export Templates
                 </Button>
-                <Button size="sm" onClick={() => fileInput.current?.click()}>
-                  Import Templates
-                </Button>
-                <input
-                  ref={fileInput}
-                  type="file"
+                <FileButton
+                  size="sm"
+                  inputLabel="Templates file"
                   accept="application/json,.json"
-                  className="hidden"
-                  aria-label="Templates file"
-                  onChange={(event) => void importTemplates(event)}
-                />
+                  onFile={(file) => void importTemplates(file)}
+                >
+                  Import Templates
+                </FileButton>
               </div>
             </div>
             {quickInfo}

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useMemo, useRef, type ChangeEvent } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { BULK_MESSAGES } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
+import { FileButton } from '../../../components/ui/file-button';
 import { Select, TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { parseInvitees, usersFormSchema } from '../invitees';
@@ -39,7 +40,6 @@ export function UsersTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
   const startRun = useStartRun();
-  const fileInput = useRef<HTMLInputElement>(null);
   const { token, groups } = platform;
   const form = useForm<UsersForm>({ resolver: zodResolver(usersFormSchema), defaultValues: { roleId: '', text: '' } });
   const roleId = useWatch({ control: form.control, name: 'roleId' });
@@ -55,10 +55,7 @@ export function UsersTab() {
   const roles = groups ? (loadedRoles ?? null) : null;
   const parsed = useMemo(() => parseInvitees(text), [text]);
 
-  const upload = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
+  const upload = async (file: File) => {
     const read = await readInviteeFile(file);
     if (!read.ok) toast.error(read.error, { title: 'Upload failed' });
     else form.setValue('text', read.text, { shouldValidate: form.formState.isSubmitted });
@@ -130,17 +127,14 @@ export function UsersTab() {
               {...form.register('text')}
             />
             <div className="flex items-center gap-3">
-              <Button size="sm" onClick={() => fileInput.current?.click()}>
-                Upload CSV
-              </Button>
-              <input
-                ref={fileInput}
-                type="file"
+              <FileButton
+                size="sm"
+                inputLabel="Invitations file"
                 accept=".csv,text/csv,text/plain"
-                className="hidden"
-                aria-label="Invitations file"
-                onChange={(event) => void upload(event)}
-              />
+                onFile={(file) => void upload(file)}
+              >
+                Upload CSV
+              </FileButton>
             </div>
             {parsed.rejected.length > 0 && (
               <p className="text-sm text-red-700" data-testid="rejected-lines">
