@@ -554,6 +554,7 @@ test('one test is "1 test"; after a run the form is read-only until a new sessio
   for (let index = 3; index >= 1; index--) await card(page, index).getByRole('button', { name: 'Remove' }).click();
   await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
   await expect(toast(page, 'All 1 test created successfully!')).toBeVisible({ timeout: 20_000 });
+  const run = page.url();
   // Read-only: what was run stays as it was (running the same templates again creates nothing twice).
   await expect(card(page, 0).getByLabel('Test Name')).toBeDisabled();
   await expect(card(page, 0).getByRole('list', { name: 'Agents' }).getByRole('checkbox').first()).toBeDisabled();
@@ -562,6 +563,13 @@ test('one test is "1 test"; after a run the form is read-only until a new sessio
   await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
   await expect(page.getByLabel('OAuth Token')).toBeEnabled();
   await expect(page.getByLabel('OAuth Token')).toHaveValue('');
+
+  // The run is undone so that the organization (and the dashboard's count of provisioned tests) is as it was.
+  await page.goto(run);
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByLabel('OAuth Token').fill(token);
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
+  await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
 });
 
 test("a refused token at the account-group step says so in both of the spec's words", async ({ page }) => {
