@@ -13,3 +13,4 @@ export * from './identity.js';
 export * from './reports.js';
 export * from './bulk.js';
 export * from './notifications.js';
+export * from './health.js';

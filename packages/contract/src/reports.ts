@@ -6,13 +6,13 @@ import type { Capability } from './roles.js';
  * generator: a kind without one is refused, and its button says what is coming instead.
  */
 export const REPORT_KINDS = {
-  'ahc-v6': { label: 'AHC v6', tool: 'health-check', capability: 'healthCheck', available: false, needsAccounts: true },
-  'ahc-v7': { label: 'AHC v7', tool: 'health-check', capability: 'healthCheck', available: false, needsAccounts: true },
+  'ahc-v6': { label: 'AHC v6', tool: 'health-check', capability: 'healthCheck', available: true, needsAccounts: true },
+  'ahc-v7': { label: 'AHC v7', tool: 'health-check', capability: 'healthCheck', available: true, needsAccounts: true },
   'ahc-ie': {
     label: 'AHC-IE v7',
     tool: 'health-check',
     capability: 'ahcIe',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'epa-config': {

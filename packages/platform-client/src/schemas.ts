@@ -33,6 +33,8 @@ export const userSchema = z.looseObject({
   dateRegistered: z.string().optional(),
   lastLogin: z.string().optional(),
   loginAccountGroup: z.looseObject({ aid: z.string(), accountGroupName: z.string().optional() }).optional(),
+  /** The user's roles in the account group, on `GET /account-groups/{id}?expand=user`. */
+  roles: z.array(roleSchema).optional(),
   accountGroupRoles: z
     .array(z.looseObject({ accountGroup: z.looseObject({ aid: z.string() }), roles: z.array(roleSchema) }))
     .optional(),
@@ -142,6 +144,8 @@ export const alertSchema = z.looseObject({
   violationCount: z.number().optional(),
   duration: z.number().optional(),
   suppressed: z.boolean().optional(),
+  /** `test.href` ends with the id of the test the alert is about. */
+  _links: z.looseObject({ test: link.optional(), rule: link.optional() }).optional(),
 });
 export type PlatformAlert = z.infer<typeof alertSchema>;
 

@@ -116,6 +116,8 @@ export interface Widget {
   dataSource: string;
   metricGroup?: string;
   metric?: string;
+  /** What the widget shows, by kind: `{TEST: [testIds]}`. */
+  filters?: Record<string, string[]>;
 }
 
 export interface Dashboard {

@@ -260,7 +260,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
     const path = request.url.replace(/^.*\/v7/, '').split('?')[0] ?? '';
     if (token.kind === 'read-only') {
-      if (request.method !== 'GET' || ADMIN_PATHS.some((pattern) => pattern.test(path))) {
+      const readsUsers = /^\/account-groups\/[^/]+$/.test(path) && list(queryOf(request).expand).includes('user');
+      if (request.method !== 'GET' || readsUsers || ADMIN_PATHS.some((pattern) => pattern.test(path))) {
         return problem(reply, 403, 'Forbidden', 'The token does not have permission for this operation');
       }
     }
@@ -302,9 +303,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       ...serializer.accountGroup(target, group.aid),
       ...(expand.includes('user')
         ? {
+            // Each user with their roles in this account group (the v7 document's expanded users carry `roles`).
             users: state.world.users
               .filter((user) => user.roleIdsByAid[target.aid])
-              .map((user) => serializer.user(user, false)),
+              .map((user) => ({
+                ...serializer.user(user, false),
+                roles: (user.roleIdsByAid[target.aid] ?? []).map((roleId) => serializer.role(roleId)),
+              })),
           }
         : {}),
       ...(expand.includes('agent')

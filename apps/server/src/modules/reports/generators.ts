@@ -1,10 +1,14 @@
 import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
+import { healthCheckGenerator } from './health/health-check.generator.js';
 import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
 import type { ReportGenerator } from './report-generator.js';
 
 /** The generators that exist; a kind is accepted only when it has one (REPORT_KINDS.available says the same). */
 const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
+  'ahc-v6': healthCheckGenerator('ahc-v6'),
+  'ahc-v7': healthCheckGenerator('ahc-v7'),
+  'ahc-ie': healthCheckGenerator('ahc-ie'),
   'alerts-config': alertsConfigGenerator,
   'maintenance-window': maintenanceWindowGenerator,
 };

@@ -21,6 +21,11 @@ export interface ReportContext {
   now: Date;
   /** Records progress (steps done of total); the browser shows it live. */
   progress(done: number, total: number): Promise<void>;
+  /**
+   * The file named `filename` of the earlier finished reports of the same kind for the same organization,
+   * newest first (a health check compares itself with them).
+   */
+  history?(filename: string, limit: number): Promise<{ createdAt: Date; content: Buffer }[]>;
   signal?: AbortSignal;
 }
 

@@ -206,6 +206,8 @@ export class ReportJobs {
       requestedBy,
       now: new Date(),
       progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
+      history: (filename, limit) =>
+        repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
     });
     await repository.replaceArtifacts(reportId, generated.artifacts);
     // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.

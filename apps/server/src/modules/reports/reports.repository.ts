@@ -118,6 +118,31 @@ export class ReportsRepository {
     return row;
   }
 
+  /** The file `filename` of the finished reports of `kind` for the organization made before `before`, newest first. */
+  async earlierArtifacts(
+    kind: string,
+    organizationId: string,
+    filename: string,
+    before: Date,
+    limit: number,
+  ): Promise<{ createdAt: Date; content: Buffer }[]> {
+    return this.db
+      .select({ createdAt: reportRequests.createdAt, content: reportArtifacts.content })
+      .from(reportArtifacts)
+      .innerJoin(reportRequests, eq(reportRequests.id, reportArtifacts.reportId))
+      .where(
+        and(
+          eq(reportRequests.kind, kind),
+          eq(reportRequests.organizationId, organizationId),
+          eq(reportRequests.status, 'done'),
+          lt(reportRequests.createdAt, before),
+          eq(reportArtifacts.filename, filename),
+        ),
+      )
+      .orderBy(desc(reportRequests.createdAt))
+      .limit(limit);
+  }
+
   /** Replaces a report's files (a job run again after a crash writes them anew). */
   async replaceArtifacts(reportId: string, files: ReportArtifactFile[]): Promise<void> {
     await this.db.transaction(async (tx) => {

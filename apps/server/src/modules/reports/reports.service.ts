@@ -1,4 +1,5 @@
 import {
+  ahcIeOptionsSchema,
   can,
   PATHS,
   REPORT_KINDS,
@@ -38,6 +39,22 @@ function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSumm
   };
 }
 
+/** The options a kind takes, checked: AHC-IE's tables and days range (defaults filled in); none for the others. */
+function optionsFor(input: CreateReportInput): Record<string, unknown> {
+  if (input.kind === 'ahc-ie') {
+    const parsed = ahcIeOptionsSchema.safeParse(input.options);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new AppError(400, 'invalid_options', issue?.message ?? 'Invalid options', [
+        { path: ['options', ...(issue?.path ?? [])].join('.'), message: issue?.message ?? 'Invalid options' },
+      ]);
+    }
+    return parsed.data;
+  }
+  if (input.kind === 'tam-activity') return input.options;
+  return {};
+}
+
 export interface ReportsDependencies {
   repository: ReportsRepository;
   queue: JobQueue;
@@ -63,6 +80,7 @@ export class ReportsService {
         { path: 'accountGroups', message: 'Please select at least one account group' },
       ]);
     }
+    const options = optionsFor(input);
     const scope = await this.deps.customer.scope(
       input.token,
       input.organization.id,
@@ -75,7 +93,7 @@ export class ReportsService {
         organizationId: scope.organization.id,
         organizationName: scope.organization.name,
         accountGroups: input.accountGroups.map(({ aid }) => ({ aid, accountGroupName: scope.accountGroupName(aid) })),
-        options: input.options,
+        options,
         deliveryStatus: this.deps.delivers ? 'pending' : 'skipped',
       },
       (tx) => this.deps.tokens.seal(input.token, tx),

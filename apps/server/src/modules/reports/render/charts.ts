@@ -45,3 +45,49 @@ export function barChartSvg(chart: BarChart): string {
     instance.dispose();
   }
 }
+
+export interface LineChart {
+  title: string;
+  categories: string[];
+  values: number[];
+  /** The y axis runs from 0 to this value (100 for a score). */
+  max?: number;
+  width?: number;
+  height?: number;
+}
+
+/** A line chart as SVG (one series, a point and its value at each category), rendered like the bar chart. */
+export function lineChartSvg(chart: LineChart): string {
+  const instance = echarts.init(null, null, {
+    renderer: 'svg',
+    ssr: true,
+    width: chart.width ?? 640,
+    height: chart.height ?? 260,
+  });
+  try {
+    instance.setOption({
+      animation: false,
+      color: PALETTE,
+      title: { text: chart.title, left: 'center', textStyle: { fontSize: 14, fontFamily: 'Helvetica' } },
+      grid: { left: 48, right: 24, top: 40, bottom: 40 },
+      xAxis: { type: 'category', data: chart.categories, axisLabel: { fontFamily: 'Helvetica' } },
+      yAxis: {
+        type: 'value',
+        min: 0,
+        ...(chart.max ? { max: chart.max } : {}),
+        axisLabel: { fontFamily: 'Helvetica' },
+      },
+      series: [
+        {
+          type: 'line',
+          data: chart.values,
+          symbolSize: 8,
+          label: { show: true, position: 'top', fontFamily: 'Helvetica', textBorderColor: 'transparent' },
+        },
+      ],
+    });
+    return instance.renderToSVGString();
+  } finally {
+    instance.dispose();
+  }
+}

@@ -3,6 +3,7 @@ import { REPORT_KINDS, type ReportRequest } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Dialog } from '../../../components/ui/dialog';
 import { artifactUrl } from '../api/artifact-url';
 import { useReports } from '../api/reports';
 import { RerunForm } from './rerun-form';
@@ -53,10 +54,34 @@ function StatusCell({ report }: { report: ReportRequest }) {
   );
 }
 
+/** The report's HTML in a dialog: a sandboxed frame (no scripts) of the file served with a sandbox CSP. */
+function HtmlView({ report }: { report: ReportRequest }) {
+  const [open, setOpen] = useState(false);
+  const html = report.artifacts.find((artifact) => artifact.contentType.startsWith('text/html'));
+  if (report.status !== 'done' || !html) return null;
+  const title = `${REPORT_KINDS[report.kind].label}: ${report.organizationName}`;
+  return (
+    <>
+      <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
+        View report
+      </Button>
+      <Dialog title={title} isOpen={open} onClose={() => setOpen(false)} width="max-w-6xl">
+        <iframe
+          title={title}
+          sandbox=""
+          src={artifactUrl(report.id, html.id, true)}
+          className="h-[70vh] w-full rounded-md border border-slate-200 bg-white"
+        />
+      </Dialog>
+    </>
+  );
+}
+
 function FilesCell({ report, rerunning, onRerun }: { report: ReportRequest; rerunning: boolean; onRerun: () => void }) {
   const finished = report.status === 'done' || report.status === 'failed';
   return (
     <div className="space-y-2">
+      <HtmlView report={report} />
       {report.artifacts.length > 0 && (
         <div className="flex flex-wrap gap-2">
           {report.artifacts.map((artifact) => (

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { REPORT_KINDS, type ReportKind } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
 import { ReportWizard } from './report-wizard';
 
 export interface ReportButton {
@@ -37,15 +38,10 @@ export function ReportTool({ title, description, badge, buttons }: ReportToolPro
           const available = REPORT_KINDS[button.mission].available;
           return (
             <div key={button.mission} className="flex flex-col">
-              <button
-                type="button"
-                disabled={!available}
-                onClick={() => setOpen(button)}
-                className="rounded-md bg-brand-700 px-4 py-2 font-medium text-white hover:bg-brand-800 disabled:cursor-not-allowed disabled:bg-slate-300 disabled:text-slate-600"
-              >
+              <Button variant="primary" disabled={!available} onClick={() => setOpen(button)}>
                 {button.label}
-                {button.badge && <span className="ml-2 rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
-              </button>
+                {button.badge && <span className="rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
+              </Button>
               {!available && (
                 <span className="mt-1 text-xs text-slate-500">Coming soon: this report is not generated yet.</span>
               )}

@@ -1,0 +1,108 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { menu, signIn } from './helpers';
+
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function orgAdmin(page: Page): Promise<{ token: string; organizationName: string }> {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
+    token: string;
+    kind: string;
+    organizationName: string;
+  }[];
+  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
+  if (!admin) throw new Error('no org-admin token');
+  return admin;
+}
+
+/** Token, organization and the first two account groups, through the wizard. */
+async function chooseGroups(page: Page, admin: { token: string; organizationName: string }) {
+  await dialog(page).getByLabel('OAuth token').fill(admin.token);
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+  const groups = dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox');
+  await groups.nth(0).check();
+  await groups.nth(1).check();
+}
+
+test('AHC v7: the wizard, My Reports done, the report shown in the app and its four files downloadable', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  const admin = await orgAdmin(page);
+  await page.goto('/home/tools/account-health');
+  await expect(page.getByRole('button', { name: /AHC-IE/ })).toHaveCount(0);
+  await page.getByRole('button', { name: /AHC v7/ }).click();
+  await chooseGroups(page, admin);
+  // Two steps only: Submit on the selection step.
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'AHC v7 report submitted successfully' })).toBeVisible();
+
+  await menu(page).getByRole('link', { name: 'My Reports' }).click();
+  const row = page.getByTestId('report-row').filter({ hasText: 'AHC v7' }).first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+
+  await row.getByRole('button', { name: 'View report' }).click();
+  const frame = page.frameLocator(`iframe[title="AHC v7: ${admin.organizationName}"]`);
+  await expect(frame.getByRole('heading', { name: 'AHC v7 account health check' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: /^Score: \d+\/100, grade [A-F]$/ })).toBeVisible();
+  await expect(frame.getByText('Dashboards with fewer than two widgets').first()).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog(page)).toHaveCount(0);
+
+  const links = row.getByRole('link', { name: /^Download / });
+  await expect(links).toHaveCount(4);
+  const names: string[] = [];
+  for (const link of await links.all()) {
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    names.push(download.suggestedFilename());
+    const content = await readFile((await download.path()) ?? '');
+    if (download.suggestedFilename() === 'findings.json') {
+      const findings = JSON.parse(content.toString('utf8')) as { kind: string; checks: { id: string }[] };
+      expect(findings.kind).toBe('ahc-v7');
+      expect(findings.checks.map((check) => check.id)).toContain('sparse-dashboards');
+    } else if (download.suggestedFilename().endsWith('.pdf')) {
+      expect(content.subarray(0, 5).toString()).toBe('%PDF-');
+    } else if (download.suggestedFilename().endsWith('.xlsx')) {
+      expect(content.subarray(0, 2).toString()).toBe('PK');
+    }
+  }
+  expect(names.map((name) => name.replace(/^ahc-v7-.*(\.\w+)$/, 'ahc-v7$1')).sort()).toEqual([
+    'ahc-v7.html',
+    'ahc-v7.pdf',
+    'ahc-v7.xlsx',
+    'findings.json',
+  ]);
+});
+
+test('AHC-IE as Super User: a third step chooses the tables and the days range', async ({ page }) => {
+  await signIn(page, 'superuser@demo.local');
+  const admin = await orgAdmin(page);
+  await page.goto('/home/tools/account-health');
+  await page.getByRole('button', { name: /AHC-IE/ }).click();
+  await chooseGroups(page, admin);
+  await expect(dialog(page).getByRole('button', { name: 'Submit' })).toHaveCount(0);
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+
+  const days = dialog(page).getByLabel('Days range');
+  await expect(days).toHaveValue('31');
+  await expect(days.getByRole('option')).toHaveText(['7', '14', '20', '31']);
+  const tables = dialog(page).getByRole('group', { name: 'Tables' }).getByRole('checkbox');
+  await expect(tables).toHaveCount(5);
+  for (const table of await tables.all()) await expect(table).toBeChecked();
+  await days.selectOption('14');
+  await dialog(page).getByLabel('users_roles').uncheck();
+  await dialog(page).getByLabel('quotas').uncheck();
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'AHC-IE v7 report submitted successfully' })).toBeVisible();
+
+  await menu(page).getByRole('link', { name: 'My Reports' }).click();
+  const row = page.getByTestId('report-row').filter({ hasText: 'AHC-IE v7' }).first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await row.getByRole('button', { name: 'View report' }).click();
+  const frame = page.frameLocator(`iframe[title="AHC-IE v7: ${admin.organizationName}"]`);
+  await expect(frame.getByRole('heading', { name: 'Alert activity summary (last 14 days)' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Deployment summary' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'Users and roles' })).toHaveCount(0);
+  await expect(frame.getByRole('heading', { name: 'Quotas' })).toHaveCount(0);
+});
