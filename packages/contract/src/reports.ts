@@ -61,7 +61,7 @@ export const REPORT_KINDS = {
     label: 'TAMs Activity Report',
     tool: 'tam-activity',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: false,
   },
   'maintenance-window': {
@@ -149,6 +149,8 @@ export const createReportInputSchema = z.object({
     .object({
       daysRange: z.number().int().positive().optional(),
       tables: z.array(z.enum(AHC_TABLES)).optional(),
+      /** TAM activity: the planner the spec's payload carries (an empty list until a planner is connected). */
+      planner: z.array(z.unknown()).optional(),
     })
     .default({}),
 });
@@ -181,3 +183,16 @@ export const reportRequestSchema = z.object({
 export type ReportRequest = z.infer<typeof reportRequestSchema>;
 export const reportListResponseSchema = z.object({ reports: z.array(reportRequestSchema) });
 export const rerunReportInputSchema = z.object({ token: platformTokenSchema });
+
+/** The TAM activity report's options: its days range, and the planner the spec's payload carries (empty). */
+export const tamActivityOptionsSchema = z.object({
+  daysRange: z
+    .number()
+    .int()
+    .refine((value) => (TAM_DAYS_RANGES as readonly number[]).includes(value), {
+      message: `The days range is one of ${TAM_DAYS_RANGES.join(', ')}`,
+    })
+    .default(7),
+  planner: z.array(z.unknown()).max(0, 'The planner is not connected yet: send an empty list').default([]),
+});
+export type TamActivityOptions = z.infer<typeof tamActivityOptionsSchema>;

@@ -2,6 +2,7 @@ import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
 import { healthCheckGenerator } from './health/health-check.generator.js';
 import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
+import { tamActivityGenerator } from './tam-activity.generator.js';
 import type { ReportGenerator } from './report-generator.js';
 
 /** The generators that exist; a kind is accepted only when it has one (REPORT_KINDS.available says the same). */
@@ -11,6 +12,7 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
   'ahc-ie': healthCheckGenerator('ahc-ie'),
   'alerts-config': alertsConfigGenerator,
   'maintenance-window': maintenanceWindowGenerator,
+  'tam-activity': tamActivityGenerator,
 };
 
 export function generatorOf(kind: ReportKind): ReportGenerator | undefined {

@@ -1,5 +1,7 @@
+import type { z } from 'zod';
 import {
   ahcIeOptionsSchema,
+  tamActivityOptionsSchema,
   can,
   PATHS,
   REPORT_KINDS,
@@ -39,19 +41,19 @@ function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSumm
   };
 }
 
-/** The options a kind takes, checked: AHC-IE's tables and days range (defaults filled in); none for the others. */
+function checked(schema: z.ZodType<Record<string, unknown>>, options: unknown): Record<string, unknown> {
+  const parsed = schema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new AppError(400, 'invalid_options', issue?.message ?? 'Invalid options', [
+    { path: ['options', ...(issue?.path ?? [])].join('.'), message: issue?.message ?? 'Invalid options' },
+  ]);
+}
+
+/** The options a kind takes, checked (defaults filled in): AHC-IE's tables and days range, TAM activity's days range and planner; none for the others. */
 function optionsFor(input: CreateReportInput): Record<string, unknown> {
-  if (input.kind === 'ahc-ie') {
-    const parsed = ahcIeOptionsSchema.safeParse(input.options);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new AppError(400, 'invalid_options', issue?.message ?? 'Invalid options', [
-        { path: ['options', ...(issue?.path ?? [])].join('.'), message: issue?.message ?? 'Invalid options' },
-      ]);
-    }
-    return parsed.data;
-  }
-  if (input.kind === 'tam-activity') return input.options;
+  if (input.kind === 'ahc-ie') return checked(ahcIeOptionsSchema, input.options);
+  if (input.kind === 'tam-activity') return checked(tamActivityOptionsSchema, input.options);
   return {};
 }
 

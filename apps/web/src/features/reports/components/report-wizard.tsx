@@ -155,7 +155,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
             .map((group) => ({ aid: group.aid, accountGroupName: group.accountGroupName })),
           options:
             kind === 'tam-activity'
-              ? { daysRange: valid.tamDays }
+              ? { daysRange: valid.tamDays, planner: [] }
               : kind === 'ahc-ie'
                 ? { daysRange: valid.ahcDays, tables: valid.tables }
                 : {},

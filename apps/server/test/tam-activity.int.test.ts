@@ -1,0 +1,107 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  DATABASES,
+  sandboxCustomer,
+  signedInClient,
+  untilFinished,
+  type SandboxCustomer,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
+
+const DAY = 86_400_000;
+
+describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let customer: SandboxCustomer;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(database);
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    customer = await sandboxCustomer(testApp, tam);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const run = async (options: Record<string, unknown>, accountGroups = customer.groups.slice(0, 0)) => {
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'tam-activity',
+        token: customer.token,
+        organization: customer.organization,
+        accountGroups,
+        options,
+      },
+    });
+    return created;
+  };
+
+  it('counts every audit event of the window once, across the organization, in its spreadsheet', async () => {
+    // No event sits within minutes of the window's start, where the report's clock and this test's differ.
+    const world = testApp.sandbox?.platform.world;
+    const start = Date.now() - 14 * DAY;
+    for (const event of world?.auditEvents ?? [])
+      if (Math.abs(Date.parse(event.date) - start) < 5 * 60_000)
+        event.date = new Date(start + 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const created = await run({ daysRange: 14, planner: [] });
+    expect(created.statusCode, created.body).toBe(202);
+    const report = await untilFinished(() =>
+      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
+    );
+    expect(report.status, report.error).toBe('done');
+    expect(report.options).toEqual({ daysRange: 14, planner: [] });
+    const xlsx = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
+    const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${xlsx.id}` }))
+      .rawPayload;
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Summary',
+      'By user',
+      'By account group',
+      'By event type',
+      'By day',
+      'Events',
+    ]);
+
+    const aids = new Set(customer.groups.map((group) => group.aid));
+    const inWindow = (world?.auditEvents ?? []).filter(
+      (event) => aids.has(event.aid) && Date.parse(event.date) >= start,
+    );
+    const events = workbook.getWorksheet('Events');
+    expect((events?.rowCount ?? 0) - 1).toBe(inWindow.length);
+    const perUser = new Map<string, number>();
+    for (const event of inWindow) perUser.set(event.user, (perUser.get(event.user) ?? 0) + 1);
+    const byUser = workbook.getWorksheet('By user');
+    const listed = new Map<string, number>();
+    byUser?.eachRow((row, number) => {
+      if (number > 1) listed.set(String(row.getCell(1).value), Number(row.getCell(2).value));
+    });
+    expect(listed).toEqual(perUser);
+    const pdf = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.pdf'));
+    const pdfBytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${pdf.id}` }))
+      .rawPayload;
+    expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('keeps to the chosen account groups, and refuses a days range the spec does not offer', async () => {
+    const [first] = customer.groups;
+    const created = await run({ daysRange: 7 }, first ? [first] : []);
+    const report = await untilFinished(() =>
+      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
+    );
+    const html = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.html'));
+    const page = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${html.id}?inline=1` }))
+      .body;
+    expect(page).toContain('TAM activity report');
+    expect(page).toContain(first?.accountGroupName);
+    expect(page).not.toContain(customer.groups[1]?.accountGroupName);
+    expect((await run({ daysRange: 30 })).statusCode).toBe(400);
+  });
+});
