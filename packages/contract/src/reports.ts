@@ -26,14 +26,14 @@ export const REPORT_KINDS = {
     label: 'CA & EA Tests Config Report v7',
     tool: 'config-ca-ea',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'config-spreadsheet': {
     label: 'Configuration Spreadsheet',
     tool: 'config-ca-ea',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'alerts-config': {

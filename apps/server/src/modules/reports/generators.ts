@@ -1,5 +1,7 @@
 import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
+import { configSpreadsheetGenerator } from './config/spreadsheet.generator.js';
+import { testsConfigGenerator } from './config/tests-config.generator.js';
 import { healthCheckGenerator } from './health/health-check.generator.js';
 import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
 import { tamActivityGenerator } from './tam-activity.generator.js';
@@ -11,6 +13,8 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
   'ahc-v7': healthCheckGenerator('ahc-v7'),
   'ahc-ie': healthCheckGenerator('ahc-ie'),
   'alerts-config': alertsConfigGenerator,
+  'tests-config-v7': testsConfigGenerator,
+  'config-spreadsheet': configSpreadsheetGenerator,
   'maintenance-window': maintenanceWindowGenerator,
   'tam-activity': tamActivityGenerator,
 };

@@ -31,7 +31,7 @@ const PERMISSIONS = {
  * A read the token may not be allowed to make: a 403 (or a 404 for an area the organization lacks) makes
  * the checks that need it unknown, naming the permission; every other failure stops the report.
  */
-async function readable<T>(what: string, permission: string, read: () => Promise<T>): Promise<Readable<T>> {
+export async function readable<T>(what: string, permission: string, read: () => Promise<T>): Promise<Readable<T>> {
   try {
     return { ok: true, value: await read() };
   } catch (error) {

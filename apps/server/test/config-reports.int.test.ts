@@ -1,0 +1,137 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  DATABASES,
+  sandboxCustomer,
+  signedInClient,
+  untilFinished,
+  type SandboxCustomer,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
+
+describe.each(DATABASES)('the configuration reports (%s)', (database) => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let customer: SandboxCustomer;
+
+  beforeAll(async () => {
+    testApp = await createTestApp(database);
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    customer = await sandboxCustomer(testApp, tam);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const world = () => {
+    const sandboxWorld = testApp.sandbox?.platform.world;
+    if (!sandboxWorld) throw new Error('the sandbox is mounted in tests');
+    return sandboxWorld;
+  };
+  const workbookOf = async (kind: string, accountGroups: SandboxCustomer['groups']) => {
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { kind, token: customer.token, organization: customer.organization, accountGroups, options: {} },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const report = await untilFinished(() =>
+      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
+    );
+    expect(report.status, report.error).toBe('done');
+    const xlsx = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
+    const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${xlsx.id}` }))
+      .rawPayload;
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    return { report, workbook };
+  };
+  /** The rows of a sheet as objects keyed by its header row. */
+  const rowsOf = (sheet: ExcelJS.Worksheet | undefined) => {
+    const header = (sheet?.getRow(1).values as unknown[] | undefined) ?? [];
+    const rows: Record<string, unknown>[] = [];
+    sheet?.eachRow((row, number) => {
+      if (number === 1) return;
+      const values = row.values as unknown[];
+      rows.push(
+        Object.fromEntries(
+          header.map((name, index) => [String(name), values[index]]).filter(([name]) => name !== 'undefined'),
+        ),
+      );
+    });
+    return rows;
+  };
+
+  it('CA & EA Tests Config v7: every test of the chosen groups once, on its type sheet, with its own fields', async () => {
+    const chosen = customer.groups.slice(0, 2);
+    const { workbook, report } = await workbookOf('tests-config-v7', chosen);
+    const aids = new Set(chosen.map((group) => group.aid));
+    const expected = world().tests.filter((test) => aids.has(test.aid));
+    const types = [...new Set(expected.map((test) => test.type))].sort();
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Summary', ...types]);
+    const listed = types.flatMap((type) => rowsOf(workbook.getWorksheet(type)));
+    expect(listed.map((row) => String(row.testId)).sort()).toEqual(expected.map((test) => test.testId).sort());
+    for (const test of expected) {
+      const row = listed.find((candidate) => String(candidate.testId) === test.testId);
+      expect(row?.type).toBe(test.type);
+      if (test.type === 'http-server') expect(row?.url).toBe(test.config.url);
+      if (test.type === 'agent-to-server')
+        expect([row?.server, row?.port]).toEqual([test.config.server, test.config.port]);
+      if (test.type === 'dns-server') expect(row?.dnsServers).toBe('ns1.example.net');
+      if (test.type === 'bgp') expect(row?.prefix).toBe(test.config.prefix);
+      expect(
+        String(row?.agents ?? '')
+          .split('; ')
+          .filter(Boolean),
+      ).toHaveLength(test.type === 'bgp' ? 0 : test.agentIds.length);
+      expect(
+        String(row?.alertRules ?? '')
+          .split('; ')
+          .filter(Boolean),
+      ).toHaveLength(test.alertRuleIds.length);
+    }
+    const sheet = workbook.getWorksheet('http-server');
+    expect(sheet?.views[0]?.state).toBe('frozen');
+    expect(
+      report.artifacts.map((artifact: { filename: string }) => artifact.filename.split('.').at(-1)).sort(),
+    ).toEqual(['html', 'xlsx']);
+  });
+
+  it('the 12-tab workbook: its tabs, every test once, one row per test and agent, dates as dates', async () => {
+    const { workbook } = await workbookOf('config-spreadsheet', customer.groups);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Summary',
+      'Account Groups',
+      'Users and Roles',
+      'Cloud and Enterprise Agents',
+      'Tests',
+      'Test Agents',
+      'Alert Rules',
+      'Alert Suppression Windows',
+      'Dashboards and Widgets',
+      'Tags',
+      'Endpoint Agents and Tests',
+      'Usage and Quotas',
+    ]);
+    const aids = new Set(customer.groups.map((group) => group.aid));
+    const tests = world().tests.filter((test) => aids.has(test.aid));
+    const listed = rowsOf(workbook.getWorksheet('Tests'));
+    expect(listed.map((row) => String(row['Test id'])).sort()).toEqual(tests.map((test) => test.testId).sort());
+    expect(listed.every((row) => row.Created instanceof Date)).toBe(true);
+    expect(rowsOf(workbook.getWorksheet('Test Agents'))).toHaveLength(
+      tests.reduce((sum, test) => sum + test.agentIds.length, 0),
+    );
+    expect(rowsOf(workbook.getWorksheet('Alert Rules'))).toHaveLength(
+      world().alertRules.filter((rule) => aids.has(rule.aid)).length,
+    );
+    expect(rowsOf(workbook.getWorksheet('Account Groups')).map((row) => row['Account group'])).toEqual(
+      customer.groups.map((group) => group.accountGroupName),
+    );
+    for (const sheet of workbook.worksheets) {
+      expect(sheet.views[0]?.state, sheet.name).toBe('frozen');
+      expect(sheet.autoFilter, sheet.name).toBeTruthy();
+    }
+  });
+});

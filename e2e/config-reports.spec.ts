@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import { expect, test, type Page } from '@playwright/test';
+import { menu, signIn } from './helpers';
+
+const dialog = (page: Page) => page.getByRole('dialog');
+
+async function requestReport(page: Page, button: RegExp, toastText: string) {
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
+    token: string;
+    kind: string;
+    organizationName: string;
+  }[];
+  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
+  if (!admin) throw new Error('no org-admin token');
+  await page.goto('/home/tools/config-report');
+  await page.getByRole('button', { name: button }).click();
+  await dialog(page).getByLabel('OAuth token').fill(admin.token);
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+  await dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox').first().check();
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('status').filter({ hasText: toastText })).toBeVisible();
+}
+
+async function downloadWorkbook(page: Page, label: string): Promise<ExcelJS.Workbook> {
+  await menu(page).getByRole('link', { name: 'My Reports' }).click();
+  const row = page.getByTestId('report-row').filter({ hasText: label }).first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('link', { name: /^Download .*\.xlsx$/ }).click(),
+  ]);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load((await readFile((await download.path()) ?? '')) as unknown as ArrayBuffer);
+  return workbook;
+}
+
+test('CA & EA Tests Config v7: through the wizard to My Reports, its HTML shown and its workbook by test type', async ({
+  page,
+}) => {
+  await signIn(page, 'proserv@demo.local');
+  await requestReport(page, /CA & EA Tests Config v7/, 'CA & EA Tests Config Report v7 submitted successfully');
+  const workbook = await downloadWorkbook(page, 'CA & EA Tests Config Report v7');
+  expect(workbook.worksheets[0]?.name).toBe('Summary');
+  expect(workbook.worksheets.map((sheet) => sheet.name)).toContain('http-server');
+  const row = page.getByTestId('report-row').filter({ hasText: 'CA & EA Tests Config Report v7' }).first();
+  await row.getByRole('button', { name: 'View report' }).click();
+  await expect(
+    page
+      .frameLocator('iframe[title^="CA & EA Tests Config Report v7"]')
+      .getByRole('heading', { name: /^http-server \(\d+\)$/ }),
+  ).toBeVisible();
+});
+
+test('the 12-tab configuration spreadsheet: through the wizard to My Reports and downloaded', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  await requestReport(page, /Configuration Spreadsheet/, 'Configuration Spreadsheet submitted successfully');
+  const workbook = await downloadWorkbook(page, 'Configuration Spreadsheet');
+  expect(workbook.worksheets).toHaveLength(12);
+  expect(workbook.getWorksheet('Tests')?.rowCount).toBeGreaterThan(1);
+});
