@@ -571,7 +571,10 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const agents = agentsOf(group.aid).filter((agent) => types.length === 0 || types.includes(agent.agentType));
     return hal(reply).send({
       agents: agents.map((agent) =>
-        serializer.agent(agent, { expandTests: expand.includes('test-ids') || expand.includes('test') }),
+        serializer.agent(agent, {
+          expandTests: expand.includes('test-ids') || expand.includes('test'),
+          aid: group.aid,
+        }),
       ),
       _links: { self: serializer.link('/agents') },
     });
@@ -581,7 +584,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const { group, serializer } = caller(request);
     const agent = agentsOf(group.aid).find((candidate) => candidate.agentId === request.params.agentId);
     if (!agent) return problem(reply, 404, 'Not Found', `Agent ${request.params.agentId} not found`);
-    return hal(reply).send(serializer.agent(agent, { expandTests: true }));
+    return hal(reply).send(serializer.agent(agent, { expandTests: true, aid: group.aid }));
   });
 
   app.delete<{ Params: { agentId: string } }>('/agents/:agentId', async (request, reply) => {

@@ -23,7 +23,8 @@ export class Serializer {
     };
   }
 
-  agent(agent: Agent, options: { expandTests?: boolean } = {}) {
+  /** `aid`: the account group the call is made in; an agent's tests are those of that group (cloud agents serve every group). */
+  agent(agent: Agent, options: { expandTests?: boolean; aid?: string } = {}) {
     const base = {
       agentId: agent.agentId,
       agentName: agent.agentName,
@@ -41,7 +42,10 @@ export class Serializer {
     const testIds = options.expandTests
       ? {
           testIds: this.world.tests
-            .filter((test) => test.agentIds.includes(agent.agentId))
+            .filter(
+              (test) =>
+                test.agentIds.includes(agent.agentId) && (options.aid === undefined || test.aid === options.aid),
+            )
             .map((test) => Number(test.testId)),
         }
       : {};

@@ -2,6 +2,7 @@ import ExcelJS from 'exceljs';
 import type { AlertRule, PlatformTest } from '@ce/platform-client';
 import { escapeHtml, htmlDocument } from './render/html.js';
 import { escapeMarkdown } from './render/markdown.js';
+import { sheetName as excelSheetName } from './render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';
 
 export interface AlertRuleRow {
@@ -82,18 +83,8 @@ const SHEET_COLUMNS = [
   { header: 'Notifications', key: 'notifications', width: 36 },
 ];
 
-/** Excel sheet names: 31 characters, none of []:*?/\, unique in the workbook. */
-export function sheetName(name: string, taken: Set<string>): string {
-  const base =
-    name
-      .replace(/[[\]:*?/\\]/g, ' ')
-      .trim()
-      .slice(0, 31) || 'Account group';
-  let candidate = base;
-  for (let counter = 2; taken.has(candidate.toLowerCase()); counter++) candidate = `${base.slice(0, 27)} (${counter})`;
-  taken.add(candidate.toLowerCase());
-  return candidate;
-}
+/** Excel sheet names (see render/stream-workbook.ts); a nameless account group is called so. */
+export const sheetName = (name: string, taken: Set<string>) => excelSheetName(name, taken, 'Account group');
 
 export async function alertsWorkbook(organization: string, groups: GroupFindings[], now: Date): Promise<Buffer> {
   const workbook = new ExcelJS.Workbook();

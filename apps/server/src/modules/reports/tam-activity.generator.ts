@@ -1,11 +1,10 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { tamActivityOptionsSchema } from '@ce/contract';
 import type { AuditEvent } from '@ce/platform-client';
 import { barChartSvg } from './render/charts.js';
 import { escapeHtml, htmlDocument } from './render/html.js';
 import { escapeMarkdown } from './render/markdown.js';
 import { renderPdf } from './render/pdf.js';
+import { streamWorkbook } from './render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';
 
 const DAY_MS = 86_400_000;
@@ -180,78 +179,58 @@ function activityPdf(organization: string, summary: ActivitySummary, events: Act
 }
 
 /** The workbook, written row by row with the streaming writer: Summary, the four tallies, and every event. */
-export async function activityWorkbook(
+export function activityWorkbook(
   organization: string,
   summary: ActivitySummary,
   events: ActivityEvent[],
 ): Promise<Buffer> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const ended = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('error', reject);
-  });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-  workbook.creator = 'CE Toolkit';
-  const sheet = (name: string, columns: { header: string; width: number }[]) => {
-    const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-    worksheet.columns = columns.map((column, index) => ({ ...column, key: String(index) }));
-    worksheet.getRow(1).font = { bold: true };
-    worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
-    return worksheet;
-  };
-  const summarySheet = sheet('Summary', [
-    { header: 'Measure', width: 30 },
-    { header: 'Value', width: 50 },
-  ]);
-  for (const row of [
-    ['Organization', organization],
-    ['From', new Date(summary.from)],
-    ['To', new Date(summary.to)],
-    ['Events', summary.total],
-    ['Users', summary.byUser.length],
-    ['Account groups', summary.byGroup.length],
-    ['Event types', summary.byType.length],
-  ])
-    summarySheet.addRow(row).commit();
-  summarySheet.commit();
-  const tallySheet = (name: string, what: string, tallies: Tally[]) => {
-    const worksheet = sheet(name, [
-      { header: what, width: 44 },
-      { header: 'Events', width: 10 },
-      { header: 'First', width: 20 },
-      { header: 'Last', width: 20 },
+  return streamWorkbook((sheet) => {
+    const summarySheet = sheet('Summary', [
+      { header: 'Measure', width: 30 },
+      { header: 'Value', width: 50 },
     ]);
-    for (const entry of tallies)
-      worksheet.addRow([entry.key, entry.count, new Date(entry.first), new Date(entry.last)]).commit();
-    worksheet.commit();
-  };
-  tallySheet('By user', 'User', summary.byUser);
-  tallySheet('By account group', 'Account group', summary.byGroup);
-  tallySheet('By event type', 'Event', summary.byType);
-  const days = sheet('By day', [
-    { header: 'Day', width: 14 },
-    { header: 'Events', width: 10 },
-  ]);
-  for (const entry of summary.byDay) days.addRow([new Date(`${entry.day}T00:00:00Z`), entry.count]).commit();
-  days.commit();
-  const list = sheet('Events', [
-    { header: 'Date (UTC)', width: 20 },
-    { header: 'User', width: 40 },
-    { header: 'Account group', width: 30 },
-    { header: 'Event', width: 24 },
-    { header: 'Resources', width: 40 },
-    { header: 'Address', width: 16 },
-  ]);
-  for (const event of events)
-    list
-      .addRow([new Date(event.date), event.user, event.accountGroup, event.event, event.resources, event.ipAddress])
-      .commit();
-  list.commit();
-  await workbook.commit();
-  await ended;
-  return Buffer.concat(chunks);
+    for (const row of [
+      ['Organization', organization],
+      ['From', new Date(summary.from)],
+      ['To', new Date(summary.to)],
+      ['Events', summary.total],
+      ['Users', summary.byUser.length],
+      ['Account groups', summary.byGroup.length],
+      ['Event types', summary.byType.length],
+    ] as [string, string | number | Date][])
+      summarySheet.row(row);
+    summarySheet.done();
+    const tallySheet = (name: string, what: string, tallies: Tally[]) => {
+      const writer = sheet(name, [
+        { header: what, width: 44 },
+        { header: 'Events', width: 10 },
+        { header: 'First', width: 20 },
+        { header: 'Last', width: 20 },
+      ]);
+      for (const entry of tallies) writer.row([entry.key, entry.count, new Date(entry.first), new Date(entry.last)]);
+      writer.done();
+    };
+    tallySheet('By user', 'User', summary.byUser);
+    tallySheet('By account group', 'Account group', summary.byGroup);
+    tallySheet('By event type', 'Event', summary.byType);
+    const days = sheet('By day', [
+      { header: 'Day', width: 14 },
+      { header: 'Events', width: 10 },
+    ]);
+    for (const entry of summary.byDay) days.row([new Date(`${entry.day}T00:00:00Z`), entry.count]);
+    days.done();
+    const list = sheet('Events', [
+      { header: 'Date (UTC)', width: 20 },
+      { header: 'User', width: 40 },
+      { header: 'Account group', width: 30 },
+      { header: 'Event', width: 24 },
+      { header: 'Resources', width: 40 },
+      { header: 'Address', width: 16 },
+    ]);
+    for (const event of events)
+      list.row([new Date(event.date), event.user, event.accountGroup, event.event, event.resources, event.ipAddress]);
+    list.done();
+  }, new Date(summary.to));
 }
 
 /**

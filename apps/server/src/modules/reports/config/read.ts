@@ -141,6 +141,12 @@ export async function readGroupConfig(
     ],
   );
 
+  // An agent's test ids are kept to this group's tests (a cloud agent serves every group): memory stays
+  // proportional to the group, not to the organization.
+  if (agents.ok && summaries.ok) {
+    const here = new Set(summaries.value.map((test) => test.testId));
+    for (const agent of agents.value) if (agent.testIds) agent.testIds = agent.testIds.filter((id) => here.has(id));
+  }
   const tests: Readable<ConfiguredTest[]> = summaries.ok
     ? {
         ok: true,

@@ -1,5 +1,3 @@
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import {
   AHC_TABLES,
   HEALTH_CHECK_IDS,
@@ -13,6 +11,7 @@ import { barChartSvg, lineChartSvg } from '../render/charts.js';
 import { escapeHtml, htmlDocument } from '../render/html.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import { renderPdf } from '../render/pdf.js';
+import { streamWorkbook } from '../render/stream-workbook.js';
 
 /** HTML and PDF show this many rows of a table or evidence items of a check; the spreadsheet has them all. */
 export const SHOWN_ROWS = 200;
@@ -261,38 +260,19 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
 
 // XLSX ---------------------------------------------------------------------------------------------------
 
-/** The spreadsheet, written row by row with ExcelJS's streaming writer: one sheet per table, Findings, Changes. */
-export async function healthWorkbook(findings: HealthFindings): Promise<Buffer> {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<void>((resolve, reject) => {
-    stream.on('end', resolve);
-    stream.on('error', reject);
-  });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
-  workbook.creator = 'CE Toolkit';
-  workbook.created = new Date(findings.generatedAt);
-
-  const sheet = (name: string, columns: { header: string; width: number }[]) => {
-    const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
-    worksheet.columns = columns.map((column, index) => ({ ...column, key: String(index) }));
-    worksheet.getRow(1).font = { bold: true };
-    worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
-    return worksheet;
-  };
-
-  const summary = sheet('Summary', [
-    { header: 'Check', width: 40 },
-    { header: 'Id', width: 22 },
-    { header: 'Status', width: 10 },
-    { header: 'Threshold', width: 30 },
-    { header: 'Weight', width: 8 },
-    { header: 'Items', width: 8 },
-    { header: 'Definition', width: 80 },
-  ]);
-  summary
-    .addRow([
+/** The spreadsheet, written row by row with the streaming writer: Summary, Findings, Changes, one sheet per table. */
+export function healthWorkbook(findings: HealthFindings): Promise<Buffer> {
+  return streamWorkbook((sheet) => {
+    const summary = sheet('Summary', [
+      { header: 'Check', width: 40 },
+      { header: 'Id', width: 22 },
+      { header: 'Status', width: 10 },
+      { header: 'Threshold', width: 30 },
+      { header: 'Weight', width: 8 },
+      { header: 'Items', width: 8 },
+      { header: 'Definition', width: 80 },
+    ]);
+    summary.row([
       `Score ${findings.score.value}/100, grade ${findings.score.grade}`,
       '',
       '',
@@ -300,11 +280,9 @@ export async function healthWorkbook(findings: HealthFindings): Promise<Buffer> 
       '',
       '',
       `${findings.organization.name}, ${when(findings.generatedAt)}`,
-    ])
-    .commit();
-  for (const check of findings.checks)
-    summary
-      .addRow([
+    ]);
+    for (const check of findings.checks)
+      summary.row([
         check.title,
         check.id,
         check.status,
@@ -312,24 +290,22 @@ export async function healthWorkbook(findings: HealthFindings): Promise<Buffer> 
         check.weight,
         check.items.length,
         check.reason ? `${check.definition} ${check.reason}` : check.definition,
-      ])
-      .commit();
-  summary.commit();
+      ]);
+    summary.done();
 
-  const findingsSheet = sheet('Findings', [
-    { header: 'Check', width: 22 },
-    { header: 'Status', width: 10 },
-    { header: 'Type', width: 12 },
-    { header: 'Id', width: 26 },
-    { header: 'Name', width: 40 },
-    { header: 'Account group', width: 28 },
-    { header: 'Detail', width: 60 },
-    { header: 'Cloud units this period', width: 14 },
-  ]);
-  for (const check of findings.checks)
-    for (const item of check.items)
-      findingsSheet
-        .addRow([
+    const found = sheet('Findings', [
+      { header: 'Check', width: 22 },
+      { header: 'Status', width: 10 },
+      { header: 'Type', width: 12 },
+      { header: 'Id', width: 26 },
+      { header: 'Name', width: 40 },
+      { header: 'Account group', width: 28 },
+      { header: 'Detail', width: 60 },
+      { header: 'Cloud units this period', width: 14 },
+    ]);
+    for (const check of findings.checks)
+      for (const item of check.items)
+        found.row([
           check.id,
           check.status,
           item.type,
@@ -337,42 +313,33 @@ export async function healthWorkbook(findings: HealthFindings): Promise<Buffer> 
           item.name,
           item.accountGroup ?? '',
           item.detail,
-          item.cloudUnits ?? null,
-        ])
-        .commit();
-  findingsSheet.commit();
+          item.cloudUnits,
+        ]);
+    found.done();
 
-  const changes = sheet('Changes', [
-    { header: 'Change', width: 10 },
-    { header: 'Check', width: 22 },
-    { header: 'Type', width: 12 },
-    { header: 'Id', width: 26 },
-    { header: 'Detail', width: 80 },
-  ]);
-  for (const change of findings.changes.items)
-    changes
-      .addRow([change.change, change.checkId, change.item?.type ?? '', change.item?.id ?? '', change.detail])
-      .commit();
-  changes.commit();
+    const changes = sheet('Changes', [
+      { header: 'Change', width: 10 },
+      { header: 'Check', width: 22 },
+      { header: 'Type', width: 12 },
+      { header: 'Id', width: 26 },
+      { header: 'Detail', width: 80 },
+    ]);
+    for (const change of findings.changes.items)
+      changes.row([change.change, change.checkId, change.item?.type ?? '', change.item?.id ?? '', change.detail]);
+    changes.done();
 
-  const taken = new Set(['summary', 'findings', 'changes']);
-  for (const key of AHC_TABLES) {
-    const table = findings.tables[key];
-    if (!table) continue;
-    const name = table.title.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31);
-    const unique = taken.has(name.toLowerCase()) ? `${name.slice(0, 28)} ${taken.size}` : name;
-    taken.add(unique.toLowerCase());
-    const worksheet = sheet(
-      unique,
-      table.columns.map((header) => ({ header, width: Math.min(40, Math.max(12, header.length + 2)) })),
-    );
-    if (table.unavailable) worksheet.addRow([table.unavailable]).commit();
-    for (const row of table.rows) worksheet.addRow(row).commit();
-    worksheet.commit();
-  }
-  await workbook.commit();
-  await done;
-  return Buffer.concat(chunks);
+    for (const key of AHC_TABLES) {
+      const table = findings.tables[key];
+      if (!table) continue;
+      const writer = sheet(
+        table.title,
+        table.columns.map((header) => ({ header, width: Math.min(40, Math.max(12, header.length + 2)) })),
+      );
+      if (table.unavailable) writer.row([table.unavailable]);
+      for (const row of table.rows) writer.row(row);
+      writer.done();
+    }
+  }, new Date(findings.generatedAt));
 }
 
 // Webex --------------------------------------------------------------------------------------------------

@@ -11,12 +11,12 @@ export interface SheetWriter {
 }
 
 /** Excel sheet names: at most 31 characters, none of []:*?/\, unique in the workbook (case-insensitive). */
-export function sheetName(name: string, taken: Set<string>): string {
+export function sheetName(name: string, taken: Set<string>, fallback = 'Sheet'): string {
   const base =
     name
       .replace(/[[\]:*?/\\]/g, ' ')
       .trim()
-      .slice(0, 31) || 'Sheet';
+      .slice(0, 31) || fallback;
   let candidate = base;
   for (let counter = 2; taken.has(candidate.toLowerCase()); counter++) candidate = `${base.slice(0, 27)} (${counter})`;
   taken.add(candidate.toLowerCase());
