@@ -60,3 +60,19 @@ test('the 12-tab configuration spreadsheet: through the wizard to My Reports and
   expect(workbook.worksheets).toHaveLength(12);
   expect(workbook.getWorksheet('Tests')?.rowCount).toBeGreaterThan(1);
 });
+
+test('EPA Config: through the wizard to My Reports, its workbook of endpoint agents, labels and tests', async ({
+  page,
+}) => {
+  await signIn(page, 'adoption@demo.local');
+  await requestReport(page, /EPA Config/, 'EPA Config Report submitted successfully');
+  const workbook = await downloadWorkbook(page, 'EPA Config Report');
+  expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+    'Summary',
+    'Endpoint Agents',
+    'Labels',
+    'Scheduled Tests',
+    'Dynamic Tests',
+  ]);
+  expect(workbook.getWorksheet('Endpoint Agents')?.rowCount).toBeGreaterThan(1);
+});

@@ -146,8 +146,8 @@ test('the wizard keeps the keyboard inside, gives focus back when it closes, and
 
 test('reports without a generator say they are coming', async ({ page }) => {
   await signIn(page, 'tam@demo.local');
-  await page.goto('/home/tools/config-report');
-  await expect(page.getByRole('button', { name: /EPA Config/ })).toBeDisabled();
+  await page.goto('/home/tools/ps-closure-documents');
+  await expect(page.getByRole('button', { name: /Units Closure Document/ })).toBeDisabled();
   await expect(page.getByText('Coming soon: this report is not generated yet.').first()).toBeVisible();
 });
 

@@ -99,6 +99,48 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
     ).toEqual(['html', 'xlsx']);
   });
 
+  it('EPA Config: every endpoint agent, label, scheduled and dynamic test of the chosen groups, selectors named', async () => {
+    const chosen = customer.groups.slice(0, 2);
+    const { workbook } = await workbookOf('epa-config', chosen);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Summary',
+      'Endpoint Agents',
+      'Labels',
+      'Scheduled Tests',
+      'Dynamic Tests',
+    ]);
+    const aids = new Set(chosen.map((group) => group.aid));
+    const agents = world().endpointAgents.filter((agent) => aids.has(agent.aid));
+    const listedAgents = rowsOf(workbook.getWorksheet('Endpoint Agents'));
+    expect(listedAgents.map((row) => row['Agent id']).sort()).toEqual(agents.map((agent) => agent.id).sort());
+    const windows = agents.filter((agent) => agent.platform === 'windows');
+    const labels = rowsOf(workbook.getWorksheet('Labels'));
+    expect(labels).toHaveLength(world().endpointLabels.filter((label) => aids.has(label.aid)).length);
+    expect(
+      labels
+        .filter((row) => row.Label === 'Windows laptops')
+        .reduce((sum, row) => sum + Number(row['Agents matching']), 0),
+    ).toBe(windows.length);
+    expect(labels.find((row) => row.Label === 'Windows laptops')?.Filters).toBe('platform in [windows]');
+    const scheduled = rowsOf(workbook.getWorksheet('Scheduled Tests'));
+    const tests = world().endpointTests.filter((test) => aids.has(test.aid));
+    expect(scheduled.map((row) => String(row['Test id'])).sort()).toEqual(tests.map((test) => test.testId).sort());
+    const specific = tests.find((test) => test.agentSelectorConfig?.agentSelectorType === 'specific-agents');
+    const named = world()
+      .endpointAgents.filter(
+        (agent) =>
+          specific?.agentSelectorConfig?.agentSelectorType === 'specific-agents' &&
+          specific.agentSelectorConfig.agents.includes(agent.id),
+      )
+      .map((agent) => agent.name);
+    expect(scheduled.find((row) => String(row['Test id']) === specific?.testId)?.['Agent selection']).toBe(
+      `Agents: ${named.join(', ')} (at most 3 machines)`,
+    );
+    const dynamic = rowsOf(workbook.getWorksheet('Dynamic Tests'));
+    expect(dynamic).toHaveLength(chosen.length);
+    expect(dynamic[0]?.['Agent selection']).toBe('Labels: Windows laptops (at most 50 machines)');
+  });
+
   it('the 12-tab workbook: its tabs, every test once, one row per test and agent, dates as dates', async () => {
     const { workbook } = await workbookOf('config-spreadsheet', customer.groups);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([

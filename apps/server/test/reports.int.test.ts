@@ -178,7 +178,7 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
     const unavailable = await tam.request({
       method: 'POST',
       url: '/api/reports',
-      payload: { ...base, kind: 'epa-config', accountGroups: [{ aid: '1', accountGroupName: 'x' }] },
+      payload: { ...base, kind: 'closure-units', accountGroups: [{ aid: '1', accountGroupName: 'x' }] },
     });
     expect(unavailable.statusCode).toBe(400);
     const empty = await tam.request({

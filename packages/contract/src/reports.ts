@@ -19,7 +19,7 @@ export const REPORT_KINDS = {
     label: 'EPA Config Report',
     tool: 'config-epa',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'tests-config-v7': {

@@ -10,6 +10,8 @@ import {
   auditEventSchema,
   dashboardSchema,
   endpointAgentSchema,
+  endpointDynamicTestSchema,
+  endpointLabelSchema,
   endpointTestSchema,
   linksSchema,
   quotasSchema,
@@ -371,5 +373,23 @@ export class PlatformSession {
         aid,
         signal,
       }),
+    /** Dynamic tests follow an application (Webex, Zoom, Microsoft Teams) wherever its users are. */
+    listDynamic: async (aid?: string, signal?: AbortSignal) =>
+      this.list(
+        'tests',
+        endpointDynamicTestSchema,
+        'endpoint/tests/dynamic-tests/agent-to-server',
+        'dynamic endpoint tests',
+        {
+          aid,
+          signal,
+        },
+      ),
+  };
+
+  readonly endpointLabels = {
+    /** Labels with their filters. */
+    list: (aid?: string, signal?: AbortSignal) =>
+      this.paginate('endpoint/labels', 'labels', endpointLabelSchema, { aid, query: { expand: ['filters'] }, signal }),
   };
 }

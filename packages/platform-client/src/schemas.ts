@@ -203,8 +203,40 @@ export const endpointTestSchema = z.looseObject({
   aid: z.string().optional(),
   interval: z.number().optional(),
   isEnabled: z.boolean().optional(),
+  agentSelectorConfig: z.lazy(() => agentSelectorSchema).optional(),
 });
 export type EndpointTest = z.infer<typeof endpointTestSchema>;
+
+/** Which endpoint agents run a test: all, specific agents, agents with labels, or with tags. */
+export const agentSelectorSchema = z.looseObject({
+  agentSelectorType: z.string(),
+  maxMachines: z.number().optional(),
+  agents: z.array(z.string()).optional(),
+  endpointAgentLabels: z.array(z.string()).optional(),
+  tagIds: z.array(z.string()).optional(),
+});
+export type AgentSelector = z.infer<typeof agentSelectorSchema>;
+
+export const endpointDynamicTestSchema = z.looseObject({
+  testId: z.string(),
+  testName: z.string(),
+  application: z.string().optional(),
+  interval: z.number().optional(),
+  isEnabled: z.boolean().optional(),
+  agentSelectorConfig: agentSelectorSchema.optional(),
+});
+export type EndpointDynamicTest = z.infer<typeof endpointDynamicTestSchema>;
+
+export const endpointLabelSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  color: z.string().optional(),
+  matchType: z.string().optional(),
+  filters: z
+    .array(z.looseObject({ key: z.string(), values: z.array(z.string()), mode: z.string().optional() }))
+    .optional(),
+});
+export type EndpointLabel = z.infer<typeof endpointLabelSchema>;
 
 export const auditEventSchema = z.looseObject({
   aid: z.string().optional(),

@@ -7,6 +7,8 @@ import type {
   AuditEvent,
   Dashboard,
   EndpointAgent,
+  EndpointDynamicTest,
+  EndpointLabel,
   EndpointTest,
   Organization,
   Role,
@@ -35,6 +37,8 @@ export interface World {
   tags: Tag[];
   endpointAgents: EndpointAgent[];
   endpointTests: EndpointTest[];
+  endpointDynamicTests: EndpointDynamicTest[];
+  endpointLabels: EndpointLabel[];
   auditEvents: AuditEvent[];
   tokens: Token[];
 }
@@ -331,6 +335,8 @@ export function generateWorld(options: GeneratorOptions = {}): World {
     tags: [],
     endpointAgents: [],
     endpointTests: [],
+    endpointDynamicTests: [],
+    endpointLabels: [],
     auditEvents: [],
     tokens: [],
   };
@@ -648,6 +654,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
     }
   });
 
+  addEndpointSelection(world, now, () => id());
   // The large world keeps its round sizes (100 groups, 10,000 tests, 3,000 rules) for the benchmarks.
   if (size === 'demo') plantHealthCases(world, now, () => id());
   world.alerts.sort((a, b) => b.startDate.localeCompare(a.startDate));
@@ -819,4 +826,63 @@ function plantHealthCases(world: World, now: number, nextId: () => string): void
     widget('Expense availability', [tuned.testId]),
     widget('Expense response time', [tuned.testId]),
   ]);
+}
+
+/**
+ * Endpoint agent labels (by platform and by version), a selector on every scheduled endpoint test (all
+ * agents, a label, or three named agents, in turn) and a dynamic Webex test per account group. Added after
+ * the seeded data, without drawing from the seed, so nothing else moves.
+ */
+function addEndpointSelection(world: World, now: number, nextId: () => string): void {
+  const iso = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  for (const group of world.accountGroups) {
+    const labels: EndpointLabel[] = [
+      {
+        id: `label-${group.aid}-windows`,
+        aid: group.aid,
+        name: 'Windows laptops',
+        color: '#1d4ed8',
+        matchType: 'and',
+        filters: [{ key: 'platform', values: ['windows'], mode: 'in' }],
+      },
+      {
+        id: `label-${group.aid}-outdated`,
+        aid: group.aid,
+        name: 'Agents to upgrade',
+        color: '#d97706',
+        matchType: 'or',
+        filters: [{ key: 'version', values: ['1.198.0', '1.201.1'], mode: 'in' }],
+      },
+    ];
+    world.endpointLabels.push(...labels);
+    const agents = world.endpointAgents.filter((agent) => agent.aid === group.aid);
+    world.endpointTests
+      .filter((test) => test.aid === group.aid)
+      .forEach((test, index) => {
+        test.agentSelectorConfig =
+          index % 3 === 0
+            ? { agentSelectorType: 'all-agents', maxMachines: 25 }
+            : index % 3 === 1
+              ? { agentSelectorType: 'agent-labels', endpointAgentLabels: [labels[0]?.id ?? ''], maxMachines: 25 }
+              : {
+                  agentSelectorType: 'specific-agents',
+                  agents: agents.slice(0, 3).map((agent) => agent.id),
+                  maxMachines: 3,
+                };
+      });
+    world.endpointDynamicTests.push({
+      testId: nextId(),
+      aid: group.aid,
+      testName: 'Webex meetings',
+      application: 'webex',
+      interval: 300,
+      isEnabled: true,
+      createdDate: iso(now - 90 * DAY),
+      agentSelectorConfig: {
+        agentSelectorType: 'agent-labels',
+        endpointAgentLabels: [labels[0]?.id ?? ''],
+        maxMachines: 50,
+      },
+    });
+  }
 }

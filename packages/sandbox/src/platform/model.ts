@@ -171,6 +171,12 @@ export interface EndpointAgent {
   publicIP: string;
 }
 
+/** Which endpoint agents run a test (v7 `agentSelectorConfig`, discriminated by `agentSelectorType`). */
+export type AgentSelector =
+  | { agentSelectorType: 'all-agents'; maxMachines: number }
+  | { agentSelectorType: 'specific-agents'; agents: string[]; maxMachines: number }
+  | { agentSelectorType: 'agent-labels'; endpointAgentLabels: string[]; maxMachines: number };
+
 export interface EndpointTest {
   testId: string;
   aid: string;
@@ -181,6 +187,28 @@ export interface EndpointTest {
   server?: string;
   url?: string;
   protocol: 'icmp' | 'tcp';
+  agentSelectorConfig?: AgentSelector;
+}
+
+export interface EndpointDynamicTest {
+  testId: string;
+  aid: string;
+  testName: string;
+  application: 'webex' | 'zoom' | 'microsoft-teams';
+  interval: number;
+  isEnabled: boolean;
+  createdDate: string;
+  agentSelectorConfig: AgentSelector;
+}
+
+/** An endpoint agent label: agents whose fields match its filters (all of them, or any, by matchType). */
+export interface EndpointLabel {
+  id: string;
+  aid: string;
+  name: string;
+  color: string;
+  matchType: 'and' | 'or';
+  filters: { key: string; values: string[]; mode: 'in' | 'not-in' }[];
 }
 
 export interface AuditEvent {

@@ -1,5 +1,6 @@
 import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
+import { epaConfigGenerator } from './config/epa-config.generator.js';
 import { configSpreadsheetGenerator } from './config/spreadsheet.generator.js';
 import { testsConfigGenerator } from './config/tests-config.generator.js';
 import { healthCheckGenerator } from './health/health-check.generator.js';
@@ -13,6 +14,7 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
   'ahc-v7': healthCheckGenerator('ahc-v7'),
   'ahc-ie': healthCheckGenerator('ahc-ie'),
   'alerts-config': alertsConfigGenerator,
+  'epa-config': epaConfigGenerator,
   'tests-config-v7': testsConfigGenerator,
   'config-spreadsheet': configSpreadsheetGenerator,
   'maintenance-window': maintenanceWindowGenerator,
