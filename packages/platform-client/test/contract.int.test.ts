@@ -56,6 +56,8 @@ const CLIENT_OPERATIONS = [
   'GET /quotas',
   'GET /endpoint/agents',
   'GET /endpoint/tests/scheduled-tests',
+  'GET /endpoint/tests/dynamic-tests/agent-to-server',
+  'GET /endpoint/labels',
 ];
 
 const documentPath = findOpenApiDocument();
@@ -236,6 +238,8 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
     await admin.usage.quotas();
     for await (const _agent of admin.endpointAgents.list(aid)) break;
     await admin.endpointTests.listScheduled(aid);
+    await admin.endpointTests.listDynamic(aid);
+    for await (const _label of admin.endpointLabels.list(aid)) break;
 
     // Error answers are part of the contract too.
     await admin.tests

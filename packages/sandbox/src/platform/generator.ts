@@ -829,13 +829,14 @@ function plantHealthCases(world: World, now: number, nextId: () => string): void
 }
 
 /**
- * Endpoint agent labels (by platform and by version), a selector on every scheduled endpoint test (all
+ * Endpoint agent labels (Windows laptops; Macs or one named host), a selector on every scheduled endpoint test (all
  * agents, a label, or three named agents, in turn) and a dynamic Webex test per account group. Added after
  * the seeded data, without drawing from the seed, so nothing else moves.
  */
 function addEndpointSelection(world: World, now: number, nextId: () => string): void {
   const iso = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
   for (const group of world.accountGroups) {
+    const agents = world.endpointAgents.filter((agent) => agent.aid === group.aid);
     const labels: EndpointLabel[] = [
       {
         id: `label-${group.aid}-windows`,
@@ -846,16 +847,18 @@ function addEndpointSelection(world: World, now: number, nextId: () => string): 
         filters: [{ key: 'platform', values: ['windows'], mode: 'in' }],
       },
       {
-        id: `label-${group.aid}-outdated`,
+        id: `label-${group.aid}-macs`,
         aid: group.aid,
-        name: 'Agents to upgrade',
+        name: 'Macs and the help desk',
         color: '#d97706',
         matchType: 'or',
-        filters: [{ key: 'version', values: ['1.198.0', '1.201.1'], mode: 'in' }],
+        filters: [
+          { key: 'platform', values: ['mac'], mode: 'in' },
+          { key: 'hostname', values: agents.slice(0, 1).map((agent) => agent.computerName), mode: 'in' },
+        ],
       },
     ];
     world.endpointLabels.push(...labels);
-    const agents = world.endpointAgents.filter((agent) => agent.aid === group.aid);
     world.endpointTests
       .filter((test) => test.aid === group.aid)
       .forEach((test, index) => {

@@ -24,8 +24,16 @@ export interface EndpointGroup {
   dynamic: EndpointDynamicTest[];
 }
 
+/** The agent field each label filter key reads (v7 filter keys; the rest compare a field of the same name). */
+const FILTER_FIELDS: Record<string, string> = {
+  'agent-id': 'id',
+  'agent-type': 'agentType',
+  hostname: 'computerName',
+  'public-network': 'publicIP',
+};
+
 const field = (agent: EndpointAgent, key: string) => {
-  const value = (agent as Record<string, unknown>)[key];
+  const value = (agent as Record<string, unknown>)[FILTER_FIELDS[key] ?? key];
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 };
 
