@@ -47,14 +47,14 @@ export const REPORT_KINDS = {
     label: 'AS Built Closure Document',
     tool: 'ps-closure',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'closure-endpoints': {
     label: 'Endpoints Closure Document',
     tool: 'ps-closure',
     capability: 'reporting',
-    available: false,
+    available: true,
     needsAccounts: true,
   },
   'tam-activity': {
@@ -151,6 +151,10 @@ export const createReportInputSchema = z.object({
       tables: z.array(z.enum(AHC_TABLES)).optional(),
       /** TAM activity: the planner the spec's payload carries (an empty list until a planner is connected). */
       planner: z.array(z.unknown()).optional(),
+      /** Closure documents: the optional details of the wizard's last step. */
+      engagementName: z.string().optional(),
+      customerContact: z.string().optional(),
+      notes: z.string().optional(),
     })
     .default({}),
 });
@@ -196,3 +200,12 @@ export const tamActivityOptionsSchema = z.object({
   planner: z.array(z.unknown()).max(0, 'The planner is not connected yet: send an empty list').default([]),
 });
 export type TamActivityOptions = z.infer<typeof tamActivityOptionsSchema>;
+
+/** The closure documents' optional details, asked on the wizard's last step; they appear in the document. */
+export const closureOptionsSchema = z.object({
+  engagementName: z.string().trim().max(200, 'At most 200 characters').optional(),
+  customerContact: z.string().trim().max(200, 'At most 200 characters').optional(),
+  notes: z.string().trim().max(5000, 'At most 5,000 characters').optional(),
+});
+export type ClosureOptions = z.infer<typeof closureOptionsSchema>;
+export const CLOSURE_KINDS = ['closure-units', 'closure-endpoints'] as const;

@@ -1,5 +1,6 @@
 import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
+import { closureEndpointsGenerator, closureUnitsGenerator } from './closure/closure.generator.js';
 import { epaConfigGenerator } from './config/epa-config.generator.js';
 import { configSpreadsheetGenerator } from './config/spreadsheet.generator.js';
 import { testsConfigGenerator } from './config/tests-config.generator.js';
@@ -19,6 +20,8 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
   'config-spreadsheet': configSpreadsheetGenerator,
   'maintenance-window': maintenanceWindowGenerator,
   'tam-activity': tamActivityGenerator,
+  'closure-units': closureUnitsGenerator,
+  'closure-endpoints': closureEndpointsGenerator,
 };
 
 export function generatorOf(kind: ReportKind): ReportGenerator | undefined {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   ahcIeOptionsSchema,
+  closureOptionsSchema,
   tamActivityOptionsSchema,
   can,
   PATHS,
@@ -54,6 +55,8 @@ function checked(schema: z.ZodType<Record<string, unknown>>, options: unknown): 
 function optionsFor(input: CreateReportInput): Record<string, unknown> {
   if (input.kind === 'ahc-ie') return checked(ahcIeOptionsSchema, input.options);
   if (input.kind === 'tam-activity') return checked(tamActivityOptionsSchema, input.options);
+  if (input.kind === 'closure-units' || input.kind === 'closure-endpoints')
+    return checked(closureOptionsSchema, input.options);
   return {};
 }
 

@@ -51,7 +51,7 @@ export function PsClosurePage() {
       title="PS Closure Documents"
       description="Produces the closure documents of a professional-services engagement, for units and for endpoints."
       buttons={[
-        { mission: 'closure-units', label: 'Units Closure Document' },
+        { mission: 'closure-units', label: 'AS Built Closure Document (units)' },
         { mission: 'closure-endpoints', label: 'Endpoints Closure Document' },
       ]}
     />

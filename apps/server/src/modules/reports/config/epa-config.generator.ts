@@ -82,7 +82,7 @@ const location = (agent: EndpointAgent) => {
   return named?.locationName ?? '';
 };
 
-async function readEndpointGroup(
+export async function readEndpointGroup(
   context: Parameters<ReportGenerator>[0],
   group: { aid: string; accountGroupName: string },
 ): Promise<Readable<EndpointGroup>> {

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import {
   AHC_IE_DAYS_RANGES,
   AHC_TABLES,
+  CLOSURE_KINDS,
+  closureOptionsSchema,
   platformTokenSchema,
   REPORT_KINDS,
   REPORT_TOASTS,
@@ -16,7 +18,7 @@ import {
 import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
 import { Dialog } from '../../../components/ui/dialog';
-import { Select, TextInput } from '../../../components/ui/field';
+import { Select, TextArea, TextInput } from '../../../components/ui/field';
 import { Stepper } from '../../../components/ui/stepper';
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
@@ -33,6 +35,7 @@ export interface ReportWizardProps {
   failureMessage?: (error: unknown) => string;
 }
 
+const isClosure = (kind: ReportKind | null) => (CLOSURE_KINDS as readonly string[]).includes(kind ?? '');
 const isKnownMission = (mission: string): mission is ReportKind => Object.hasOwn(REPORT_KINDS, mission);
 const INVALID_TOKEN = 'Invalid OAuth token. Please check your token and try again.';
 
@@ -47,6 +50,9 @@ const wizardSchema = (needsAccounts: boolean) =>
     tamDays: z.number().int(),
     ahcDays: z.number().int(),
     tables: z.array(z.enum(AHC_TABLES)).min(1, 'Choose at least one table'),
+    engagementName: closureOptionsSchema.shape.engagementName,
+    customerContact: closureOptionsSchema.shape.customerContact,
+    notes: closureOptionsSchema.shape.notes,
   });
 type WizardValues = z.infer<ReturnType<typeof wizardSchema>>;
 
@@ -57,6 +63,9 @@ const DEFAULTS: WizardValues = {
   tamDays: 7,
   ahcDays: 31,
   tables: [...AHC_TABLES],
+  engagementName: '',
+  customerContact: '',
+  notes: '',
 };
 const STEP_FIELDS = {
   1: { token: true },
@@ -156,9 +165,15 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
           options:
             kind === 'tam-activity'
               ? { daysRange: valid.tamDays, planner: [] }
-              : kind === 'ahc-ie'
-                ? { daysRange: valid.ahcDays, tables: valid.tables }
-                : {},
+              : isClosure(kind)
+                ? {
+                    ...(valid.engagementName ? { engagementName: valid.engagementName } : {}),
+                    ...(valid.customerContact ? { customerContact: valid.customerContact } : {}),
+                    ...(valid.notes ? { notes: valid.notes } : {}),
+                  }
+                : kind === 'ahc-ie'
+                  ? { daysRange: valid.ahcDays, tables: valid.tables }
+                  : {},
         },
         {
           onSuccess: (report) => {
@@ -283,6 +298,27 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
             )}
             {values.organizationId && needsAccounts && selected.size === 0 && (
               <p className="text-sm text-amber-700">Please select at least one account group</p>
+            )}
+            {isClosure(kind) && (
+              <fieldset className="space-y-3">
+                <legend className="text-sm font-medium">Details for the document (optional)</legend>
+                <TextInput
+                  label="Engagement name"
+                  {...form.register('engagementName')}
+                  error={form.formState.errors.engagementName?.message}
+                />
+                <TextInput
+                  label="Customer contact"
+                  {...form.register('customerContact')}
+                  error={form.formState.errors.customerContact?.message}
+                />
+                <TextArea
+                  label="Notes"
+                  rows={3}
+                  {...form.register('notes')}
+                  error={form.formState.errors.notes?.message}
+                />
+              </fieldset>
             )}
             {kind === 'tam-activity' && (
               <Select
