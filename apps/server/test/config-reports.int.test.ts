@@ -141,6 +141,37 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
     expect(dynamic[0]?.['Agent selection']).toBe('Labels: Windows laptops (at most 50 machines)');
   });
 
+  it('Dashboard Report: every dashboard and widget of the chosen groups, owners named, the sparse ones flagged', async () => {
+    const chosen = customer.groups.slice(0, 2);
+    const { workbook, report } = await workbookOf('dashboard-report', chosen);
+    expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
+      'Summary',
+      'Dashboards',
+      'Widgets',
+      'Widget Types',
+    ]);
+    const aids = new Set(chosen.map((group) => group.aid));
+    const dashboards = world().dashboards.filter((dashboard) => aids.has(dashboard.aid));
+    const listed = rowsOf(workbook.getWorksheet('Dashboards'));
+    expect(listed.map((row) => row['Dashboard id']).sort()).toEqual(
+      dashboards.map((dashboard) => dashboard.dashboardId).sort(),
+    );
+    expect(rowsOf(workbook.getWorksheet('Widgets'))).toHaveLength(
+      dashboards.reduce((sum, dashboard) => sum + dashboard.widgets.length, 0),
+    );
+    const payroll = listed.find((row) => row.Dashboard === 'Payroll at a glance');
+    const owner = world().users.find(
+      (user) => user.uid === dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance')?.createdBy,
+    );
+    expect(payroll?.Owner).toBe(`${owner?.name} <${owner?.email}>`);
+    expect(payroll?.['Last change']).toBeInstanceOf(Date);
+    const html = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.html'));
+    const page = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${html.id}?inline=1` }))
+      .body;
+    expect(page).toMatch(/<b>Payroll at a glance<\/b> in [^:]+: 1 widget\(s\)/);
+    expect(page).not.toContain('<b>Expenses</b>');
+  });
+
   it('the 12-tab workbook: its tabs, every test once, one row per test and agent, dates as dates', async () => {
     const { workbook } = await workbookOf('config-spreadsheet', customer.groups);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([

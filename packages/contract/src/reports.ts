@@ -71,6 +71,13 @@ export const REPORT_KINDS = {
     available: true,
     needsAccounts: false,
   },
+  'dashboard-report': {
+    label: 'Dashboard Report',
+    tool: 'dashboard-report',
+    capability: 'tools',
+    available: true,
+    needsAccounts: true,
+  },
 } as const satisfies Record<
   string,
   { label: string; tool: string; capability: Capability; available: boolean; needsAccounts: boolean }
@@ -110,7 +117,22 @@ export const REPORT_TOASTS: Record<ReportKind, { success: string; failure: strin
     success: 'Maintenance Window Report requested successfully',
     failure: 'Failed to send Maintenance Window Report request',
   },
+  'dashboard-report': {
+    success: 'Dashboard Report submitted successfully',
+    failure: 'Failed to submit Dashboard Report',
+  },
 };
+
+/**
+ * Spec section 8: when the server finds the request incomplete (a 400), the wizard says data is missing,
+ * in the words of the kind of output.
+ */
+export const missingDataMessage = (kind: ReportKind): string =>
+  kind === 'dashboard-report'
+    ? 'Missing data to generate the dashboard report'
+    : kind === 'closure-units' || kind === 'closure-endpoints'
+      ? 'Missing data to generate the document'
+      : 'Missing data to generate the report';
 
 export const AHC_TABLES = [
   'thousandeyes_plan_overview',

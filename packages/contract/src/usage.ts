@@ -13,6 +13,7 @@ export const USAGE_TOOLS = [
   'ps-closure',
   'maintenance-window',
   'dashboard-cloned',
+  'dashboard-report',
   'tests-created',
   'hours-logged',
 ] as const;

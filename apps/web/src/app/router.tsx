@@ -15,6 +15,7 @@ const ToolIntroPage = lazy(() =>
 );
 const reportPages = () => import('./routes/report-pages');
 const AccountHealthPage = lazy(() => reportPages().then((module) => ({ default: module.AccountHealthPage })));
+const DashboardsPage = lazy(() => reportPages().then((module) => ({ default: module.DashboardsPage })));
 const AlertsReportPage = lazy(() => reportPages().then((module) => ({ default: module.AlertsReportPage })));
 const ConfigReportPage = lazy(() => reportPages().then((module) => ({ default: module.ConfigReportPage })));
 const MaintenanceWindowPage = lazy(() => reportPages().then((module) => ({ default: module.MaintenanceWindowPage })));
@@ -39,6 +40,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.tamMaintenanceWindow]: <MaintenanceWindowPage />,
   [PATHS.bulkTests]: <BulkTestsPage />,
   [PATHS.bulkOperations]: <BulkOperationsPage />,
+  [PATHS.dashboards]: <DashboardsPage />,
 };
 
 const toolRoutes: RouteObject[] = [

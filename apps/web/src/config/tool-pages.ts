@@ -16,12 +16,6 @@ export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
     title: 'Backup & Restore',
     description: 'Saves the configuration of an account group so it can be restored later.',
   },
-  [PATHS.dashboards]: {
-    title: 'Dashboards',
-    description:
-      'Clone a dashboard into the community gallery, vote for the best ones, and push them into customer account groups.',
-    badge: 'Beta',
-  },
   [PATHS.timeTracking]: {
     title: 'Time Tracking',
     description: 'Turns a spreadsheet of hours into tasks in the CRM, grouped by engagement.',

@@ -2,6 +2,7 @@ import type { ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './alerts-config.generator.js';
 import { closureEndpointsGenerator, closureUnitsGenerator } from './closure/closure.generator.js';
 import { epaConfigGenerator } from './config/epa-config.generator.js';
+import { dashboardReportGenerator } from './dashboard-report.generator.js';
 import { configSpreadsheetGenerator } from './config/spreadsheet.generator.js';
 import { testsConfigGenerator } from './config/tests-config.generator.js';
 import { healthCheckGenerator } from './health/health-check.generator.js';
@@ -22,6 +23,7 @@ const GENERATORS: Partial<Record<ReportKind, ReportGenerator>> = {
   'tam-activity': tamActivityGenerator,
   'closure-units': closureUnitsGenerator,
   'closure-endpoints': closureEndpointsGenerator,
+  'dashboard-report': dashboardReportGenerator,
 };
 
 export function generatorOf(kind: ReportKind): ReportGenerator | undefined {

@@ -77,3 +77,14 @@ export function MyReportsPage() {
   const { data: user } = useSession();
   return <MyReports canSeeEveryone={userCan(user, 'seeAllRuns')} />;
 }
+
+export function DashboardsPage() {
+  return (
+    <ReportTool
+      title="Dashboards"
+      badge="Beta"
+      description="Reports on the dashboards of a customer's account groups: their widgets by type and data source, owners, last changes, and the dashboards with fewer than two widgets."
+      buttons={[{ mission: 'dashboard-report', label: 'Dashboard Report' }]}
+    />
+  );
+}

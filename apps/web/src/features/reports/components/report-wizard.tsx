@@ -7,6 +7,7 @@ import {
   AHC_TABLES,
   CLOSURE_KINDS,
   closureOptionsSchema,
+  missingDataMessage,
   platformTokenSchema,
   REPORT_KINDS,
   REPORT_TOASTS,
@@ -182,9 +183,16 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
             close();
           },
           onError: (error) => {
-            toast.error(failureMessage ? failureMessage(error) : REPORT_TOASTS[kind].failure, {
-              title: error instanceof ApiRequestError && !failureMessage ? error.message : undefined,
-            });
+            // An incomplete request (400) is "missing data" in the spec's words; other failures name the kind.
+            const incomplete = error instanceof ApiRequestError && error.status === 400;
+            toast.error(
+              failureMessage
+                ? failureMessage(error)
+                : incomplete
+                  ? missingDataMessage(kind)
+                  : REPORT_TOASTS[kind].failure,
+              { title: error instanceof ApiRequestError && !failureMessage ? error.message : undefined },
+            );
             if (failureMessage) close();
           },
         },
