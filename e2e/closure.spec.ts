@@ -1,31 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { menu, signIn } from './helpers';
-
-const dialog = (page: Page) => page.getByRole('dialog');
+import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 async function requestDocument(page: Page, button: RegExp, details: Record<string, string>) {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('no org-admin token');
+  const admin = await sandboxOrgAdmin(page);
   await page.goto('/home/tools/ps-closure-documents');
   await page.getByRole('button', { name: button }).click();
-  await dialog(page).getByLabel('OAuth token').fill(admin.token);
-  await dialog(page).getByRole('button', { name: 'Next' }).click();
-  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
-  await dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox').first().check();
+  await fillReportWizard(page, admin);
   for (const [label, value] of Object.entries(details)) await dialog(page).getByLabel(label).fill(value);
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
 }
 
 async function downloads(page: Page, label: string): Promise<Record<string, Buffer>> {
-  await menu(page).getByRole('link', { name: 'My Reports' }).click();
-  const row = page.getByTestId('report-row').filter({ hasText: label }).first();
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const row = await doneReport(page, label);
   const files: Record<string, Buffer> = {};
   for (const link of await row.getByRole('link', { name: /^Download / }).all()) {
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);

@@ -1,24 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { menu, signIn } from './helpers';
-
-const dialog = (page: Page) => page.getByRole('dialog');
+import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 async function throughWizard(page: Page) {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('no org-admin token');
+  const admin = await sandboxOrgAdmin(page);
   await page.goto('/home/tools/dashboards');
   await page.getByRole('button', { name: 'Dashboard Report' }).click();
-  await dialog(page).getByLabel('OAuth token').fill(admin.token);
-  await dialog(page).getByRole('button', { name: 'Next' }).click();
-  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
-  await dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox').first().check();
+  await fillReportWizard(page, admin);
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
 }
 
@@ -28,9 +17,7 @@ test('Dashboard Report: from the Dashboards page through the wizard to My Report
   await signIn(page, 'tam@demo.local');
   await throughWizard(page);
   await expect(page.getByRole('status').filter({ hasText: 'Dashboard Report submitted successfully' })).toBeVisible();
-  await menu(page).getByRole('link', { name: 'My Reports' }).click();
-  const row = page.getByTestId('report-row').filter({ hasText: 'Dashboard Report' }).first();
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const row = await doneReport(page, 'Dashboard Report');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     row.getByRole('link', { name: /^Download .*\.xlsx$/ }).click(),

@@ -1,46 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
-import { menu, signIn } from './helpers';
-
-const dialog = (page: Page) => page.getByRole('dialog');
-
-async function orgAdmin(page: Page): Promise<{ token: string; organizationName: string }> {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('no org-admin token');
-  return admin;
-}
-
-/** Token, organization and the first two account groups, through the wizard. */
-async function chooseGroups(page: Page, admin: { token: string; organizationName: string }) {
-  await dialog(page).getByLabel('OAuth token').fill(admin.token);
-  await dialog(page).getByRole('button', { name: 'Next' }).click();
-  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
-  const groups = dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox');
-  await groups.nth(0).check();
-  await groups.nth(1).check();
-}
+import { expect, test } from '@playwright/test';
+import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 test('AHC v7: the wizard, My Reports done, the report shown in the app and its four files downloadable', async ({
   page,
 }) => {
   await signIn(page, 'tam@demo.local');
-  const admin = await orgAdmin(page);
+  const admin = await sandboxOrgAdmin(page);
   await page.goto('/home/tools/account-health');
   await expect(page.getByRole('button', { name: /AHC-IE/ })).toHaveCount(0);
   await page.getByRole('button', { name: /AHC v7/ }).click();
-  await chooseGroups(page, admin);
+  await fillReportWizard(page, admin, 2);
   // Two steps only: Submit on the selection step.
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'AHC v7 report submitted successfully' })).toBeVisible();
 
-  await menu(page).getByRole('link', { name: 'My Reports' }).click();
-  const row = page.getByTestId('report-row').filter({ hasText: 'AHC v7' }).first();
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const row = await doneReport(page, 'AHC v7');
 
   await row.getByRole('button', { name: 'View report' }).click();
   const frame = page.frameLocator(`iframe[title="AHC v7: ${admin.organizationName}"]`);
@@ -77,10 +52,10 @@ test('AHC v7: the wizard, My Reports done, the report shown in the app and its f
 
 test('AHC-IE as Super User: a third step chooses the tables and the days range', async ({ page }) => {
   await signIn(page, 'superuser@demo.local');
-  const admin = await orgAdmin(page);
+  const admin = await sandboxOrgAdmin(page);
   await page.goto('/home/tools/account-health');
   await page.getByRole('button', { name: /AHC-IE/ }).click();
-  await chooseGroups(page, admin);
+  await fillReportWizard(page, admin, 2);
   await expect(dialog(page).getByRole('button', { name: 'Submit' })).toHaveCount(0);
   await dialog(page).getByRole('button', { name: 'Next' }).click();
 
@@ -96,9 +71,7 @@ test('AHC-IE as Super User: a third step chooses the tables and the days range',
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'AHC-IE v7 report submitted successfully' })).toBeVisible();
 
-  await menu(page).getByRole('link', { name: 'My Reports' }).click();
-  const row = page.getByTestId('report-row').filter({ hasText: 'AHC-IE v7' }).first();
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const row = await doneReport(page, 'AHC-IE v7');
   await row.getByRole('button', { name: 'View report' }).click();
   const frame = page.frameLocator(`iframe[title="AHC-IE v7: ${admin.organizationName}"]`);
   await expect(frame.getByRole('heading', { name: 'Alert activity summary (last 14 days)' })).toBeVisible();

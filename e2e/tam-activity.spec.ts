@@ -1,27 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import { expect, test, type Page } from '@playwright/test';
-import { menu, signIn } from './helpers';
-
-const dialog = (page: Page) => page.getByRole('dialog');
+import { expect, test } from '@playwright/test';
+import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 test('TAM activity: no account group needed, 7/14/21 days, to My Reports done and its three files', async ({
   page,
 }) => {
   await signIn(page, 'tam@demo.local');
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('no org-admin token');
+  const admin = await sandboxOrgAdmin(page);
 
   await page.goto('/home/tools/tam-weekly-report');
   await page.getByRole('button', { name: 'TAM Activity Report' }).click();
-  await dialog(page).getByLabel('OAuth token').fill(admin.token);
-  await dialog(page).getByRole('button', { name: 'Next' }).click();
-  await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
+  // No account group: the report covers the whole organization.
+  await fillReportWizard(page, admin, 0);
   const days = dialog(page).getByLabel('Days range');
   await expect(days).toHaveValue('7');
   await expect(days.getByRole('option')).toHaveText(['7', '14', '21']);
@@ -31,9 +22,7 @@ test('TAM activity: no account group needed, 7/14/21 days, to My Reports done an
     page.getByRole('status').filter({ hasText: 'TAMs Activity Report submitted successfully' }),
   ).toBeVisible();
 
-  await menu(page).getByRole('link', { name: 'My Reports' }).click();
-  const row = page.getByTestId('report-row').filter({ hasText: 'TAMs Activity Report' }).first();
-  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const row = await doneReport(page, 'TAMs Activity Report');
   await row.getByRole('button', { name: 'View report' }).click();
   const frame = page.frameLocator(`iframe[title="TAMs Activity Report: ${admin.organizationName}"]`);
   await expect(frame.getByRole('heading', { name: 'TAM activity report' })).toBeVisible();

@@ -6,7 +6,7 @@ import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { expect, vi } from 'vitest';
-import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from '@ce/contract';
+import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type ReportRequest } from '@ce/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import type { DatabaseTarget } from '../src/platform/database.js';
@@ -181,3 +181,46 @@ export const bgpTemplate = (testName: string, prefix = '203.0.113.0/24') => ({
   alertsEnabled: true,
   description: '',
 });
+
+/**
+ * Requests a report of `kind` for the sandbox customer as `client` (every account group unless given) and
+ * waits until it has finished.
+ */
+export async function requestReport(
+  client: TestClient,
+  customer: SandboxCustomer,
+  kind: string,
+  options: { options?: Record<string, unknown>; accountGroups?: SandboxCustomer['groups']; token?: string } = {},
+): Promise<ReportRequest> {
+  const created = await client.request({
+    method: 'POST',
+    url: '/api/reports',
+    payload: {
+      kind,
+      token: options.token ?? customer.token,
+      organization: customer.organization,
+      accountGroups: options.accountGroups ?? customer.groups,
+      options: options.options ?? {},
+    },
+  });
+  expect(created.statusCode, created.body).toBe(202);
+  return untilFinished(() =>
+    client
+      .request({ method: 'GET', url: `/api/reports/${created.json<{ id: string }>().id}` })
+      .then((response) => response.json<ReportRequest>()),
+  );
+}
+
+/** The bytes of the report's file whose name ends with `suffix` (`inline` serves HTML for the preview). */
+export async function reportFile(
+  client: TestClient,
+  report: Pick<ReportRequest, 'id' | 'artifacts'>,
+  suffix: string,
+  inline = false,
+): Promise<Buffer> {
+  const artifact = report.artifacts.find((candidate) => candidate.filename.endsWith(suffix));
+  if (!artifact)
+    throw new Error(`no ${suffix} among ${report.artifacts.map((candidate) => candidate.filename).join(', ')}`);
+  const url = `/api/reports/${report.id}/artifacts/${artifact.id}${inline ? '?inline=1' : ''}`;
+  return (await client.request({ method: 'GET', url })).rawPayload;
+}

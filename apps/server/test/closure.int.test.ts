@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   DATABASES,
+  reportFile,
+  requestReport,
   sandboxCustomer,
   signedInClient,
-  untilFinished,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
@@ -40,22 +41,9 @@ describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
 
   const produce = async (kind: string, options: Record<string, unknown>) => {
     const chosen = customer.groups.slice(0, 2);
-    const created = await proserv.request({
-      method: 'POST',
-      url: '/api/reports',
-      payload: { kind, token: customer.token, organization: customer.organization, accountGroups: chosen, options },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    const report = await untilFinished(() =>
-      proserv.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
-    );
-    expect(report.status, report.error).toBe('done');
-    const file = async (suffix: string) => {
-      const artifact = report.artifacts.find((candidate: { filename: string }) => candidate.filename.endsWith(suffix));
-      return (await proserv.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${artifact.id}` }))
-        .rawPayload;
-    };
-    return { chosen, docx: await file('.docx'), pdf: await file('.pdf') };
+    const report = await requestReport(proserv, customer, kind, { options, accountGroups: chosen });
+    expect(report.status, report.error ?? '').toBe('done');
+    return { chosen, docx: await reportFile(proserv, report, '.docx'), pdf: await reportFile(proserv, report, '.pdf') };
   };
 
   it('AS Built: an editable Word document and a PDF with every section, the units of the world and the details given', async () => {

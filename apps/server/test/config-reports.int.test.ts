@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   DATABASES,
+  reportFile,
+  requestReport,
   sandboxCustomer,
   signedInClient,
-  untilFinished,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
@@ -31,21 +32,10 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
     return sandboxWorld;
   };
   const workbookOf = async (kind: string, accountGroups: SandboxCustomer['groups']) => {
-    const created = await tam.request({
-      method: 'POST',
-      url: '/api/reports',
-      payload: { kind, token: customer.token, organization: customer.organization, accountGroups, options: {} },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    const report = await untilFinished(() =>
-      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
-    );
-    expect(report.status, report.error).toBe('done');
-    const xlsx = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
-    const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${xlsx.id}` }))
-      .rawPayload;
+    const report = await requestReport(tam, customer, kind, { accountGroups });
+    expect(report.status, report.error ?? '').toBe('done');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await reportFile(tam, report, '.xlsx')) as unknown as ArrayBuffer);
     return { report, workbook };
   };
   /** The rows of a sheet as objects keyed by its header row. */
@@ -165,9 +155,7 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
     );
     expect(payroll?.Owner).toBe(`${owner?.name} <${owner?.email}>`);
     expect(payroll?.['Last change']).toBeInstanceOf(Date);
-    const html = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.html'));
-    const page = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${html.id}?inline=1` }))
-      .body;
+    const page = (await reportFile(tam, report, '.html', true)).toString('utf8');
     expect(page).toMatch(/<b>Payroll at a glance<\/b> in [^:]+: 1 widget\(s\)/);
     expect(page).not.toContain('<b>Expenses</b>');
   });

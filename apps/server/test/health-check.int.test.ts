@@ -11,9 +11,10 @@ import { DEFAULT_SCENARIO, type World } from '@ce/sandbox';
 import {
   createTestApp,
   DATABASES,
+  reportFile,
+  requestReport,
   sandboxCustomer,
   signedInClient,
-  untilFinished,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
@@ -113,30 +114,10 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
     if (!sandboxWorld) throw new Error('the sandbox is mounted in tests');
     return sandboxWorld;
   };
-  const run = async (client: TestClient, kind: string, token: string, options: Record<string, unknown> = {}) => {
-    const created = await client.request({
-      method: 'POST',
-      url: '/api/reports',
-      payload: { kind, token, organization: customer.organization, accountGroups: customer.groups, options },
-    });
-    expect(created.statusCode, created.body).toBe(202);
-    return untilFinished(() =>
-      client.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
-    );
-  };
-  const file = async (
-    client: TestClient,
-    report: { id: string; artifacts: { id: string; filename: string }[] },
-    suffix: string,
-  ) => {
-    const artifact = report.artifacts.find((candidate) => candidate.filename.endsWith(suffix));
-    if (!artifact)
-      throw new Error(`no ${suffix} among ${report.artifacts.map((candidate) => candidate.filename).join(', ')}`);
-    return (await client.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${artifact.id}` }))
-      .rawPayload;
-  };
-  const findingsOf = async (client: TestClient, report: Parameters<typeof file>[1]) =>
-    healthFindingsSchema.parse(JSON.parse((await file(client, report, 'findings.json')).toString('utf8')));
+  const run = (client: TestClient, kind: string, token: string, options: Record<string, unknown> = {}) =>
+    requestReport(client, customer, kind, { token, options });
+  const findingsOf = async (client: TestClient, report: Parameters<typeof reportFile>[1]) =>
+    healthFindingsSchema.parse(JSON.parse((await reportFile(client, report, 'findings.json')).toString('utf8')));
   const itemsOf = (findings: HealthFindings) =>
     Object.fromEntries(findings.checks.map((check) => [check.id, check.items.map((item) => item.id).sort()]));
 
@@ -147,7 +128,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
     '%s finds exactly what the world holds, with the threshold profile of its kind',
     async (kind, profile) => {
       const report = await run(tam, kind, customer.token);
-      expect(report.status, report.error).toBe('done');
+      expect(report.status, report.error ?? '').toBe('done');
       expect(
         report.artifacts
           .map((artifact: { filename: string }) => artifact.filename.replace(/-Acme-Corporation-[\d-]+\./, '.'))
@@ -193,7 +174,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
         ['alert_activity_summary', 'deployment_summary', 'quotas', 'thousandeyes_plan_overview', 'users_roles'].sort(),
       );
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load((await file(tam, report, '.xlsx')) as unknown as ArrayBuffer);
+      await workbook.xlsx.load((await reportFile(tam, report, '.xlsx')) as unknown as ArrayBuffer);
       expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
         'Summary',
         'Findings',
@@ -204,7 +185,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
         'Users and roles',
         'Alert activity summary (last 30',
       ]);
-      expect((await file(tam, report, '.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await reportFile(tam, report, '.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
       // Webex: the score and the worst findings, then the files.
       const messages =
         testApp.sandbox?.webex.messages.filter((message) => message.toPersonEmail === 'tam@demo.local') ?? [];
@@ -245,7 +226,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   it('with the read-only token, the checks it cannot read are unknown and say why; nothing crashes', async () => {
     const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
     const report = await run(tam, 'ahc-v7', readOnly);
-    expect(report.status, report.error).toBe('done');
+    expect(report.status, report.error ?? '').toBe('done');
     const findings = await findingsOf(tam, report);
     const status = Object.fromEntries(findings.checks.map((check) => [check.id, check]));
     for (const id of ['inactive-users', 'login-frequency', 'units-projected'] as const) {
@@ -287,7 +268,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
       daysRange: 14,
       tables: ['quotas', 'alert_activity_summary'],
     });
-    expect(report.status, report.error).toBe('done');
+    expect(report.status, report.error ?? '').toBe('done');
     expect(report.options).toEqual({ daysRange: 14, tables: ['quotas', 'alert_activity_summary'] });
     const findings = await findingsOf(superUser, report);
     expect(findings.daysRange).toBe(14);

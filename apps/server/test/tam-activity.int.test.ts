@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   DATABASES,
+  reportFile,
+  requestReport,
   sandboxCustomer,
   signedInClient,
-  untilFinished,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
@@ -27,20 +28,8 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
     await testApp.close();
   });
 
-  const run = async (options: Record<string, unknown>, accountGroups = customer.groups.slice(0, 0)) => {
-    const created = await tam.request({
-      method: 'POST',
-      url: '/api/reports',
-      payload: {
-        kind: 'tam-activity',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups,
-        options,
-      },
-    });
-    return created;
-  };
+  const run = (options: Record<string, unknown>, accountGroups: SandboxCustomer['groups'] = []) =>
+    requestReport(tam, customer, 'tam-activity', { options, accountGroups });
 
   it('counts every audit event of the window once, across the organization, in its spreadsheet', async () => {
     // No event sits within minutes of the window's start, where the report's clock and this test's differ.
@@ -49,16 +38,10 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
     for (const event of world?.auditEvents ?? [])
       if (Math.abs(Date.parse(event.date) - start) < 5 * 60_000)
         event.date = new Date(start + 10 * 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const created = await run({ daysRange: 14, planner: [] });
-    expect(created.statusCode, created.body).toBe(202);
-    const report = await untilFinished(() =>
-      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
-    );
-    expect(report.status, report.error).toBe('done');
+    const report = await run({ daysRange: 14, planner: [] });
+    expect(report.status, report.error ?? '').toBe('done');
     expect(report.options).toEqual({ daysRange: 14, planner: [] });
-    const xlsx = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.xlsx'));
-    const bytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${xlsx.id}` }))
-      .rawPayload;
+    const bytes = await reportFile(tam, report, '.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
@@ -84,24 +67,28 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
       if (number > 1) listed.set(String(row.getCell(1).value), Number(row.getCell(2).value));
     });
     expect(listed).toEqual(perUser);
-    const pdf = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.pdf'));
-    const pdfBytes = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${pdf.id}` }))
-      .rawPayload;
+    const pdfBytes = await reportFile(tam, report, '.pdf');
     expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('keeps to the chosen account groups, and refuses a days range the spec does not offer', async () => {
     const [first] = customer.groups;
-    const created = await run({ daysRange: 7 }, first ? [first] : []);
-    const report = await untilFinished(() =>
-      tam.request({ method: 'GET', url: `/api/reports/${created.json().id}` }).then((response) => response.json()),
-    );
-    const html = report.artifacts.find((artifact: { filename: string }) => artifact.filename.endsWith('.html'));
-    const page = (await tam.request({ method: 'GET', url: `/api/reports/${report.id}/artifacts/${html.id}?inline=1` }))
-      .body;
+    const report = await run({ daysRange: 7 }, first ? [first] : []);
+    const page = (await reportFile(tam, report, '.html', true)).toString('utf8');
     expect(page).toContain('TAM activity report');
-    expect(page).toContain(first?.accountGroupName);
+    expect(page).toContain(first?.accountGroupName ?? 'no group');
     expect(page).not.toContain(customer.groups[1]?.accountGroupName);
-    expect((await run({ daysRange: 30 })).statusCode).toBe(400);
+    const refused = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind: 'tam-activity',
+        token: customer.token,
+        organization: customer.organization,
+        accountGroups: [],
+        options: { daysRange: 30 },
+      },
+    });
+    expect(refused.statusCode).toBe(400);
   });
 });

@@ -1,86 +1,73 @@
 import { z } from 'zod';
 import type { Capability } from './roles.js';
 
-/**
- * Every report kind (mission) the wizard can submit. `available` says whether the server has its
- * generator: a kind without one is refused, and its button says what is coming instead.
- */
+/** Every report kind (mission) the wizard can submit; the server has a generator for each. */
 export const REPORT_KINDS = {
-  'ahc-v6': { label: 'AHC v6', tool: 'health-check', capability: 'healthCheck', available: true, needsAccounts: true },
-  'ahc-v7': { label: 'AHC v7', tool: 'health-check', capability: 'healthCheck', available: true, needsAccounts: true },
+  'ahc-v6': { label: 'AHC v6', tool: 'health-check', capability: 'healthCheck', needsAccounts: true },
+  'ahc-v7': { label: 'AHC v7', tool: 'health-check', capability: 'healthCheck', needsAccounts: true },
   'ahc-ie': {
     label: 'AHC-IE v7',
     tool: 'health-check',
     capability: 'ahcIe',
-    available: true,
     needsAccounts: true,
   },
   'epa-config': {
     label: 'EPA Config Report',
     tool: 'config-epa',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'tests-config-v7': {
     label: 'CA & EA Tests Config Report v7',
     tool: 'config-ca-ea',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'config-spreadsheet': {
     label: 'Configuration Spreadsheet',
     tool: 'config-ca-ea',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'alerts-config': {
     label: 'Alerts Configuration Report',
     tool: 'alerts-report',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'closure-units': {
     label: 'AS Built Closure Document',
     tool: 'ps-closure',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'closure-endpoints': {
     label: 'Endpoints Closure Document',
     tool: 'ps-closure',
     capability: 'reporting',
-    available: true,
     needsAccounts: true,
   },
   'tam-activity': {
     label: 'TAMs Activity Report',
     tool: 'tam-activity',
     capability: 'reporting',
-    available: true,
     needsAccounts: false,
   },
   'maintenance-window': {
     label: 'Maintenance Window Report',
     tool: 'maintenance-window',
     capability: 'reporting',
-    available: true,
     needsAccounts: false,
   },
   'dashboard-report': {
     label: 'Dashboard Report',
     tool: 'dashboard-report',
     capability: 'tools',
-    available: true,
     needsAccounts: true,
   },
 } as const satisfies Record<
   string,
-  { label: string; tool: string; capability: Capability; available: boolean; needsAccounts: boolean }
+  { label: string; tool: string; capability: Capability; needsAccounts: boolean }
 >;
 
 export type ReportKind = keyof typeof REPORT_KINDS;

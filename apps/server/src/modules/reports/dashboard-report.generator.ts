@@ -1,7 +1,6 @@
 import { HEALTH_LIMITS } from '@ce/contract';
 import type { PlatformDashboard } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
-import { readable } from './health/read.js';
+import { dashboardsWithWidgets, readable, required } from './platform-reads.js';
 import { escapeHtml, htmlDocument } from './render/html.js';
 import { escapeMarkdown } from './render/markdown.js';
 import { streamWorkbook } from './render/stream-workbook.js';
@@ -148,27 +147,19 @@ export const dashboardReportGenerator: ReportGenerator = async (context) => {
   const total = context.accountGroups.length + 1;
   for (const [index, group] of context.accountGroups.entries()) {
     const [dashboards, users] = await Promise.all([
-      readable(`the dashboards of ${group.accountGroupName}`, 'View dashboards', async () => {
-        const list = await context.platform.dashboards.list(group.aid, context.signal);
-        return Promise.all(
-          list.map((dashboard) =>
-            dashboard.widgets
-              ? dashboard
-              : context.platform.dashboards.get(dashboard.dashboardId, group.aid, context.signal),
-          ),
-        );
-      }),
+      readable(`the dashboards of ${group.accountGroupName}`, 'View dashboards', () =>
+        dashboardsWithWidgets(context.platform, group.aid, context.signal),
+      ),
       readable(
         `the users of ${group.accountGroupName}`,
         'View all users',
         async () => (await context.platform.accountGroups.get(group.aid, ['user'], context.signal)).users ?? [],
       ),
     ]);
-    if (!dashboards.ok) throw new AppError(403, 'platform_forbidden', dashboards.reason);
     const names = new Map(
       users.ok ? users.value.map((user) => [user.uid, `${user.name ?? user.email} <${user.email}>`]) : [],
     );
-    for (const dashboard of dashboards.value) {
+    for (const dashboard of required(dashboards)) {
       const fields = dashboard as Record<string, unknown>;
       const owner = text(fields.dashboardCreatedBy) || text(fields.createdBy);
       rows.push({

@@ -8,7 +8,7 @@ import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import { WebexError, type WebexClient } from '../../platform/webex-client.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
-import { GENERATED_KINDS, generatorOf, hasGenerator } from './generators.js';
+import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';
 import type { ReportRow, ReportsRepository } from './reports.repository.js';
 
@@ -103,7 +103,7 @@ export class ReportJobs {
 
   /** Why a report can no longer run, or null when it can. */
   private async unrunnable(row: ReportRow, now: Date): Promise<string | null> {
-    if (!hasGenerator(row.kind as ReportKind)) return 'This report kind is no longer available.';
+    if (!generatorOf(row.kind)) return 'This report kind is no longer available.';
     if (now.getTime() - row.createdAt.getTime() > REPORT_MAX_WAIT_MS)
       return 'The report waited too long for a worker. Run it again.';
     if ((await this.deps.tokens.open(row.tokenId)) === null)
@@ -188,7 +188,7 @@ export class ReportJobs {
   private async produce(report: ReportRow): Promise<void> {
     const { repository } = this.deps;
     const reportId = report.id;
-    const generator = generatorOf(report.kind as ReportKind);
+    const generator = generatorOf(report.kind);
     if (!generator) throw new AppError(400, 'report_unavailable', 'This report has no generator');
     const token = await this.deps.tokens.open(report.tokenId);
     if (token === null)

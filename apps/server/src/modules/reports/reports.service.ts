@@ -18,7 +18,6 @@ import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import type { CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
-import { hasGenerator } from './generators.js';
 import { sendReportJob } from './reports.job.js';
 import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
 
@@ -78,8 +77,6 @@ export class ReportsService {
     const kind = REPORT_KINDS[input.kind];
     if (!can(user.role, kind.capability))
       throw new AppError(403, 'forbidden', `Your role cannot request the ${kind.label}.`);
-    if (!hasGenerator(input.kind))
-      throw new AppError(400, 'report_unavailable', `The ${kind.label} is not available yet.`);
     if (kind.needsAccounts && input.accountGroups.length === 0) {
       throw new AppError(400, 'no_account_groups', 'Please select at least one account group', [
         { path: 'accountGroups', message: 'Please select at least one account group' },

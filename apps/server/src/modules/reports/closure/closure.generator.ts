@@ -1,8 +1,9 @@
 import { closureOptionsSchema, HEALTH_PROFILES, type HealthCheck } from '@ce/contract';
-import { AppError } from '../../../platform/errors.js';
 import { describeSelector, readEndpointGroup, type EndpointGroup } from '../config/epa-config.generator.js';
 import { runChecks, scoreOf } from '../health/checks.js';
+import { ALERT_LOOKBACK_DAYS } from '../health/health-check.generator.js';
 import { readHealth } from '../health/read.js';
+import { required } from '../platform-reads.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import { fileStem, type ReportGenerator } from '../report-generator.js';
 import { closureDocx, closurePdf, type ClosureDocument } from './document.js';
@@ -65,13 +66,15 @@ export const closureUnitsGenerator: ReportGenerator = async (context) => {
     session: context.platform,
     accountGroups: context.accountGroups,
     now: context.now,
-    alertDays: { started: 120, cleared: 30 },
+    alertDays: { started: ALERT_LOOKBACK_DAYS, cleared: HEALTH_PROFILES.v7.alertsActiveDays },
     progress: context.progress,
     signal: context.signal,
   });
-  const refused = reading.groups.find((group) => !group.tests.ok || !group.agents.ok);
-  if (refused && !refused.tests.ok) throw new AppError(403, 'platform_forbidden', refused.tests.reason);
-  if (refused && !refused.agents.ok) throw new AppError(403, 'platform_forbidden', refused.agents.reason);
+  // A document of what was deployed cannot do without the tests and agents.
+  for (const group of reading.groups) {
+    required(group.tests);
+    required(group.agents);
+  }
   const checks = runChecks(reading.input, HEALTH_PROFILES.v7);
   const score = scoreOf(checks);
   const agents = reading.groups.flatMap((group) =>
@@ -95,8 +98,8 @@ export const closureUnitsGenerator: ReportGenerator = async (context) => {
     accountGroup: group.accountGroupName,
     owners: group.users.ok
       ? group.users.value
-          .filter((entry) => entry.user.admin)
-          .map((entry) => `${entry.user.name} <${entry.user.email}> (${entry.roles.join(', ')})`)
+          .filter((user) => user.admin)
+          .map((user) => `${user.name} <${user.email}> (${user.roles.join(', ')})`)
           .join('; ') || 'No administrator in this account group'
       : group.users.reason,
   }));
@@ -162,9 +165,7 @@ export const closureEndpointsGenerator: ReportGenerator = async (context) => {
   const groups: EndpointGroup[] = [];
   const total = context.accountGroups.length + 1;
   for (const [index, group] of context.accountGroups.entries()) {
-    const read = await readEndpointGroup(context, group);
-    if (!read.ok) throw new AppError(403, 'platform_forbidden', read.reason);
-    groups.push(read.value);
+    groups.push(await readEndpointGroup(context, group));
     await context.progress(index + 1, total);
   }
   const agents = groups.flatMap((group) => group.agents.map((agent) => ({ group, agent })));
@@ -216,8 +217,9 @@ export const closureEndpointsGenerator: ReportGenerator = async (context) => {
       'Enable them or delete them.',
     ),
   ];
+  const details = common(context, 'Endpoints Closure Document');
   const document: ClosureDocument = {
-    ...common(context, 'Endpoints Closure Document'),
+    ...details,
     summary: [
       `${context.organization.name}: ${agents.length} endpoint agent(s), ${groups.reduce((sum, group) => sum + group.labels.length, 0)} label(s) and ${tests.length} endpoint test(s) in ${groups.length} account group(s) at handover.`,
       `${findings.filter((item) => item.status !== 'pass').length} of ${findings.length} checks need attention.`,
@@ -269,7 +271,7 @@ export const closureEndpointsGenerator: ReportGenerator = async (context) => {
       .map((item) => `${item.title}: ${item.detail}. ${item.remediation}`),
     owners: groups.map((group) => ({
       accountGroup: group.accountGroupName,
-      owners: [context.requestedBy, common(context, '').customerContact].filter(Boolean).join('; '),
+      owners: [context.requestedBy, details.customerContact].filter(Boolean).join('; '),
     })),
   };
   await context.progress(total, total);

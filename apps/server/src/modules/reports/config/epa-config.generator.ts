@@ -5,9 +5,7 @@ import type {
   EndpointLabel,
   EndpointTest,
 } from '@ce/platform-client';
-import { AppError } from '../../../platform/errors.js';
-import type { Readable } from '../health/checks.js';
-import { readable } from '../health/read.js';
+import { collect, readable, required } from '../platform-reads.js';
 import { escapeHtml, htmlDocument } from '../render/html.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import { streamWorkbook } from '../render/stream-workbook.js';
@@ -82,17 +80,13 @@ const location = (agent: EndpointAgent) => {
   return named?.locationName ?? '';
 };
 
+/** One account group's endpoint agents, labels, scheduled and dynamic tests, each list read once. */
 export async function readEndpointGroup(
   context: Parameters<ReportGenerator>[0],
   group: { aid: string; accountGroupName: string },
-): Promise<Readable<EndpointGroup>> {
+): Promise<EndpointGroup> {
   const { aid, accountGroupName } = group;
-  const collect = async <T>(items: AsyncIterable<T>) => {
-    const all: T[] = [];
-    for await (const item of items) all.push(item);
-    return all;
-  };
-  return readable(
+  const read = await readable(
     `the endpoint agents and tests of ${accountGroupName}`,
     'View endpoint agents and tests',
     async () => {
@@ -105,7 +99,121 @@ export async function readEndpointGroup(
       return { accountGroupName, agents, labels, scheduled, dynamic };
     },
   );
+  return required(read);
 }
+
+type Cell = string | number | boolean | Date | null;
+interface Part<T> {
+  title: string;
+  columns: { header: string; width: number }[];
+  items: (group: EndpointGroup) => T[];
+  cells: (item: T, group: EndpointGroup) => Cell[];
+}
+
+const selectorOf = (test: EndpointTest) =>
+  (test as { agentSelectorConfig?: AgentSelector }).agentSelectorConfig ?? undefined;
+
+/** The report's four lists: one definition of their columns for the spreadsheet and the HTML. */
+const PARTS = [
+  {
+    title: 'Endpoint Agents',
+    columns: [
+      { header: 'Agent id', width: 38 },
+      { header: 'Name', width: 26 },
+      { header: 'Computer', width: 18 },
+      { header: 'Platform', width: 10 },
+      { header: 'OS', width: 18 },
+      { header: 'Version', width: 10 },
+      { header: 'Status', width: 10 },
+      { header: 'License', width: 12 },
+      { header: 'Last seen', width: 18 },
+      { header: 'Location', width: 20 },
+      { header: 'Labels', width: 30 },
+    ],
+    items: (group) => group.agents,
+    cells: (agent, group) => [
+      agent.id,
+      agent.name ?? '',
+      agent.computerName ?? '',
+      agent.platform ?? '',
+      agent.osVersion ?? '',
+      agent.version ?? '',
+      agent.status ?? '',
+      agent.licenseType ?? '',
+      agent.lastSeen ? new Date(agent.lastSeen) : null,
+      location(agent),
+      group.labels
+        .filter((label) => matchesLabel(agent, label))
+        .map((label) => label.name)
+        .join(', '),
+    ],
+  } satisfies Part<EndpointAgent>,
+  {
+    title: 'Labels',
+    columns: [
+      { header: 'Label id', width: 26 },
+      { header: 'Label', width: 26 },
+      { header: 'Match', width: 8 },
+      { header: 'Filters', width: 50 },
+      { header: 'Agents matching', width: 10 },
+    ],
+    items: (group) => group.labels,
+    cells: (label, group) => [
+      label.id,
+      label.name,
+      label.matchType ?? '',
+      filtersText(label),
+      group.agents.filter((agent) => matchesLabel(agent, label)).length,
+    ],
+  } satisfies Part<EndpointLabel>,
+  {
+    title: 'Scheduled Tests',
+    columns: [
+      { header: 'Test id', width: 10 },
+      { header: 'Test', width: 36 },
+      { header: 'Type', width: 16 },
+      { header: 'Target', width: 36 },
+      { header: 'Protocol', width: 8 },
+      { header: 'Interval (s)', width: 10 },
+      { header: 'Enabled', width: 8 },
+      { header: 'Agent selection', width: 50 },
+    ],
+    items: (group) => group.scheduled,
+    cells: (test, group) => {
+      const fields = test as Record<string, unknown>;
+      return [
+        test.testId,
+        test.testName,
+        test.type,
+        String(fields.url ?? fields.server ?? ''),
+        String(fields.protocol ?? ''),
+        test.interval ?? null,
+        test.isEnabled !== false,
+        describeSelector(selectorOf(test), group),
+      ];
+    },
+  } satisfies Part<EndpointTest>,
+  {
+    title: 'Dynamic Tests',
+    columns: [
+      { header: 'Test id', width: 10 },
+      { header: 'Test', width: 30 },
+      { header: 'Application', width: 16 },
+      { header: 'Interval (s)', width: 10 },
+      { header: 'Enabled', width: 8 },
+      { header: 'Agent selection', width: 50 },
+    ],
+    items: (group) => group.dynamic,
+    cells: (test, group) => [
+      test.testId,
+      test.testName,
+      test.application ?? '',
+      test.interval ?? null,
+      test.isEnabled !== false,
+      describeSelector(test.agentSelectorConfig, group),
+    ],
+  } satisfies Part<EndpointDynamicTest>,
+] as Part<unknown>[];
 
 export function epaWorkbook(organization: string, groups: EndpointGroup[], now: Date): Promise<Buffer> {
   return streamWorkbook((sheet) => {
@@ -129,186 +237,49 @@ export function epaWorkbook(organization: string, groups: EndpointGroup[], now: 
     summary.row([`${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`]);
     summary.done();
 
-    const agents = sheet('Endpoint Agents', [
-      { header: 'Account group', width: 30 },
-      { header: 'Agent id', width: 38 },
-      { header: 'Name', width: 26 },
-      { header: 'Computer', width: 18 },
-      { header: 'Platform', width: 10 },
-      { header: 'OS', width: 18 },
-      { header: 'Version', width: 10 },
-      { header: 'Status', width: 10 },
-      { header: 'License', width: 12 },
-      { header: 'Last seen', width: 18 },
-      { header: 'Location', width: 20 },
-      { header: 'Labels', width: 30 },
-    ]);
-    for (const group of groups)
-      for (const agent of group.agents)
-        agents.row([
-          group.accountGroupName,
-          agent.id,
-          agent.name ?? '',
-          agent.computerName ?? '',
-          agent.platform ?? '',
-          agent.osVersion ?? '',
-          agent.version ?? '',
-          agent.status ?? '',
-          agent.licenseType ?? '',
-          agent.lastSeen ? new Date(agent.lastSeen) : null,
-          location(agent),
-          group.labels
-            .filter((label) => matchesLabel(agent, label))
-            .map((label) => label.name)
-            .join(', '),
-        ]);
-    agents.done();
-
-    const labels = sheet('Labels', [
-      { header: 'Account group', width: 30 },
-      { header: 'Label id', width: 26 },
-      { header: 'Label', width: 26 },
-      { header: 'Match', width: 8 },
-      { header: 'Filters', width: 50 },
-      { header: 'Agents matching', width: 10 },
-    ]);
-    for (const group of groups)
-      for (const label of group.labels)
-        labels.row([
-          group.accountGroupName,
-          label.id,
-          label.name,
-          label.matchType ?? '',
-          filtersText(label),
-          group.agents.filter((agent) => matchesLabel(agent, label)).length,
-        ]);
-    labels.done();
-
-    const scheduled = sheet('Scheduled Tests', [
-      { header: 'Account group', width: 30 },
-      { header: 'Test id', width: 10 },
-      { header: 'Test', width: 36 },
-      { header: 'Type', width: 16 },
-      { header: 'Target', width: 36 },
-      { header: 'Protocol', width: 8 },
-      { header: 'Interval (s)', width: 10 },
-      { header: 'Enabled', width: 8 },
-      { header: 'Agent selection', width: 50 },
-    ]);
-    for (const group of groups)
-      for (const test of group.scheduled) {
-        const fields = test as Record<string, unknown>;
-        scheduled.row([
-          group.accountGroupName,
-          test.testId,
-          test.testName,
-          test.type,
-          String(fields.url ?? fields.server ?? ''),
-          String(fields.protocol ?? ''),
-          test.interval ?? null,
-          test.isEnabled !== false,
-          describeSelector((fields.agentSelectorConfig as AgentSelector | undefined) ?? undefined, group),
-        ]);
-      }
-    scheduled.done();
-
-    const dynamic = sheet('Dynamic Tests', [
-      { header: 'Account group', width: 30 },
-      { header: 'Test id', width: 10 },
-      { header: 'Test', width: 30 },
-      { header: 'Application', width: 16 },
-      { header: 'Interval (s)', width: 10 },
-      { header: 'Enabled', width: 8 },
-      { header: 'Agent selection', width: 50 },
-    ]);
-    for (const group of groups)
-      for (const test of group.dynamic)
-        dynamic.row([
-          group.accountGroupName,
-          test.testId,
-          test.testName,
-          test.application ?? '',
-          test.interval ?? null,
-          test.isEnabled !== false,
-          describeSelector(test.agentSelectorConfig, group),
-        ]);
-    dynamic.done();
+    for (const part of PARTS) {
+      const writer = sheet(part.title, [{ header: 'Account group', width: 30 }, ...part.columns]);
+      for (const group of groups)
+        for (const item of part.items(group)) writer.row([group.accountGroupName, ...part.cells(item, group)]);
+      writer.done();
+    }
   }, now);
 }
 
-function table(headers: string[], rows: string[][]): string {
-  if (!rows.length) return '<p>None.</p>';
-  return `<table><thead><tr>${headers.map((header) => `<th>${escapeHtml(header)}</th>`).join('')}</tr></thead><tbody>
-${rows
+const shown = (cell: Cell) =>
+  cell instanceof Date
+    ? cell.toISOString().slice(0, 10)
+    : typeof cell === 'boolean'
+      ? cell
+        ? 'yes'
+        : 'no'
+      : String(cell ?? '');
+
+function partHtml(part: Part<unknown>, group: EndpointGroup): string {
+  const items = part.items(group);
+  const heading = `<h3>${escapeHtml(part.title)} (${items.length})</h3>`;
+  if (!items.length) return `${heading}<p>None.</p>`;
+  return `${heading}<table><thead><tr>${part.columns.map((column) => `<th>${escapeHtml(column.header)}</th>`).join('')}</tr></thead><tbody>
+${items
   .slice(0, SHOWN_ROWS)
-  .map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
+  .map(
+    (item) =>
+      `<tr>${part
+        .cells(item, group)
+        .map((cell) => `<td>${escapeHtml(shown(cell))}</td>`)
+        .join('')}</tr>`,
+  )
   .join(
     '\n',
-  )}</tbody></table>${rows.length > SHOWN_ROWS ? `<p class="meta">${rows.length - SHOWN_ROWS} more in the spreadsheet.</p>` : ''}`;
+  )}</tbody></table>${items.length > SHOWN_ROWS ? `<p class="meta">${items.length - SHOWN_ROWS} more in the spreadsheet.</p>` : ''}`;
 }
 
 export function epaHtml(organization: string, groups: EndpointGroup[], now: Date): string {
-  const sections = groups.map(
-    (group) => `<h2>${escapeHtml(group.accountGroupName)}</h2>
-<h3>Endpoint agents (${group.agents.length})</h3>
-${table(
-  ['Name', 'Computer', 'Platform', 'OS', 'Version', 'Status', 'License', 'Last seen', 'Labels'],
-  group.agents.map((agent) => [
-    agent.name ?? '',
-    agent.computerName ?? '',
-    agent.platform ?? '',
-    agent.osVersion ?? '',
-    agent.version ?? '',
-    agent.status ?? '',
-    agent.licenseType ?? '',
-    agent.lastSeen?.slice(0, 10) ?? '',
-    group.labels
-      .filter((label) => matchesLabel(agent, label))
-      .map((label) => label.name)
-      .join(', '),
-  ]),
-)}
-<h3>Labels (${group.labels.length})</h3>
-${table(
-  ['Label', 'Filters', 'Agents matching'],
-  group.labels.map((label) => [
-    label.name,
-    filtersText(label),
-    String(group.agents.filter((agent) => matchesLabel(agent, label)).length),
-  ]),
-)}
-<h3>Scheduled tests (${group.scheduled.length})</h3>
-${table(
-  ['Test', 'Type', 'Target', 'Interval', 'Enabled', 'Agent selection'],
-  group.scheduled.map((test) => {
-    const fields = test as Record<string, unknown>;
-    return [
-      test.testName,
-      test.type,
-      String(fields.url ?? fields.server ?? ''),
-      `${test.interval ?? ''} s`,
-      test.isEnabled === false ? 'no' : 'yes',
-      describeSelector(fields.agentSelectorConfig as AgentSelector | undefined, group),
-    ];
-  }),
-)}
-<h3>Dynamic tests (${group.dynamic.length})</h3>
-${table(
-  ['Test', 'Application', 'Interval', 'Enabled', 'Agent selection'],
-  group.dynamic.map((test) => [
-    test.testName,
-    test.application ?? '',
-    `${test.interval ?? ''} s`,
-    test.isEnabled === false ? 'no' : 'yes',
-    describeSelector(test.agentSelectorConfig, group),
-  ]),
-)}`,
-  );
   return htmlDocument(
     `EPA configuration: ${organization}`,
     `<h1>EPA Config Report</h1>
 <p class="meta">${escapeHtml(organization)} · ${groups.length} account group(s) · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
-${sections.join('\n')}`,
+${groups.map((group) => `<h2>${escapeHtml(group.accountGroupName)}</h2>\n${PARTS.map((part) => partHtml(part, group)).join('\n')}`).join('\n')}`,
   );
 }
 
@@ -317,9 +288,7 @@ export const epaConfigGenerator: ReportGenerator = async (context) => {
   const groups: EndpointGroup[] = [];
   const total = context.accountGroups.length + 1;
   for (const [index, group] of context.accountGroups.entries()) {
-    const read = await readEndpointGroup(context, group);
-    if (!read.ok) throw new AppError(403, 'platform_forbidden', read.reason);
-    groups.push(read.value);
+    groups.push(await readEndpointGroup(context, group));
     await context.progress(index + 1, total);
   }
   const stem = fileStem('epa-config', context.organization.name, context.now);

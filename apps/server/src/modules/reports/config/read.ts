@@ -12,8 +12,7 @@ import type {
   PlatformUser,
   SuppressionWindow,
 } from '@ce/platform-client';
-import type { Readable } from '../health/checks.js';
-import { readable } from '../health/read.js';
+import { collect, dashboardsWithWidgets, readable, type Readable } from '../platform-reads.js';
 
 /** The parts of a configuration a report may read; each is read once per account group. */
 export type ConfigPart = 'tests' | 'agents' | 'rules' | 'tags' | 'windows' | 'dashboards' | 'users' | 'endpoint';
@@ -47,12 +46,6 @@ export interface OrganizationConfig {
 
 const SKIPPED = { ok: false as const, reason: 'Not part of this report.' };
 const skipped = <T>(): Readable<T> => SKIPPED;
-
-const collect = async <T>(items: AsyncIterable<T>) => {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
-};
 
 /**
  * Reads one account group's configuration: each list once (the tests of each type present, agents with
@@ -112,14 +105,7 @@ export async function readGroupConfig(
           })
         : skipped<SuppressionWindow[]>(),
       wants('dashboards')
-        ? readable(name('the dashboards'), 'View dashboards', async () => {
-            const list = await session.dashboards.list(aid, signal);
-            return Promise.all(
-              list.map((dashboard) =>
-                dashboard.widgets ? dashboard : session.dashboards.get(dashboard.dashboardId, aid, signal),
-              ),
-            );
-          })
+        ? readable(name('the dashboards'), 'View dashboards', () => dashboardsWithWidgets(session, aid, signal))
         : skipped<PlatformDashboard[]>(),
       wants('users')
         ? readable(

@@ -1,25 +1,9 @@
-import type { Readable } from '../health/checks.js';
+import type { Readable } from '../platform-reads.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import { streamWorkbook, type CellValue, type SheetWriter } from '../render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../report-generator.js';
 import { readGroupConfig, readOrganizationConfig, type ConfigPart, type GroupConfig } from './read.js';
 import { configValue } from './tests-config.generator.js';
-
-/** The workbook's twelve tabs, in order. */
-export const CONFIG_TABS = [
-  'Summary',
-  'Account Groups',
-  'Users and Roles',
-  'Cloud and Enterprise Agents',
-  'Tests',
-  'Test Agents',
-  'Alert Rules',
-  'Alert Suppression Windows',
-  'Dashboards and Widgets',
-  'Tags',
-  'Endpoint Agents and Tests',
-  'Usage and Quotas',
-] as const;
 
 const ALL_PARTS: ReadonlySet<ConfigPart> = new Set([
   'tests',

@@ -1,7 +1,7 @@
-import { AppError } from '../../../platform/errors.js';
 import { escapeHtml, htmlDocument } from '../render/html.js';
 import { escapeMarkdown } from '../render/markdown.js';
 import { streamWorkbook, type CellValue } from '../render/stream-workbook.js';
+import { required } from '../platform-reads.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../report-generator.js';
 import { readGroupConfig, type ConfiguredTest, type ConfigPart } from './read.js';
 
@@ -147,8 +147,7 @@ export const testsConfigGenerator: ReportGenerator = async (context) => {
   const total = context.accountGroups.length + 1;
   for (const [index, group] of context.accountGroups.entries()) {
     const config = await readGroupConfig(context.platform, group, PARTS, context.signal);
-    if (!config.tests.ok) throw new AppError(403, 'platform_forbidden', config.tests.reason);
-    for (const configured of config.tests.value) rows.push({ accountGroup: group.accountGroupName, configured });
+    for (const configured of required(config.tests)) rows.push({ accountGroup: group.accountGroupName, configured });
     await context.progress(index + 1, total);
   }
   const stem = fileStem('tests-config-v7', context.organization.name, context.now);

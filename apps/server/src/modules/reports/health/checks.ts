@@ -9,11 +9,9 @@ import {
   type HealthProfile,
   type HealthStatus,
 } from '@ce/contract';
+import type { Readable } from '../platform-reads.js';
 
 const DAY_MS = 86_400_000;
-
-/** A list read from the platform, or why it could not be read (a 403 names the permission). */
-export type Readable<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 export interface HealthUser {
   uid: string;

@@ -1,10 +1,4 @@
-import {
-  PlatformError,
-  type PlatformAgent,
-  type PlatformQuotas,
-  type PlatformSession,
-  type PlatformUsage,
-} from '@ce/platform-client';
+import { type PlatformAgent, type PlatformQuotas, type PlatformSession, type PlatformUsage } from '@ce/platform-client';
 import type {
   HealthAlert,
   HealthDashboard,
@@ -13,8 +7,8 @@ import type {
   HealthTest,
   HealthUsage,
   HealthUser,
-  Readable,
 } from './checks.js';
+import { collect, dashboardsWithWidgets, readable, type Readable } from '../platform-reads.js';
 
 /** The permission each read needs, named when the platform refuses it (v7 document and the API docs). */
 const PERMISSIONS = {
@@ -27,27 +21,10 @@ const PERMISSIONS = {
   dashboards: 'View dashboards',
 } as const;
 
-/**
- * A read the token may not be allowed to make: a 403 (or a 404 for an area the organization lacks) makes
- * the checks that need it unknown, naming the permission; every other failure stops the report.
- */
-export async function readable<T>(what: string, permission: string, read: () => Promise<T>): Promise<Readable<T>> {
-  try {
-    return { ok: true, value: await read() };
-  } catch (error) {
-    if (error instanceof PlatformError && (error.status === 403 || error.status === 404))
-      return {
-        ok: false,
-        reason: `The token cannot read ${what}: the platform answered ${error.status === 403 ? '403 Forbidden' : '404 Not Found'} (permission needed: ${permission}).`,
-      };
-    throw error;
-  }
-}
-
 export interface GroupReading {
   aid: string;
   accountGroupName: string;
-  users: Readable<{ user: HealthUser; roles: string[]; lastLogin?: string }[]>;
+  users: Readable<HealthUser[]>;
   agents: Readable<PlatformAgent[]>;
   tests: Readable<HealthTest[]>;
   rules: Readable<HealthRule[]>;
@@ -83,31 +60,19 @@ async function readGroup(
 ): Promise<GroupReading> {
   const { aid, accountGroupName } = group;
   const name = (what: string) => `${what} of ${accountGroupName}`;
-  const collect = async <T>(items: AsyncIterable<T>) => {
-    const all: T[] = [];
-    for await (const item of items) all.push(item);
-    return all;
-  };
   const [users, agents, tests, rules, alerts, dashboards] = await Promise.all([
     readable(name('the users'), PERMISSIONS.users, async () => {
       const detail = await session.accountGroups.get(aid, ['user'], signal);
-      return (detail.users ?? []).map((user) => {
-        const roles = user.roles ?? [];
-        return {
-          user: {
-            uid: user.uid,
-            name: user.name ?? user.email,
-            email: user.email,
-            lastLogin: user.lastLogin,
-            dateRegistered: user.dateRegistered,
-            admin: roles.some((role) => role.hasManagementPermissions === true),
-            roles: roles.map((role) => role.name),
-            accountGroups: [accountGroupName],
-          },
-          roles: roles.map((role) => role.name),
-          lastLogin: user.lastLogin,
-        };
-      });
+      return (detail.users ?? []).map((user): HealthUser => ({
+        uid: user.uid,
+        name: user.name ?? user.email,
+        email: user.email,
+        lastLogin: user.lastLogin,
+        dateRegistered: user.dateRegistered,
+        admin: (user.roles ?? []).some((role) => role.hasManagementPermissions === true),
+        roles: (user.roles ?? []).map((role) => role.name),
+        accountGroups: [accountGroupName],
+      }));
     }),
     readable(name('the agents'), PERMISSIONS.agents, () => session.agents.list({ aid, signal })),
     readable(name('the tests'), PERMISSIONS.tests, async () => {
@@ -169,14 +134,7 @@ async function readGroup(
       );
     }),
     readable(name('the dashboards'), PERMISSIONS.dashboards, async () => {
-      const list = await session.dashboards.list(aid, signal);
-      // The list usually carries the widgets; a dashboard listed without them is read on its own.
-      const complete = await Promise.all(
-        list.map((dashboard) =>
-          dashboard.widgets ? dashboard : session.dashboards.get(dashboard.dashboardId, aid, signal),
-        ),
-      );
-      return complete.map((dashboard): HealthDashboard => ({
+      return (await dashboardsWithWidgets(session, aid, signal)).map((dashboard): HealthDashboard => ({
         dashboardId: dashboard.dashboardId,
         title: dashboard.title,
         widgetCount: dashboard.widgets?.length ?? 0,
@@ -189,23 +147,19 @@ async function readGroup(
 }
 
 /** Joins the groups' reads of one list: all of them, or the first refusal. */
-function joined<T, U>(groups: GroupReading[], pick: (group: GroupReading) => Readable<T[]>, map: (item: T) => U) {
-  const out: U[] = [];
+function joined<T>(groups: GroupReading[], pick: (group: GroupReading) => Readable<T[]>): Readable<T[]> {
+  const out: T[] = [];
   for (const group of groups) {
     const read = pick(group);
-    if (!read.ok) return { ok: false as const, reason: read.reason };
-    for (const item of read.value) out.push(map(item));
+    if (!read.ok) return read;
+    for (const item of read.value) out.push(item);
   }
-  return { ok: true as const, value: out };
+  return { ok: true, value: out };
 }
 
 /** Users appear once, whatever the number of groups they belong to. */
 function mergedUsers(groups: GroupReading[]): Readable<HealthUser[]> {
-  const read = joined(
-    groups,
-    (group) => group.users,
-    (entry) => entry.user,
-  );
+  const read = joined(groups, (group) => group.users);
   if (!read.ok) return read;
   const byUid = new Map<string, HealthUser>();
   for (const user of read.value) {
@@ -266,15 +220,14 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
         },
       }
     : usage;
-  const same = <T>(item: T) => item;
   return {
     input: {
       now: options.now,
       users: mergedUsers(groups),
-      tests: joined(groups, (group) => group.tests, same),
-      rules: joined(groups, (group) => group.rules, same),
-      alerts: joined(groups, (group) => group.alerts, same),
-      dashboards: joined(groups, (group) => group.dashboards, same),
+      tests: joined(groups, (group) => group.tests),
+      rules: joined(groups, (group) => group.rules),
+      alerts: joined(groups, (group) => group.alerts),
+      dashboards: joined(groups, (group) => group.dashboards),
       usage: healthUsage,
     },
     groups,

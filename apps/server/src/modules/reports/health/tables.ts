@@ -135,14 +135,14 @@ function usersRoles(reading: HealthReading, now: Date): HealthTable {
   const rows: HealthTable['rows'] = [];
   for (const group of reading.groups) {
     if (!group.users.ok) continue;
-    for (const { user, roles, lastLogin } of group.users.value) {
-      const at = lastLogin ? Date.parse(lastLogin) : Number.NaN;
+    for (const user of group.users.value) {
+      const at = user.lastLogin ? Date.parse(user.lastLogin) : Number.NaN;
       rows.push([
         group.accountGroupName,
         user.name,
         user.email,
-        roles.join(', '),
-        lastLogin ? lastLogin.slice(0, 10) : 'never',
+        user.roles.join(', '),
+        user.lastLogin ? user.lastLogin.slice(0, 10) : 'never',
         Number.isNaN(at) ? null : Math.floor((now.getTime() - at) / DAY_MS),
       ]);
     }

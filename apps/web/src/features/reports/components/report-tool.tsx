@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { REPORT_KINDS, type ReportKind } from '@ce/contract';
+import type { ReportKind } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { ReportWizard } from './report-wizard';
 
@@ -17,10 +17,7 @@ export interface ReportToolProps {
   buttons: ReportButton[];
 }
 
-/**
- * A report tool page: each button opens the shared wizard with its mission. A report whose generator
- * is not built yet shows a disabled button saying so: nothing is accepted that would never be produced.
- */
+/** A report tool page: each button opens the shared wizard with its mission. */
 export function ReportTool({ title, description, badge, buttons }: ReportToolProps) {
   const [open, setOpen] = useState<ReportButton | null>(null);
   const close = useCallback(() => setOpen(null), []);
@@ -34,20 +31,12 @@ export function ReportTool({ title, description, badge, buttons }: ReportToolPro
       </div>
       <p className="text-slate-600">{description}</p>
       <div className="flex flex-wrap gap-3">
-        {buttons.map((button) => {
-          const available = REPORT_KINDS[button.mission].available;
-          return (
-            <div key={button.mission} className="flex flex-col">
-              <Button variant="primary" disabled={!available} onClick={() => setOpen(button)}>
-                {button.label}
-                {button.badge && <span className="rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
-              </Button>
-              {!available && (
-                <span className="mt-1 text-xs text-slate-500">Coming soon: this report is not generated yet.</span>
-              )}
-            </div>
-          );
-        })}
+        {buttons.map((button) => (
+          <Button key={button.mission} variant="primary" onClick={() => setOpen(button)}>
+            {button.label}
+            {button.badge && <span className="rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
+          </Button>
+        ))}
       </div>
       <ReportWizard mission={open?.mission ?? null} title={open?.wizardTitle ?? open?.label ?? ''} onClose={close} />
     </section>
