@@ -65,10 +65,7 @@ export const REPORT_KINDS = {
     capability: 'tools',
     needsAccounts: true,
   },
-} as const satisfies Record<
-  string,
-  { label: string; tool: string; capability: Capability; needsAccounts: boolean }
->;
+} as const satisfies Record<string, { label: string; tool: string; capability: Capability; needsAccounts: boolean }>;
 
 export type ReportKind = keyof typeof REPORT_KINDS;
 export const reportKindSchema = z.enum(Object.keys(REPORT_KINDS) as [ReportKind, ...ReportKind[]]);
