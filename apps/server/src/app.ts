@@ -15,6 +15,9 @@ import { BulkRunJob } from './modules/bulk/bulk-run.job.js';
 import { BulkRepository } from './modules/bulk/bulk.repository.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
+import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
+import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
+import { DashboardsService } from './modules/dashboards/dashboards.service.js';
 import { customerRoutes } from './modules/customer/customer.routes.js';
 import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
@@ -71,6 +74,7 @@ export interface BuiltApp {
     customer: CustomerService;
     reports: ReportsService;
     bulk: BulkService;
+    dashboards: DashboardsService;
   };
   /** The background jobs of the modules that have them (tests play the worker through these). */
   jobs: { reports: ReportJobs; bulk: BulkRunJob };
@@ -205,6 +209,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
     await app.register(bulkRoutes, { bulk });
+    const dashboards = new DashboardsService({
+      repository: new DashboardsRepository(db),
+      platform,
+      customer,
+      usage,
+      audit,
+    });
+    await app.register(dashboardsRoutes, { dashboards });
     // What ended badly, told wherever the user is in the app.
     await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
 
@@ -241,7 +253,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app,
       database,
       queue,
-      services: { auth, identity, users, usage, platform, audit, customer, reports, bulk },
+      services: { auth, identity, users, usage, platform, audit, customer, reports, bulk, dashboards },
       jobs: { reports: reportJobs, bulk: bulkJob },
       sandbox,
       tokens,

@@ -14,3 +14,4 @@ export * from './reports.js';
 export * from './bulk.js';
 export * from './notifications.js';
 export * from './health.js';
+export * from './dashboards.js';

@@ -38,6 +38,16 @@ export const OPERATION_ACCESS = {
   listBulkRuns: 'tools',
   getBulkRun: 'tools',
   undoBulkRun: 'tools',
+  listGroupDashboards: 'tools',
+  cloneDashboard: 'tools',
+  listCommunityDashboards: 'tools',
+  getDashboardTemplate: 'tools',
+  getDashboardImage: 'tools',
+  voteDashboard: 'tools',
+  reviewDashboard: 'tools',
+  setDashboardStatus: 'reviewDashboards',
+  planDashboardPush: 'tools',
+  pushDashboard: 'tools',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

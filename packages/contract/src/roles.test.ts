@@ -45,6 +45,10 @@ describe('the role matrix (spec section 6)', () => {
     expect(capabilityForPath(PATHS.diagnosticTool)).toBe('support');
   });
 
+  it('lets only Super Users approve or reject community dashboards', () => {
+    expect(allowed('reviewDashboards')).toEqual(['Super User']);
+  });
+
   it('offers AHC-IE only when the locale contains Super User', () => {
     expect(localeAllowsAhcIe('Super User')).toBe(true);
     expect(localeAllowsAhcIe('TAM, Super User')).toBe(true);

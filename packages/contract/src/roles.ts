@@ -56,6 +56,8 @@ export const CAPABILITIES = {
   ahcIe: SUPER_USER,
   /** Everyone's reports and bulk runs, not only one's own. */
   seeAllRuns: SUPER_USER,
+  /** Approving or rejecting community dashboards (the spec shows no approver; decision 0018). */
+  reviewDashboards: SUPER_USER,
   manageUsers: SUPER_USER,
 } as const satisfies Record<string, 'public' | 'signedIn' | readonly Role[]>;
 

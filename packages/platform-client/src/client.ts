@@ -326,6 +326,14 @@ export class PlatformSession {
         signal,
         idempotent: false,
       }),
+    /** PUT replaces the dashboard: widgets sent with their ids are kept, the layout names them. */
+    update: (dashboardId: string, body: Record<string, unknown>, aid?: string, signal?: AbortSignal) =>
+      this.request(dashboardSchema, `dashboards/${encodeURIComponent(dashboardId)}`, 'updated dashboard', {
+        method: 'PUT',
+        body,
+        aid,
+        signal,
+      }),
     widget: (dashboardId: string, widgetId: string, aid?: string, signal?: AbortSignal) =>
       this.http.call<Record<string, unknown>>(
         this.auth,

@@ -48,6 +48,7 @@ const CLIENT_OPERATIONS = [
   'GET /dashboards',
   'GET /dashboards/{dashboardId}',
   'POST /dashboards',
+  'PUT /dashboards/{dashboardId}',
   'GET /dashboards/{dashboardId}/widgets/{widgetId}',
   'GET /tags',
   'POST /tags',
@@ -210,7 +211,7 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
     const dashboards = await admin.dashboards.list(aid);
     const dashboard = await admin.dashboards.get(dashboards[0]?.dashboardId ?? '', aid);
     await admin.dashboards.widget(dashboard.dashboardId, dashboard.widgets?.[0]?.id ?? '', aid);
-    await admin.dashboards.create(
+    const created = await admin.dashboards.create(
       {
         title: 'Contract dashboard',
         description: 'Created by the contract suite',
@@ -225,6 +226,16 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
             metric: 'WEB_AVAILABILITY',
           },
         ],
+      },
+      aid,
+    );
+    const widgetId = created.widgets?.[0]?.id ?? '';
+    await admin.dashboards.update(
+      created.dashboardId,
+      {
+        title: 'Contract dashboard',
+        widgets: [{ id: widgetId, type: 'Number', title: 'Availability', filters: { TEST: ['5187'] } }],
+        layout: { type: 'grid', details: { widgetPositioning: [{ id: widgetId, x: 0, y: 0, w: 6, h: 4 }] } },
       },
       aid,
     );

@@ -655,6 +655,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   });
 
   addEndpointSelection(world, now, () => id());
+  addDashboardReferences(world);
   // The large world keeps its round sizes (100 groups, 10,000 tests, 3,000 rules) for the benchmarks.
   if (size === 'demo') plantHealthCases(world, now, () => id());
   world.alerts.sort((a, b) => b.startDate.localeCompare(a.startDate));
@@ -826,6 +827,43 @@ function plantHealthCases(world: World, now: number, nextId: () => string): void
     widget('Expense availability', [tuned.testId]),
     widget('Expense response time', [tuned.testId]),
   ]);
+}
+
+/**
+ * Widget filters naming tests, agents and tags of the dashboard's own account group (test names repeat
+ * across groups, so pushing a dashboard elsewhere must remap them by name), and a grid layout. Only tests
+ * that are enabled and alert are named, so no health finding changes. Added without drawing from the seed.
+ */
+function addDashboardReferences(world: World): void {
+  const cloudAgents = world.agents.filter((agent) => agent.agentType === 'cloud');
+  for (const [index, dashboard] of world.dashboards.entries()) {
+    const tests = world.tests.filter((test) => test.aid === dashboard.aid && test.enabled && test.alertsEnabled);
+    const agents = world.agents.filter(
+      (agent) => agent.agentType === 'enterprise' && agent.aids.includes(dashboard.aid),
+    );
+    const tag = world.tags.find((candidate) => candidate.aid === dashboard.aid && candidate.key === 'environment');
+    const pick = <T>(list: T[], offset: number) => (list.length ? [list[(index + offset) % list.length] as T] : []);
+    dashboard.widgets = dashboard.widgets.map((widget, position) => ({
+      ...widget,
+      filters: {
+        TEST: [...new Set([...pick(tests, position), ...pick(tests, position + 3)].map((test) => test.testId))],
+        AGENT: [...pick(cloudAgents, position), ...pick(agents, position)].map((agent) => agent.agentId),
+        ...(tag ? { TAG: [tag.id] } : {}),
+      },
+    }));
+    dashboard.layout = {
+      type: 'grid',
+      details: {
+        widgetPositioning: dashboard.widgets.map((widget, position) => ({
+          id: widget.id,
+          x: (position % 2) * 6,
+          y: Math.floor(position / 2) * 4,
+          w: 6,
+          h: 4,
+        })),
+      },
+    };
+  }
 }
 
 /**

@@ -130,6 +130,16 @@ export interface Dashboard {
   createdBy: string;
   modifiedDate: string;
   widgets: Widget[];
+  /** Where each widget sits (v7 `layout`: `details.widgetPositioning[].id` names a widget). */
+  layout?: { type: 'grid' | 'vertical'; details: { widgetPositioning: WidgetPosition[] } };
+}
+
+export interface WidgetPosition {
+  id: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
 }
 
 export interface SuppressionWindow {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { LIMITS } from '../bounded.js';
-import type { AccountGroup, Organization, Test, TestType, Token } from './model.js';
+import type { AccountGroup, Dashboard, Organization, Test, TestType, Token, Widget } from './model.js';
 import { Serializer } from './serialize.js';
 import type { PlatformState } from './state.js';
 
@@ -747,8 +747,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         { code: 'INVALID', field: 'title', message: 'title must be a string' },
       ]);
     }
-    const widgets = Array.isArray(body.widgets) ? (body.widgets as Record<string, unknown>[]) : [];
-    const dashboard = {
+    const dashboard: Dashboard = {
       dashboardId: state.newId().padStart(24, '0'),
       aid: group.aid,
       title: typeof body.title === 'string' ? body.title : 'Untitled dashboard',
@@ -757,19 +756,34 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       isPrivate: body.isPrivate === true,
       createdBy: state.world.users.find((user) => user.orgId === token.orgId)?.uid ?? '1',
       modifiedDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      widgets: widgets.map((widget, index) => ({
-        id: `${state.newId()}-${index}`,
-        type: String(widget.type ?? 'Number'),
-        title: String(widget.title ?? `Widget ${index + 1}`),
-        visualMode: (widget.visualMode === 'Half screen' ? 'Half screen' : 'Full') as 'Full' | 'Half screen',
-        dataSource: String(widget.dataSource ?? 'CLOUD_AND_ENTERPRISE_AGENTS'),
-        ...(typeof widget.metricGroup === 'string' ? { metricGroup: widget.metricGroup } : {}),
-        ...(typeof widget.metric === 'string' ? { metric: widget.metric } : {}),
-      })),
+      widgets: dashboardWidgets(body.widgets, [], () => state.newId()),
+      layout: dashboardLayout(body.layout),
     };
     state.world.dashboards.push(dashboard);
     reply.header('Location', serializer.link(`/dashboards/${dashboard.dashboardId}`).href);
     return hal(reply).status(201).send(serializer.dashboard(dashboard));
+  });
+
+  app.put<{ Params: { dashboardId: string } }>('/dashboards/:dashboardId', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const dashboard = state.world.dashboards.find(
+      (candidate) => candidate.dashboardId === request.params.dashboardId && candidate.aid === group.aid,
+    );
+    if (!dashboard) return problem(reply, 404, 'Not Found', `Dashboard ${request.params.dashboardId} not found`);
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof body.title !== 'string' || body.title.trim() === '') {
+      return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, [
+        { code: 'INVALID', field: 'title', message: 'title is required' },
+      ]);
+    }
+    dashboard.title = body.title;
+    if (typeof body.description === 'string') dashboard.description = body.description;
+    if (typeof body.isPrivate === 'boolean') dashboard.isPrivate = body.isPrivate;
+    // A widget sent with the id of one of this dashboard's widgets keeps it; others are new.
+    dashboard.widgets = dashboardWidgets(body.widgets, dashboard.widgets, () => state.newId());
+    dashboard.layout = dashboardLayout(body.layout);
+    dashboard.modifiedDate = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return hal(reply).send(serializer.dashboard(dashboard));
   });
 
   app.get<{ Params: { dashboardId: string; widgetId: string } }>(
@@ -1009,3 +1023,48 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     });
   });
 };
+
+/** Widgets of a dashboard's POST or PUT body as the platform keeps them (filters included). */
+function dashboardWidgets(value: unknown, existing: Widget[], newId: () => string): Widget[] {
+  const widgets = Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+  const known = new Set(existing.map((widget) => widget.id));
+  return widgets.map((widget, index) => {
+    const filters =
+      widget.filters && typeof widget.filters === 'object'
+        ? Object.fromEntries(
+            Object.entries(widget.filters as Record<string, unknown>).map(([kind, ids]) => [
+              kind,
+              Array.isArray(ids) ? ids.map(String) : [],
+            ]),
+          )
+        : undefined;
+    return {
+      id: typeof widget.id === 'string' && known.has(widget.id) ? widget.id : `${newId()}-${index}`,
+      type: String(widget.type ?? 'Number'),
+      title: String(widget.title ?? `Widget ${index + 1}`),
+      visualMode: widget.visualMode === 'Half screen' ? 'Half screen' : 'Full',
+      dataSource: String(widget.dataSource ?? 'CLOUD_AND_ENTERPRISE_AGENTS'),
+      ...(typeof widget.metricGroup === 'string' ? { metricGroup: widget.metricGroup } : {}),
+      ...(typeof widget.metric === 'string' ? { metric: widget.metric } : {}),
+      ...(filters ? { filters } : {}),
+    };
+  });
+}
+
+function dashboardLayout(value: unknown): Dashboard['layout'] {
+  if (!value || typeof value !== 'object') return undefined;
+  const layout = value as { type?: unknown; details?: { widgetPositioning?: unknown } };
+  const positions = Array.isArray(layout.details?.widgetPositioning) ? layout.details.widgetPositioning : [];
+  return {
+    type: layout.type === 'vertical' ? 'vertical' : 'grid',
+    details: {
+      widgetPositioning: (positions as Record<string, unknown>[]).map((position) => ({
+        id: String(position.id ?? ''),
+        x: Number(position.x ?? 0),
+        y: Number(position.y ?? 0),
+        w: Number(position.w ?? 1),
+        h: Number(position.h ?? 1),
+      })),
+    },
+  };
+}

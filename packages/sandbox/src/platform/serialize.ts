@@ -181,6 +181,7 @@ export class Serializer {
       dashboardModifiedDate: dashboard.modifiedDate,
       defaultTimespan: { duration: 86_400 },
       refreshRate: 'off',
+      ...(dashboard.layout ? { layout: dashboard.layout } : {}),
       widgets: dashboard.widgets.map((widget) => ({
         ...widget,
         isEmbedded: false,

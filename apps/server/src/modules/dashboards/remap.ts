@@ -29,6 +29,35 @@ const DASHBOARD_READ_ONLY = [
 ];
 const WIDGET_READ_ONLY = ['id', 'embedUrl', 'apiLink', '_links'];
 
+/**
+ * The definition the gallery keeps: the platform's answer without its read-only fields. Widget ids stay,
+ * because the layout and the stored references name them; a push drops them (`planRemap`).
+ */
+export function storedDefinition(dashboard: Record<string, unknown>): Record<string, unknown> {
+  const widgets = (Array.isArray(dashboard.widgets) ? dashboard.widgets : []) as Record<string, unknown>[];
+  return {
+    ...Object.fromEntries(Object.entries(dashboard).filter(([key]) => !DASHBOARD_READ_ONLY.includes(key))),
+    widgets: widgets.map((widget) =>
+      Object.fromEntries(Object.entries(widget).filter(([key]) => key === 'id' || !WIDGET_READ_ONLY.includes(key))),
+    ),
+  };
+}
+
+/** The ids a dashboard's widgets name, by the group objects they are (what a push must map by name). */
+export function referencedIds(dashboard: Record<string, unknown>): Record<keyof GroupObjects, Set<string>> {
+  const ids = { tests: new Set<string>(), agents: new Set<string>(), tags: new Set<string>() };
+  const widgets = (Array.isArray(dashboard.widgets) ? dashboard.widgets : []) as Record<string, unknown>[];
+  for (const widget of widgets) {
+    const filters = widget.filters as Record<string, unknown> | undefined;
+    if (!filters || typeof filters !== 'object') continue;
+    for (const [kind, values] of Object.entries(filters)) {
+      const objects = REMAPPED[kind];
+      if (objects && Array.isArray(values)) for (const value of values) ids[objects].add(String(value));
+    }
+  }
+  return ids;
+}
+
 export interface Named {
   id: string;
   name: string;

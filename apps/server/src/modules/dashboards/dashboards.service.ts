@@ -1,0 +1,296 @@
+import {
+  DASHBOARD_LIMITS,
+  DASHBOARD_MESSAGES,
+  type CloneDashboardFields,
+  type CommunityDashboard,
+  type DashboardSort,
+  type GroupDashboard,
+  type PushPlan,
+  type PushRequest,
+  type SessionUser,
+} from '@ce/contract';
+import type { PlatformClient, PlatformSession } from '@ce/platform-client';
+import { AppError } from '../../platform/errors.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
+import type { UsageService } from '../usage/usage.service.js';
+import type { CommunityDashboardRow, DashboardsRepository, GalleryRow, ReviewRow } from './dashboards.repository.js';
+import { planRemap, referencedIds, rewriteLayout, storedDefinition, type GroupObjects, type Named } from './remap.js';
+import { reencodeScreenshot } from './screenshots.js';
+
+export interface DashboardsDeps {
+  repository: DashboardsRepository;
+  platform: PlatformClient;
+  customer: CustomerService;
+  usage: UsageService;
+  audit: AuditRepository;
+}
+
+const notFound = () => new AppError(404, 'not_found', 'This community dashboard does not exist (any more).');
+
+/** A tag is known by its key and value: the same pair is the same tag in every account group. */
+const tagName = (tag: { key?: string; value?: string; id: string }) =>
+  tag.key !== undefined ? `${tag.key}: ${tag.value ?? ''}` : tag.id;
+
+/**
+ * The dashboard manager: clones a customer's dashboard into the community gallery (with three re-encoded
+ * screenshots), votes, reviews and the reviewer's decision, and pushes a gallery dashboard into a chosen
+ * account group with its tests, agents and tags remapped by name.
+ */
+export class DashboardsService {
+  constructor(private readonly deps: DashboardsDeps) {}
+
+  /** The dashboards of one account group, for the clone form's select. */
+  async groupDashboards(token: string, aid: string): Promise<GroupDashboard[]> {
+    const dashboards = await readForCustomer(() => this.deps.platform.as({ token }).dashboards.list(aid));
+    return dashboards
+      .map((dashboard) => ({ dashboardId: dashboard.dashboardId, title: dashboard.title }))
+      .sort((a, b) => a.title.localeCompare(b.title));
+  }
+
+  /**
+   * Stores a dashboard in the gallery: the screenshots are checked first (no platform call for a bad
+   * upload), then the definition is read with its widgets, and the names of what they point at.
+   */
+  async clone(
+    user: SessionUser,
+    fields: CloneDashboardFields,
+    files: Map<number, Buffer>,
+  ): Promise<CommunityDashboard> {
+    const screenshots = [];
+    for (let position = 1; position <= DASHBOARD_LIMITS.screenshots; position++) {
+      const bytes = files.get(position);
+      if (!bytes || bytes.length === 0)
+        throw new AppError(400, 'screenshot_required', DASHBOARD_MESSAGES.screenshotRequired(position), [
+          { path: `screenshot${position}`, message: DASHBOARD_MESSAGES.screenshotRequired(position) },
+        ]);
+      screenshots.push(await reencodeScreenshot(bytes, position));
+    }
+    const scope = await this.deps.customer.scope(fields.token, fields.organizationId, [fields.aid]);
+    const session = this.deps.platform.as({ token: fields.token });
+    const { definition, references } = await readForCustomer(async () => {
+      const dashboard = await session.dashboards.get(fields.dashboardId, fields.aid);
+      return {
+        definition: storedDefinition(dashboard),
+        references: await this.namesOf(session, fields.aid, dashboard),
+      };
+    });
+    const widgets = definition.widgets as unknown[];
+    const id = await this.deps.repository.insert(
+      {
+        sourceDashboardId: fields.dashboardId,
+        title: String(definition.title ?? 'Untitled dashboard'),
+        description: fields.description,
+        creatorId: user.id,
+        creatorEmail: user.email,
+        organizationName: scope.organization.name,
+        accountGroupName: scope.accountGroupName(fields.aid),
+        template: definition,
+        references,
+        widgetCount: widgets.length,
+      },
+      screenshots,
+    );
+    await this.deps.usage.record({ tool: 'dashboard-cloned', userId: user.id });
+    const [entry] = await this.deps.repository.list(user.id, { id });
+    if (!entry) throw notFound();
+    return toCommunityDashboard(entry, []);
+  }
+
+  async list(user: SessionUser, search: string, sort: DashboardSort): Promise<CommunityDashboard[]> {
+    const rows = await this.deps.repository.list(user.id, { search, sort });
+    const reviews = await this.deps.repository.reviewsOf(rows.map((row) => row.dashboard.id));
+    return rows.map((row) =>
+      toCommunityDashboard(
+        row,
+        reviews.filter((review) => review.dashboardId === row.dashboard.id),
+      ),
+    );
+  }
+
+  /** The spec's dashboard_template: a list whose first item is the stored definition. */
+  async template(id: string): Promise<Record<string, unknown>[]> {
+    const row = await this.deps.repository.find(id);
+    if (!row) throw notFound();
+    return [row.template];
+  }
+
+  async image(id: string, position: number): Promise<Buffer> {
+    const image = await this.deps.repository.image(id, position);
+    if (!image) throw new AppError(404, 'not_found', 'No such screenshot');
+    return image;
+  }
+
+  /** The action is the button's current state: 'Vote' adds the user's vote, 'Voted' takes it back. */
+  async vote(user: SessionUser, id: string, action: 'Vote' | 'Voted') {
+    if (!(await this.deps.repository.find(id))) throw notFound();
+    const add = action === 'Vote';
+    const result = await this.deps.repository.vote(id, user.id, add);
+    return { ...result, message: add ? DASHBOARD_MESSAGES.voteAdded : DASHBOARD_MESSAGES.voteRemoved };
+  }
+
+  async review(user: SessionUser, id: string, text: string): Promise<void> {
+    if (!(await this.deps.repository.find(id))) throw notFound();
+    await this.deps.repository.addReview({ dashboardId: id, userId: user.id, authorEmail: user.email, text });
+  }
+
+  async setStatus(user: SessionUser, id: string, status: 'approved' | 'rejected', comment: string): Promise<void> {
+    const row = await this.deps.repository.find(id);
+    if (!row) throw notFound();
+    await this.deps.repository.setStatus(id, status, comment, user.email);
+    await this.deps.audit.record(user, `dashboard.${status}`, row.title, { communityDashboardId: id, comment });
+  }
+
+  /** What a push would do: the references mapped by name in the target group and those dropped, with why. */
+  async plan(id: string, request: PushRequest): Promise<PushPlan> {
+    return (await this.prepare(id, request)).summary;
+  }
+
+  /**
+   * Creates the dashboard in the target group with its references remapped, then rewrites its layout to
+   * the created widgets. Every push is recorded with the new dashboard's id, and in the audit log.
+   */
+  async push(user: SessionUser, id: string, request: PushRequest) {
+    const { row, remap, summary, session } = await this.prepare(id, request);
+    // The layout names the source's widgets: it is set once the created widgets have ids.
+    const body = { ...remap.body };
+    delete body.layout;
+    const created = await readForCustomer(() => session.dashboards.create(body, request.aid));
+    const createdIds = (created.widgets ?? []).map((widget) => String(widget.id ?? ''));
+    const layout = rewriteLayout(
+      row.template.layout as Record<string, unknown> | undefined,
+      remap.sourceWidgetIds,
+      createdIds,
+    );
+    if (layout) {
+      const widgets = (body.widgets as Record<string, unknown>[]).map((widget, index) => ({
+        ...widget,
+        id: createdIds[index],
+      }));
+      await readForCustomer(() =>
+        session.dashboards.update(created.dashboardId, { ...body, widgets, layout }, request.aid),
+      );
+    }
+    await this.deps.repository.recordPush({
+      dashboardId: id,
+      userId: user.id,
+      userEmail: user.email,
+      organizationName: summary.organizationName,
+      aid: request.aid,
+      accountGroupName: summary.accountGroupName,
+      createdDashboardId: created.dashboardId,
+      mapped: remap.mapped.length,
+      dropped: remap.dropped.length,
+    });
+    await this.deps.audit.record(
+      user,
+      'dashboard.pushed',
+      `${summary.organizationName} / ${summary.accountGroupName}`,
+      {
+        communityDashboardId: id,
+        title: row.title,
+        aid: request.aid,
+        createdDashboardId: created.dashboardId,
+        mapped: remap.mapped.length,
+        dropped: remap.dropped.length,
+      },
+    );
+    return {
+      message: DASHBOARD_MESSAGES.deployed,
+      dashboardId: created.dashboardId,
+      title: created.title,
+      accountGroupName: summary.accountGroupName,
+      plan: summary,
+    };
+  }
+
+  private async prepare(id: string, request: PushRequest) {
+    const row = await this.deps.repository.find(id);
+    if (!row) throw new AppError(404, 'not_found', DASHBOARD_MESSAGES.pushMissing);
+    const scope = await this.deps.customer.scope(request.token, request.organizationId, [request.aid]);
+    const session = this.deps.platform.as({ token: request.token });
+    const target = await readForCustomer(() => this.groupObjects(session, request.aid, referencedIds(row.template)));
+    const remap = planRemap(row.template, asGroupObjects(row.references), target);
+    const summary = {
+      title: row.title,
+      organizationName: scope.organization.name,
+      accountGroupName: scope.accountGroupName(request.aid),
+      widgetCount: (remap.body.widgets as unknown[]).length,
+      mapped: remap.mapped.map((item) => ({
+        kind: item.kind,
+        widget: item.widget,
+        from: item.from.name,
+        to: item.to.name,
+      })),
+      dropped: remap.dropped,
+    };
+    return { row, remap, summary, session };
+  }
+
+  /** The names of the tests, agents and tags a dashboard's widgets point at, read from their group. */
+  private async namesOf(session: PlatformSession, aid: string, dashboard: Record<string, unknown>) {
+    const wanted = referencedIds(dashboard);
+    const objects = await this.groupObjects(session, aid, wanted);
+    return {
+      tests: objects.tests.filter((item) => wanted.tests.has(item.id)),
+      agents: objects.agents.filter((item) => wanted.agents.has(item.id)),
+      tags: objects.tags.filter((item) => wanted.tags.has(item.id)),
+    };
+  }
+
+  /** A group's tests, agents and tags by name; only the lists the dashboard needs are read. */
+  private async groupObjects(
+    session: PlatformSession,
+    aid: string,
+    wanted: Record<keyof GroupObjects, Set<string>>,
+  ): Promise<GroupObjects> {
+    const [tests, agents, tags] = await Promise.all([
+      wanted.tests.size ? session.tests.list(aid) : [],
+      wanted.agents.size ? session.agents.list({ aid }) : [],
+      wanted.tags.size ? session.tags.list(aid) : [],
+    ]);
+    return {
+      tests: tests.map((test) => ({ id: test.testId, name: test.testName })),
+      agents: agents.map((agent) => ({ id: agent.agentId, name: agent.agentName })),
+      tags: tags.map((tag) => ({ id: tag.id, name: tagName(tag) })),
+    };
+  }
+}
+
+function asGroupObjects(references: Record<string, Named[]>): GroupObjects {
+  return { tests: references.tests ?? [], agents: references.agents ?? [], tags: references.tags ?? [] };
+}
+
+function toCommunityDashboard(row: GalleryRow, reviews: ReviewRow[]): CommunityDashboard {
+  const dashboard: CommunityDashboardRow = row.dashboard;
+  return {
+    id: dashboard.id,
+    dashboardId: dashboard.sourceDashboardId,
+    title: dashboard.title,
+    description: dashboard.description,
+    creator: dashboard.creatorEmail,
+    submittedDate: dashboard.createdAt.toISOString(),
+    status: dashboard.status as CommunityDashboard['status'],
+    votes: row.votes,
+    userVoted: row.userVoted,
+    pushCount: row.pushCount,
+    widgetCount: dashboard.widgetCount,
+    imageCount: row.imageCount,
+    source: { organizationName: dashboard.organizationName, accountGroupName: dashboard.accountGroupName },
+    review:
+      dashboard.status !== 'pending' && dashboard.reviewedAt
+        ? {
+            status: dashboard.status as CommunityDashboard['status'],
+            comment: dashboard.reviewComment ?? '',
+            reviewer: dashboard.reviewerEmail ?? '',
+            reviewedAt: dashboard.reviewedAt.toISOString(),
+          }
+        : null,
+    reviews: reviews.map((review) => ({
+      id: review.id,
+      author: review.authorEmail,
+      text: review.text,
+      createdAt: review.createdAt.toISOString(),
+    })),
+  };
+}
