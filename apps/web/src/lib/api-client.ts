@@ -36,17 +36,27 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Don't announce a 401 (used by the session probe itself). */
   expectUnauthorized?: boolean;
+  /** Give up after this long with a clear message (the dashboards tool's calls: 30 s). */
+  timeoutMs?: number;
 }
+
+export const timeoutError = (ms: number) => {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return new ApiRequestError(
+    0,
+    'timeout',
+    `The server did not answer within ${seconds} second${seconds === 1 ? '' : 's'}. Try again.`,
+  );
+};
 
 /** The one way the web app calls its server: same-origin cookies, the anti-forgery header, one error shape. */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  if (method !== 'GET') {
-    const csrf = readCookie(CSRF_COOKIE) ?? (await primeCsrfCookie());
-    if (csrf) headers[CSRF_HEADER] = decodeURIComponent(csrf);
-  }
+  if (method !== 'GET') Object.assign(headers, await csrfHeaders());
+  const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
+  const signal = timeout && options.signal ? AbortSignal.any([options.signal, timeout]) : (timeout ?? options.signal);
   let response: Response;
   try {
     response = await fetch(path, {
@@ -54,9 +64,10 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       headers,
       credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
+      signal,
     });
   } catch (error) {
+    if (timeout?.aborted && options.timeoutMs) throw timeoutError(options.timeoutMs);
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiRequestError(0, 'network_error', 'Cannot reach the server. Check your connection and try again.');
   }
@@ -64,15 +75,31 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const payload: unknown = text ? safeJson(text) : undefined;
   if (response.ok) return payload as T;
 
+  throw await failure(response.status, response.statusText, payload, options.expectUnauthorized);
+}
+
+/** The anti-forgery header every state-changing call carries. */
+export async function csrfHeaders(): Promise<Record<string, string>> {
+  const csrf = readCookie(CSRF_COOKIE) ?? (await primeCsrfCookie());
+  return csrf ? { [CSRF_HEADER]: decodeURIComponent(csrf) } : {};
+}
+
+/** An error answer as an {@link ApiRequestError}; the session's own 401 is announced (the app signs out). */
+export async function failure(
+  status: number,
+  statusText: string,
+  payload: unknown,
+  expectUnauthorized = false,
+): Promise<ApiRequestError> {
   const body = (await loadErrorReader()).readApiError(payload);
   const error = body
-    ? new ApiRequestError(response.status, body.code, body.message, body.fields)
-    : new ApiRequestError(response.status, 'http_error', `Server error: ${response.statusText} (${response.status})`);
+    ? new ApiRequestError(status, body.code, body.message, body.fields)
+    : new ApiRequestError(status, 'http_error', `Server error: ${statusText} (${status})`);
   // Only the session's own 401 ends the session; a 401 about a customer's platform token does not.
-  if (response.status === 401 && error.code === 'unauthorized' && !options.expectUnauthorized) {
+  if (status === 401 && error.code === 'unauthorized' && !expectUnauthorized) {
     unauthorizedListeners.forEach((listener) => listener(error));
   }
-  throw error;
+  return error;
 }
 
 /** The schema that reads error answers, loaded on the first error (or ahead, see prefetchErrorReader). */
@@ -84,7 +111,7 @@ async function primeCsrfCookie(): Promise<string | undefined> {
   return readCookie(CSRF_COOKIE);
 }
 
-function safeJson(text: string): unknown {
+export function safeJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -1,7 +1,10 @@
+import { useState } from 'react';
 import { localeAllowsAhcIe } from '@ce/contract';
+import { DashboardManager } from '../../features/dashboards/components/dashboard-manager';
 import { MaintenanceWindow } from '../../features/reports/components/maintenance-window';
 import { MyReports } from '../../features/reports/components/my-reports';
 import { ReportTool } from '../../features/reports/components/report-tool';
+import { ReportWizard } from '../../features/reports/components/report-wizard';
 import { userCan } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 
@@ -78,13 +81,18 @@ export function MyReportsPage() {
   return <MyReports canSeeEveryone={userCan(user, 'seeAllRuns')} />;
 }
 
+/** The dashboard manager, and the Dashboard Report through the shared report wizard. */
 export function DashboardsPage() {
+  const { data: user } = useSession();
+  const [report, setReport] = useState(false);
   return (
-    <ReportTool
-      title="Dashboards"
-      badge="Beta"
-      description="Reports on the dashboards of a customer's account groups: their widgets by type and data source, owners, last changes, and the dashboards with fewer than two widgets."
-      buttons={[{ mission: 'dashboard-report', label: 'Dashboard Report' }]}
-    />
+    <>
+      <DashboardManager onDashboardReport={() => setReport(true)} canReview={userCan(user, 'reviewDashboards')} />
+      <ReportWizard
+        mission={report ? 'dashboard-report' : null}
+        title="Dashboard Report"
+        onClose={() => setReport(false)}
+      />
+    </>
   );
 }

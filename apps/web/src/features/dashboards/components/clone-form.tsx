@@ -1,0 +1,236 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard, type ReportAccountGroup } from '@ce/contract';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { Field, Select, TextArea, TextInput } from '../../../components/ui/field';
+import { toast } from '../../../components/ui/toast-store';
+import { useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useCloneDashboard } from '../api/clone-dashboard';
+import { useGroupDashboards } from '../api/group-dashboards';
+import {
+  cloneFormSchema,
+  descriptionCounter,
+  EMPTY_CLONE_FORM,
+  SCREENSHOT_FIELDS,
+  type CloneFormValues,
+} from '../clone-form-schema';
+
+const LATER_FIELDS = ['aid', 'dashboardId', 'description', ...SCREENSHOT_FIELDS] as const;
+const isUnauthorized = (error: unknown) =>
+  error instanceof ApiRequestError && (error.status === 401 || error.status === 403);
+
+/**
+ * Clone Dashboard: a customer's token, its organization, an account group, one of its dashboards, a
+ * description of at least 50 characters and three screenshots. The dashboard is read on the server and
+ * stored in the community gallery.
+ */
+export function CloneForm() {
+  const form = useForm<CloneFormValues>({
+    resolver: zodResolver(cloneFormSchema),
+    defaultValues: EMPTY_CLONE_FORM,
+  });
+  const values = useWatch({ control: form.control }) as CloneFormValues;
+  const errors = form.formState.errors;
+  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
+  const [dashboards, setDashboards] = useState<GroupDashboard[]>([]);
+  const [unauthorized, setUnauthorized] = useState(false);
+  const [progress, setProgress] = useState(0);
+  // File inputs cannot be emptied by value: a new key gives fresh ones whenever the form clears them.
+  const [filesKey, setFilesKey] = useState(0);
+  const loadGroups = useLoadAccountGroups();
+  const loadDashboards = useGroupDashboards();
+  const clone = useCloneDashboard();
+
+  const organizations = useMemo(() => {
+    const byId = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
+    return [...byId].map(([value, label]) => ({ value, label }));
+  }, [groups]);
+  const organizationGroups = groups
+    .filter((group) => group.organizationId === values.organizationId)
+    .map((group) => ({ value: group.aid, label: group.accountGroupName }));
+
+  /** Clears the fields after `from` (spec section 4): what was chosen below no longer applies. */
+  const clearFrom = (fields: readonly (keyof CloneFormValues)[]) => {
+    for (const field of fields) form.setValue(field, EMPTY_CLONE_FORM[field] as never);
+    form.clearErrors(fields as (keyof CloneFormValues)[]);
+    if (fields.includes('dashboardId')) setDashboards([]);
+    if (fields.includes('screenshot1')) setFilesKey((key) => key + 1);
+  };
+
+  const validate = (pasted?: string) => {
+    const token = (pasted ?? form.getValues('token')).trim();
+    if (token.length < DASHBOARD_LIMITS.tokenMin) {
+      form.setError('token', { message: DASHBOARD_MESSAGES.tokenTooShort });
+      return;
+    }
+    form.clearErrors('token');
+    loadGroups.mutate(token, {
+      onSuccess: (loaded) => {
+        setUnauthorized(false);
+        setGroups(loaded);
+        clearFrom(['organizationId', ...LATER_FIELDS]);
+        const only = new Set(loaded.map((group) => group.organizationId));
+        if (only.size === 1) form.setValue('organizationId', loaded[0]?.organizationId ?? '');
+      },
+      onError: () => {
+        setGroups([]);
+        clearFrom(['organizationId', ...LATER_FIELDS]);
+        setUnauthorized(true);
+        toast.error(DASHBOARD_MESSAGES.tokenCheckFailed);
+      },
+    });
+  };
+
+  const chooseGroup = (aid: string) => {
+    clearFrom(['dashboardId']);
+    if (!aid) return;
+    loadDashboards.mutate(
+      { token: form.getValues('token').trim(), aid },
+      {
+        onSuccess: setDashboards,
+        onError: (error) => {
+          if (isUnauthorized(error)) setUnauthorized(true);
+          toast.error(DASHBOARD_MESSAGES.loadFailed);
+        },
+      },
+    );
+  };
+
+  const reset = () => {
+    form.reset(EMPTY_CLONE_FORM);
+    setGroups([]);
+    setDashboards([]);
+    setFilesKey((key) => key + 1);
+    setProgress(0);
+  };
+
+  const submit = form.handleSubmit(
+    (valid) => {
+      setProgress(0);
+      clone.mutate(
+        {
+          token: valid.token.trim(),
+          organizationId: valid.organizationId,
+          aid: valid.aid,
+          dashboardId: valid.dashboardId,
+          description: valid.description.trim(),
+          screenshots: SCREENSHOT_FIELDS.map((field) => valid[field] as File),
+          onProgress: setProgress,
+        },
+        {
+          onSuccess: () => {
+            toast.success(DASHBOARD_MESSAGES.stored);
+            reset();
+          },
+          onError: (error) => {
+            if (!(error instanceof ApiRequestError)) {
+              toast.error(DASHBOARD_MESSAGES.cloneFailed);
+              return;
+            }
+            if (isUnauthorized(error)) setUnauthorized(true);
+            // The server's check of a field (a screenshot that is no image) shows under that field.
+            for (const field of error.fields)
+              if ((Object.keys(EMPTY_CLONE_FORM) as string[]).includes(field.path))
+                form.setError(field.path as keyof CloneFormValues, { message: field.message });
+            toast.error(error.status === 400 ? error.message : DASHBOARD_MESSAGES.cloneFailed, {
+              title: error.status === 400 ? DASHBOARD_MESSAGES.cloneFailed : undefined,
+            });
+          },
+        },
+      );
+    },
+    () => toast.error(DASHBOARD_MESSAGES.formInvalid),
+  );
+
+  return (
+    <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Clone Dashboard">
+      <h2 className="text-xl font-semibold">Clone Dashboard</h2>
+      {unauthorized && <Banner tone="error">{DASHBOARD_MESSAGES.tokenBanner}</Banner>}
+      <div className="flex items-end gap-2">
+        <TextInput
+          label="OAuth token"
+          type="password"
+          autoComplete="off"
+          className="font-mono"
+          fieldClassName="flex-1"
+          placeholder="Paste the Org Admin's API token"
+          hint="Pasting validates it. The token is used for this clone only and never stored."
+          error={errors.token?.message}
+          {...form.register('token')}
+          onPaste={(event) => {
+            const pasted = event.clipboardData.getData('text');
+            if (pasted) validate(pasted);
+          }}
+        />
+        <Button onClick={() => validate()} busy={loadGroups.isPending} busyLabel="Validating token" className="mb-6">
+          Validate Token
+        </Button>
+      </div>
+      <Select
+        label="Organization"
+        placeholder="Select an organization"
+        options={organizations}
+        disabled={organizations.length === 0}
+        value={values.organizationId ?? ''}
+        error={errors.organizationId?.message}
+        {...form.register('organizationId', { onChange: () => clearFrom(LATER_FIELDS) })}
+      />
+      <Select
+        label="Account group"
+        placeholder="Select an account group"
+        options={organizationGroups}
+        disabled={!values.organizationId}
+        value={values.aid ?? ''}
+        error={errors.aid?.message}
+        {...form.register('aid', { onChange: (event) => chooseGroup(String(event.target.value)) })}
+      />
+      <Select
+        label="Dashboard"
+        placeholder={loadDashboards.isPending ? 'Loading dashboards…' : 'Select a dashboard'}
+        options={dashboards.map((dashboard) => ({ value: dashboard.dashboardId, label: dashboard.title }))}
+        disabled={dashboards.length === 0}
+        value={values.dashboardId ?? ''}
+        error={errors.dashboardId?.message}
+        {...form.register('dashboardId')}
+      />
+      <TextArea
+        label="Description"
+        rows={4}
+        placeholder="What the dashboard shows, for whom, and what it needs (tests, agents, tags)"
+        hint={<span aria-live="polite">{descriptionCounter(values.description ?? '')}</span>}
+        error={errors.description?.message}
+        {...form.register('description')}
+      />
+      <div key={filesKey} className="grid gap-3 sm:grid-cols-3">
+        {SCREENSHOT_FIELDS.map((field, index) => (
+          <Field key={field} label={`Screenshot ${index + 1}`} error={errors[field]?.message}>
+            {(control) => (
+              <input
+                {...control}
+                type="file"
+                accept="image/*"
+                className="block w-full text-sm"
+                onChange={(event) =>
+                  form.setValue(field, event.target.files?.[0] ?? null, { shouldValidate: form.formState.isSubmitted })
+                }
+              />
+            )}
+          </Field>
+        ))}
+      </div>
+      <p className="text-xs text-slate-500">Three images (PNG, JPEG, GIF or WebP), each at most 5 MB.</p>
+      {clone.isPending && (
+        <div className="space-y-1">
+          <progress className="w-full" aria-label="Upload progress" max={1} value={progress} />
+          <p className="text-xs text-slate-500">{Math.round(progress * 100)}% uploaded</p>
+        </div>
+      )}
+      <Button type="submit" variant="primary" busy={clone.isPending} busyLabel="Cloning Dashboard">
+        {clone.isPending ? 'Cloning Dashboard...' : 'Clone Dashboard'}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,223 @@
+import { useMemo, useState } from 'react';
+import { DASHBOARD_MESSAGES, type CommunityDashboard, type PushPlan, type ReportAccountGroup } from '@ce/contract';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Dialog } from '../../../components/ui/dialog';
+import { Select, TextInput } from '../../../components/ui/field';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast-store';
+import { useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { ApiRequestError } from '../../../lib/api-client';
+import { usePushDashboard, usePushPlan } from '../api/push-dashboard';
+
+type Mapped = PushPlan['mapped'][number];
+type Dropped = PushPlan['dropped'][number];
+
+const MAPPED_COLUMNS: ColumnDef<Mapped, unknown>[] = [
+  { header: 'Kind', accessorKey: 'kind' },
+  { header: 'Widget', accessorKey: 'widget' },
+  { header: 'Source', accessorKey: 'from' },
+  { header: 'Target', accessorKey: 'to' },
+];
+const DROPPED_COLUMNS: ColumnDef<Dropped, unknown>[] = [
+  { header: 'Kind', accessorKey: 'kind' },
+  { header: 'Widget', accessorKey: 'widget' },
+  { header: 'Reference', accessorFn: (row) => row.name ?? row.id },
+  { header: 'Why', accessorKey: 'reason' },
+];
+
+/** The spec's push failures (section 8): a refused token, the server's own words, or a general message. */
+export function pushFailureMessage(error: unknown): string {
+  if (error instanceof ApiRequestError) {
+    if (error.status === 401 || error.status === 403) return DASHBOARD_MESSAGES.pushUnauthorized;
+    if (error.status !== 0 && error.code !== 'internal' && error.message)
+      return DASHBOARD_MESSAGES.pushError(error.message);
+  }
+  return DASHBOARD_MESSAGES.pushFailed;
+}
+
+export interface PushDialogProps {
+  dashboard: CommunityDashboard | null;
+  onClose: () => void;
+}
+
+/**
+ * Push: a customer's token, the account group to create the dashboard in, a preview of the references
+ * that map by name and those dropped with the reason, then Deploy.
+ */
+export function PushDialog({ dashboard, onClose }: PushDialogProps) {
+  const [token, setToken] = useState('');
+  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
+  const [organizationId, setOrganizationId] = useState('');
+  const [aid, setAid] = useState('');
+  const loadGroups = useLoadAccountGroups();
+  const plan = usePushPlan();
+  const push = usePushDashboard();
+
+  const organizations = useMemo(() => {
+    const byId = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
+    return [...byId].map(([value, label]) => ({ value, label }));
+  }, [groups]);
+  const organizationGroups = groups.filter((group) => group.organizationId === organizationId);
+
+  const close = () => {
+    setToken('');
+    setGroups([]);
+    setOrganizationId('');
+    setAid('');
+    plan.reset();
+    push.reset();
+    onClose();
+  };
+
+  const load = () => {
+    if (!token.trim()) {
+      toast.error(DASHBOARD_MESSAGES.pushTokenRequired);
+      return;
+    }
+    loadGroups.mutate(token.trim(), {
+      onSuccess: (loaded) => {
+        setGroups(loaded);
+        const only = new Set(loaded.map((group) => group.organizationId));
+        setOrganizationId(only.size === 1 ? (loaded[0]?.organizationId ?? '') : '');
+        setAid('');
+        plan.reset();
+      },
+      onError: (error) => toast.error(pushFailureMessage(error)),
+    });
+  };
+
+  const choose = (next: string) => {
+    setAid(next);
+    plan.reset();
+    if (next && dashboard)
+      plan.mutate(
+        { id: dashboard.id, token: token.trim(), organizationId, aid: next },
+        { onError: (error) => toast.error(pushFailureMessage(error)) },
+      );
+  };
+
+  const deploy = () => {
+    // The spec's checks, in its order (section 5).
+    const missing = !token.trim()
+      ? DASHBOARD_MESSAGES.pushTokenRequired
+      : !aid
+        ? DASHBOARD_MESSAGES.pushGroupRequired
+        : !dashboard
+          ? DASHBOARD_MESSAGES.pushMissing
+          : null;
+    if (missing || !dashboard) {
+      toast.error(missing ?? DASHBOARD_MESSAGES.pushMissing);
+      return;
+    }
+    push.mutate(
+      { id: dashboard.id, token: token.trim(), organizationId, aid },
+      {
+        onSuccess: (answer) => {
+          toast.success(answer.message);
+          close();
+        },
+        onError: (error) => toast.error(pushFailureMessage(error)),
+      },
+    );
+  };
+
+  return (
+    <Dialog
+      title={dashboard ? `Push “${dashboard.title}”` : 'Push dashboard'}
+      isOpen={dashboard !== null}
+      onClose={close}
+      width="max-w-4xl"
+      footer={
+        <>
+          <Button onClick={close}>Cancel</Button>
+          <Button variant="primary" onClick={deploy} busy={push.isPending} busyLabel="Deploying Dashboard">
+            {push.isPending ? 'Deploying Dashboard...' : 'Deploy'}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-4">
+        <div className="flex items-end gap-2">
+          <TextInput
+            label="OAuth token"
+            type="password"
+            autoComplete="off"
+            className="font-mono"
+            fieldClassName="flex-1"
+            placeholder="Token of the customer organization to push into"
+            value={token}
+            onChange={(event) => setToken(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter') {
+                event.preventDefault();
+                load();
+              }
+            }}
+          />
+          <Button onClick={load} busy={loadGroups.isPending} busyLabel="Loading account groups">
+            Load account groups
+          </Button>
+        </div>
+        {groups.length > 0 && (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Select
+              label="Organization"
+              placeholder="Select an organization"
+              options={organizations}
+              value={organizationId}
+              onChange={(event) => {
+                setOrganizationId(event.target.value);
+                choose('');
+              }}
+            />
+            <Select
+              label="Account group"
+              placeholder="Select an account group"
+              options={organizationGroups.map((group) => ({ value: group.aid, label: group.accountGroupName }))}
+              value={aid}
+              disabled={!organizationId}
+              onChange={(event) => choose(event.target.value)}
+            />
+          </div>
+        )}
+        {plan.isPending && <Spinner label="Reading the account group's tests, agents and tags" />}
+        {plan.data && (
+          <section className="space-y-3" aria-label="Push preview">
+            <p className="text-sm">
+              {plan.data.widgetCount} widget{plan.data.widgetCount === 1 ? '' : 's'} into{' '}
+              <strong>{plan.data.accountGroupName}</strong>: {plan.data.mapped.length} reference
+              {plan.data.mapped.length === 1 ? '' : 's'} mapped by name, {plan.data.dropped.length} dropped.
+            </p>
+            {plan.data.dropped.length > 0 && (
+              <Banner tone="warning">
+                Widgets keep working without the dropped references; add matching tests, agents or tags to the account
+                group first to keep them.
+              </Banner>
+            )}
+            <DataTable
+              label="Mapped references"
+              data={plan.data.mapped}
+              columns={MAPPED_COLUMNS}
+              empty="Nothing to map."
+              maxHeight={220}
+            />
+            <DataTable
+              label="Dropped references"
+              data={plan.data.dropped}
+              columns={DROPPED_COLUMNS}
+              empty="Nothing dropped."
+              maxHeight={220}
+            />
+          </section>
+        )}
+        {push.isPending && (
+          <p className="flex items-center gap-2 text-sm">
+            <Spinner label="Deploying Dashboard" /> Deploying Dashboard...
+          </p>
+        )}
+      </div>
+    </Dialog>
+  );
+}
