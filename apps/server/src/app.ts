@@ -18,6 +18,10 @@ import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
+import { SheetParser } from './modules/tracker/sheet-parser.js';
+import { TrackerRepository } from './modules/tracker/tracker.repository.js';
+import { trackerRoutes } from './modules/tracker/tracker.routes.js';
+import { TrackerService } from './modules/tracker/tracker.service.js';
 import { customerRoutes } from './modules/customer/customer.routes.js';
 import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
@@ -75,6 +79,7 @@ export interface BuiltApp {
     reports: ReportsService;
     bulk: BulkService;
     dashboards: DashboardsService;
+    tracker: TrackerService;
   };
   /** The background jobs of the modules that have them (tests play the worker through these). */
   jobs: { reports: ReportJobs; bulk: BulkRunJob };
@@ -135,7 +140,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   try {
     await registerPlugins(app, config);
     registerErrorHandling(app);
-    const { sandbox, platform, webex, mailer } = await connectExternals(app, config);
+    const { sandbox, platform, webex, mailer, crm } = await connectExternals(app, config);
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
 
@@ -217,6 +222,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       audit,
     });
     await app.register(dashboardsRoutes, { dashboards });
+    const parser = new SheetParser({ logger: app.log });
+    app.addHook('onClose', async () => parser.close());
+    const tracker = new TrackerService({
+      parser,
+      crm,
+      repository: new TrackerRepository(db),
+      usage,
+      retentionDays: config.retentionDays,
+      crmNames: {
+        engagementObject: config.salesforce.engagementObject,
+        engagementField: config.salesforce.engagementField,
+        taskKeyField: config.salesforce.taskKeyField,
+      },
+    });
+    await app.register(trackerRoutes, { tracker });
     // What ended badly, told wherever the user is in the app.
     await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
 
@@ -253,7 +273,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app,
       database,
       queue,
-      services: { auth, identity, users, usage, platform, audit, customer, reports, bulk, dashboards },
+      services: { auth, identity, users, usage, platform, audit, customer, reports, bulk, dashboards, tracker },
       jobs: { reports: reportJobs, bulk: bulkJob },
       sandbox,
       tokens,

@@ -113,6 +113,25 @@ const envSchema = z.object({
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
   WEBEX_BOT_TOKEN: z.string().min(10).optional(),
+  SALESFORCE_LOGIN_URL: z.url().optional(),
+  SALESFORCE_CLIENT_ID: z.string().min(1).optional(),
+  SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
+  SALESFORCE_API_VERSION: z
+    .string()
+    .regex(/^v\d+\.\d$/, 'must look like v60.0')
+    .default('v60.0'),
+  SALESFORCE_ENGAGEMENT_OBJECT: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
+    .default('Engagement__c'),
+  SALESFORCE_ENGAGEMENT_FIELD: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
+    .default('Engagement_ID__c'),
+  SALESFORCE_TASK_KEY_FIELD: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
+    .default('CE_Toolkit_Key__c'),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -154,6 +173,16 @@ export interface AppConfig {
   tokenKeys: { current: string; previous: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
   webex: { apiUrl: string | null; botToken: string | null };
+  /** The CRM the time tracker creates tasks in; null credentials mean the sandbox's (demo) or none. */
+  salesforce: {
+    loginUrl: string | null;
+    clientId: string | null;
+    clientSecret: string | null;
+    apiVersion: string;
+    engagementObject: string;
+    engagementField: string;
+    taskKeyField: string;
+  };
   /** OpenID Connect sign-in; `null` when OIDC_ISSUER is unset. */
   oidc: {
     issuer: string;
@@ -288,6 +317,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { current: env.REPORTS_KEY, previous: env.REPORTS_KEY_PREVIOUS?.split(',') ?? [] }
       : null,
     webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
+    salesforce: {
+      loginUrl: env.SALESFORCE_LOGIN_URL ?? null,
+      clientId: env.SALESFORCE_CLIENT_ID ?? null,
+      clientSecret: env.SALESFORCE_CLIENT_SECRET ?? null,
+      apiVersion: env.SALESFORCE_API_VERSION,
+      engagementObject: env.SALESFORCE_ENGAGEMENT_OBJECT,
+      engagementField: env.SALESFORCE_ENGAGEMENT_FIELD,
+      taskKeyField: env.SALESFORCE_TASK_KEY_FIELD,
+    },
     oidc: env.OIDC_ISSUER
       ? {
           issuer: env.OIDC_ISSUER,

@@ -15,3 +15,4 @@ export * from './bulk.js';
 export * from './notifications.js';
 export * from './health.js';
 export * from './dashboards.js';
+export * from './tracker.js';

@@ -48,6 +48,10 @@ export const OPERATION_ACCESS = {
   setDashboardStatus: 'reviewDashboards',
   planDashboardPush: 'tools',
   pushDashboard: 'tools',
+  downloadTrackerTemplate: 'tools',
+  parseTimesheet: 'tools',
+  createTrackerTasks: 'tools',
+  downloadTrackerResults: 'tools',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { PlatformClient } from '@ce/platform-client';
-import { Sandbox, sandboxPlugin } from '@ce/sandbox';
+import { Sandbox, SALESFORCE_API_VERSION, sandboxPlugin } from '@ce/sandbox';
 import type { AppConfig } from '../config.js';
 import { injectFetch } from './inject-fetch.js';
 import { noMailer, outboxMailer, smtpMailer, type Mailer } from './mailer.js';
+import { SalesforceClient } from './salesforce-client.js';
 import { WebexClient } from './webex-client.js';
 
 /** Where the embedded clients reach the sandbox: in-process, never over the network. */
@@ -16,6 +17,8 @@ export interface Externals {
   /** Report delivery; null when neither WEBEX_API_URL nor the sandbox is there. */
   webex: WebexClient | null;
   mailer: Mailer;
+  /** The CRM for the time tracker; null when SALESFORCE_LOGIN_URL is unset outside demo mode. */
+  crm: SalesforceClient | null;
 }
 
 /**
@@ -51,5 +54,22 @@ export async function connectExternals(app: FastifyInstance, config: AppConfig):
     : sandbox
       ? outboxMailer(sandbox.mail)
       : noMailer;
-  return { sandbox, platform, webex, mailer };
+  const { salesforce } = config;
+  const crm = salesforce.loginUrl
+    ? new SalesforceClient({
+        loginUrl: salesforce.loginUrl,
+        clientId: salesforce.clientId ?? '',
+        clientSecret: salesforce.clientSecret ?? '',
+        apiVersion: salesforce.apiVersion,
+      })
+    : sandbox
+      ? new SalesforceClient({
+          loginUrl: `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/salesforce`,
+          clientId: salesforce.clientId ?? 'ce-toolkit-demo',
+          clientSecret: salesforce.clientSecret ?? 'ce-toolkit-demo',
+          apiVersion: SALESFORCE_API_VERSION,
+          fetch: inProcess,
+        })
+      : null;
+  return { sandbox, platform, webex, mailer, crm };
 }

@@ -18,8 +18,29 @@ export interface SalesforceTask {
   [field: string]: unknown;
 }
 
+/** An engagement record (the object tasks relate to); `Status__c` Closed refuses new tasks. */
+export interface SalesforceEngagement {
+  Id: string;
+  Name: string;
+  Engagement_ID__c: string;
+  Status__c: 'Active' | 'Closed';
+}
+
+export const ENGAGEMENT_OBJECT = 'Engagement__c';
+
+/** The demo engagements: ENG-1001 to ENG-1012 are active, ENG-1013 is closed (its tasks fail). */
+function demoEngagements(): SalesforceEngagement[] {
+  return Array.from({ length: 13 }, (_, index) => ({
+    Id: `a0E${String(index + 1).padStart(12, '0')}AAA`,
+    Name: `Engagement ${1001 + index}`,
+    Engagement_ID__c: `ENG-${1001 + index}`,
+    Status__c: index === 12 ? 'Closed' : 'Active',
+  }));
+}
+
 export class SalesforceState {
   readonly tasks: SalesforceTask[] = [];
+  readonly engagements: SalesforceEngagement[] = demoEngagements();
   readonly accessTokens = new Set<string>();
   private counter = 0;
 
@@ -31,6 +52,7 @@ export class SalesforceState {
   reset(): void {
     this.tasks.length = 0;
     this.accessTokens.clear();
+    this.engagements.splice(0, this.engagements.length, ...demoEngagements());
   }
 }
 
@@ -150,6 +172,13 @@ export const salesforceRoutes: FastifyPluginAsync<{
 
   const createTask = (record: Record<string, unknown>) => {
     const errors = validateTask(record);
+    const engagement = state.engagements.find((candidate) => candidate.Id === record.WhatId);
+    if (engagement?.Status__c === 'Closed')
+      errors.push({
+        message: `${engagement.Engagement_ID__c} is closed: no new activity can be logged against it`,
+        errorCode: 'FIELD_CUSTOM_VALIDATION_EXCEPTION',
+        fields: ['WhatId'],
+      });
     if (errors.length) return { success: false as const, errors };
     const { attributes: _attributes, ...fields } = record;
     const task: SalesforceTask = {
@@ -209,6 +238,32 @@ export const salesforceRoutes: FastifyPluginAsync<{
     });
   });
 
+  app.get<{ Querystring: { q?: string } }>(`/services/data/${SALESFORCE_API_VERSION}/query`, async (request, reply) => {
+    if (!authorized(request, reply)) return reply;
+    const query = parseSoql(request.query.q ?? '');
+    if ('error' in query) return reply.status(400).send([{ message: query.error, errorCode: 'MALFORMED_QUERY' }]);
+    const source = (query.object === 'Task'
+      ? state.tasks
+      : query.object === ENGAGEMENT_OBJECT
+        ? state.engagements
+        : []) as unknown as Record<string, unknown>[];
+    if (query.object !== 'Task' && query.object !== ENGAGEMENT_OBJECT)
+      return reply
+        .status(400)
+        .send([{ message: `sObject type '${query.object}' is not supported.`, errorCode: 'INVALID_TYPE' }]);
+    const records = source
+      .filter((record) => query.where.every(({ field, values }) => values.includes(String(record[field] ?? ''))))
+      .slice(0, query.limit)
+      .map((record) => ({
+        attributes: {
+          type: query.object,
+          url: `/services/data/${SALESFORCE_API_VERSION}/sobjects/${query.object}/${String(record.Id)}`,
+        },
+        ...Object.fromEntries(query.fields.map((field) => [field, record[field] ?? null])),
+      }));
+    return { totalSize: records.length, done: true, records };
+  });
+
   app.get('/tasks', async () => ({ records: state.tasks }));
 
   app.get('/', async (_request, reply) => {
@@ -230,3 +285,32 @@ export const salesforceRoutes: FastifyPluginAsync<{
       );
   });
 };
+
+type Soql = { object: string; fields: string[]; where: { field: string; values: string[] }[]; limit: number };
+
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+/** The SOQL the toolkit sends: SELECT fields FROM object [WHERE f = 'v' | f IN ('a', 'b') [AND ...]] [LIMIT n]. */
+export function parseSoql(text: string): Soql | { error: string } {
+  const match = /^\s*SELECT\s+(.+?)\s+FROM\s+([A-Za-z0-9_]+)(?:\s+WHERE\s+(.+?))?(?:\s+LIMIT\s+(\d+))?\s*$/is.exec(
+    text,
+  );
+  if (!match) return { error: 'unexpected token: the query is not SELECT ... FROM ...' };
+  const fields = (match[1] ?? '').split(',').map((field) => field.trim());
+  if (!fields.every((field) => IDENTIFIER.test(field)))
+    return { error: `unexpected token in the field list: ${match[1]}` };
+  const where: Soql['where'] = [];
+  for (const condition of match[3] ? match[3].split(/\s+AND\s+/i) : []) {
+    const equals = /^([A-Za-z0-9_]+)\s*=\s*'((?:[^'\\]|\\.)*)'$/s.exec(condition.trim());
+    const within = /^([A-Za-z0-9_]+)\s+IN\s*\((.*)\)$/is.exec(condition.trim());
+    if (equals) where.push({ field: equals[1] ?? '', values: [unescape(equals[2] ?? '')] });
+    else if (within) {
+      const values = [...(within[2] ?? '').matchAll(/'((?:[^'\\]|\\.)*)'/g)].map((value) => unescape(value[1] ?? ''));
+      if (values.length === 0) return { error: `unexpected token: ${condition}` };
+      where.push({ field: within[1] ?? '', values });
+    } else return { error: `unexpected token: ${condition}` };
+  }
+  return { object: match[2] ?? '', fields, where, limit: match[4] ? Number(match[4]) : 50_000 };
+}
+
+const unescape = (value: string) => value.replace(/\\(.)/g, '$1');

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
+import { neutralize } from '../../../platform/spreadsheet-safety.js';
 
 export type CellValue = string | number | boolean | Date | null | undefined;
 export interface Column {
@@ -49,7 +50,7 @@ export async function streamWorkbook(
     worksheet.getRow(1).font = { bold: true };
     worksheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, columns.length) } };
     return {
-      row: (values) => worksheet.addRow(values.map((value) => value ?? null)).commit(),
+      row: (values) => worksheet.addRow(values.map((value) => neutralize(value ?? null))).commit(),
       done: () => worksheet.commit(),
     };
   });

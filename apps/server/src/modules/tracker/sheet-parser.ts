@@ -1,0 +1,144 @@
+import { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
+import { TRACKER_MESSAGES, type ParseResponse } from '@ce/contract';
+import { AppError } from '../../platform/errors.js';
+
+interface Job {
+  id: number;
+  bytes: Buffer;
+  weekStart: string;
+  today: string;
+  resolve: (result: ParseResponse) => void;
+  reject: (error: Error) => void;
+}
+
+export interface SheetParserOptions {
+  /** A file taking longer than this is refused and its thread replaced. */
+  timeoutMs?: number;
+  /** The parsing thread's heap; a file needing more ends the thread, not the server. */
+  memoryMb?: number;
+  /** Files waiting beyond this many are refused with 503 (the server is busy reading others). */
+  maxQueue?: number;
+  logger?: FastifyBaseLogger;
+}
+
+const refused = (message: string) => new AppError(400, 'invalid_file', message);
+
+/**
+ * Reads uploaded spreadsheets one at a time on a worker thread with a memory cap and a time limit, so no
+ * file can stall or crash the server: a thread that runs out of memory or time is replaced and the file is
+ * refused with a clear message.
+ */
+export class SheetParser {
+  private worker: Worker | null = null;
+  private ready: Promise<void> | null = null;
+  private readonly queue: Job[] = [];
+  private current: Job | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private nextId = 1;
+  private readonly timeoutMs: number;
+  private readonly memoryMb: number;
+  private readonly maxQueue: number;
+
+  constructor(private readonly options: SheetParserOptions = {}) {
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.memoryMb = options.memoryMb ?? 384;
+    this.maxQueue = options.maxQueue ?? 16;
+  }
+
+  parse(bytes: Buffer, weekStart: string, today: string): Promise<ParseResponse> {
+    if (this.queue.length >= this.maxQueue)
+      return Promise.reject(new AppError(503, 'busy', 'The server is reading other files. Try again in a minute.'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, bytes, weekStart, today, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    this.ready = null;
+    for (const job of this.queue.splice(0)) job.reject(new AppError(503, 'closing', 'The server is shutting down.'));
+    if (worker) await worker.terminate();
+  }
+
+  private start(): Promise<void> {
+    if (this.ready) return this.ready;
+    const worker = new Worker(new URL('./parse-worker.mjs', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: this.memoryMb, maxYoungGenerationSizeMb: 64 },
+    });
+    this.worker = worker;
+    this.ready = new Promise<void>((resolve, reject) => {
+      const onMessage = (message: { ready?: boolean }) => {
+        if (message.ready) {
+          worker.off('message', onMessage);
+          resolve();
+        }
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+    worker.on(
+      'message',
+      (message: { id?: number; ok?: boolean; refused?: boolean; message?: string; result?: ParseResponse }) => {
+        const job = this.current;
+        if (message.id === undefined || !job || message.id !== job.id) return;
+        this.finish();
+        if (message.ok && message.result) job.resolve(message.result);
+        else if (message.refused) job.reject(refused(message.message ?? TRACKER_MESSAGES.emptyFile));
+        else {
+          this.options.logger?.warn({ err: message.message }, 'a spreadsheet could not be read');
+          job.reject(refused(TRACKER_MESSAGES.emptyFile));
+        }
+        void this.pump();
+      },
+    );
+    worker.on('error', (error) => this.options.logger?.warn({ err: error }, 'the sheet parser thread failed'));
+    worker.on('exit', () => {
+      if (this.worker !== worker) return;
+      this.worker = null;
+      this.ready = null;
+      const job = this.current;
+      if (job) {
+        this.finish();
+        job.reject(refused('The file is too large or too complex to read. Save it again with only the hours rows.'));
+      }
+      void this.pump();
+    });
+    worker.unref();
+    return this.ready;
+  }
+
+  private finish(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.current = null;
+  }
+
+  private async pump(): Promise<void> {
+    if (this.current || this.queue.length === 0) return;
+    const job = this.queue.shift() as Job;
+    this.current = job;
+    try {
+      await this.start();
+    } catch (error) {
+      this.finish();
+      job.reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    const worker = this.worker;
+    if (!worker) return;
+    this.timer = setTimeout(() => {
+      this.options.logger?.warn('a spreadsheet took too long to read; its thread is replaced');
+      this.finish();
+      this.worker = null;
+      this.ready = null;
+      void worker.terminate();
+      job.reject(refused('The file took too long to read. Save it again with only the hours rows.'));
+      void this.pump();
+    }, this.timeoutMs);
+    // The bytes are copied to the thread; the request keeps its own buffer.
+    worker.postMessage({ id: job.id, bytes: job.bytes, weekStart: job.weekStart, today: job.today });
+  }
+}

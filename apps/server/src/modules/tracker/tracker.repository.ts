@@ -1,0 +1,26 @@
+import { and, eq, lt } from 'drizzle-orm';
+import { trackerResults } from '../../db/schema.js';
+import type { Db } from '../../platform/database.js';
+
+/** SQL for the time tracker's results files. */
+export class TrackerRepository {
+  constructor(private readonly db: Db) {}
+
+  async saveResults(row: typeof trackerResults.$inferInsert): Promise<string> {
+    const [saved] = await this.db.insert(trackerResults).values(row).returning({ id: trackerResults.id });
+    if (!saved) throw new Error('insert returned no row');
+    return saved.id;
+  }
+
+  async results(id: string, userId: string) {
+    const [row] = await this.db
+      .select()
+      .from(trackerResults)
+      .where(and(eq(trackerResults.id, id), eq(trackerResults.userId, userId)));
+    return row;
+  }
+
+  async deleteOlderThan(date: Date): Promise<void> {
+    await this.db.delete(trackerResults).where(lt(trackerResults.createdAt, date));
+  }
+}

@@ -1,0 +1,132 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  apiErrorSchema,
+  createTasksRequestSchema,
+  createTasksResponseSchema,
+  parseResponseSchema,
+  TEMPLATE_FILENAME,
+  TRACKER_LIMITS,
+  TRACKER_MESSAGES,
+  weekStartSchema,
+} from '@ce/contract';
+import { requireUser } from '../../platform/access.js';
+import { AppError } from '../../platform/errors.js';
+import type { TrackerService } from './tracker.service.js';
+
+const errors = {
+  400: apiErrorSchema,
+  401: apiErrorSchema,
+  403: apiErrorSchema,
+  404: apiErrorSchema,
+  409: apiErrorSchema,
+  502: apiErrorSchema,
+  503: apiErrorSchema,
+};
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The upload: `file` (under 10 MB, stopped as it passes the limit) and `selectedDate` (the week's Monday). */
+async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; weekStart: string }> {
+  if (!request.isMultipart()) throw new AppError(400, 'multipart_required', TRACKER_MESSAGES.fileAndDateRequired);
+  let bytes: Buffer | null = null;
+  let selectedDate = '';
+  for await (const part of request.parts({
+    limits: { fileSize: TRACKER_LIMITS.fileBytes - 1, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
+  })) {
+    if (part.type === 'field') {
+      if (part.fieldname === 'selectedDate') selectedDate = String(part.value);
+      continue;
+    }
+    if (part.fieldname !== 'file')
+      throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}`);
+    try {
+      bytes = await part.toBuffer();
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new AppError(400, 'file_too_large', TRACKER_MESSAGES.tooLarge);
+      throw error;
+    }
+  }
+  const weekStart = weekStartSchema.safeParse(selectedDate);
+  if (!bytes || !weekStart.success) throw new AppError(400, 'validation_failed', TRACKER_MESSAGES.fileAndDateRequired);
+  return { bytes, weekStart: weekStart.data };
+}
+
+/** The time tracker's API: the template, reading a file, creating tasks, and the results file. */
+export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> = async (app, { tracker }) => {
+  await app.register(multipart, { throwFileSizeLimit: true });
+  const tagged = { tags: ['tracker'] };
+
+  app.get(
+    '/api/tracker/template',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'downloadTrackerTemplate',
+        summary: `The hours template (${TEMPLATE_FILENAME})`,
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .type(XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="${TEMPLATE_FILENAME}"`)
+        .header('x-content-type-options', 'nosniff')
+        .send(await tracker.templateFile()),
+  );
+
+  app.post(
+    '/api/tracker/parse',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'parseTimesheet',
+        summary: 'Read an hours file (multipart: file, selectedDate); answers the rows and warnings',
+        consumes: ['multipart/form-data'],
+        response: { 200: parseResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      const { bytes, weekStart } = await readUpload(request);
+      return tracker.parse(bytes, weekStart);
+    },
+  );
+
+  app.post(
+    '/api/tracker/tasks',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'createTrackerTasks',
+        summary: 'Create Salesforce tasks from the selected rows (each row once)',
+        body: createTasksRequestSchema,
+        response: { 200: createTasksResponseSchema, ...errors },
+      },
+    },
+    async (request) =>
+      tracker.createTasks(requireUser(request), request.body.weekStart, request.body.fileName, request.body.tasks),
+  );
+
+  app.get(
+    '/api/tracker/results/:id',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'downloadTrackerResults',
+        summary: 'The results file of a creation: the rows with their Salesforce Id or error',
+        params: z.object({ id: z.uuid() }),
+      },
+    },
+    async (request, reply) => {
+      const file = await tracker.resultsFile(requireUser(request), request.params.id);
+      return reply
+        .type(XLSX_TYPE)
+        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .send(file.content);
+    },
+  );
+};

@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto';
+import {
+  submitterOf,
+  TRACKER_LIMITS,
+  TRACKER_MESSAGES,
+  UNKNOWN_ENGAGEMENT,
+  type CreateTasksResponse,
+  type ParseResponse,
+  type SessionUser,
+  type TaskResult,
+  type TrackerRow,
+} from '@ce/contract';
+import { AppError } from '../../platform/errors.js';
+import { SalesforceError, soqlString, type SalesforceClient } from '../../platform/salesforce-client.js';
+import type { UsageService } from '../usage/usage.service.js';
+import { resultsWorkbook } from './results-file.js';
+import type { SheetParser } from './sheet-parser.js';
+import { buildTemplate } from './template.js';
+import type { TrackerRepository } from './tracker.repository.js';
+
+export interface TrackerDeps {
+  parser: SheetParser;
+  crm: SalesforceClient | null;
+  repository: TrackerRepository;
+  usage: UsageService;
+  retentionDays: number;
+  /** Where engagements live in the CRM, and the Task field holding each row's key. */
+  crmNames: { engagementObject: string; engagementField: string; taskKeyField: string };
+}
+
+/** Values per SOQL IN list: well under the 100,000-character query limit. */
+const QUERY_BATCH = 200;
+const chunks = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
+const today = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * A row's stable key: who submitted it (the email's part before the at-sign), its engagement, date, hours and
+ * work. The same row uploaded again has the same key, and the CRM already holds a task with it.
+ */
+export function rowKey(submitter: string, row: TrackerRow): string {
+  return createHash('sha256')
+    .update(JSON.stringify([submitter, row.Engagement_ID, row.due_date, row.hours_spent, row.work_performed]))
+    .digest('hex')
+    .slice(0, 40);
+}
+
+/**
+ * The time tracker: reads a spreadsheet of hours (on the parser's thread), and turns the rows a user keeps
+ * into Salesforce tasks against their engagements, once each, with a results file.
+ */
+export class TrackerService {
+  /** Users with a creation under way: one request at a time each (spec section 5). */
+  private readonly running = new Set<string>();
+  private template: Promise<Buffer> | null = null;
+
+  constructor(private readonly deps: TrackerDeps) {}
+
+  parse(bytes: Buffer, weekStart: string): Promise<ParseResponse> {
+    return this.deps.parser.parse(bytes, weekStart, today());
+  }
+
+  templateFile(): Promise<Buffer> {
+    this.template ??= buildTemplate();
+    return this.template;
+  }
+
+  async createTasks(
+    user: SessionUser,
+    weekStart: string,
+    fileName: string,
+    rows: TrackerRow[],
+  ): Promise<CreateTasksResponse> {
+    const crm = this.deps.crm;
+    if (!crm) throw new AppError(503, 'crm_not_configured', 'No Salesforce connection is configured on this server.');
+    if (this.running.has(user.id)) throw new AppError(409, 'request_in_progress', TRACKER_MESSAGES.requestInProgress);
+    this.running.add(user.id);
+    try {
+      return await this.create(crm, user, weekStart, fileName, rows);
+    } finally {
+      this.running.delete(user.id);
+    }
+  }
+
+  async resultsFile(user: SessionUser, id: string) {
+    const row = await this.deps.repository.results(id, user.id);
+    if (!row) throw new AppError(404, 'not_found', 'These results are no longer kept.');
+    return row;
+  }
+
+  private async create(
+    crm: SalesforceClient,
+    user: SessionUser,
+    weekStart: string,
+    fileName: string,
+    rows: TrackerRow[],
+  ): Promise<CreateTasksResponse> {
+    const { engagementObject, engagementField, taskKeyField } = this.deps.crmNames;
+    const submitter = submitterOf(user.email);
+    const locale = user.locale ?? '';
+    const keys = new Map(rows.map((row) => [row.row, rowKey(submitter, row)]));
+    const results = new Map<number, TaskResult>();
+    const fail = (row: TrackerRow, error: string) =>
+      results.set(row.row, { row: row.row, outcome: 'failed', id: null, error });
+
+    try {
+      // 'Processing engagement IDs': one query per 200 engagement ids.
+      const engagementIds = [
+        ...new Set(rows.map((row) => row.Engagement_ID).filter((id) => id !== UNKNOWN_ENGAGEMENT)),
+      ];
+      const engagements = new Map<string, string>();
+      for (const batch of chunks(engagementIds, QUERY_BATCH)) {
+        const found = await crm.query<Record<string, string>>(
+          `SELECT Id, ${engagementField} FROM ${engagementObject} WHERE ${engagementField} IN (${batch.map(soqlString).join(', ')})`,
+        );
+        for (const record of found)
+          if (record[engagementField]) engagements.set(record[engagementField], record.Id ?? '');
+      }
+      // Rows created before (this file uploaded again): the CRM holds a task with the row's key.
+      const existing = new Map<string, string>();
+      for (const batch of chunks([...new Set(keys.values())], QUERY_BATCH)) {
+        const found = await crm.query<Record<string, string>>(
+          `SELECT Id, ${taskKeyField} FROM Task WHERE ${taskKeyField} IN (${batch.map(soqlString).join(', ')})`,
+        );
+        for (const record of found) if (record[taskKeyField]) existing.set(record[taskKeyField], record.Id ?? '');
+      }
+
+      const toCreate: { row: TrackerRow; record: Record<string, unknown> }[] = [];
+      const seen = new Set<string>();
+      for (const row of rows) {
+        const key = keys.get(row.row) ?? '';
+        const already = existing.get(key);
+        if (already !== undefined || seen.has(key)) {
+          results.set(row.row, { row: row.row, outcome: 'duplicate', id: already ?? null, error: null });
+          continue;
+        }
+        seen.add(key);
+        if (row.Engagement_ID === UNKNOWN_ENGAGEMENT) {
+          fail(row, 'The row has no Engagement_ID');
+          continue;
+        }
+        const whatId = engagements.get(row.Engagement_ID);
+        if (!whatId) {
+          fail(row, `Engagement ${row.Engagement_ID} was not found in Salesforce`);
+          continue;
+        }
+        toCreate.push({ row, record: taskRecord(row, whatId, submitter, locale, taskKeyField, key) });
+      }
+
+      for (const batch of chunks(toCreate, TRACKER_LIMITS.crmBatch)) {
+        try {
+          const saved = await crm.createMany(
+            'Task',
+            batch.map((item) => item.record),
+          );
+          batch.forEach((item, index) => {
+            const result = saved[index];
+            if (result?.success && result.id)
+              results.set(item.row.row, { row: item.row.row, outcome: 'created', id: result.id, error: null });
+            else
+              fail(
+                item.row,
+                result?.errors
+                  .map((error) => `${error.statusCode ?? error.errorCode ?? 'ERROR'}: ${error.message}`)
+                  .join('; ') || 'Salesforce did not create the task',
+              );
+          });
+        } catch (error) {
+          if (!(error instanceof SalesforceError)) throw error;
+          for (const item of batch) fail(item.row, error.message);
+        }
+      }
+    } catch (error) {
+      if (error instanceof SalesforceError) throw new AppError(502, 'crm_error', error.message);
+      throw error;
+    }
+
+    const ordered = rows.map(
+      (row) => results.get(row.row) ?? { row: row.row, outcome: 'failed' as const, id: null, error: 'Not processed' },
+    );
+    const created = ordered.filter((result) => result.outcome === 'created');
+    const failed = ordered.filter((result) => result.outcome === 'failed');
+    const hours = rows
+      .filter((row) => results.get(row.row)?.outcome === 'created')
+      .reduce((sum, row) => sum + row.hours_spent, 0);
+    if (created.length > 0)
+      await this.deps.usage.record({
+        tool: 'hours-logged',
+        userId: user.id,
+        team: user.role === 'ProServ' ? 'PS' : 'TAM',
+        quantity: hours,
+      });
+    await this.deps.repository.deleteOlderThan(new Date(Date.now() - this.deps.retentionDays * 86_400_000));
+    const resultsFileId = await this.deps.repository.saveResults({
+      userId: user.id,
+      filename: `${
+        fileName
+          .replace(/\.[^.]*$/, '')
+          .replace(/[^\w.-]+/g, '_')
+          .slice(0, 80) || 'hours'
+      }-results-${weekStart}.xlsx`,
+      content: await resultsWorkbook(rows, ordered),
+      created: created.length,
+      failed: failed.length,
+      duplicates: ordered.length - created.length - failed.length,
+    });
+    return {
+      counter: created.length,
+      messages: failed.map((result) => `Row ${result.row}: ${result.error ?? 'failed'}`),
+      results: ordered,
+      resultsFileId,
+    };
+  }
+}
+
+/** A Salesforce Task for one row, related to its engagement and carrying the row's key. */
+function taskRecord(
+  row: TrackerRow,
+  whatId: string,
+  submitter: string,
+  locale: string,
+  keyField: string,
+  key: string,
+): Record<string, unknown> {
+  const summary = row.work_performed.split('\n')[0] ?? '';
+  return {
+    Subject: (summary ? `${row.task_type}: ${summary}` : row.task_type).slice(0, 255),
+    ActivityDate: row.due_date,
+    Status: 'Completed',
+    Priority: 'Normal',
+    WhatId: whatId,
+    Description: [
+      row.work_performed,
+      '',
+      `Hours: ${row.hours_spent}`,
+      row.external_reference ? `External reference: ${row.external_reference}` : '',
+      `Submitted by ${submitter}${locale ? ` (${locale})` : ''} with the CE Toolkit time tracker`,
+    ]
+      .filter((line, index) => line !== '' || index === 1)
+      .join('\n'),
+    [keyField]: key,
+  };
+}
