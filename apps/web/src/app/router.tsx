@@ -25,6 +25,9 @@ const TamWeeklyPage = lazy(() => reportPages().then((module) => ({ default: modu
 const bulkPages = () => import('./routes/bulk-pages');
 const BulkTestsPage = lazy(() => bulkPages().then((module) => ({ default: module.BulkTestsPage })));
 const BulkOperationsPage = lazy(() => bulkPages().then((module) => ({ default: module.BulkOperationsPage })));
+const TimeTrackingPage = lazy(() =>
+  import('./routes/tracker-page').then((module) => ({ default: module.TimeTrackingPage })),
+);
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -41,6 +44,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.bulkTests]: <BulkTestsPage />,
   [PATHS.bulkOperations]: <BulkOperationsPage />,
   [PATHS.dashboards]: <DashboardsPage />,
+  [PATHS.timeTracking]: <TimeTrackingPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -16,10 +16,6 @@ export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
     title: 'Backup & Restore',
     description: 'Saves the configuration of an account group so it can be restored later.',
   },
-  [PATHS.timeTracking]: {
-    title: 'Time Tracking',
-    description: 'Turns a spreadsheet of hours into tasks in the CRM, grouped by engagement.',
-  },
   [PATHS.apiTools]: {
     title: 'API Tools',
     description: 'Helpers for working with the monitoring platform API on behalf of a customer.',

@@ -106,11 +106,12 @@ export class SheetParser {
       }
       void this.pump();
     });
-    worker.unref();
     return this.ready;
   }
 
   private finish(): void {
+    // An idle thread does not keep the process alive; one reading a file does.
+    this.worker?.unref();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.current = null;
@@ -129,6 +130,7 @@ export class SheetParser {
     }
     const worker = this.worker;
     if (!worker) return;
+    worker.ref();
     this.timer = setTimeout(() => {
       this.options.logger?.warn('a spreadsheet took too long to read; its thread is replaced');
       this.finish();

@@ -1,0 +1,5 @@
+import { TimeTracker } from '../../features/tracker/components/time-tracker';
+
+export function TimeTrackingPage() {
+  return <TimeTracker />;
+}

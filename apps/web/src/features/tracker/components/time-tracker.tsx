@@ -1,0 +1,291 @@
+import { useEffect, useMemo, useState } from 'react';
+import {
+  creationOutcome,
+  TEMPLATE_VERSION_LABEL,
+  TRACKER_LIMITS,
+  TRACKER_MESSAGES,
+  TRACKER_PROGRESS_MESSAGES,
+  weekStarts,
+  type CreateTasksResponse,
+  type TaskResult,
+  type TrackerRow,
+} from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Banner } from '../../../components/ui/banner';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { Field, Select } from '../../../components/ui/field';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast-store';
+import { ApiRequestError } from '../../../lib/api-client';
+import { downloadTemplate, resultsUrl, useCreateTasks, useParseFile } from '../api/tracker';
+import { byEngagement, fileProblem } from '../file-check';
+import { TaskTable } from './task-table';
+
+/** The Time Tracking page: instructions, the template, and the 'TAM Time Tracker' modal. */
+export function TimeTracker() {
+  const [open, setOpen] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+  const template = () => {
+    setDownloading(true);
+    downloadTemplate()
+      .catch((error: unknown) => toast.error(error instanceof Error ? error.message : String(error)))
+      .finally(() => setDownloading(false));
+  };
+  return (
+    <section className="max-w-3xl space-y-4">
+      <h1 className="text-2xl font-semibold">Time Tracking</h1>
+      <p className="text-slate-700">Log a week of hours as Salesforce tasks against your engagements in three steps:</p>
+      <ol className="list-decimal space-y-1 pl-5 text-slate-700">
+        <li>Download the Excel template and fill one row per piece of work (Engagement_ID, task type, date, hours).</li>
+        <li>Open the tracker, choose the week and upload the file (.xlsx, .xls or .csv, under 10 MB).</li>
+        <li>Check the rows grouped by engagement, keep the ones to log, and create the tasks.</li>
+      </ol>
+      <p className="text-sm text-slate-500">
+        Uploading the same file again is safe: rows already created are reported and not created twice.
+      </p>
+      <div className="flex flex-wrap items-center gap-3">
+        <Button onClick={template} busy={downloading} busyLabel="Downloading the template">
+          Download Excel Template
+        </Button>
+        <Badge tone="info">{TEMPLATE_VERSION_LABEL}</Badge>
+        <Button variant="primary" onClick={() => setOpen(true)}>
+          Open Time Tracker
+        </Button>
+      </div>
+      <TrackerDialog isOpen={open} onClose={() => setOpen(false)} />
+    </section>
+  );
+}
+
+/** The progress panel's message: the spec's six, one every 30 seconds while `running`. */
+function useRotatingMessage(running: boolean) {
+  const [index, setIndex] = useState(0);
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = setInterval(
+      () => setIndex((current) => Math.min(current + 1, TRACKER_PROGRESS_MESSAGES.length - 1)),
+      TRACKER_LIMITS.progressRotateMs,
+    );
+    return () => {
+      clearInterval(timer);
+      setIndex(0);
+    };
+  }, [running]);
+  return TRACKER_PROGRESS_MESSAGES[index];
+}
+
+function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
+  const weeks = useMemo(() => weekStarts(), []);
+  const [weekStart, setWeekStart] = useState(weeks.at(-1) ?? '');
+  const [file, setFile] = useState<File | null>(null);
+  const [fileKey, setFileKey] = useState(0);
+  const [progress, setProgress] = useState(0);
+  const [rows, setRows] = useState<TrackerRow[] | null>(null);
+  const [warnings, setWarnings] = useState<string[]>([]);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [answer, setAnswer] = useState<CreateTasksResponse | null>(null);
+  const [uploadError, setUploadError] = useState<string | null>(null);
+  const parse = useParseFile();
+  const create = useCreateTasks();
+  const message = useRotatingMessage(create.isPending);
+
+  // Leaving the page while tasks are being created would lose the answer: the browser asks first.
+  useEffect(() => {
+    if (!create.isPending) return undefined;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [create.isPending]);
+
+  const startOver = () => {
+    setRows(null);
+    setWarnings([]);
+    setSelected(new Set());
+    setAnswer(null);
+    setFile(null);
+    setFileKey((key) => key + 1);
+    setUploadError(null);
+    setProgress(0);
+    parse.reset();
+    create.reset();
+  };
+  const close = () => {
+    if (create.isPending) {
+      toast.warning(TRACKER_MESSAGES.requestInProgress);
+      return;
+    }
+    startOver();
+    setWeekStart(weeks.at(-1) ?? '');
+    onClose();
+  };
+
+  const upload = () => {
+    if (parse.isPending) {
+      toast.warning(TRACKER_MESSAGES.uploadInProgress);
+      return;
+    }
+    const problem = fileProblem(file, weekStart);
+    if (problem || !file) {
+      toast.error(problem ?? TRACKER_MESSAGES.fileAndDateRequired);
+      return;
+    }
+    setUploadError(null);
+    setProgress(0);
+    parse.mutate(
+      { file, weekStart, onProgress: setProgress },
+      {
+        onSuccess: (parsed) => {
+          setRows(parsed.data);
+          setWarnings(parsed.warnings);
+          setSelected(new Set(parsed.data.map((row) => row.row)));
+          if (parsed.warnings.length > 0)
+            toast.warning(parsed.warnings.slice(0, 3).join(' ') + (parsed.warnings.length > 3 ? ' …' : ''), {
+              title: `${parsed.warnings.length} warning${parsed.warnings.length === 1 ? '' : 's'}`,
+            });
+        },
+        onError: (error) => {
+          const text =
+            error instanceof ApiRequestError
+              ? TRACKER_MESSAGES.uploadFailed(error.message)
+              : TRACKER_MESSAGES.uploadUnexpected;
+          setUploadError(text);
+          toast.error(text, { title: TRACKER_MESSAGES.uploadFailedToast });
+        },
+      },
+    );
+  };
+
+  const submit = () => {
+    if (create.isPending) {
+      toast.warning(TRACKER_MESSAGES.requestInProgress);
+      return;
+    }
+    const tasks = (rows ?? []).filter((row) => selected.has(row.row));
+    if (tasks.length === 0) {
+      toast.error(TRACKER_MESSAGES.noRowSelected);
+      return;
+    }
+    create.mutate(
+      { weekStart, fileName: file?.name ?? 'hours', tasks },
+      {
+        onSuccess: (result) => {
+          setAnswer(result);
+          const outcome = creationOutcome(result);
+          toast[outcome.tone](outcome.message);
+          if (outcome.closes) setTimeout(close, TRACKER_LIMITS.closeAfterMs);
+        },
+        onError: (error) => toast.error(TRACKER_MESSAGES.requestFailed(error.message)),
+      },
+    );
+  };
+
+  const results = useMemo(
+    () => new Map<number, TaskResult>((answer?.results ?? []).map((result) => [result.row, result])),
+    [answer],
+  );
+  const groups = useMemo(() => byEngagement(rows ?? []), [rows]);
+  const chosen = (rows ?? []).filter((row) => selected.has(row.row));
+  const total = Math.round(chosen.reduce((sum, row) => sum + row.hours_spent, 0) * 100) / 100;
+  const title = parse.isPending
+    ? 'TAM Time Tracker - Uploading...'
+    : create.isPending
+      ? 'TAM Time Tracker - Processing...'
+      : 'TAM Time Tracker';
+
+  const footer = rows ? (
+    <>
+      <Button onClick={startOver} disabled={create.isPending}>
+        Upload Different File
+      </Button>
+      <Button variant="primary" onClick={submit} busy={create.isPending} busyLabel="Creating tasks">
+        Create Selected Tasks
+      </Button>
+    </>
+  ) : (
+    <Button variant="primary" onClick={upload} busy={parse.isPending} busyLabel="Uploading">
+      Upload &amp; Process File
+    </Button>
+  );
+
+  return (
+    <Dialog title={title} isOpen={isOpen} onClose={close} footer={footer} width="max-w-6xl">
+      {!rows && (
+        <div className="space-y-4">
+          <Select
+            label="Week starting"
+            options={weeks.map((week) => ({ value: week, label: week }))}
+            value={weekStart}
+            onChange={(event) => setWeekStart(event.target.value)}
+          />
+          <Field label="Hours file" hint=".xlsx, .xls or .csv, under 10 MB">
+            {(control) => (
+              <input
+                key={fileKey}
+                {...control}
+                type="file"
+                accept=".xlsx,.xls,.csv"
+                className="block w-full text-sm"
+                onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+              />
+            )}
+          </Field>
+          {parse.isPending && (
+            <div className="space-y-1">
+              <progress className="w-full" aria-label="Upload progress" max={1} value={progress} />
+              <p className="text-xs text-slate-500">
+                {progress < 1 ? `${Math.round(progress * 100)}% uploaded` : 'Reading the rows…'}
+              </p>
+            </div>
+          )}
+          {uploadError && <Banner tone="error">{uploadError}</Banner>}
+        </div>
+      )}
+      {rows && (
+        <div className="space-y-4">
+          {warnings.length > 0 && (
+            <Banner tone="warning">
+              <p className="font-medium">
+                {warnings.length} warning{warnings.length === 1 ? '' : 's'}
+              </p>
+              <ul aria-label="Warnings" className="mt-1 max-h-28 list-disc overflow-auto pl-5">
+                {warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            </Banner>
+          )}
+          {create.isPending && (
+            <div
+              role="status"
+              className="flex items-center gap-3 rounded-md border border-brand-100 bg-brand-50 p-3 text-sm"
+            >
+              <Spinner label="Creating tasks" />
+              <div>
+                <p className="font-medium">{message}…</p>
+                <p>Please don&apos;t switch tabs or close this window while the tasks are created (up to 3 minutes).</p>
+              </div>
+            </div>
+          )}
+          <TaskTable
+            groups={groups}
+            selected={selected}
+            onSelectedChange={setSelected}
+            results={results}
+            disabled={create.isPending}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+            <p data-testid="overall-total">
+              {chosen.length} of {rows.length} rows selected · Total: <strong>{total}</strong> hours
+            </p>
+            {answer && (
+              <a className="text-brand-700 underline" href={resultsUrl(answer.resultsFileId)} download>
+                Download results
+              </a>
+            )}
+          </div>
+        </div>
+      )}
+    </Dialog>
+  );
+}
