@@ -17,6 +17,8 @@ function fakeSalesforce() {
     const authorization = new Headers(init?.headers).get('authorization');
     if (authorization === 'Bearer token-1')
       return json(401, [{ message: 'Session expired', errorCode: 'INVALID_SESSION_ID' }]);
+    if (url.includes('Nothing'))
+      return json(400, [{ message: "sObject type 'Nothing' is not supported.", errorCode: 'INVALID_TYPE' }]);
     if (url.includes('/query?q='))
       return json(200, { done: false, nextRecordsUrl: '/services/data/v60.0/query/01g-2000', records: [{ Id: 'a' }] });
     if (url.endsWith('/query/01g-2000')) return json(200, { done: true, records: [{ Id: 'b' }] });
