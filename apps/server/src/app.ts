@@ -18,6 +18,9 @@ import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
+import { PcapRepository } from './modules/support/pcap.repository.js';
+import { pcapRoutes } from './modules/support/pcap.routes.js';
+import { PcapService } from './modules/support/pcap.service.js';
 import { SheetParser } from './modules/tracker/sheet-parser.js';
 import { TrackerRepository } from './modules/tracker/tracker.repository.js';
 import { trackerRoutes } from './modules/tracker/tracker.routes.js';
@@ -237,6 +240,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     });
     await app.register(trackerRoutes, { tracker });
+    const pcap = new PcapService({
+      repository: new PcapRepository(db),
+      webex,
+      maxBytes: config.pcapMaxBytes,
+      retentionDays: config.retentionDays,
+    });
+    await app.register(pcapRoutes, { pcap });
     // What ended badly, told wherever the user is in the app.
     await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
 

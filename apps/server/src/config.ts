@@ -113,6 +113,7 @@ const envSchema = z.object({
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
   WEBEX_BOT_TOKEN: z.string().min(10).optional(),
+  PCAP_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
   SALESFORCE_LOGIN_URL: z.url().optional(),
   SALESFORCE_CLIENT_ID: z.string().min(1).optional(),
   SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -173,6 +174,8 @@ export interface AppConfig {
   tokenKeys: { current: string; previous: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
   webex: { apiUrl: string | null; botToken: string | null };
+  /** The largest packet capture the support tool takes. */
+  pcapMaxBytes: number;
   /** The CRM the time tracker creates tasks in; null credentials mean the sandbox's (demo) or none. */
   salesforce: {
     loginUrl: string | null;
@@ -317,6 +320,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       ? { current: env.REPORTS_KEY, previous: env.REPORTS_KEY_PREVIOUS?.split(',') ?? [] }
       : null,
     webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
+    pcapMaxBytes: env.PCAP_MAX_MB * 1024 * 1024,
     salesforce: {
       loginUrl: env.SALESFORCE_LOGIN_URL ?? null,
       clientId: env.SALESFORCE_CLIENT_ID ?? null,

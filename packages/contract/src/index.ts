@@ -16,3 +16,4 @@ export * from './notifications.js';
 export * from './health.js';
 export * from './dashboards.js';
 export * from './tracker.js';
+export * from './support.js';

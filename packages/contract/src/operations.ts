@@ -52,6 +52,10 @@ export const OPERATION_ACCESS = {
   parseTimesheet: 'tools',
   createTrackerTasks: 'tools',
   downloadTrackerResults: 'tools',
+  analyzeCapture: 'support',
+  listCaptures: 'support',
+  downloadCapture: 'support',
+  shareCapture: 'support',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

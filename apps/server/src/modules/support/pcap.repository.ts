@@ -1,0 +1,75 @@
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
+import { pcapCaptures, pcapChunks, users } from '../../db/schema.js';
+import type { Db } from '../../platform/database.js';
+
+export type CaptureRow = typeof pcapCaptures.$inferSelect & { uploadedBy: string };
+
+/** SQL for packet captures: the summary row and the bytes in chunks. */
+export class PcapRepository {
+  constructor(private readonly db: Db) {}
+
+  async create(userId: string, filename: string): Promise<string> {
+    const [row] = await this.db.insert(pcapCaptures).values({ userId, filename }).returning({ id: pcapCaptures.id });
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  }
+
+  async addChunk(captureId: string, position: number, content: Buffer): Promise<void> {
+    await this.db.insert(pcapChunks).values({ captureId, position, content });
+  }
+
+  async finish(id: string, size: number, summary: Record<string, unknown>): Promise<void> {
+    await this.db.update(pcapCaptures).set({ size, summary }).where(eq(pcapCaptures.id, id));
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.db.delete(pcapCaptures).where(eq(pcapCaptures.id, id));
+  }
+
+  async list(userId: string | null, limit = 100): Promise<CaptureRow[]> {
+    const rows = await this.db
+      .select({ capture: pcapCaptures, uploadedBy: users.email })
+      .from(pcapCaptures)
+      .innerJoin(users, eq(users.id, pcapCaptures.userId))
+      .where(and(userId ? eq(pcapCaptures.userId, userId) : undefined, sql`${pcapCaptures.summary} is not null`))
+      .orderBy(desc(pcapCaptures.createdAt))
+      .limit(limit);
+    return rows.map((row) => ({ ...row.capture, uploadedBy: row.uploadedBy }));
+  }
+
+  async find(id: string): Promise<CaptureRow | undefined> {
+    const [row] = await this.db
+      .select({ capture: pcapCaptures, uploadedBy: users.email })
+      .from(pcapCaptures)
+      .innerJoin(users, eq(users.id, pcapCaptures.userId))
+      .where(eq(pcapCaptures.id, id));
+    return row ? { ...row.capture, uploadedBy: row.uploadedBy } : undefined;
+  }
+
+  /** The capture's bytes, chunk by chunk, in order (one chunk in memory at a time). */
+  async *chunks(id: string): AsyncGenerator<Buffer> {
+    const positions = await this.db
+      .select({ position: pcapChunks.position })
+      .from(pcapChunks)
+      .where(eq(pcapChunks.captureId, id))
+      .orderBy(asc(pcapChunks.position));
+    for (const { position } of positions) {
+      const [row] = await this.db
+        .select({ content: pcapChunks.content })
+        .from(pcapChunks)
+        .where(and(eq(pcapChunks.captureId, id), eq(pcapChunks.position, position)));
+      if (row) yield row.content;
+    }
+  }
+
+  async share(id: string, entry: { email: string; caseNumber: string; at: string }): Promise<void> {
+    await this.db
+      .update(pcapCaptures)
+      .set({ sharedWith: sql`${pcapCaptures.sharedWith} || ${JSON.stringify([entry])}::jsonb` })
+      .where(eq(pcapCaptures.id, id));
+  }
+
+  async deleteOlderThan(date: Date): Promise<void> {
+    await this.db.delete(pcapCaptures).where(lt(pcapCaptures.createdAt, date));
+  }
+}

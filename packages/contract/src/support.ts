@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Packet captures: what the analysis of one file says (capinfos and a first look in Wireshark). */
+export const captureSummarySchema = z.object({
+  format: z.enum(['pcap', 'pcap-ns', 'pcapng']),
+  version: z.string(),
+  linkType: z.number().int().nullable(),
+  linkTypeName: z.string(),
+  snapLength: z.number().int().nullable(),
+  fileBytes: z.number().int(),
+  sha256: z.string(),
+  packets: z.number().int(),
+  /** Captured bytes of every packet (capinfos' "data size"). */
+  bytes: z.number().int(),
+  firstPacket: z.string().nullable(),
+  lastPacket: z.string().nullable(),
+  durationSeconds: z.number(),
+  averagePacketsPerSecond: z.number(),
+  averageBytesPerSecond: z.number(),
+  averagePacketBytes: z.number(),
+  protocols: z.object({
+    ethernet: z.number().int(),
+    vlan: z.number().int(),
+    arp: z.number().int(),
+    ipv4: z.number().int(),
+    ipv6: z.number().int(),
+    tcp: z.number().int(),
+    udp: z.number().int(),
+    icmp: z.number().int(),
+    dns: z.number().int(),
+    tlsByPort: z.number().int(),
+    tlsByParse: z.number().int(),
+    other: z.number().int(),
+  }),
+  conversations: z.array(
+    z.object({
+      protocol: z.string(),
+      a: z.string(),
+      b: z.string(),
+      packets: z.number().int(),
+      bytes: z.number().int(),
+    }),
+  ),
+  conversationsNotTracked: z.number().int(),
+  tcpResets: z.number().int(),
+  tcpRetransmissions: z.number().int(),
+  dns: z.array(
+    z.object({
+      time: z.string(),
+      id: z.number().int(),
+      response: z.boolean(),
+      question: z.string(),
+      type: z.string(),
+      answers: z.array(z.string()),
+    }),
+  ),
+  tlsServerNames: z.array(z.object({ name: z.string(), count: z.number().int() })),
+  timeline: z.object({
+    bucketSeconds: z.number().int(),
+    points: z.array(z.object({ time: z.string(), packets: z.number().int(), bytes: z.number().int() })),
+  }),
+  /** Where the file stopped making sense; what came before is summarised. */
+  problem: z.object({ offset: z.number().int(), message: z.string() }).nullable(),
+});
+export type CaptureSummary = z.infer<typeof captureSummarySchema>;
+
+export const captureEntrySchema = z.object({
+  id: z.string(),
+  filename: z.string(),
+  uploadedBy: z.string(),
+  createdAt: z.string(),
+  summary: captureSummarySchema,
+  sharedWith: z.array(z.object({ email: z.string(), caseNumber: z.string(), at: z.string() })),
+});
+export type CaptureEntry = z.infer<typeof captureEntrySchema>;
+
+export const captureListSchema = z.object({ captures: z.array(captureEntrySchema) });
+
+export const shareCaptureSchema = z.object({
+  email: z.email('Enter the email address of the person to send it to'),
+  caseNumber: z.string().trim().min(1, 'Enter the case number').max(64),
+});
+
+export const PCAP_MESSAGES = {
+  notACapture: 'This is not a packet capture (pcap or pcapng).',
+  tooLarge: (megabytes: number) => `The capture is larger than ${megabytes} MB.`,
+  fileRequired: 'Choose a capture file (.pcap or .pcapng)',
+  shared: 'Summary and capture sent in Webex',
+} as const;
