@@ -28,6 +28,9 @@ const BulkOperationsPage = lazy(() => bulkPages().then((module) => ({ default: m
 const TimeTrackingPage = lazy(() =>
   import('./routes/tracker-page').then((module) => ({ default: module.TimeTrackingPage })),
 );
+const PcapSupportPage = lazy(() =>
+  import('./routes/support-pages').then((module) => ({ default: module.PcapSupportPage })),
+);
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -45,6 +48,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.bulkOperations]: <BulkOperationsPage />,
   [PATHS.dashboards]: <DashboardsPage />,
   [PATHS.timeTracking]: <TimeTrackingPage />,
+  [PATHS.support]: <PcapSupportPage />,
 };
 
 const toolRoutes: RouteObject[] = [

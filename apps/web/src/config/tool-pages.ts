@@ -20,10 +20,6 @@ export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
     title: 'API Tools',
     description: 'Helpers for working with the monitoring platform API on behalf of a customer.',
   },
-  [PATHS.support]: {
-    title: 'PCAP Support',
-    description: 'Helps the support team collect and share packet captures from customer agents.',
-  },
   [PATHS.diagnosticTool]: {
     title: 'Diagnostic Tool',
     description: 'Runs diagnostics against a customer organization to speed up support cases.',
