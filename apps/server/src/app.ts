@@ -18,6 +18,8 @@ import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
+import { diagnosticsRoutes } from './modules/support/diagnostics.routes.js';
+import { DiagnosticsService } from './modules/support/diagnostics.service.js';
 import { PcapRepository } from './modules/support/pcap.repository.js';
 import { pcapRoutes } from './modules/support/pcap.routes.js';
 import { PcapService } from './modules/support/pcap.service.js';
@@ -247,6 +249,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       retentionDays: config.retentionDays,
     });
     await app.register(pcapRoutes, { pcap });
+    await app.register(diagnosticsRoutes, {
+      diagnostics: new DiagnosticsService({ db, platform, webex, retentionDays: config.retentionDays }),
+    });
     // What ended badly, told wherever the user is in the app.
     await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
 

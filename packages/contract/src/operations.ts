@@ -56,6 +56,9 @@ export const OPERATION_ACCESS = {
   listCaptures: 'support',
   downloadCapture: 'support',
   shareCapture: 'support',
+  runDiagnostic: 'support',
+  downloadDiagnostic: 'support',
+  sendDiagnostic: 'support',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

@@ -87,3 +87,48 @@ export const PCAP_MESSAGES = {
   fileRequired: 'Choose a capture file (.pcap or .pcapng)',
   shared: 'Summary and capture sent in Webex',
 } as const;
+
+/** The diagnostic tool: what a support engineer asks first about a customer's token. */
+export const CHECK_STATUSES = ['pass', 'warn', 'fail', 'unknown'] as const;
+export type CheckStatus = (typeof CHECK_STATUSES)[number];
+
+export const diagnosticCheckSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(CHECK_STATUSES),
+  detail: z.string(),
+  items: z.array(z.string()),
+});
+export type DiagnosticCheck = z.infer<typeof diagnosticCheckSchema>;
+
+export const diagnosticReportSchema = z.object({
+  id: z.string(),
+  generatedAt: z.string(),
+  identity: z
+    .object({
+      name: z.string(),
+      email: z.string(),
+      isOrgAdmin: z.boolean(),
+      roles: z.array(z.object({ aid: z.string(), accountGroupName: z.string(), roles: z.array(z.string()) })),
+    })
+    .nullable(),
+  organizations: z.array(z.string()),
+  accountGroups: z.array(z.object({ aid: z.string(), accountGroupName: z.string(), organizationName: z.string() })),
+  platform: z.object({
+    answerMs: z.number(),
+    rateLimit: z.object({ limit: z.number(), remaining: z.number(), resetAt: z.string().nullable() }).nullable(),
+  }),
+  permissions: z.array(
+    z.object({ name: z.string(), status: z.enum(['granted', 'missing', 'unknown']), via: z.string() }),
+  ),
+  tools: z.array(
+    z.object({ tool: z.string(), needs: z.array(z.string()), missing: z.array(z.string()), ready: z.boolean() }),
+  ),
+  checks: z.array(diagnosticCheckSchema),
+});
+export type DiagnosticReport = z.infer<typeof diagnosticReportSchema>;
+
+export const diagnoseRequestSchema = z.object({
+  token: z.string().trim().min(1, 'OAuth token not provided').max(4096),
+});
+export const sendDiagnosticSchema = z.object({ email: z.email('Enter the email address of the person to send it to') });

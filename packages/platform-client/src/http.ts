@@ -135,6 +135,46 @@ export class PlatformHttp {
     return this.send<T>(auth, url, options);
   }
 
+  /**
+   * One call as it is, for tools that show the platform's answer: the status, the rate-limit headers, the
+   * time it took and the body, whatever the status. Paced by the organization's limiter like every call
+   * (a 429 waits for the window and is sent again); never retried otherwise. Only the API's own origin.
+   */
+  async exchange(
+    auth: PlatformAuth,
+    target: URL,
+    options: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+  ): Promise<PlatformExchange> {
+    if (target.origin !== this.baseUrl.origin || !target.pathname.startsWith(this.baseUrl.pathname))
+      throw new PlatformError(0, 'Refused to call outside the platform API');
+    const method = options.method ?? 'GET';
+    const limiter = this.limiters.for(this.limiterKey(auth));
+    for (;;) {
+      await limiter.acquire(options.signal);
+      const started = this.clock.now();
+      const outcome = await this.attempt(auth, target, method, { body: options.body, signal: options.signal });
+      const durationMs = Math.max(0, this.clock.now() - started);
+      if (outcome.kind !== 'answer') {
+        limiter.release(undefined);
+        if (outcome.kind === 'aborted') throw options.signal?.reason ?? new PlatformError(0, 'Request cancelled');
+        const status = outcome.kind === 'timeout' ? TIMEOUT_STATUS : 0;
+        throw new PlatformError(status, messageForStatus(status, this.timeoutMs));
+      }
+      const rate = readRateHeaders(outcome.headers);
+      if (outcome.status === 429) {
+        limiter.exhausted(rate);
+        continue;
+      }
+      limiter.release(rate);
+      const headers: Record<string, string> = {};
+      outcome.headers.forEach((value, name) => {
+        if (name.startsWith('x-organization-rate-limit') || name === 'content-type' || name === 'location')
+          headers[name] = value;
+      });
+      return { status: outcome.status, headers, durationMs, body: outcome.body };
+    }
+  }
+
   private async send<T>(auth: PlatformAuth, url: URL, options: CallOptions): Promise<T> {
     const method = options.method ?? 'GET';
     const journalKey = method === 'GET' && auth.journal ? `${url.pathname}${url.search}` : undefined;
@@ -226,6 +266,15 @@ export class PlatformHttp {
       return { kind: 'network', neverSent: CONNECTION_NEVER_OPENED.has(code) };
     }
   }
+}
+
+/** A platform answer as it came: for the diagnostic tool and the API explorer. */
+export interface PlatformExchange {
+  status: number;
+  /** The rate-limit headers, the content type and a Location, as sent. */
+  headers: Record<string, string>;
+  durationMs: number;
+  body: unknown;
 }
 
 async function readBody(response: Response): Promise<unknown> {

@@ -437,3 +437,17 @@ export const pcapChunks = pgTable(
   },
   (table) => [primaryKey({ columns: [table.captureId, table.position] })],
 );
+
+/** A diagnostic run's result (never the token), kept for downloads and Webex for the retention period. */
+export const diagnosticRuns = pgTable(
+  'diagnostic_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    report: jsonb('report').$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('diagnostic_runs_user_idx').on(table.userId, table.createdAt)],
+);

@@ -261,7 +261,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const path = request.url.replace(/^.*\/v7/, '').split('?')[0] ?? '';
     if (token.kind === 'read-only') {
       const readsUsers = /^\/account-groups\/[^/]+$/.test(path) && list(queryOf(request).expand).includes('user');
-      if (request.method !== 'GET' || readsUsers || ADMIN_PATHS.some((pattern) => pattern.test(path))) {
+      const own = path === '/users/current';
+      if (request.method !== 'GET' || readsUsers || (!own && ADMIN_PATHS.some((pattern) => pattern.test(path)))) {
         return problem(reply, 403, 'Forbidden', 'The token does not have permission for this operation');
       }
     }
@@ -333,10 +334,24 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
   });
 
   app.get('/users/current', async (request, reply) => {
-    const { org, serializer } = caller(request);
+    const { org, serializer, token } = caller(request);
     const admin = state.world.users.find((user) => user.orgId === org.orgId);
     if (!admin) return problem(reply, 404, 'Not Found');
-    return hal(reply).send(serializer.user(admin, true));
+    if (token.kind !== 'read-only') return hal(reply).send(serializer.user(admin, true));
+    // The read-only token belongs to an auditor who is a Read Only User in every account group.
+    const groups = state.world.accountGroups.filter((group) => group.orgId === org.orgId);
+    return hal(reply).send(
+      serializer.user(
+        {
+          ...admin,
+          uid: `${org.orgId}-auditor`,
+          name: 'Read-only Auditor',
+          email: `auditor@${org.orgId}.example`,
+          roleIdsByAid: Object.fromEntries(groups.map((group) => [group.aid, ['4']])),
+        },
+        true,
+      ),
+    );
   });
 
   app.get<{ Params: { id: string } }>('/users/:id', async (request, reply) => {
