@@ -31,6 +31,9 @@ const TimeTrackingPage = lazy(() =>
 const PcapSupportPage = lazy(() =>
   import('./routes/support-pages').then((module) => ({ default: module.PcapSupportPage })),
 );
+const DiagnosticToolPage = lazy(() =>
+  import('./routes/support-pages').then((module) => ({ default: module.DiagnosticToolPage })),
+);
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -49,6 +52,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.dashboards]: <DashboardsPage />,
   [PATHS.timeTracking]: <TimeTrackingPage />,
   [PATHS.support]: <PcapSupportPage />,
+  [PATHS.diagnosticTool]: <DiagnosticToolPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -20,8 +20,4 @@ export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
     title: 'API Tools',
     description: 'Helpers for working with the monitoring platform API on behalf of a customer.',
   },
-  [PATHS.diagnosticTool]: {
-    title: 'Diagnostic Tool',
-    description: 'Runs diagnostics against a customer organization to speed up support cases.',
-  },
 };

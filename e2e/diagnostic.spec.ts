@@ -1,0 +1,64 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+
+type SandboxToken = { token: string; kind: string };
+const tokenOf = async (page: Page, kind: string) =>
+  ((await (await page.request.get('/sandbox/te/tokens')).json()) as { tokens: SandboxToken[] }).tokens.find(
+    (candidate) => candidate.kind === kind,
+  )?.token ?? '';
+
+async function diagnose(page: Page, token: string) {
+  await page.getByLabel('OAuth token').fill(token);
+  await page.getByRole('button', { name: 'Run diagnostic' }).click();
+  return page.getByRole('article', { name: 'Diagnostic' });
+}
+
+test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, downloads", async ({ page }) => {
+  await signIn(page, 'support@demo.local');
+  await page.goto('/home/diagnostic-tool');
+  const report = await diagnose(page, await tokenOf(page, 'org-admin'));
+  await expect(report.getByTestId('identity')).toContainText('<');
+  await expect(report).toContainText('Organization Admin');
+  await expect(report).toContainText(/\d+\/\d+ requests left this minute/);
+  await expect(report.getByTestId('check-org-admin')).toHaveAttribute('data-status', 'pass');
+  await expect(report.getByTestId('check-permissions')).toHaveAttribute('data-status', 'pass');
+  await expect(report.getByTestId('check-rate-limit')).toHaveAttribute('data-status', 'pass');
+  const tools = report.getByRole('table', { name: 'Toolkit tools' });
+  await expect(tools.getByText('not ready')).toHaveCount(0);
+  await expect(tools.getByText('ready', { exact: true })).toHaveCount(9);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    report.getByRole('link', { name: 'Download JSON' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toMatch(/^diagnostic-\d{4}-\d{2}-\d{2}\.json$/);
+  await report.getByRole('button', { name: 'Send in Webex' }).click();
+  await expect(page.getByText('Diagnostic sent in Webex').first()).toBeVisible();
+});
+
+test('the read-only token: its missing permissions, the tools they stop, and the checks left unknown', async ({
+  page,
+}) => {
+  await signIn(page, 't3@demo.local');
+  await page.goto('/home/diagnostic-tool');
+  const report = await diagnose(page, await tokenOf(page, 'read-only'));
+  await expect(report.getByTestId('identity')).toContainText('Read-only Auditor');
+  await expect(report).toContainText('Not an Organization Admin');
+  await expect(report.getByTestId('check-org-admin')).toHaveAttribute('data-status', 'fail');
+  await expect(report.getByTestId('check-permissions')).toContainText(
+    '5 missing: View users, View roles, View activity log, View usage and quotas, Edit tests, agents, dashboards and users.',
+  );
+  await expect(report.getByTestId('check-quota')).toHaveAttribute('data-status', 'unknown');
+  await expect(report.getByTestId('check-quota')).toContainText('the permission View usage and quotas is missing');
+  const tam = report.getByRole('table', { name: 'Toolkit tools' }).getByRole('row', { name: /TAM Activity Report/ });
+  await expect(tam).toContainText('not ready');
+  await expect(tam).toContainText('View activity log');
+});
+
+test('a revoked token is refused in plain words', async ({ page }) => {
+  await signIn(page, 'support@demo.local');
+  await page.goto('/home/diagnostic-tool');
+  await diagnose(page, await tokenOf(page, 'revoked'));
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Invalid OAuth token. Please check your token and try again.' }),
+  ).toBeVisible();
+});
