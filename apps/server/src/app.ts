@@ -18,6 +18,8 @@ import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
+import { explorerRoutes } from './modules/explorer/explorer.routes.js';
+import { ExplorerService } from './modules/explorer/explorer.service.js';
 import { diagnosticsRoutes } from './modules/support/diagnostics.routes.js';
 import { DiagnosticsService } from './modules/support/diagnostics.service.js';
 import { PcapRepository } from './modules/support/pcap.repository.js';
@@ -145,7 +147,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   try {
     await registerPlugins(app, config);
     registerErrorHandling(app);
-    const { sandbox, platform, webex, mailer, crm } = await connectExternals(app, config);
+    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config);
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
 
@@ -249,6 +251,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       retentionDays: config.retentionDays,
     });
     await app.register(pcapRoutes, { pcap });
+    await app.register(explorerRoutes, {
+      explorer: new ExplorerService({ platform, audit, documentUrl: openApi.url, fetch: openApi.fetch }),
+    });
     await app.register(diagnosticsRoutes, {
       diagnostics: new DiagnosticsService({ db, platform, webex, retentionDays: config.retentionDays }),
     });

@@ -113,6 +113,7 @@ const envSchema = z.object({
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
   WEBEX_BOT_TOKEN: z.string().min(10).optional(),
+  PLATFORM_OPENAPI_URL: z.url().optional(),
   PCAP_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
   SALESFORCE_LOGIN_URL: z.url().optional(),
   SALESFORCE_CLIENT_ID: z.string().min(1).optional(),
@@ -174,6 +175,8 @@ export interface AppConfig {
   tokenKeys: { current: string; previous: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
   webex: { apiUrl: string | null; botToken: string | null };
+  /** The platform's OpenAPI document for the API explorer; null means the sandbox's (demo) or the vendor's. */
+  platformOpenApiUrl: string | null;
   /** The largest packet capture the support tool takes. */
   pcapMaxBytes: number;
   /** The CRM the time tracker creates tasks in; null credentials mean the sandbox's (demo) or none. */
@@ -321,6 +324,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : null,
     webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
     pcapMaxBytes: env.PCAP_MAX_MB * 1024 * 1024,
+    platformOpenApiUrl: env.PLATFORM_OPENAPI_URL ?? null,
     salesforce: {
       loginUrl: env.SALESFORCE_LOGIN_URL ?? null,
       clientId: env.SALESFORCE_CLIENT_ID ?? null,

@@ -17,3 +17,4 @@ export * from './health.js';
 export * from './dashboards.js';
 export * from './tracker.js';
 export * from './support.js';
+export * from './explorer.js';

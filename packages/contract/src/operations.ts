@@ -59,6 +59,8 @@ export const OPERATION_ACCESS = {
   runDiagnostic: 'support',
   downloadDiagnostic: 'support',
   sendDiagnostic: 'support',
+  listApiOperations: 'tools',
+  callPlatformApi: 'tools',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

@@ -45,8 +45,9 @@ describe('the role matrix (spec section 6)', () => {
     expect(capabilityForPath(PATHS.diagnosticTool)).toBe('support');
   });
 
-  it('lets only Super Users approve or reject community dashboards', () => {
+  it('lets only Super Users approve or reject community dashboards, and write through the API explorer', () => {
     expect(allowed('reviewDashboards')).toEqual(['Super User']);
+    expect(allowed('apiWrites')).toEqual(['Super User']);
   });
 
   it('offers AHC-IE only when the locale contains Super User', () => {

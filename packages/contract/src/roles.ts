@@ -58,6 +58,8 @@ export const CAPABILITIES = {
   seeAllRuns: SUPER_USER,
   /** Approving or rejecting community dashboards (the spec shows no approver; decision 0018). */
   reviewDashboards: SUPER_USER,
+  /** Writes (POST, PUT, PATCH, DELETE) through the API explorer; reads are the Tools group's. */
+  apiWrites: SUPER_USER,
   manageUsers: SUPER_USER,
 } as const satisfies Record<string, 'public' | 'signedIn' | readonly Role[]>;
 

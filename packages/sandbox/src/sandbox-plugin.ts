@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml, page } from './html.js';
 import { MailOutbox, mailRoutes } from './mail/mail-routes.js';
 import type { WorldSize } from './platform/generator.js';
+import { sandboxOpenApi } from './platform/openapi.js';
 import { platformRoutes } from './platform/platform-routes.js';
 import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
 import { SalesforceState, salesforceRoutes } from './salesforce/salesforce-routes.js';
@@ -97,7 +98,15 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
       .send(page('Sandbox', `<p>Stand-ins for the external systems this installation talks to.</p><ul>${rows}</ul>`));
   });
 
-  await app.register(platformRoutes, { prefix: '/te/v7', state: sandbox.platform });
+  const routes: { method: string; url: string }[] = [];
+  await app.register(platformRoutes, { prefix: '/te/v7', state: sandbox.platform, routes });
+  // The document of the operations the sandbox implements, made from its own routes (for the API explorer).
+  app.get('/te/openapi.json', async (request) =>
+    sandboxOpenApi(
+      routes,
+      `${request.protocol}://${request.host}${request.url.replace(/\/te\/openapi\.json.*$/, '/te/v7')}`,
+    ),
+  );
 
   app.get('/te/tokens', async (_request, reply) => {
     if (!demoMode) return reply.status(404).send({ message: 'Token listing is available in demo mode only' });

@@ -7,6 +7,10 @@ import { noMailer, outboxMailer, smtpMailer, type Mailer } from './mailer.js';
 import { SalesforceClient } from './salesforce-client.js';
 import { WebexClient } from './webex-client.js';
 
+/** Cisco's published unified OpenAPI document of the platform API v7. */
+export const VENDOR_OPENAPI_URL =
+  'https://pubhub.devnetcloud.com/media/000-v7-apis/docs/reference/unified-oas/api.yaml';
+
 /** Where the embedded clients reach the sandbox: in-process, never over the network. */
 const EMBEDDED_SANDBOX_ORIGIN = 'http://sandbox.internal';
 
@@ -17,6 +21,8 @@ export interface Externals {
   /** Report delivery; null when neither WEBEX_API_URL nor the sandbox is there. */
   webex: WebexClient | null;
   mailer: Mailer;
+  /** Where the API explorer reads the platform's OpenAPI document, and how. */
+  openApi: { url: string; fetch?: typeof fetch };
   /** The CRM for the time tracker; null when SALESFORCE_LOGIN_URL is unset outside demo mode. */
   crm: SalesforceClient | null;
 }
@@ -71,5 +77,10 @@ export async function connectExternals(app: FastifyInstance, config: AppConfig):
           fetch: inProcess,
         })
       : null;
-  return { sandbox, platform, webex, mailer, crm };
+  const openApi = config.platformOpenApiUrl
+    ? { url: config.platformOpenApiUrl }
+    : sandbox
+      ? { url: `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/openapi.json`, fetch: inProcess }
+      : { url: VENDOR_OPENAPI_URL };
+  return { sandbox, platform, webex, mailer, crm, openApi };
 }

@@ -202,10 +202,18 @@ const CONFIG_FIELDS = [
 
 export interface PlatformRoutesOptions {
   state: PlatformState;
+  /** Filled with every route registered here (the sandbox's OpenAPI document is made from it). */
+  routes?: { method: string; url: string }[];
 }
 
 /** The platform API v7 stand-in, mounted under /sandbox/te/v7. */
-export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (app: FastifyInstance, { state }) => {
+export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
+  app: FastifyInstance,
+  { state, routes },
+) => {
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes?.push({ method, url: route.url });
+  });
   const now = () => Date.now();
   const baseOf = (request: FastifyRequest) =>
     `${request.protocol}://${request.host}${request.url.replace(/\/v7\/.*$/, '/v7')}`;
