@@ -34,6 +34,7 @@ const PcapSupportPage = lazy(() =>
 const DiagnosticToolPage = lazy(() =>
   import('./routes/support-pages').then((module) => ({ default: module.DiagnosticToolPage })),
 );
+const ApiToolsPage = lazy(() => import('./routes/explorer-page').then((module) => ({ default: module.ApiToolsPage })));
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -53,6 +54,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.timeTracking]: <TimeTrackingPage />,
   [PATHS.support]: <PcapSupportPage />,
   [PATHS.diagnosticTool]: <DiagnosticToolPage />,
+  [PATHS.apiTools]: <ApiToolsPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -16,8 +16,4 @@ export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
     title: 'Backup & Restore',
     description: 'Saves the configuration of an account group so it can be restored later.',
   },
-  [PATHS.apiTools]: {
-    title: 'API Tools',
-    description: 'Helpers for working with the monitoring platform API on behalf of a customer.',
-  },
 };
