@@ -224,3 +224,19 @@ export async function reportFile(
   const url = `/api/reports/${report.id}/artifacts/${artifact.id}${inline ? '?inline=1' : ''}`;
   return (await client.request({ method: 'GET', url })).rawPayload;
 }
+
+/** A multipart body as a browser's FormData sends it: text fields, and files by field name. */
+export async function multipartBody(
+  fields: Record<string, string>,
+  files: Record<string, { bytes: Uint8Array; name: string; type?: string }>,
+): Promise<{ payload: Buffer; headers: Record<string, string> }> {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  for (const [key, file] of Object.entries(files))
+    form.append(key, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type ?? '' }), file.name);
+  const request = new Request('http://localhost/', { method: 'POST', body: form });
+  return {
+    payload: Buffer.from(await request.arrayBuffer()),
+    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  };
+}

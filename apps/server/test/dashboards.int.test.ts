@@ -4,6 +4,7 @@ import type { CommunityDashboard, PushPlan } from '@ce/contract';
 import {
   createTestApp,
   DATABASES,
+  multipartBody,
   sandboxCustomer,
   signedInClient,
   type SandboxCustomer,
@@ -12,19 +13,6 @@ import {
 } from './build-test-app.js';
 
 type Upload = { bytes: Uint8Array; name: string; type: string };
-
-/** A multipart body as a browser's FormData would send it. */
-async function multipart(fields: Record<string, string>, files: Record<string, Upload>) {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) form.append(key, value);
-  for (const [key, file] of Object.entries(files))
-    form.append(key, new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.type }), file.name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return {
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '' },
-  };
-}
 
 const png = (width: number, height: number, background = '#336699') =>
   sharp({ create: { width, height, channels: 3, background } })
@@ -53,7 +41,7 @@ describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
     ...overrides,
   });
   const clone = async (fields: Record<string, string>, files: Record<string, Upload> = screenshots) =>
-    tam.request({ method: 'POST', url: '/api/community-dashboards', ...(await multipart(fields, files)) });
+    tam.request({ method: 'POST', url: '/api/community-dashboards', ...(await multipartBody(fields, files)) });
   const gallery = async (client: TestClient, query = '') =>
     (await client.request({ method: 'GET', url: `/api/community-dashboards${query}` })).json<{
       dashboards: CommunityDashboard[];

@@ -1,18 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureEntry } from '@ce/contract';
-import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  createTestApp,
+  DATABASES,
+  multipartBody,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 import { knownFrames, packet, pcapFile, pcapngFile, tcp } from './support/capture-builder.js';
 
 async function upload(client: TestClient, bytes: Buffer, name = 'capture.pcap') {
-  const form = new FormData();
-  form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  return client.request({
-    method: 'POST',
-    url: '/api/pcap',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '' },
-  });
+  return client.request({ method: 'POST', url: '/api/pcap', ...(await multipartBody({}, { file: { bytes, name } })) });
 }
 
 describe.each(DATABASES)('packet captures (%s)', (kind) => {

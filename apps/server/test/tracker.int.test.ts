@@ -3,7 +3,14 @@ import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { weekStarts, type CreateTasksResponse, type ParseResponse, type TrackerRow } from '@ce/contract';
-import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  createTestApp,
+  DATABASES,
+  multipartBody,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
 const HEADER = ['Engagement_ID', 'task_type', 'due_date', 'external_reference', 'work_performed', 'hours_spent'];
 const WEEK = weekStarts().at(-1) ?? '';
@@ -66,18 +73,12 @@ describe.each(DATABASES)('the time tracker (%s)', (kind) => {
   let testApp: TestApp;
   let tam: TestClient;
 
-  const upload = async (client: TestClient, bytes: Buffer, name: string, selectedDate = WEEK) => {
-    const form = new FormData();
-    form.append('selectedDate', selectedDate);
-    form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), name);
-    const request = new Request('http://localhost/', { method: 'POST', body: form });
-    return client.request({
+  const upload = async (client: TestClient, bytes: Buffer, name: string, selectedDate = WEEK) =>
+    client.request({
       method: 'POST',
       url: '/api/tracker/parse',
-      payload: Buffer.from(await request.arrayBuffer()),
-      headers: { 'content-type': request.headers.get('content-type') ?? '' },
+      ...(await multipartBody({ selectedDate }, { file: { bytes, name } })),
     });
-  };
   const create = async (client: TestClient, tasks: TrackerRow[]) => {
     const response = await client.request({
       method: 'POST',
@@ -301,7 +302,7 @@ describe('malformed hours files', () => {
 
     const startRss = process.memoryUsage().rss;
     for (const file of files) {
-      const response = await uploadTo(testApp, tam, file.bytes);
+      const response = await uploadTo(tam, file.bytes);
       const status = response.statusCode;
       if (file.readable && status === 200) {
         const parsed = response.json<ParseResponse>();
@@ -322,7 +323,7 @@ describe('malformed hours files', () => {
     }
     expect(process.memoryUsage().rss - startRss).toBeLessThan(400 * 1024 * 1024);
 
-    const hostileRows = (await uploadTo(testApp, tam, Buffer.from(hostile))).json<ParseResponse>();
+    const hostileRows = (await uploadTo(tam, Buffer.from(hostile))).json<ParseResponse>();
     expect(hostileRows.warnings).toEqual(
       expect.arrayContaining([
         'Row 2: due_date 1850-01-01 is out of range; today is used.',
@@ -345,16 +346,10 @@ describe('malformed hours files', () => {
   }, 240_000);
 });
 
-async function uploadTo(testApp: TestApp, client: TestClient, bytes: Buffer) {
-  const form = new FormData();
-  form.append('selectedDate', WEEK);
-  form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>]), 'hours.xlsx');
-  const request = new Request('http://localhost/', { method: 'POST', body: form });
-  void testApp;
+async function uploadTo(client: TestClient, bytes: Buffer) {
   return client.request({
     method: 'POST',
     url: '/api/tracker/parse',
-    payload: Buffer.from(await request.arrayBuffer()),
-    headers: { 'content-type': request.headers.get('content-type') ?? '' },
+    ...(await multipartBody({ selectedDate: WEEK }, { file: { bytes, name: 'hours.xlsx' } })),
   });
 }

@@ -18,3 +18,9 @@ export const fetchAccountGroups = async (token: string): Promise<ReportAccountGr
 export function useLoadAccountGroups() {
   return useMutation({ mutationFn: fetchAccountGroups });
 }
+
+/** The organizations among a token's account groups, once each, as select options. */
+export function organizationsOf(groups: ReportAccountGroup[]): { value: string; label: string }[] {
+  const byId = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
+  return [...byId].map(([value, label]) => ({ value, label }));
+}

@@ -18,7 +18,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { agentCatalogue, type GroupAgents } from '../agent-catalogue';
 import { useLoadAgents, usePlanTests } from '../api/platform-reads';
 import { useBulkRun, useStartRun } from '../api/runs';
-import { downloadText } from '../download';
+import { downloadText } from '../../../lib/download';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { readTemplatesFile, templatesFileText } from '../template-file';

@@ -5,7 +5,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { useBulkRun, useUndoRun } from '../api/runs';
-import { downloadText } from '../download';
+import { downloadText } from '../../../lib/download';
 import { templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
 import { RunItems, RunState, RunTotals, useFinishToast } from './run-results';

@@ -6,7 +6,7 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Field, Select, TextArea, TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useCloneDashboard } from '../api/clone-dashboard';
 import { useGroupDashboards } from '../api/group-dashboards';
@@ -44,10 +44,7 @@ export function CloneForm() {
   const loadDashboards = useGroupDashboards();
   const clone = useCloneDashboard();
 
-  const organizations = useMemo(() => {
-    const byId = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
-    return [...byId].map(([value, label]) => ({ value, label }));
-  }, [groups]);
+  const organizations = useMemo(() => organizationsOf(groups), [groups]);
   const organizationGroups = groups
     .filter((group) => group.organizationId === values.organizationId)
     .map((group) => ({ value: group.aid, label: group.accountGroupName }));

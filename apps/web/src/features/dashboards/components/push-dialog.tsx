@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextInput } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { usePushDashboard, usePushPlan } from '../api/push-dashboard';
 
@@ -55,10 +55,7 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
   const plan = usePushPlan();
   const push = usePushDashboard();
 
-  const organizations = useMemo(() => {
-    const byId = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
-    return [...byId].map(([value, label]) => ({ value, label }));
-  }, [groups]);
+  const organizations = useMemo(() => organizationsOf(groups), [groups]);
   const organizationGroups = groups.filter((group) => group.organizationId === organizationId);
 
   const close = () => {

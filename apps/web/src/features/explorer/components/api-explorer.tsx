@@ -7,6 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextArea, TextInput } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
+import { downloadText } from '../../../lib/download';
 import { useCallOperation, useOperations } from '../api/explorer';
 import { toCsv } from '../export';
 import { JsonTree } from './json-tree';
@@ -18,17 +19,6 @@ const METHOD_TONES: Record<ApiOperation['method'], BadgeTone> = {
   PATCH: 'warning',
   DELETE: 'danger',
 };
-
-function save(name: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = name;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** API Tools: the platform's operations from its document, a form per operation, and its answer. */
 export function ApiExplorer({ canWrite }: { canWrite: boolean }) {
@@ -303,11 +293,11 @@ function AnswerView({
         )}
         <Button
           size="sm"
-          onClick={() => save(`${base}.json`, JSON.stringify(answer.body, null, 2), 'application/json')}
+          onClick={() => downloadText(`${base}.json`, JSON.stringify(answer.body, null, 2), 'application/json')}
         >
           Export JSON
         </Button>
-        <Button size="sm" disabled={csv === null} onClick={() => csv && save(`${base}.csv`, csv, 'text/csv')}>
+        <Button size="sm" disabled={csv === null} onClick={() => csv && downloadText(`${base}.csv`, csv, 'text/csv')}>
           Export CSV
         </Button>
         <Button size="sm" onClick={() => void copy()}>

@@ -22,7 +22,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextArea, TextInput } from '../../../components/ui/field';
 import { Stepper } from '../../../components/ui/stepper';
 import { toast } from '../../../components/ui/toast-store';
-import { useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useCreateReport } from '../api/create-report';
 
@@ -97,11 +97,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
   const accountGroups = useController({ control: form.control, name: 'accountGroups' });
   const tables = useController({ control: form.control, name: 'tables' });
 
-  const organizations = useMemo(() => {
-    const byId = new Map<string, string>();
-    for (const group of groups) byId.set(group.organizationId, group.organizationName);
-    return [...byId.entries()].map(([id, name]) => ({ value: id, label: name }));
-  }, [groups]);
+  const organizations = useMemo(() => organizationsOf(groups), [groups]);
   const organizationGroups = useMemo(
     () => groups.filter((group) => group.organizationId === values.organizationId),
     [groups, values.organizationId],

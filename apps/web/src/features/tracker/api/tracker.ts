@@ -7,6 +7,7 @@ import {
   type ParseResponse,
 } from '@ce/contract';
 import { apiRequest, ApiRequestError } from '../../../lib/api-client';
+import { downloadBlob } from '../../../lib/download';
 import { uploadForm } from '../../../lib/upload';
 
 /** POST /api/tracker/parse (multipart, with progress): the rows of an hours file and the warnings. */
@@ -52,12 +53,5 @@ export async function downloadTemplate(): Promise<void> {
       'http_error',
       `The template could not be downloaded (${response.status})`,
     );
-  const url = URL.createObjectURL(await response.blob());
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = TEMPLATE_FILENAME;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  downloadBlob(TEMPLATE_FILENAME, await response.blob());
 }
