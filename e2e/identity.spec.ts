@@ -75,6 +75,7 @@ test('a password is reset with the code from the mailbox', async ({ page }) => {
   await expect(page).toHaveURL(/\/home\/dashboard$/);
 });
 
+// support@demo.local is signed in by this test alone (the support tools' tests use tam@demo.local): it counts sessions.
 test('signing out ends the session seen from a second browser too', async ({ browser }) => {
   const first = await browser.newContext();
   const second = await browser.newContext();

@@ -16,7 +16,7 @@ async function analyze(page: Page, name: string, buffer: Buffer) {
 test('a pcap and a pcapng made here are summarised exactly, kept in the history and shared in Webex', async ({
   page,
 }) => {
-  await signIn(page, 'support@demo.local');
+  await signIn(page, 'tam@demo.local');
   await page.goto('/home/support');
   for (const [name, file, format] of [
     ['known.pcap', pcapFile(frames), 'pcap 2.4'],
@@ -58,7 +58,7 @@ test('a pcap and a pcapng made here are summarised exactly, kept in the history 
   await summary.getByLabel('Case number').fill('SR-778899');
   await summary.getByRole('button', { name: 'Send in Webex' }).click();
   await expect(page.getByText('Summary and capture sent in Webex').first()).toBeVisible();
-  await expect(summary).toContainText('Sent: SR-778899 to support@demo.local');
+  await expect(summary).toContainText('Sent: SR-778899 to tam@demo.local');
   const history = page.getByRole('table', { name: 'Captures kept' });
   await expect(history).toContainText('known.pcap');
   await expect(history).toContainText('known.pcapng');
@@ -67,7 +67,7 @@ test('a pcap and a pcapng made here are summarised exactly, kept in the history 
 test('a damaged capture is summarised up to where it breaks, and a file that is no capture is refused', async ({
   page,
 }) => {
-  await signIn(page, 'support@demo.local');
+  await signIn(page, 'tam@demo.local');
   await page.goto('/home/support');
   const file = pcapFile(frames);
   const summary = await analyze(page, 'cut.pcap', file.subarray(0, file.length - 10));
