@@ -22,7 +22,12 @@ test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, d
   await expect(report).toContainText(/\d+\/\d+ requests left this minute/);
   await expect(report.getByTestId('check-org-admin')).toHaveAttribute('data-status', 'pass');
   await expect(report.getByTestId('check-permissions')).toHaveAttribute('data-status', 'pass');
-  await expect(report.getByTestId('check-rate-limit')).toHaveAttribute('data-status', 'pass');
+  // Earlier browser tests spend the same organization's minute: the status follows what is left.
+  const rate = report.getByTestId('check-rate-limit');
+  await expect(rate).toContainText(/\d+ of \d+ requests left in this minute/);
+  const [, left, limit] = /(\d+) of (\d+) requests left/.exec((await rate.textContent()) ?? '') ?? [];
+  const share = Number(left) / Number(limit);
+  await expect(rate).toHaveAttribute('data-status', share >= 0.5 ? 'pass' : share >= 0.1 ? 'warn' : 'fail');
   const tools = report.getByRole('table', { name: 'Toolkit tools' });
   await expect(tools.getByText('not ready')).toHaveCount(0);
   await expect(tools.getByText('ready', { exact: true })).toHaveCount(9);
