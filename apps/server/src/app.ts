@@ -20,7 +20,9 @@ import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
 import { explorerRoutes } from './modules/explorer/explorer.routes.js';
 import { ExplorerService } from './modules/explorer/explorer.service.js';
+import { DiagnosticsRepository } from './modules/support/diagnostics.repository.js';
 import { diagnosticsRoutes } from './modules/support/diagnostics.routes.js';
+import { retentionJobs } from './modules/support/support.job.js';
 import { DiagnosticsService } from './modules/support/diagnostics.service.js';
 import { PcapRepository } from './modules/support/pcap.repository.js';
 import { pcapRoutes } from './modules/support/pcap.routes.js';
@@ -231,12 +233,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(dashboardsRoutes, { dashboards });
     const parser = new SheetParser({ logger: app.log });
     app.addHook('onClose', async () => parser.close());
+    const trackerRepository = new TrackerRepository(db);
     const tracker = new TrackerService({
       parser,
       crm,
-      repository: new TrackerRepository(db),
+      repository: trackerRepository,
       usage,
-      retentionDays: config.retentionDays,
       crmNames: {
         engagementObject: config.salesforce.engagementObject,
         engagementField: config.salesforce.engagementField,
@@ -244,18 +246,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     });
     await app.register(trackerRoutes, { tracker });
-    const pcap = new PcapService({
-      repository: new PcapRepository(db),
-      webex,
-      maxBytes: config.pcapMaxBytes,
-      retentionDays: config.retentionDays,
-    });
+    const pcapRepository = new PcapRepository(db);
+    const pcap = new PcapService({ repository: pcapRepository, webex, maxBytes: config.pcapMaxBytes });
     await app.register(pcapRoutes, { pcap });
     await app.register(explorerRoutes, {
       explorer: new ExplorerService({ platform, audit, documentUrl: openApi.url, fetch: openApi.fetch }),
     });
+    const diagnosticsRepository = new DiagnosticsRepository(db);
     await app.register(diagnosticsRoutes, {
-      diagnostics: new DiagnosticsService({ db, platform, webex, retentionDays: config.retentionDays }),
+      diagnostics: new DiagnosticsService({ repository: diagnosticsRepository, platform, webex }),
     });
     // What ended badly, told wherever the user is in the app.
     await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
@@ -279,6 +278,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         ...identityJobs(identity, config.retentionDays, app.log),
         ...reportJobs.jobs(config.retentionDays),
         ...bulkJob.jobs(config.retentionDays),
+        ...retentionJobs(
+          { captures: pcapRepository, diagnostics: diagnosticsRepository, trackerResults: trackerRepository },
+          config.retentionDays,
+          app.log,
+        ),
         ...tokenJobs(tokens, app.log),
       ]);
       // The embedded database belongs to this process alone: whatever was running died with the last one.

@@ -1,49 +1,35 @@
-import { desc, eq, and, lt } from 'drizzle-orm';
 import { diagnosticReportSchema, type DiagnosticReport, type SessionUser } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { diagnosticRuns } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { WebexClient } from '../../platform/webex-client.js';
 import { escapeHtml, htmlDocument } from '../reports/render/html.js';
 import { platformRefusal } from '../customer/customer.service.js';
 import { diagnose } from './diagnostics.js';
+import type { DiagnosticsRepository } from './diagnostics.repository.js';
 
 const STATUS_WORDS = { pass: 'Pass', warn: 'Warn', fail: 'Fail', unknown: 'Unknown' } as const;
 
 /** The diagnostic tool: runs (the token used once, never kept), downloads and Webex. */
 export class DiagnosticsService {
   constructor(
-    private readonly deps: { db: Db; platform: PlatformClient; webex: WebexClient | null; retentionDays: number },
+    private readonly deps: { repository: DiagnosticsRepository; platform: PlatformClient; webex: WebexClient | null },
   ) {}
 
   async run(user: SessionUser, token: string): Promise<DiagnosticReport> {
-    const { db } = this.deps;
-    await db
-      .delete(diagnosticRuns)
-      .where(lt(diagnosticRuns.createdAt, new Date(Date.now() - this.deps.retentionDays * 86_400_000)));
-    const [row] = await db
-      .insert(diagnosticRuns)
-      .values({ userId: user.id, report: {} })
-      .returning({ id: diagnosticRuns.id });
-    if (!row) throw new Error('insert returned no row');
+    const { repository } = this.deps;
+    const id = await repository.start(user.id);
     try {
-      const report = await diagnose(this.deps.platform, token, row.id);
-      await db.update(diagnosticRuns).set({ report }).where(eq(diagnosticRuns.id, row.id));
+      const report = await diagnose(this.deps.platform, token, id);
+      await repository.finish(id, report);
       return report;
     } catch (error) {
-      await db.delete(diagnosticRuns).where(eq(diagnosticRuns.id, row.id));
+      await repository.remove(id);
       throw platformRefusal(error);
     }
   }
 
   async report(user: SessionUser, id: string): Promise<DiagnosticReport> {
-    const [row] = await this.deps.db
-      .select()
-      .from(diagnosticRuns)
-      .where(and(eq(diagnosticRuns.id, id), eq(diagnosticRuns.userId, user.id)))
-      .orderBy(desc(diagnosticRuns.createdAt));
-    const parsed = diagnosticReportSchema.safeParse(row?.report);
+    const parsed = diagnosticReportSchema.safeParse(await this.deps.repository.find(id, user.id));
     if (!parsed.success) throw new AppError(404, 'not_found', 'This diagnostic is not kept any more.');
     return parsed.data;
   }

@@ -1,7 +1,8 @@
 import type { CheckStatus, DiagnosticCheck, DiagnosticReport } from '@ce/contract';
-import { PlatformError, type PlatformClient } from '@ce/platform-client';
+import type { PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
+import { collect, readable } from '../reports/platform-reads.js';
 
 /** Each permission the toolkit relies on, as the platform names it, and the read that proves it. */
 const PROBES = [
@@ -73,17 +74,6 @@ const check = (
   detail,
   items: items.slice(0, 200),
 });
-const forbidden = (error: unknown) => error instanceof PlatformError && (error.status === 403 || error.status === 404);
-
-/** A read that a 403 turns into "unknown, because this permission is missing". */
-async function readable<T>(read: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
-  try {
-    return { ok: true, value: await read() };
-  } catch (error) {
-    if (forbidden(error)) return { ok: false };
-    throw error;
-  }
-}
 
 /**
  * Looks at a customer's token the way a support engineer would: whose it is and with which roles, what it
@@ -135,7 +125,7 @@ export async function diagnose(
   const session = platform.as(auth);
   const home = groups.find((group) => group.isDefault) ?? groups[0];
   const [current, probes] = await Promise.all([
-    readable(() => session.users.current()),
+    readable('the current user', 'View users', () => session.users.current()),
     Promise.all(
       PROBES.map(async (probe) => {
         const answer = await platform.http.exchange(
@@ -188,17 +178,23 @@ export async function diagnose(
     sampled.map(async (group) => ({
       group,
       agents: granted.has('View agents')
-        ? await readable(() => session.agents.list({ aid: group.aid, agentTypes: ['enterprise'] }))
-        : ({ ok: false } as const),
-      tests: granted.has('View tests') ? await readable(() => session.tests.list(group.aid)) : ({ ok: false } as const),
+        ? await readable('the agents', 'View agents', () =>
+            session.agents.list({ aid: group.aid, agentTypes: ['enterprise'] }),
+          )
+        : ({ ok: false, reason: '' } as const),
+      tests: granted.has('View tests')
+        ? await readable('the tests', 'View tests', () => session.tests.list(group.aid))
+        : ({ ok: false, reason: '' } as const),
     })),
   );
   const endpoint = granted.has('View endpoint agents')
-    ? await readable(() => collect(session.endpointAgents.list(home?.aid)))
-    : ({ ok: false } as const);
+    ? await readable('the endpoint agents', 'View endpoint agents', () =>
+        collect(session.endpointAgents.list(home?.aid)),
+      )
+    : ({ ok: false, reason: '' } as const);
   const usage = granted.has('View usage and quotas')
-    ? await readable(() => session.usage.get())
-    : ({ ok: false } as const);
+    ? await readable('the usage', 'View usage and quotas', () => session.usage.get())
+    : ({ ok: false, reason: '' } as const);
 
   const checks: DiagnosticCheck[] = [];
   checks.push(
@@ -388,10 +384,4 @@ export async function diagnose(
     tools,
     checks,
   };
-}
-
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
-  const all: T[] = [];
-  for await (const item of items) all.push(item);
-  return all;
 }

@@ -69,7 +69,11 @@ export class PcapRepository {
       .where(eq(pcapCaptures.id, id));
   }
 
-  async deleteOlderThan(date: Date): Promise<void> {
-    await this.db.delete(pcapCaptures).where(lt(pcapCaptures.createdAt, date));
+  async deleteOlderThan(date: Date): Promise<number> {
+    const deleted = await this.db
+      .delete(pcapCaptures)
+      .where(lt(pcapCaptures.createdAt, date))
+      .returning({ id: pcapCaptures.id });
+    return deleted.length;
   }
 }

@@ -19,7 +19,6 @@ export interface PcapDeps {
   repository: PcapRepository;
   webex: WebexClient | null;
   maxBytes: number;
-  retentionDays: number;
 }
 
 /** The packet-capture tool: streamed analysis, the history, and sharing with a case in Webex. */
@@ -40,7 +39,6 @@ export class PcapService {
     file: AsyncIterable<Buffer>,
     truncated: () => boolean = () => false,
   ): Promise<CaptureEntry> {
-    await this.deps.repository.deleteOlderThan(new Date(Date.now() - this.deps.retentionDays * 86_400_000));
     const id = await this.deps.repository.create(user.id, filename.slice(0, 255) || 'capture.pcap');
     let pending: Buffer[] = [];
     let pendingBytes = 0;

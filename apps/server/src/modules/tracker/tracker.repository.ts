@@ -20,7 +20,11 @@ export class TrackerRepository {
     return row;
   }
 
-  async deleteOlderThan(date: Date): Promise<void> {
-    await this.db.delete(trackerResults).where(lt(trackerResults.createdAt, date));
+  async deleteOlderThan(date: Date): Promise<number> {
+    const deleted = await this.db
+      .delete(trackerResults)
+      .where(lt(trackerResults.createdAt, date))
+      .returning({ id: trackerResults.id });
+    return deleted.length;
   }
 }

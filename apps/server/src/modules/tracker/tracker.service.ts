@@ -23,7 +23,6 @@ export interface TrackerDeps {
   crm: SalesforceClient | null;
   repository: TrackerRepository;
   usage: UsageService;
-  retentionDays: number;
   /** Where engagements live in the CRM, and the Task field holding each row's key. */
   crmNames: { engagementObject: string; engagementField: string; taskKeyField: string };
 }
@@ -61,7 +60,14 @@ export class TrackerService {
   }
 
   templateFile(): Promise<Buffer> {
-    this.template ??= buildTemplate();
+    if (!this.template) {
+      const built = buildTemplate();
+      // A failed build is not kept: the next download tries again.
+      built.catch(() => {
+        if (this.template === built) this.template = null;
+      });
+      this.template = built;
+    }
     return this.template;
   }
 
@@ -190,7 +196,6 @@ export class TrackerService {
         team: user.role === 'ProServ' ? 'PS' : 'TAM',
         quantity: hours,
       });
-    await this.deps.repository.deleteOlderThan(new Date(Date.now() - this.deps.retentionDays * 86_400_000));
     const resultsFileId = await this.deps.repository.saveResults({
       userId: user.id,
       filename: `${
