@@ -1,4 +1,16 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * Integration tests whose answers depend on the date: they take a fixed clock (TEST_CLOCK, read by
+ * `testClock()` in build-test-app.ts) and run twice, just after and just before midnight UTC, so the
+ * suite passes at any hour of any day.
+ */
+const DATE_SENSITIVE = ['apps/server/test/health-check.int.test.ts', 'apps/server/test/tam-activity.int.test.ts'];
+const CLOCKS = {
+  'after-midnight': '2026-12-01T00:00:05Z',
+  'before-midnight': '2026-11-30T23:59:40Z',
+};
+const integration = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } as const;
 
 export default defineConfig({
   test: {
@@ -25,11 +37,13 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['apps/server/test/**/*.int.test.ts', 'packages/*/test/**/*.int.test.ts'],
-          environment: 'node',
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          exclude: [...configDefaults.exclude, ...DATE_SENSITIVE],
+          ...integration,
         },
       },
+      ...Object.entries(CLOCKS).map(([name, clock]) => ({
+        test: { name: `integration-${name}`, include: DATE_SENSITIVE, env: { TEST_CLOCK: clock }, ...integration },
+      })),
     ],
   },
 });

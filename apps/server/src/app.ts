@@ -71,6 +71,11 @@ export interface BuildOptions {
   database?: DatabaseTarget;
   /** Where log lines go (tests capture them). */
   logDestination?: DestinationStream;
+  /**
+   * The product's clock for what reports date and measure (tests pass a fixed one, so a run passes at any
+   * hour of any day); the sandbox's world is spread back from the same moment. The system clock by default.
+   */
+  clock?: () => Date;
 }
 
 export interface BuiltApp {
@@ -149,7 +154,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   try {
     await registerPlugins(app, config);
     registerErrorHandling(app);
-    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config);
+    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, options.clock);
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
 
@@ -215,6 +220,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       platform,
       webex,
       logger: app.log,
+      clock: options.clock,
     });
     await app.register(reportsRoutes, { reports });
     const bulkRepository = new BulkRepository(db);

@@ -45,8 +45,24 @@ async function createScratchDatabase(): Promise<{ url: string; drop: () => Promi
   };
 }
 
+/**
+ * The clock of a date-sensitive test: it starts at TEST_CLOCK (an ISO instant; the suite runs these tests
+ * just after and just before midnight UTC, see vitest.config.ts) and moves on with real time, so timers,
+ * leases and pacing behave as they do in production while every date is fixed.
+ */
+export function testClock(start = process.env.TEST_CLOCK ?? '2026-03-02T09:30:00Z'): () => Date {
+  const origin = Date.parse(start);
+  if (Number.isNaN(origin)) throw new Error(`TEST_CLOCK is not an ISO instant: ${start}`);
+  const began = performance.now();
+  return () => new Date(origin + Math.round(performance.now() - began));
+}
+
 /** Builds the real app in-process, on a fresh database of the given kind, with its logs captured. */
-export async function createTestApp(kind: DatabaseKind, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: DatabaseKind,
+  env: Record<string, string> = {},
+  options: { clock?: () => Date } = {},
+): Promise<TestApp> {
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -67,7 +83,7 @@ export async function createTestApp(kind: DatabaseKind, env: Record<string, stri
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
-  const built = await buildApp(config, { database, logDestination });
+  const built = await buildApp(config, { database, logDestination, clock: options.clock });
   return {
     ...built,
     logs,

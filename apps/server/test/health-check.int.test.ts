@@ -11,6 +11,7 @@ import { DEFAULT_SCENARIO, type World } from '@ce/sandbox';
 import {
   createTestApp,
   DATABASES,
+  testClock,
   reportFile,
   requestReport,
   sandboxCustomer,
@@ -99,7 +100,8 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   let customer: SandboxCustomer;
 
   beforeAll(async () => {
-    testApp = await createTestApp(database);
+    // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
+    testApp = await createTestApp(database, {}, { clock: testClock() });
     tam = await signedInClient(testApp.app, 'tam@demo.local');
     customer = await sandboxCustomer(testApp, tam);
     // Reports here pace themselves at the limit as everywhere; a high one keeps the suite quick.
@@ -141,13 +143,16 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
       const expected = expectedItems(world(), aids, profile, Date.parse(findings.generatedAt));
       const found = itemsOf(findings);
       for (const [id, ids] of Object.entries(expected)) expect(found[id], id).toEqual([...ids].sort());
-      // The planted cases fall on the side of each threshold the profile puts them.
+      // The planted cases fall on the side of each threshold the profile puts them: they were planted whole
+      // days before the world's moment, and the report was made moments after it, on the same clock.
+      expect(Date.parse(findings.generatedAt) - world().now).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(findings.generatedAt) - world().now).toBeLessThan(10 * 60_000);
       const users = world().users.filter((user) => user.orgId === customer.organization.id);
       const signedIn = (days: number) =>
         users.find(
           (user) =>
             user.lastLogin &&
-            Math.round((Date.parse(findings.generatedAt) - Date.parse(user.lastLogin)) / DAY) === days &&
+            Math.round((world().now - Date.parse(user.lastLogin)) / DAY) === days &&
             user.roleIdsByAid[customer.groups[0]?.aid ?? ''],
         )?.uid;
       expect(found['inactive-users']).toContain(signedIn(60));
@@ -200,7 +205,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
     // Someone signs in, and a dashboard gets its second widget.
     const user = world().users.find((candidate) => first.checks[0]?.items.some((item) => item.id === candidate.uid));
     if (!user) throw new Error('an inactive user to bring back');
-    user.lastLogin = new Date().toISOString();
+    user.lastLogin = new Date(world().now).toISOString();
     const sparse = world().dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance');
     sparse?.widgets.push({ ...sparse.widgets[0]!, id: 'added-widget', title: 'Payroll latency' });
     const second = await findingsOf(tam, await run(tam, 'ahc-v7', customer.token));

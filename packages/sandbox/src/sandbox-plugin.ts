@@ -18,6 +18,8 @@ export interface SandboxConfig {
   webexBotToken?: string | null;
   salesforceClientId?: string | null;
   salesforceClientSecret?: string | null;
+  /** The moment the world's dates are spread back from (tests fix it); the start of today, UTC, by default. */
+  worldNow?: number;
 }
 
 /** The state of every stand-in, shared by the HTTP routes and the in-process users (tests, the mailer). */
@@ -35,6 +37,7 @@ export class Sandbox {
       seed: config.seed,
       size: config.size,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      now: config.worldNow,
     });
   }
 

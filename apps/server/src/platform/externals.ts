@@ -32,10 +32,14 @@ export interface Externals {
  * mode (and only there) their stand-ins are mounted at /sandbox and reached in-process: outside it, a
  * readable outbox would hand anyone the reset codes of every account.
  */
-export async function connectExternals(app: FastifyInstance, config: AppConfig): Promise<Externals> {
+export async function connectExternals(
+  app: FastifyInstance,
+  config: AppConfig,
+  clock?: () => Date,
+): Promise<Externals> {
   const sandbox =
     config.demoMode && config.platformApiUrl === null
-      ? new Sandbox({ ...config.sandbox, webexBotToken: config.webex.botToken })
+      ? new Sandbox({ ...config.sandbox, webexBotToken: config.webex.botToken, worldNow: clock?.().getTime() })
       : null;
   if (sandbox) await app.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: config.demoMode });
   const inProcess = sandbox ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined;

@@ -24,6 +24,8 @@ import { SeededRandom } from './random.js';
 export type WorldSize = 'demo' | 'large';
 
 export interface World {
+  /** The moment the world's dates were spread back from (epoch milliseconds). */
+  now: number;
   organizations: Organization[];
   accountGroups: AccountGroup[];
   agents: Agent[];
@@ -322,6 +324,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
         };
 
   const world: World = {
+    now,
     organizations: [],
     accountGroups: [],
     agents: [],

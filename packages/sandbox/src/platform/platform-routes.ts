@@ -215,6 +215,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes?.push({ method, url: route.url });
   });
   const now = () => Date.now();
+  /** The world's clock: fixed worlds (tests) date and measure from their own moment. */
+  const worldNow = () => state.worldTime();
   const baseOf = (request: FastifyRequest) =>
     `${request.protocol}://${request.host}${request.url.replace(/\/v7\/.*$/, '/v7')}`;
 
@@ -424,7 +426,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       orgId: org.orgId,
       name: String(body.name),
       email: String(body.email).toLowerCase(),
-      dateRegistered: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      dateRegistered: new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       loginAid: login,
       roleIdsByAid: Object.fromEntries(roles.map((entry) => [entry.accountGroupId ?? '', entry.roleIds ?? []])),
     };
@@ -446,7 +448,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.get('/audit-user-events', async (request, reply) => {
     const { org, group, serializer } = caller(request);
-    const range = timeRange(request, now(), 1);
+    const range = timeRange(request, worldNow(), 1);
     if (range === 'invalid') return problem(reply, 400, 'Bad Request', 'Use window or startDate and endDate, not both');
     const all = queryOf(request).useAllPermittedAids === 'true';
     const orgAids = new Set(
@@ -506,7 +508,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       const errors = validateTestBody(type, body, state, group.aid);
       if (errors.length)
         return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, errors);
-      const created = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const created = new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z');
       const creator = state.world.users.find((user) => user.orgId === token.orgId)?.email ?? 'api@example.com';
       const test: Test = {
         testId: state.newId(),
@@ -566,7 +568,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         test.agentIds = body.agents.map((agent) => String((agent as { agentId: unknown }).agentId));
       for (const field of CONFIG_FIELDS) if (body[field] !== undefined) test.config[field] = body[field];
       if (Array.isArray(test.config.dnsServers)) test.config.dnsServers = dnsServerObjects(test.config.dnsServers);
-      test.modifiedDate = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      test.modifiedDate = new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z');
       return hal(reply).send(serializer.test(test, ['agent', 'alert-rule']));
     });
 
@@ -646,7 +648,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
 
   app.get('/alerts', async (request, reply) => {
     const { group, serializer } = caller(request);
-    const range = timeRange(request, now(), 90);
+    const range = timeRange(request, worldNow(), 90);
     if (range === 'invalid') return problem(reply, 400, 'Bad Request', 'Use window or startDate and endDate, not both');
     const state_ = queryOf(request).state ?? 'trigger';
     if (!['trigger', 'clear'].includes(state_))
@@ -684,7 +686,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const { group, serializer } = caller(request);
     const windows = state.world.suppressionWindows.filter((window) => window.aid === group.aid);
     return hal(reply).send({
-      alertSuppressionWindows: windows.map((window) => serializer.suppressionWindow(window, now(), false)),
+      alertSuppressionWindows: windows.map((window) => serializer.suppressionWindow(window, worldNow(), false)),
       _links: { self: serializer.link('/alert-suppression-windows') },
     });
   });
@@ -696,7 +698,9 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     );
     if (!window)
       return problem(reply, 404, 'Not Found', `Alert suppression window ${request.params.windowId} not found`);
-    return hal(reply).send(serializer.suppressionWindow(window, now(), list(queryOf(request).expand).includes('test')));
+    return hal(reply).send(
+      serializer.suppressionWindow(window, worldNow(), list(queryOf(request).expand).includes('test')),
+    );
   });
 
   app.post('/alert-suppression-windows', async (request, reply) => {
@@ -733,7 +737,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     reply.header('Location', serializer.link(`/alert-suppression-windows/${window.alertSuppressionWindowId}`).href);
     return hal(reply)
       .status(201)
-      .send(serializer.suppressionWindow(window, now(), true));
+      .send(serializer.suppressionWindow(window, worldNow(), true));
   });
 
   // Dashboards
@@ -778,7 +782,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       isBuiltIn: false,
       isPrivate: body.isPrivate === true,
       createdBy: state.world.users.find((user) => user.orgId === token.orgId)?.uid ?? '1',
-      modifiedDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      modifiedDate: new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       widgets: dashboardWidgets(body.widgets, [], () => state.newId()),
       layout: dashboardLayout(body.layout),
     };
@@ -805,7 +809,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     // A widget sent with the id of one of this dashboard's widgets keeps it; others are new.
     dashboard.widgets = dashboardWidgets(body.widgets, dashboard.widgets, () => state.newId());
     dashboard.layout = dashboardLayout(body.layout);
-    dashboard.modifiedDate = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    dashboard.modifiedDate = new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     return hal(reply).send(serializer.dashboard(dashboard));
   });
 
@@ -818,7 +822,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       );
       const widget = dashboard?.widgets.find((candidate) => candidate.id === request.params.widgetId);
       if (!dashboard || !widget) return problem(reply, 404, 'Not Found', 'Widget not found');
-      const end = Math.floor(now() / 300_000) * 300_000;
+      const end = Math.floor(worldNow() / 300_000) * 300_000;
       return hal(reply).send({
         binSize: 300,
         data: {
@@ -876,7 +880,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
       objectType: body.objectType as 'test',
       color: typeof body.color === 'string' ? body.color : '#1f77b4',
       description: typeof body.description === 'string' ? body.description : '',
-      createDate: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      createDate: new Date(worldNow()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       assignments: [] as { id: string; type: string }[],
     };
     state.world.tags.push(tag);
@@ -932,7 +936,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     const unitsFor = (test: Test) =>
       Math.round((Math.max(1, test.agentIds.length) * 86_400 * 30) / test.interval / 100);
     const cloudUnitsUsed = tests.reduce((sum, test) => sum + unitsFor(test), 0);
-    const monthStart = new Date(now());
+    const monthStart = new Date(worldNow());
     monthStart.setUTCDate(1);
     const monthEnd = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 0));
     return hal(reply).send({

@@ -58,18 +58,29 @@ export class PlatformState {
   /** Requests by method and path template, for tests that count calls (for example creations). */
   readonly calls: { method: string; path: string; status: number; orgId: string | null; at: number }[] = [];
   private nextId = 5_000_000;
+  private startedAt: number;
 
   constructor(
     private readonly options: GeneratorOptions & { rateLimitPerMinute?: number },
     private readonly now: () => number = Date.now,
   ) {
     this.world = generateWorld(options);
+    this.startedAt = now();
     this.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: options.rateLimitPerMinute ?? 240 };
+  }
+
+  /**
+   * The world's time, for what the platform dates and measures (time ranges, windows in effect, the usage
+   * month): the real clock, or, when the world was given a fixed moment, that moment moving on with real time.
+   */
+  worldTime(): number {
+    return this.options.now === undefined ? this.now() : this.options.now + (this.now() - this.startedAt);
   }
 
   /** Puts the world back to its generated state and clears scenarios and counters. */
   reset(): void {
     this.world = generateWorld(this.options);
+    this.startedAt = this.now();
     this.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: this.options.rateLimitPerMinute ?? 240 };
     this.windows.clear();
     this.history.length = 0;

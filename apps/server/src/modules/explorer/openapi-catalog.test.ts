@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf } from './openapi-catalog.js';
 
 /** The vendor's published document, never copied into the project: from TE_OPENAPI_SPEC or ../shared. */
@@ -12,11 +12,20 @@ function vendorDocument(): string | null {
   return candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate))) ?? null;
 }
 const document = vendorDocument();
-if (!document && process.env.CI)
-  throw new Error('The platform OpenAPI document is required in CI (set TE_OPENAPI_SPEC).');
+if (!document) {
+  // Plainly, not silently: outside CI the suite skips and says why; in CI it fails.
+  if (process.env.CI) throw new Error('The platform OpenAPI document is required in CI (set TE_OPENAPI_SPEC).');
+  console.warn(
+    "Vendor catalogue tests NOT RUN: the OpenAPI document was not found under shared/te-api; set TE_OPENAPI_SPEC to its path.",
+  );
+}
 
 describe.runIf(document)("the catalogue of the vendor's v7 document", () => {
-  const operations = operationsOf(readFileSync(document ?? '', 'utf8'));
+  // Read when the suite runs, never while a skipped suite is collected.
+  let operations: ReturnType<typeof operationsOf> = [];
+  beforeAll(() => {
+    if (document) operations = operationsOf(readFileSync(document, 'utf8'));
+  });
 
   it('lists every operation of the document with its method and path', () => {
     expect(operations).toHaveLength(326);

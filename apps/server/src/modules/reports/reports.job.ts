@@ -59,6 +59,8 @@ export interface ReportJobsDependencies {
   platform: PlatformClient;
   webex: WebexClient | null;
   logger: { info(object: object, message: string): void; error(object: object, message: string): void };
+  /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
+  clock?: () => Date;
 }
 
 /**
@@ -204,7 +206,7 @@ export class ReportJobs {
       accountGroups: report.accountGroups,
       options: report.options,
       requestedBy,
-      now: new Date(),
+      now: this.deps.clock?.() ?? new Date(),
       progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
       history: (filename, limit) =>
         repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
