@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ApiError } from '@ce/contract';
+import { isMalformedUpload, MALFORMED_UPLOAD_MESSAGE } from './uploads.js';
 
 /** An error the caller should see as is: status, stable code, plain message. */
 export class AppError extends Error {
@@ -39,6 +40,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply
         .status(400)
         .send(body(request.id, 'validation_failed', fields[0]?.message ?? 'Invalid request', fields));
+    }
+    if (isMalformedUpload(error)) {
+      return reply.status(400).send(body(request.id, 'malformed_upload', MALFORMED_UPLOAD_MESSAGE));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -24,6 +23,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
+import { registerUploads } from '../../platform/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 const errors = {
@@ -86,7 +86,7 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
   app,
   { dashboards },
 ) => {
-  await app.register(multipart, { throwFileSizeLimit: true });
+  await registerUploads(app);
   const tagged = { tags: ['dashboards'] };
 
   app.post(

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema, captureEntrySchema, captureListSchema, PCAP_MESSAGES, shareCaptureSchema } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
+import { registerUploads } from '../../platform/uploads.js';
 import type { PcapService } from './pcap.service.js';
 
 const errors = {
@@ -18,7 +18,7 @@ const params = z.object({ id: z.uuid() });
 
 /** The packet-capture tool's API (Support group). */
 export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (app, { pcap }) => {
-  await app.register(multipart, { throwFileSizeLimit: true });
+  await registerUploads(app);
   const tagged = { tags: ['support'] };
 
   app.post(

@@ -1,4 +1,3 @@
-import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
+import { registerUploads } from '../../platform/uploads.js';
 import type { TrackerService } from './tracker.service.js';
 
 const errors = {
@@ -56,7 +56,7 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; wee
 
 /** The time tracker's API: the template, reading a file, creating tasks, and the results file. */
 export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> = async (app, { tracker }) => {
-  await app.register(multipart, { throwFileSizeLimit: true });
+  await registerUploads(app);
   const tagged = { tags: ['tracker'] };
 
   app.get(
