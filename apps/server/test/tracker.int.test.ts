@@ -1,8 +1,17 @@
-import { crc32, deflateRawSync } from 'node:zlib';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { weekStarts, type CreateTasksResponse, type ParseResponse, type TrackerRow } from '@ce/contract';
+import {
+  TRACKER_MESSAGES,
+  weekStarts,
+  type CreateTasksResponse,
+  type ParseResponse,
+  type TrackerRow,
+} from '@ce/contract';
 import {
   createTestApp,
   DATABASES,
@@ -11,6 +20,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
+import { SheetParser } from '../src/modules/tracker/sheet-parser.js';
 
 const HEADER = ['Engagement_ID', 'task_type', 'due_date', 'external_reference', 'work_performed', 'hours_spent'];
 const WEEK = weekStarts().at(-1) ?? '';
@@ -67,6 +77,73 @@ function zipOf(entries: { name: string; data: Buffer; declaredSize?: number }[])
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);
+}
+
+/** The entries of a zip, read through its central directory. */
+function entriesOf(zip: Buffer): { name: string; data: Buffer }[] {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let offset = zip.readUInt32LE(end + 16);
+  const entries: { name: string; data: Buffer }[] = [];
+  for (let index = 0; index < zip.readUInt16LE(end + 10); index++) {
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const local = zip.readUInt32LE(offset + 42);
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + zip.readUInt32LE(offset + 20));
+    entries.push({
+      name: zip.toString('utf8', offset + 46, offset + 46 + nameLength),
+      data: zip.readUInt16LE(offset + 10) === 8 ? inflateRawSync(data) : Buffer.from(data),
+    });
+    offset += 46 + nameLength + zip.readUInt16LE(offset + 30) + zip.readUInt16LE(offset + 32);
+  }
+  return entries;
+}
+
+/**
+ * A zip with one more local entry at its start that the central directory does not list (the directory's
+ * offsets are moved past it), as an attacker smuggles a bomb past a check that reads only the directory.
+ */
+function smuggled(zip: Buffer, name: string, data: Buffer): Buffer {
+  const compressed = deflateRawSync(data, { level: 9 });
+  const local = Buffer.alloc(30);
+  local.writeUInt32LE(0x04034b50, 0);
+  local.writeUInt16LE(20, 4);
+  local.writeUInt16LE(8, 8);
+  local.writeUInt32LE(crc32(data), 14);
+  local.writeUInt32LE(compressed.length, 18);
+  local.writeUInt32LE(data.length, 22);
+  local.writeUInt16LE(Buffer.byteLength(name), 26);
+  const extra = Buffer.concat([local, Buffer.from(name), compressed]);
+  const moved = Buffer.from(zip);
+  const end = moved.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let offset = moved.readUInt32LE(end + 16);
+  for (let index = 0; index < moved.readUInt16LE(end + 10); index++) {
+    moved.writeUInt32LE(moved.readUInt32LE(offset + 42) + extra.length, offset + 42);
+    offset += 46 + moved.readUInt16LE(offset + 28) + moved.readUInt16LE(offset + 30) + moved.readUInt16LE(offset + 32);
+  }
+  moved.writeUInt32LE(moved.readUInt32LE(end + 16) + extra.length, end + 16);
+  return Buffer.concat([extra, moved]);
+}
+
+/** A workbook whose first sheet's XML is cut in the middle of its rows, in an otherwise sound zip. */
+async function cutSheetWorkbook(rows: number): Promise<Buffer> {
+  const whole = await xlsxOf(Array.from({ length: rows }, (_, index) => [`ENG-${index}`, 'Call', day(0), '', 'x', 1]));
+  return zipOf(
+    entriesOf(whole).map((entry) =>
+      entry.name === 'xl/worksheets/sheet1.xml'
+        ? { name: entry.name, data: entry.data.subarray(0, Math.floor(entry.data.length / 2)) }
+        : entry,
+    ),
+  );
+}
+
+/** Bytes under a folder, counting every file in it. */
+function folderBytes(folder: string): number {
+  let total = 0;
+  for (const name of readdirSync(folder, { recursive: true }) as string[]) {
+    const stats = statSync(path.join(folder, name));
+    if (stats.isFile()) total += stats.size;
+  }
+  return total;
 }
 
 describe.each(DATABASES)('the time tracker (%s)', (kind) => {
@@ -241,6 +318,19 @@ describe('malformed hours files', () => {
       bytes: zipOf([{ name: 'xl/workbook.xml', data: Buffer.alloc(60 * 1024 * 1024), declaredSize: 1000 }]),
     });
     files.push({
+      label: 'workbook with a smuggled local entry (150 MB of spaces)',
+      bytes: smuggled(valid, 'xl/worksheets/sheet9.xml', Buffer.alloc(150 * 1024 * 1024, 0x20)),
+    });
+    files.push({
+      label: 'workbook with a smuggled local entry (a second workbook)',
+      bytes: smuggled(valid, 'xl/workbook.xml', Buffer.from('<workbook/>')),
+    });
+    for (let rows = 1; rows <= 5; rows++)
+      files.push({
+        label: `workbook with its sheet XML cut (${rows * 20} rows)`,
+        bytes: await cutSheetWorkbook(rows * 20),
+      });
+    files.push({
       label: 'zip without a workbook',
       bytes: zipOf([{ name: 'word/document.xml', data: Buffer.from('<w/>') }]),
     });
@@ -353,3 +443,110 @@ async function uploadTo(client: TestClient, bytes: Buffer) {
     ...(await multipartBody({ selectedDate: WEEK }, { file: { bytes, name: 'hours.xlsx' } })),
   });
 }
+
+describe('hostile workbooks and the parser’s temporary files', () => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let tempRoot: string;
+  const parsers: SheetParser[] = [];
+  const parserOf = (options: ConstructorParameters<typeof SheetParser>[0] = {}) => {
+    const parser = new SheetParser({ tempRoot, ...options });
+    parsers.push(parser);
+    return parser;
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite');
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    tempRoot = mkdtempSync(path.join(os.tmpdir(), 'ce-sheets-test-'));
+  });
+  afterAll(async () => {
+    await Promise.all(parsers.map((parser) => parser.close()));
+    await testApp.close();
+    rmSync(tempRoot, { recursive: true, force: true });
+  });
+
+  it('refuses a workbook with a local entry the central directory does not list, and writes nothing', async () => {
+    const valid = await xlsxOf([['ENG-1', 'Call', day(0), '', 'x', 1]]);
+    // 150 MB of spaces deflate to about 150 KB: a sheet the streaming reader would spool to disk.
+    const bomb = smuggled(valid, 'xl/worksheets/sheet9.xml', Buffer.alloc(150 * 1024 * 1024, 0x20));
+    expect(bomb.length).toBeLessThan(1024 * 1024);
+    const response = await uploadTo(tam, bomb);
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json<{ error: { message: string } }>().error.message).toBe(TRACKER_MESSAGES.emptyFile);
+    // Through a parser of its own, the temporary folder stays empty, before and after.
+    const parser = parserOf();
+    await expect(parser.parse(bomb, WEEK, day(0), 'someone')).rejects.toThrow(TRACKER_MESSAGES.emptyFile);
+    expect(folderBytes(tempRoot)).toBeLessThan(1024 * 1024);
+    expect(readdirSync(tempRoot)).toEqual([]);
+  });
+
+  it('refuses a zip whose entries leave a gap, or whose directory and local sizes disagree', async () => {
+    const valid = await xlsxOf([['ENG-1', 'Call', day(0), '', 'x', 1]]);
+    const entries = entriesOf(valid);
+    const sound = zipOf(entries);
+    expect((await uploadTo(tam, sound)).statusCode).toBe(200);
+    // A gap: bytes between the last entry and the directory, with the directory's offset moved past them.
+    const end = sound.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    const directory = sound.readUInt32LE(end + 16);
+    const gap = Buffer.concat([sound.subarray(0, directory), Buffer.alloc(64), sound.subarray(directory)]);
+    gap.writeUInt32LE(directory + 64, gap.length - 22 + 16);
+    expect((await uploadTo(tam, gap)).statusCode).toBe(400);
+    // A local header saying a different size than the directory.
+    const lying = Buffer.from(sound);
+    lying.writeUInt32LE(lying.readUInt32LE(22) + 1, 22);
+    expect((await uploadTo(tam, lying)).statusCode).toBe(400);
+  });
+
+  it('refuses a workbook whose sheet XML is cut in the middle, saying where it breaks', async () => {
+    const response = await uploadTo(tam, await cutSheetWorkbook(200));
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json<{ error: { message: string } }>().error.message).toMatch(
+      /^The file is damaged: its sheet1 breaks off after row \d+\. Open it in Excel, save it again and upload it once more\.$/,
+    );
+    const row = Number(/after row (\d+)/.exec(response.body)?.[1]);
+    expect(row).toBeGreaterThan(10);
+    expect(row).toBeLessThan(201);
+  });
+
+  it('leaves no temporary folder after a read, a refused, a failed and a killed parse, and sweeps stale ones', async () => {
+    // A folder left by a process that is gone, and a fresh one of a live process: only the first is swept.
+    mkdirSync(path.join(tempRoot, '999999999-left'), { recursive: true });
+    mkdirSync(path.join(tempRoot, `${process.pid}-other`), { recursive: true });
+    const parser = parserOf();
+    expect(readdirSync(tempRoot)).toEqual([`${process.pid}-other`]);
+    rmSync(path.join(tempRoot, `${process.pid}-other`), { recursive: true });
+
+    const valid = await xlsxOf(Array.from({ length: 50 }, (_, index) => [`ENG-${index}`, 'Call', day(0), '', 'x', 1]));
+    expect((await parser.parse(valid, WEEK, day(0), 'a')).data).toHaveLength(50);
+    expect(readdirSync(tempRoot)).toEqual([]);
+    await expect(parser.parse(Buffer.from('%PDF-1.7 not a sheet'), WEEK, day(0), 'a')).rejects.toThrow();
+    expect(readdirSync(tempRoot)).toEqual([]);
+    await expect(parser.parse(await cutSheetWorkbook(50), WEEK, day(0), 'a')).rejects.toThrow(/damaged/);
+    expect(readdirSync(tempRoot)).toEqual([]);
+    // Killed: a thread out of time is replaced, and its folder goes with it.
+    const slow = parserOf({ timeoutMs: 1 });
+    const big = await xlsxOf(
+      Array.from({ length: 20_000 }, (_, index) => [`ENG-${index}`, 'Call', day(0), '', 'x', 1]),
+    );
+    await expect(slow.parse(big, WEEK, day(0), 'a')).rejects.toThrow(/too long/);
+    expect(readdirSync(tempRoot)).toEqual([]);
+  });
+
+  it('reads one file at a time per user, and another user is not kept waiting', async () => {
+    const parser = parserOf();
+    const file = await xlsxOf(
+      Array.from({ length: 2_000 }, (_, index) => [`ENG-${index}`, 'Call', day(0), '', 'x', 1]),
+    );
+    const first = parser.parse(file, WEEK, day(0), 'alice');
+    await expect(parser.parse(file, WEEK, day(0), 'alice')).rejects.toMatchObject({
+      statusCode: 429,
+      message: 'Your previous file is still being read. Wait for it, then try again.',
+    });
+    const other = parser.parse(file, WEEK, day(0), 'bob');
+    expect((await first).data).toHaveLength(2_000);
+    expect((await other).data).toHaveLength(2_000);
+    // Once the first is done, the same user may send the next.
+    expect((await parser.parse(file, WEEK, day(0), 'alice')).data).toHaveLength(2_000);
+  });
+});

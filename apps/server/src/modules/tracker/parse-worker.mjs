@@ -7,7 +7,10 @@ register();
 const { parseSheet } = await import('./parse-sheet.ts');
 const { SheetError } = await import('./sheet-reader.ts');
 
-parentPort?.on('message', async ({ id, bytes, weekStart, today }) => {
+parentPort?.on('message', async ({ id, bytes, weekStart, today, tempDir }) => {
+  // The reader spools sheets it meets before their strings to temporary files: into this parse's own folder,
+  // which the server removes when the parse ends, however it ends. (A thread's environment is its own.)
+  if (tempDir) process.env.TMPDIR = tempDir;
   try {
     const result = await parseSheet(Buffer.from(bytes), weekStart, today);
     parentPort?.postMessage({ id, ok: true, result });

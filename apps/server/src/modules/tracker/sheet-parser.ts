@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { TRACKER_MESSAGES, type ParseResponse } from '@ce/contract';
@@ -5,6 +8,8 @@ import { AppError } from '../../platform/errors.js';
 
 interface Job {
   id: number;
+  /** Whose file it is: one file at a time per user. */
+  owner: string;
   bytes: Buffer;
   weekStart: string;
   today: string;
@@ -19,8 +24,25 @@ export interface SheetParserOptions {
   memoryMb?: number;
   /** Files waiting beyond this many are refused with 503 (the server is busy reading others). */
   maxQueue?: number;
+  /**
+   * Where each parse gets a folder of its own for the reader's temporary files, removed when the parse ends
+   * however it ends; folders left by a process that died are swept at start.
+   */
+  tempRoot?: string;
   logger?: FastifyBaseLogger;
 }
+
+/** A temporary folder older than this is stale whoever made it: no parse lives that long. */
+const STALE_FOLDER_MS = 30 * 60_000;
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
 
 const refused = (message: string) => new AppError(400, 'invalid_file', message);
 
@@ -39,20 +61,47 @@ export class SheetParser {
   private readonly timeoutMs: number;
   private readonly memoryMb: number;
   private readonly maxQueue: number;
+  private readonly tempRoot: string;
+  /** The current parse's temporary folder. */
+  private folder: string | null = null;
 
   constructor(private readonly options: SheetParserOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.memoryMb = options.memoryMb ?? 384;
     this.maxQueue = options.maxQueue ?? 16;
+    this.tempRoot = options.tempRoot ?? path.join(os.tmpdir(), 'ce-toolkit-sheets');
+    this.sweep();
   }
 
-  parse(bytes: Buffer, weekStart: string, today: string): Promise<ParseResponse> {
+  /** Reads a file of `owner`'s: one at a time per user, so no one user keeps the others waiting. */
+  parse(bytes: Buffer, weekStart: string, today: string, owner: string): Promise<ParseResponse> {
+    if (this.current?.owner === owner || this.queue.some((job) => job.owner === owner))
+      return Promise.reject(
+        new AppError(429, 'parse_in_progress', 'Your previous file is still being read. Wait for it, then try again.'),
+      );
     if (this.queue.length >= this.maxQueue)
       return Promise.reject(new AppError(503, 'busy', 'The server is reading other files. Try again in a minute.'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, bytes, weekStart, today, resolve, reject });
+      this.queue.push({ id: this.nextId++, owner, bytes, weekStart, today, resolve, reject });
       void this.pump();
     });
+  }
+
+  /** Removes the temporary folders of parses whose process is gone (a crash, a kill) or that are stale. */
+  private sweep(): void {
+    mkdirSync(this.tempRoot, { recursive: true, mode: 0o700 });
+    for (const name of readdirSync(this.tempRoot)) {
+      const folder = path.join(this.tempRoot, name);
+      const pid = Number(/^(\d+)-/.exec(name)?.[1] ?? 0);
+      try {
+        const mine = pid === process.pid && folder === this.folder;
+        const stale = Date.now() - statSync(folder).mtimeMs > STALE_FOLDER_MS;
+        if (!mine && (stale || pid === 0 || (pid !== process.pid && !alive(pid))))
+          rmSync(folder, { recursive: true, force: true });
+      } catch (error) {
+        this.options.logger?.warn({ err: error, folder }, 'a stale temporary folder could not be removed');
+      }
+    }
   }
 
   async close(): Promise<void> {
@@ -61,6 +110,7 @@ export class SheetParser {
     this.ready = null;
     for (const job of this.queue.splice(0)) job.reject(new AppError(503, 'closing', 'The server is shutting down.'));
     if (worker) await worker.terminate();
+    this.removeFolder();
   }
 
   private start(): Promise<void> {
@@ -115,6 +165,13 @@ export class SheetParser {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.current = null;
+    this.removeFolder();
+  }
+
+  private removeFolder(): void {
+    const folder = this.folder;
+    this.folder = null;
+    if (folder) rmSync(folder, { recursive: true, force: true });
   }
 
   private async pump(): Promise<void> {
@@ -123,6 +180,7 @@ export class SheetParser {
     this.current = job;
     try {
       await this.start();
+      this.folder = mkdtempSync(path.join(this.tempRoot, `${process.pid}-`));
     } catch (error) {
       this.finish();
       job.reject(error instanceof Error ? error : new Error(String(error)));
@@ -141,6 +199,12 @@ export class SheetParser {
       void this.pump();
     }, this.timeoutMs);
     // The bytes are copied to the thread; the request keeps its own buffer.
-    worker.postMessage({ id: job.id, bytes: job.bytes, weekStart: job.weekStart, today: job.today });
+    worker.postMessage({
+      id: job.id,
+      bytes: job.bytes,
+      weekStart: job.weekStart,
+      today: job.today,
+      tempDir: this.folder,
+    });
   }
 }

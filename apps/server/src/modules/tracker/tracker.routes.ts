@@ -22,6 +22,7 @@ const errors = {
   403: apiErrorSchema,
   404: apiErrorSchema,
   409: apiErrorSchema,
+  429: apiErrorSchema,
   502: apiErrorSchema,
   503: apiErrorSchema,
 };
@@ -88,9 +89,9 @@ export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> =
       },
     },
     async (request) => {
-      requireUser(request);
+      const user = requireUser(request);
       const { bytes, weekStart } = await readUpload(request);
-      return tracker.parse(bytes, weekStart);
+      return tracker.parse(user, bytes, weekStart);
     },
   );
 

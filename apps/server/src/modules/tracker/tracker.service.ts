@@ -55,8 +55,8 @@ export class TrackerService {
 
   constructor(private readonly deps: TrackerDeps) {}
 
-  parse(bytes: Buffer, weekStart: string): Promise<ParseResponse> {
-    return this.deps.parser.parse(bytes, weekStart, today());
+  parse(user: SessionUser, bytes: Buffer, weekStart: string): Promise<ParseResponse> {
+    return this.deps.parser.parse(bytes, weekStart, today(), user.id);
   }
 
   templateFile(): Promise<Buffer> {
