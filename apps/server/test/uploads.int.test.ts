@@ -10,7 +10,7 @@ const capture = () => {
 };
 
 /** Every route that takes an upload, with a form it would otherwise accept. */
-const UPLOADS = [
+const UPLOADS: { url: string; fields: Record<string, string>; file: string; bytes?: () => Buffer }[] = [
   { url: '/api/tracker/parse', fields: { selectedDate: weekStarts().at(-1) ?? '' }, file: 'file' },
   { url: '/api/pcap', fields: {}, file: 'file', bytes: capture },
   {
