@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CaptureEntry } from '@ce/contract';
+import { CAPTURE_LIMITS, type CaptureEntry, type CaptureList } from '@ce/contract';
 import {
   createTestApp,
   DATABASES,
@@ -8,7 +8,16 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
-import { knownFrames, packet, pcapFile, pcapngFile, tcp } from './support/capture-builder.js';
+import { clientHello, knownFrames, packet, pcapFile, pcapngFile, tcp } from './support/capture-builder.js';
+
+/** A capture of one TLS ClientHello for each server name. */
+const helloCapture = (names: string[]) =>
+  pcapFile(
+    names.map((name, index) => ({
+      timeUs: 1_700_000_000_000_000 + index * 1000,
+      bytes: packet.tcp4('10.0.0.1', '10.0.0.2', tcp(40000 + (index % 20000), 443, index, 0x18, clientHello(name))),
+    })),
+  );
 
 async function upload(client: TestClient, bytes: Buffer, name = 'capture.pcap') {
   return client.request({ method: 'POST', url: '/api/pcap', ...(await multipartBody({}, { file: { bytes, name } })) });
@@ -47,13 +56,44 @@ describe.each(DATABASES)('packet captures (%s)', (kind) => {
     ]);
     const message = testApp.sandbox?.webex.messages.at(-1);
     expect(message?.toPersonEmail).toBe('tam@demo.local');
-    expect(message?.markdown).toContain('**Packet capture for case SR-123456**: case-123.pcapng');
+    expect(message?.markdown).toContain('**Packet capture for case SR\\-123456**: case\\-123\\.pcapng');
     expect(Buffer.compare(message?.file?.content ?? Buffer.alloc(0), file)).toBe(0);
 
     const other = await signedInClient(testApp.app, 't3@demo.local');
     expect((await other.request({ method: 'GET', url: `/api/pcap/${entry.id}/file` })).statusCode).toBe(404);
     const tam = await signedInClient(testApp.app, 'user@demo.local');
     expect((await tam.request({ method: 'GET', url: '/api/pcap' })).statusCode).toBe(403);
+  });
+
+  it('escapes what a capture names in its Webex message: a server name cannot become a link', async () => {
+    const response = await upload(support, helloCapture(['[Reset-your-password](https://evil.example)']));
+    const id = response.json<CaptureEntry>().id;
+    await support.request({
+      method: 'POST',
+      url: `/api/pcap/${id}/share`,
+      payload: { email: 'tam@demo.local', caseNumber: '*SR-1* <b>' },
+    });
+    const message = testApp.sandbox?.webex.messages.at(-1)?.markdown ?? '';
+    expect(message).toContain('TLS server names: \\[Reset\\-your\\-password\\]\\(https://evil\\.example\\)');
+    expect(message).not.toContain('[Reset-your-password](');
+    expect(message).toContain('**Packet capture for case \\*SR\\-1\\* &lt;b&gt;**');
+  });
+
+  it('pages the history, newest first, without the summaries', async () => {
+    const other = await signedInClient(testApp.app, 't3@demo.local');
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index++)
+      ids.push((await upload(other, pcapngFile(knownFrames()), `page-${index}.pcapng`)).json<CaptureEntry>().id);
+    const first = (await other.request({ method: 'GET', url: '/api/pcap?pageSize=2' })).json<CaptureList>();
+    expect(first).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    expect(first.captures.map((capture) => capture.id)).toEqual([ids[2], ids[1]]);
+    expect(first.captures[0]).not.toHaveProperty('summary');
+    expect(first.captures[0]).toMatchObject({ filename: 'page-2.pcapng', packets: 10 });
+    const second = (await other.request({ method: 'GET', url: '/api/pcap?pageSize=2&page=2' })).json<CaptureList>();
+    expect(second.captures.map((capture) => capture.id)).toEqual([ids[0]]);
+    expect((await other.request({ method: 'GET', url: '/api/pcap?pageSize=500' })).statusCode).toBe(400);
+    const opened = await other.request({ method: 'GET', url: `/api/pcap/${ids[0]}` });
+    expect(opened.json<CaptureEntry>().summary.packets).toBe(10);
   });
 
   it('reads a capture of a few megabytes as it streams, and refuses one over the limit', async () => {
@@ -150,4 +190,44 @@ describe('malformed captures', () => {
     }
     expect(process.memoryUsage().rss - startRss).toBeLessThan(300 * 1024 * 1024);
   }, 120_000);
+});
+
+describe('a capture built to grow its summary', () => {
+  let testApp: TestApp;
+  let support: TestClient;
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', { PCAP_MAX_MB: '16' });
+    support = await signedInClient(testApp.app, 'support@demo.local');
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('bounds every list of a summary and says what it cut: 2,000 unique 4 KB server names', async () => {
+    const names = Array.from({ length: 2_000 }, (_, index) => `${String(index).padStart(4, '0')}-${'x'.repeat(4091)}`);
+    const response = await upload(support, helloCapture(names));
+    expect(response.statusCode, response.body.slice(0, 200)).toBe(201);
+    expect(response.rawPayload.length).toBeLessThan(256 * 1024);
+    const { summary } = response.json<CaptureEntry>();
+    expect(summary.tlsServerNames).toHaveLength(CAPTURE_LIMITS.tlsServerNames);
+    expect(summary.tlsServerNames.every((item) => item.name.length <= CAPTURE_LIMITS.textLength)).toBe(true);
+    expect(summary.cut).toContainEqual({ list: 'tlsServerNames', shown: CAPTURE_LIMITS.tlsServerNames, total: 2_000 });
+    expect(summary.cut).toContainEqual({ list: 'conversations', shown: CAPTURE_LIMITS.conversations, total: 2_000 });
+    // Read back, listed and shared, it stays as small.
+    const id = response.json<CaptureEntry>().id;
+    expect((await support.request({ method: 'GET', url: `/api/pcap/${id}` })).rawPayload.length).toBeLessThan(
+      256 * 1024,
+    );
+    expect((await support.request({ method: 'GET', url: '/api/pcap' })).rawPayload.length).toBeLessThan(16 * 1024);
+    const shared = await support.request({
+      method: 'POST',
+      url: `/api/pcap/${id}/share`,
+      payload: { email: 'tam@demo.local', caseNumber: 'SR-2000' },
+    });
+    expect(shared.statusCode, shared.body.slice(0, 200)).toBe(200);
+    const message = testApp.sandbox?.webex.messages.at(-1)?.markdown ?? '';
+    expect(Buffer.byteLength(message)).toBeLessThan(7439);
+    expect(message).toContain('and 1990 more');
+  });
 });

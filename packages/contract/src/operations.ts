@@ -54,6 +54,7 @@ export const OPERATION_ACCESS = {
   downloadTrackerResults: 'tools',
   analyzeCapture: 'support',
   listCaptures: 'support',
+  getCapture: 'support',
   downloadCapture: 'support',
   shareCapture: 'support',
   runDiagnostic: 'support',

@@ -1,5 +1,23 @@
 import { z } from 'zod';
 
+/**
+ * How much of each list a capture's summary keeps, and how long a name in it may be (a DNS name is at most
+ * 253 characters): a capture built to grow the answer, the list or a Webex message gets a bounded summary
+ * that says what it left out.
+ */
+export const CAPTURE_LIMITS = {
+  conversations: 10,
+  dnsMessages: 100,
+  dnsAnswers: 8,
+  tlsServerNames: 100,
+  textLength: 253,
+  /** Captures per page of the history. */
+  pageSize: 25,
+  maxPageSize: 100,
+} as const;
+
+export const CAPTURE_LISTS = ['conversations', 'dns', 'tlsServerNames'] as const;
+
 /** Packet captures: what the analysis of one file says (capinfos and a first look in Wireshark). */
 export const captureSummarySchema = z.object({
   format: z.enum(['pcap', 'pcap-ns', 'pcapng']),
@@ -61,6 +79,8 @@ export const captureSummarySchema = z.object({
   }),
   /** Where the file stopped making sense; what came before is summarised. */
   problem: z.object({ offset: z.number().int(), message: z.string() }).nullable(),
+  /** The lists that were cut to their limit: how many are shown of how many there were. */
+  cut: z.array(z.object({ list: z.enum(CAPTURE_LISTS), shown: z.number().int(), total: z.number().int() })).default([]),
 });
 export type CaptureSummary = z.infer<typeof captureSummarySchema>;
 
@@ -74,7 +94,24 @@ export const captureEntrySchema = z.object({
 });
 export type CaptureEntry = z.infer<typeof captureEntrySchema>;
 
-export const captureListSchema = z.object({ captures: z.array(captureEntrySchema) });
+/** A capture in the history: what the list shows, without its summary (read one capture for that). */
+export const captureListItemSchema = captureEntrySchema
+  .omit({ summary: true })
+  .extend({ size: z.number().int(), packets: z.number().int() });
+export type CaptureListItem = z.infer<typeof captureListItemSchema>;
+
+export const captureListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(CAPTURE_LIMITS.maxPageSize).default(CAPTURE_LIMITS.pageSize),
+});
+
+export const captureListSchema = z.object({
+  captures: z.array(captureListItemSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type CaptureList = z.infer<typeof captureListSchema>;
 
 export const shareCaptureSchema = z.object({
   email: z.email('Enter the email address of the person to send it to'),

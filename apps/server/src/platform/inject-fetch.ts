@@ -15,7 +15,8 @@ export function injectFetch(app: FastifyInstance, origin: string): typeof fetch 
       method: init?.method ?? 'GET',
       headers: init?.headers,
       body: init?.body ?? null,
-    });
+      ...(init?.body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit);
     const payload = init?.body ? Buffer.from(await request.arrayBuffer()) : undefined;
     const injected = app.inject({
       method: request.method as 'GET',

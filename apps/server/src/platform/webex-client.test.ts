@@ -36,6 +36,55 @@ describe('the Webex client', () => {
     expect(sandbox.webex.messages[0]?.file?.content.toString()).toBe('bytes');
   });
 
+  it('streams a large file: the body is sent as its chunks are read, never gathered first', async () => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    let read = 0;
+    let sentWhenLastRead = -1;
+    let sent = 0;
+    async function* chunks() {
+      for (let index = 0; index < 8; index++) {
+        read += 1;
+        // A chunk is asked for only once the ones before it have gone out (plus what the stream buffers).
+        expect(read - sent).toBeLessThanOrEqual(3);
+        yield chunk;
+      }
+      sentWhenLastRead = sent;
+    }
+    const counting: typeof fetch = async (_url, init) => {
+      expect(init?.body).toBeInstanceOf(ReadableStream);
+      const reader = (init?.body as ReadableStream<Uint8Array>).getReader();
+      const parts: Buffer[] = [];
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        parts.push(Buffer.from(next.value));
+        if (next.value.length === chunk.length) sent += 1;
+      }
+      const body = Buffer.concat(parts);
+      expect(body.includes(Buffer.from('filename="capture.pcap"'))).toBe(true);
+      expect(body.length).toBeGreaterThan(8 * chunk.length);
+      return new Response('{}', { status: 200 });
+    };
+    await new WebexClient({ baseUrl, botToken: 'bot', fetch: counting }).send('tam@demo.local', 'capture', {
+      filename: 'capture.pcap',
+      contentType: 'application/vnd.tcpdump.pcap',
+      content: chunks,
+    });
+    expect(read).toBe(8);
+    expect(sentWhenLastRead).toBeGreaterThanOrEqual(5);
+  });
+
+  it('delivers a streamed file to the Webex stand-in as the same bytes', async () => {
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, index) => index % 251));
+    await client().send('tam@demo.local', 'streamed', {
+      filename: 'x.pcap',
+      contentType: 'application/octet-stream',
+      content: async function* () {
+        yield bytes.subarray(0, 1000);
+        yield bytes.subarray(1000);
+      },
+    });
+    expect(Buffer.compare(sandbox.webex.messages[0]?.file?.content ?? Buffer.alloc(0), bytes)).toBe(0);
+  });
+
   it('waits out a 429 for as long as Retry-After says, then delivers', async () => {
     sandbox.webex.throttledUntil = Number.MAX_SAFE_INTEGER;
     sandbox.webex.retryAfterSeconds = 7;

@@ -1,10 +1,41 @@
 /** Webex's limit on a message's markdown, in bytes. */
 export const WEBEX_TEXT_LIMIT = 7439;
 
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+
 export interface WebexFile {
   filename: string;
   contentType: string;
-  content: Buffer;
+  /** The bytes, or (for large files) where to read them, chunk by chunk, each time the message is sent. */
+  content: Buffer | (() => AsyncIterable<Buffer>);
+}
+
+const quoted = (value: string) => value.replace(/["\r\n\\]/g, (character) => encodeURIComponent(character));
+
+/**
+ * A multipart body that reads the file as it is sent: memory stays at one chunk whatever the file's size.
+ * Fields first, then the file, as the Messages API takes them.
+ */
+function streamedForm(
+  fields: Record<string, string>,
+  file: WebexFile & { content: () => AsyncIterable<Buffer> },
+): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const boundary = `----ce-toolkit-${randomBytes(12).toString('hex')}`;
+  async function* parts(): AsyncGenerator<Buffer> {
+    for (const [name, value] of Object.entries(fields))
+      yield Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    yield Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="${quoted(file.filename)}"\r\n` +
+        `content-type: ${file.contentType}\r\n\r\n`,
+    );
+    for await (const chunk of file.content()) yield chunk;
+    yield Buffer.from(`\r\n--${boundary}--\r\n`);
+  }
+  return {
+    body: Readable.toWeb(Readable.from(parts(), { objectMode: false })) as ReadableStream<Uint8Array>,
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }
 
 export class WebexError extends Error {
@@ -50,18 +81,30 @@ export class WebexClient {
 
   async send(toPersonEmail: string, markdown: string, file?: WebexFile): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const form = new FormData();
-      form.set('toPersonEmail', toPersonEmail);
-      form.set('markdown', fitMarkdown(markdown));
-      if (file) form.set('files', new Blob([new Uint8Array(file.content)], { type: file.contentType }), file.filename);
+      const fields = { toPersonEmail, markdown: fitMarkdown(markdown) };
+      const headers: Record<string, string> = { authorization: `Bearer ${this.options.botToken}` };
+      let body: FormData | ReadableStream<Uint8Array>;
+      if (file && typeof file.content === 'function') {
+        const streamed = streamedForm(fields, { ...file, content: file.content });
+        body = streamed.body;
+        headers['content-type'] = streamed.contentType;
+      } else {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.set(name, value);
+        if (file && Buffer.isBuffer(file.content))
+          form.set('files', new Blob([new Uint8Array(file.content)], { type: file.contentType }), file.filename);
+        body = form;
+      }
       let response: Response;
       try {
         response = await this.fetchImpl(`${this.options.baseUrl.replace(/\/$/, '')}/v1/messages`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${this.options.botToken}` },
-          body: form,
-          signal: AbortSignal.timeout(60_000),
-        });
+          headers,
+          body,
+          // A streamed body is sent as it is read (fetch asks to be told).
+          ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+          signal: AbortSignal.timeout(body instanceof ReadableStream ? 10 * 60_000 : 60_000),
+        } as RequestInit);
       } catch {
         throw new WebexError(0, 'Webex could not be reached');
       }

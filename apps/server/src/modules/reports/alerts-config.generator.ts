@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import type { AlertRule, PlatformTest } from '@ce/platform-client';
 import { escapeHtml, htmlDocument } from './render/html.js';
-import { escapeMarkdown } from './render/markdown.js';
+import { escapeMarkdown } from '../../platform/markdown.js';
 import { sheetName as excelSheetName } from './render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';
 

@@ -2,7 +2,7 @@ import { HEALTH_LIMITS } from '@ce/contract';
 import type { PlatformDashboard } from '@ce/platform-client';
 import { dashboardsWithWidgets, readable, required } from './platform-reads.js';
 import { escapeHtml, htmlDocument } from './render/html.js';
-import { escapeMarkdown } from './render/markdown.js';
+import { escapeMarkdown } from '../../platform/markdown.js';
 import { streamWorkbook } from './render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';
 

@@ -1,6 +1,6 @@
 import type { SuppressionWindow } from '@ce/platform-client';
 import { escapeHtml, htmlDocument } from './render/html.js';
-import { escapeMarkdown } from './render/markdown.js';
+import { escapeMarkdown } from '../../platform/markdown.js';
 import { renderPdf } from './render/pdf.js';
 import { fileStem, type ReportGenerator } from './report-generator.js';
 

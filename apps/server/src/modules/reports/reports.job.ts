@@ -4,6 +4,7 @@ import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
 import { whileLeased } from '../../platform/lease.js';
+import { mdSafe } from '../../platform/markdown.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import { WebexError, type WebexClient } from '../../platform/webex-client.js';
@@ -225,7 +226,7 @@ export class ReportJobs {
     try {
       const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
       await webex.send(to, generated.summaryMarkdown, first);
-      for (const artifact of rest) await webex.send(to, `File: ${artifact.filename}`, artifact);
+      for (const artifact of rest) await webex.send(to, mdSafe`File: ${artifact.filename}`.text, artifact);
       await this.deps.repository.update(report.id, { deliveryStatus: 'delivered', deliveryError: null });
     } catch (error) {
       // A failed delivery never loses the report: it stays downloadable and says why it was not sent.

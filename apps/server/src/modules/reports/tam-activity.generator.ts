@@ -2,7 +2,7 @@ import { tamActivityOptionsSchema } from '@ce/contract';
 import type { AuditEvent } from '@ce/platform-client';
 import { barChartSvg } from './render/charts.js';
 import { escapeHtml, htmlDocument } from './render/html.js';
-import { escapeMarkdown } from './render/markdown.js';
+import { escapeMarkdown } from '../../platform/markdown.js';
 import { renderPdf } from './render/pdf.js';
 import { streamWorkbook } from './render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from './report-generator.js';

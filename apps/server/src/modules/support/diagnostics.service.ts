@@ -1,6 +1,7 @@
 import { diagnosticReportSchema, type DiagnosticReport, type SessionUser } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
+import { mdLines, mdSafe } from '../../platform/markdown.js';
 import type { WebexClient } from '../../platform/webex-client.js';
 import { escapeHtml, htmlDocument } from '../reports/render/html.js';
 import { platformRefusal } from '../customer/customer.service.js';
@@ -46,17 +47,18 @@ export class DiagnosticsService {
   }
 }
 
+/** The Webex message: every value from the token's organization or the platform escaped. */
 export function diagnosticMarkdown(report: DiagnosticReport, from: string): string {
   const worst = report.checks.filter((item) => item.status === 'fail' || item.status === 'warn');
-  return [
-    `**Diagnostic of a customer token** (run by ${from}, ${report.generatedAt})`,
-    `- ${report.identity ? `${report.identity.name} <${report.identity.email}>${report.identity.isOrgAdmin ? ', Organization Admin' : ''}` : 'identity unknown'}`,
-    `- ${report.organizations.join(', ')}: ${report.accountGroups.length} account groups`,
-    ...report.checks.map((item) => `- ${STATUS_WORDS[item.status]}: ${item.title}: ${item.detail}`),
-    worst.length === 0 ? '- Nothing to fix.' : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+  const identity = report.identity;
+  const admin = identity?.isOrgAdmin ? mdSafe`, Organization Admin` : '';
+  return mdLines([
+    mdSafe`**Diagnostic of a customer token** (run by ${from}, ${report.generatedAt})`,
+    identity ? mdSafe`- ${identity.name} <${identity.email}>${admin}` : mdSafe`- identity unknown`,
+    mdSafe`- ${report.organizations.join(', ')}: ${report.accountGroups.length} account groups`,
+    ...report.checks.map((item) => mdSafe`- ${STATUS_WORDS[item.status]}: ${item.title}: ${item.detail}`),
+    worst.length === 0 && mdSafe`- Nothing to fix.`,
+  ]).text;
 }
 
 export function diagnosticHtml(report: DiagnosticReport): string {

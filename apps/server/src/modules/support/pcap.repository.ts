@@ -1,8 +1,14 @@
-import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { pcapCaptures, pcapChunks, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
 
 export type CaptureRow = typeof pcapCaptures.$inferSelect & { uploadedBy: string };
+export type CaptureListRow = Pick<
+  CaptureRow,
+  'id' | 'filename' | 'size' | 'createdAt' | 'sharedWith' | 'uploadedBy'
+> & {
+  packets: number;
+};
 
 /** SQL for packet captures: the summary row and the bytes in chunks. */
 export class PcapRepository {
@@ -26,15 +32,30 @@ export class PcapRepository {
     await this.db.delete(pcapCaptures).where(eq(pcapCaptures.id, id));
   }
 
-  async list(userId: string | null, limit = 100): Promise<CaptureRow[]> {
+  /** A page of the history, newest first, without the summaries (only the packet count is read from them). */
+  async list(
+    userId: string | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: CaptureListRow[]; total: number }> {
+    const where = and(userId ? eq(pcapCaptures.userId, userId) : undefined, sql`${pcapCaptures.summary} is not null`);
     const rows = await this.db
-      .select({ capture: pcapCaptures, uploadedBy: users.email })
+      .select({
+        id: pcapCaptures.id,
+        filename: pcapCaptures.filename,
+        size: pcapCaptures.size,
+        createdAt: pcapCaptures.createdAt,
+        sharedWith: pcapCaptures.sharedWith,
+        packets: sql<number>`coalesce((${pcapCaptures.summary}->>'packets')::bigint, 0)`.mapWith(Number),
+        uploadedBy: users.email,
+      })
       .from(pcapCaptures)
       .innerJoin(users, eq(users.id, pcapCaptures.userId))
-      .where(and(userId ? eq(pcapCaptures.userId, userId) : undefined, sql`${pcapCaptures.summary} is not null`))
-      .orderBy(desc(pcapCaptures.createdAt))
-      .limit(limit);
-    return rows.map((row) => ({ ...row.capture, uploadedBy: row.uploadedBy }));
+      .where(where)
+      .orderBy(desc(pcapCaptures.createdAt), desc(pcapCaptures.id))
+      .offset(page.offset)
+      .limit(page.limit);
+    const [counted] = await this.db.select({ total: count() }).from(pcapCaptures).where(where);
+    return { rows, total: counted?.total ?? 0 };
   }
 
   async find(id: string): Promise<CaptureRow | undefined> {

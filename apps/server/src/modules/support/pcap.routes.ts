@@ -1,7 +1,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema, captureEntrySchema, captureListSchema, PCAP_MESSAGES, shareCaptureSchema } from '@ce/contract';
+import {
+  apiErrorSchema,
+  captureEntrySchema,
+  captureListQuerySchema,
+  captureListSchema,
+  PCAP_MESSAGES,
+  shareCaptureSchema,
+} from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { registerUploads } from '../../platform/uploads.js';
@@ -52,11 +59,27 @@ export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (a
       schema: {
         ...tagged,
         operationId: 'listCaptures',
-        summary: 'The captures kept (your own; a Super User sees everyone’s)',
+        summary:
+          'A page of the captures kept, newest first, without their summaries (your own; a Super User sees everyone’s)',
+        querystring: captureListQuerySchema,
         response: { 200: captureListSchema, ...errors },
       },
     },
-    async (request) => ({ captures: await pcap.list(requireUser(request)) }),
+    async (request) => pcap.list(requireUser(request), request.query.page, request.query.pageSize),
+  );
+
+  app.get(
+    '/api/pcap/:id',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'getCapture',
+        summary: 'One capture kept, with its summary',
+        params,
+        response: { 200: captureEntrySchema, ...errors },
+      },
+    },
+    async (request) => pcap.entry(requireUser(request), request.params.id),
   );
 
   app.get(

@@ -3,10 +3,12 @@ import {
   captureSummarySchema,
   PCAP_MESSAGES,
   type CaptureEntry,
+  type CaptureList,
   type CaptureSummary,
   type SessionUser,
 } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
+import { mdLines, mdSafe } from '../../platform/markdown.js';
 import type { WebexClient } from '../../platform/webex-client.js';
 import { analyzeCapture } from './pcap/analyze.js';
 import type { CaptureRow, PcapRepository } from './pcap.repository.js';
@@ -14,6 +16,8 @@ import type { CaptureRow, PcapRepository } from './pcap.repository.js';
 const CHUNK_BYTES = 1024 * 1024;
 /** Webex takes files up to 100 MB; a larger capture is shared as its summary and its hash. */
 const WEBEX_FILE_BYTES = 100 * 1024 * 1024;
+/** TLS server names named in the Webex message. */
+const MESSAGE_SERVER_NAMES = 10;
 
 export interface PcapDeps {
   repository: PcapRepository;
@@ -69,9 +73,18 @@ export class PcapService {
     return this.entry(user, id);
   }
 
-  async list(user: SessionUser): Promise<CaptureEntry[]> {
-    const rows = await this.deps.repository.list(can(user.role, 'seeAllRuns') ? null : user.id);
-    return rows.map(toEntry);
+  /** A page of the captures kept (a Super User's history holds everyone's), without their summaries. */
+  async list(user: SessionUser, page: number, pageSize: number): Promise<CaptureList> {
+    const { rows, total } = await this.deps.repository.list(can(user.role, 'seeAllRuns') ? null : user.id, {
+      offset: (page - 1) * pageSize,
+      limit: pageSize,
+    });
+    return {
+      captures: rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
+      total,
+      page,
+      pageSize,
+    };
   }
 
   async entry(user: SessionUser, id: string): Promise<CaptureEntry> {
@@ -100,19 +113,14 @@ export class PcapService {
         ? {
             filename: row.filename,
             contentType: 'application/vnd.tcpdump.pcap',
-            content: await collect(this.chunks(id)),
+            // Read from the database as it is sent: one chunk in memory, whatever the capture's size.
+            content: () => this.chunks(id),
           }
         : undefined;
     await webex.send(email, captureMarkdown(summary, row.filename, caseNumber, user.email, file === undefined), file);
     await this.deps.repository.share(id, { email, caseNumber, at: new Date().toISOString() });
     return this.entry(user, id);
   }
-}
-
-async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const chunk of chunks) parts.push(chunk);
-  return Buffer.concat(parts);
 }
 
 function toEntry(row: CaptureRow): CaptureEntry {
@@ -136,24 +144,21 @@ export function captureMarkdown(
 ): string {
   const top = summary.conversations
     .slice(0, 3)
-    .map(
-      (conversation) =>
-        `  - ${conversation.protocol} ${conversation.a} ↔ ${conversation.b}: ${conversation.bytes} bytes`,
-    )
-    .join('\n');
-  return [
-    `**Packet capture for case ${caseNumber}**: ${filename} (from ${from})`,
-    `- ${summary.format}, ${summary.linkTypeName}, ${summary.packets} packets, ${summary.bytes} bytes over ${summary.durationSeconds} s`,
-    `- First packet ${summary.firstPacket ?? 'n/a'}, last ${summary.lastPacket ?? 'n/a'}`,
-    `- TCP resets ${summary.tcpResets}, probable retransmissions ${summary.tcpRetransmissions}`,
-    summary.tlsServerNames.length
-      ? `- TLS server names: ${summary.tlsServerNames.map((item) => item.name).join(', ')}`
-      : '',
-    top ? `- Top conversations:\n${top}` : '',
-    summary.problem ? `- ⚠ ${summary.problem.message}` : '',
-    `- SHA-256 ${summary.sha256}`,
-    withoutFile ? '- The file is larger than Webex takes; it stays in the CE Toolkit for the retention period.' : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+    .map((item) => mdSafe`  - ${item.protocol} ${item.a} ↔ ${item.b}: ${item.bytes} bytes`);
+  // A handful of names: the message stays short whatever the capture holds; the page has the rest.
+  const names = summary.tlsServerNames.slice(0, MESSAGE_SERVER_NAMES).map((item) => item.name);
+  const namesTotal = summary.cut.find((item) => item.list === 'tlsServerNames')?.total ?? summary.tlsServerNames.length;
+  const moreNames = namesTotal - names.length;
+  return mdLines([
+    mdSafe`**Packet capture for case ${caseNumber}**: ${filename} (from ${from})`,
+    mdSafe`- ${summary.format}, ${summary.linkTypeName}, ${summary.packets} packets, ${summary.bytes} bytes over ${summary.durationSeconds} s`,
+    mdSafe`- First packet ${summary.firstPacket ?? 'n/a'}, last ${summary.lastPacket ?? 'n/a'}`,
+    mdSafe`- TCP resets ${summary.tcpResets}, probable retransmissions ${summary.tcpRetransmissions}`,
+    names.length > 0 &&
+      mdSafe`- TLS server names: ${names.join(', ')}${moreNames > 0 ? mdSafe` and ${moreNames} more` : ''}`,
+    top.length > 0 && mdLines([mdSafe`- Top conversations:`, ...top]),
+    summary.problem && mdSafe`- ⚠ ${summary.problem.message}`,
+    mdSafe`- SHA-256 ${summary.sha256}`,
+    withoutFile && mdSafe`- The file is larger than Webex takes; it stays in the CE Toolkit for the retention period.`,
+  ]).text;
 }

@@ -4,7 +4,7 @@ import { runChecks, scoreOf } from '../health/checks.js';
 import { ALERT_LOOKBACK_DAYS } from '../health/health-check.generator.js';
 import { readHealth } from '../health/read.js';
 import { required } from '../platform-reads.js';
-import { escapeMarkdown } from '../render/markdown.js';
+import { escapeMarkdown } from '../../../platform/markdown.js';
 import { fileStem, type ReportGenerator } from '../report-generator.js';
 import { closureDocx, closurePdf, type ClosureDocument } from './document.js';
 

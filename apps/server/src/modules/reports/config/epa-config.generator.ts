@@ -7,7 +7,7 @@ import type {
 } from '@ce/platform-client';
 import { collect, readable, required } from '../platform-reads.js';
 import { escapeHtml, htmlDocument } from '../render/html.js';
-import { escapeMarkdown } from '../render/markdown.js';
+import { escapeMarkdown } from '../../../platform/markdown.js';
 import { streamWorkbook } from '../render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../report-generator.js';
 

@@ -1,5 +1,5 @@
 import type { Readable } from '../platform-reads.js';
-import { escapeMarkdown } from '../render/markdown.js';
+import { escapeMarkdown } from '../../../platform/markdown.js';
 import { streamWorkbook, type CellValue, type SheetWriter } from '../render/stream-workbook.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../report-generator.js';
 import { readGroupConfig, readOrganizationConfig, type ConfigPart, type GroupConfig } from './read.js';

@@ -1,5 +1,5 @@
 import { escapeHtml, htmlDocument } from '../render/html.js';
-import { escapeMarkdown } from '../render/markdown.js';
+import { escapeMarkdown } from '../../../platform/markdown.js';
 import { streamWorkbook, type CellValue } from '../render/stream-workbook.js';
 import { required } from '../platform-reads.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../report-generator.js';

@@ -8,7 +8,7 @@ import {
 } from '@ce/contract';
 import { barChartSvg, lineChartSvg } from '../render/charts.js';
 import { escapeHtml, htmlDocument } from '../render/html.js';
-import { escapeMarkdown } from '../render/markdown.js';
+import { escapeMarkdown } from '../../../platform/markdown.js';
 import { renderPdf } from '../render/pdf.js';
 import { streamWorkbook } from '../render/stream-workbook.js';
 

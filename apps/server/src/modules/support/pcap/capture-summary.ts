@@ -1,4 +1,4 @@
-import type { CaptureSummary } from '@ce/contract';
+import { CAPTURE_LIMITS, type CaptureSummary } from '@ce/contract';
 import type { CapturedPacket, CaptureFormat, CaptureProblem } from './capture-reader.js';
 
 /** Link types by number (tcpdump.org/linktypes.html), the ones decoded here and a few common others. */
@@ -20,8 +20,13 @@ const LAST_TIME_US = Date.UTC(2100, 0, 1) * 1000;
 const MAX_CONVERSATIONS = 50_000;
 const MAX_FLOWS = 20_000;
 const SEQS_PER_FLOW = 256;
-const MAX_DNS = 500;
 const MAX_SECONDS = 200_000;
+/** Distinct TLS server names counted; more are counted as names, not kept. */
+const MAX_NAMES_TRACKED = 10_000;
+
+/** A name or answer from a packet, at most CAPTURE_LIMITS.textLength characters. */
+const clip = (text: string) =>
+  text.length > CAPTURE_LIMITS.textLength ? `${text.slice(0, CAPTURE_LIMITS.textLength - 1)}…` : text;
 const TIMELINE_POINTS = 600;
 
 type Protocols = CaptureSummary['protocols'];
@@ -74,7 +79,9 @@ export class CaptureStats {
   private resets = 0;
   private retransmissions = 0;
   private readonly dns: CaptureSummary['dns'] = [];
+  private dnsMessages = 0;
   private readonly serverNames = new Map<string, number>();
+  private serverNamesNotTracked = 0;
   private readonly seconds = new Map<number, { packets: number; bytes: number }>();
   private readonly linkTypes = new Map<number, number>();
 
@@ -209,7 +216,7 @@ export class CaptureStats {
       if (payload.length >= 6 && payload[0] === 0x16 && payload[1] === 0x03) {
         this.protocols.tlsByParse += 1;
         const name = serverName(payload);
-        if (name) this.serverNames.set(name, (this.serverNames.get(name) ?? 0) + 1);
+        if (name) this.countServerName(clip(name));
       }
       return;
     }
@@ -222,12 +229,27 @@ export class CaptureStats {
         this.protocols.dns += 1;
         const message = data.subarray(at + 8, end);
         const parsed = dnsMessage(message);
-        if (parsed && this.dns.length < MAX_DNS)
-          this.dns.push({ time: new Date(packet.timeUs / 1000).toISOString(), ...parsed });
+        if (parsed) {
+          this.dnsMessages += 1;
+          if (this.dns.length < CAPTURE_LIMITS.dnsMessages)
+            this.dns.push({
+              time: new Date(packet.timeUs / 1000).toISOString(),
+              ...parsed,
+              question: clip(parsed.question),
+              answers: parsed.answers.slice(0, CAPTURE_LIMITS.dnsAnswers).map(clip),
+            });
+        }
       }
       return;
     }
     this.protocols.other += 1;
+  }
+
+  private countServerName(name: string): void {
+    const count = this.serverNames.get(name);
+    if (count !== undefined) this.serverNames.set(name, count + 1);
+    else if (this.serverNames.size < MAX_NAMES_TRACKED) this.serverNames.set(name, 1);
+    else this.serverNamesNotTracked += 1;
   }
 
   /** A segment whose sequence number this flow already carried with data is probably a retransmission. */
@@ -282,6 +304,15 @@ export class CaptureStats {
       points.set(at, point);
     }
     const linkType = file.linkType ?? [...this.linkTypes.keys()][0] ?? null;
+    const conversationsTotal = this.conversations.size + this.conversationsDropped;
+    const namesTotal = this.serverNames.size + this.serverNamesNotTracked;
+    const cut: CaptureSummary['cut'] = [];
+    const noteCut = (list: CaptureSummary['cut'][number]['list'], shown: number, total: number) => {
+      if (total > shown) cut.push({ list, shown, total });
+    };
+    noteCut('conversations', Math.min(conversationsTotal, CAPTURE_LIMITS.conversations), conversationsTotal);
+    noteCut('dns', this.dns.length, this.dnsMessages);
+    noteCut('tlsServerNames', Math.min(namesTotal, CAPTURE_LIMITS.tlsServerNames), namesTotal);
     return {
       format: file.format,
       version: file.version,
@@ -299,13 +330,16 @@ export class CaptureStats {
       averageBytesPerSecond: duration > 0 ? Math.round((this.bytes / duration) * 100) / 100 : 0,
       averagePacketBytes: this.packets ? Math.round((this.bytes / this.packets) * 100) / 100 : 0,
       protocols: { ...this.protocols },
-      conversations: [...this.conversations.values()].sort((x, y) => y.bytes - x.bytes).slice(0, 10),
+      conversations: [...this.conversations.values()]
+        .sort((x, y) => y.bytes - x.bytes)
+        .slice(0, CAPTURE_LIMITS.conversations),
       conversationsNotTracked: this.conversationsDropped,
       tcpResets: this.resets,
       tcpRetransmissions: this.retransmissions,
       dns: this.dns,
       tlsServerNames: [...this.serverNames.entries()]
         .sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0]))
+        .slice(0, CAPTURE_LIMITS.tlsServerNames)
         .map(([name, count]) => ({ name, count })),
       timeline: {
         bucketSeconds,
@@ -315,6 +349,7 @@ export class CaptureStats {
         })),
       },
       problem: file.problem,
+      cut,
     };
   }
 }

@@ -1,15 +1,25 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CaptureEntry } from '@ce/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CaptureEntry, CaptureList } from '@ce/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { uploadForm } from '../../../lib/upload';
 
 const capturesKey = ['captures'] as const;
 
-/** GET /api/pcap: the captures kept for the retention period. */
-export function useCaptures() {
+/** GET /api/pcap: a page of the captures kept for the retention period (without their summaries). */
+export function useCaptures(page: number) {
   return useQuery({
-    queryKey: capturesKey,
-    queryFn: async () => (await apiRequest<{ captures: CaptureEntry[] }>('/api/pcap')).captures,
+    queryKey: [...capturesKey, 'page', page],
+    queryFn: () => apiRequest<CaptureList>(`/api/pcap?page=${page}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** GET /api/pcap/{id}: one capture with its summary, when it is opened from the history. */
+export function useCapture(id: string | null) {
+  return useQuery({
+    queryKey: [...capturesKey, 'entry', id],
+    queryFn: () => apiRequest<CaptureEntry>(`/api/pcap/${id}`),
+    enabled: id !== null,
   });
 }
 
@@ -32,7 +42,10 @@ export function useShareCapture() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; email: string; caseNumber: string }) =>
       apiRequest<CaptureEntry>(`/api/pcap/${id}/share`, { method: 'POST', body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: capturesKey }),
+    onSuccess: (entry) => {
+      queryClient.setQueryData([...capturesKey, 'entry', entry.id], entry);
+      return queryClient.invalidateQueries({ queryKey: [...capturesKey, 'page'] });
+    },
   });
 }
 

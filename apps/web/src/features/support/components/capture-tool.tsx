@@ -1,11 +1,17 @@
 import { useState } from 'react';
-import { PCAP_MESSAGES, type CaptureEntry, type CaptureSummary } from '@ce/contract';
+import {
+  PCAP_MESSAGES,
+  type CaptureEntry,
+  type CaptureList,
+  type CaptureListItem,
+  type CaptureSummary,
+} from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Field, TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { captureFileUrl, useAnalyzeCapture, useCaptures, useShareCapture } from '../api/captures';
+import { captureFileUrl, useAnalyzeCapture, useCapture, useCaptures, useShareCapture } from '../api/captures';
 import { TimelineChart } from './timeline-chart';
 
 type Conversation = CaptureSummary['conversations'][number];
@@ -28,14 +34,33 @@ const DNS_COLUMNS: ColumnDef<DnsEntry, unknown>[] = [
 
 const number = (value: number) => value.toLocaleString('en-US');
 
+const LIST_NAMES: Record<CaptureSummary['cut'][number]['list'], string> = {
+  conversations: 'conversations',
+  dns: 'DNS messages',
+  tlsServerNames: 'TLS server names',
+};
+
+/** What a list left out, said under it: "Showing 100 of 2,000 TLS server names." */
+function CutNote({ summary, list }: { summary: CaptureSummary; list: CaptureSummary['cut'][number]['list'] }) {
+  const cut = summary.cut.find((item) => item.list === list);
+  if (!cut) return null;
+  return (
+    <p className="text-xs text-slate-600">
+      Showing {number(cut.shown)} of {number(cut.total)} {LIST_NAMES[list]}.
+    </p>
+  );
+}
+
 /** PCAP Support: upload a capture, read its summary, share it with a case, and the history. */
 export function CaptureTool({ userEmail }: { userEmail: string }) {
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState(0);
   const [shownId, setShownId] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
   const analyze = useAnalyzeCapture();
-  const captures = useCaptures();
-  const shown = captures.data?.find((capture) => capture.id === shownId) ?? analyze.data ?? null;
+  const captures = useCaptures(page);
+  const opened = useCapture(shownId !== null && shownId !== analyze.data?.id ? shownId : null);
+  const shown = (shownId === analyze.data?.id ? analyze.data : opened.data) ?? analyze.data ?? null;
 
   const submit = () => {
     if (!file) {
@@ -82,7 +107,7 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
         {analyze.isPending && <progress className="w-48" aria-label="Upload progress" max={1} value={progress} />}
       </div>
       {shown && <CaptureView entry={shown} userEmail={userEmail} />}
-      <History captures={captures.data ?? []} onShow={setShownId} />
+      <History list={captures.data} onShow={setShownId} onPage={setPage} />
     </section>
   );
 }
@@ -144,7 +169,9 @@ function CaptureView({ entry, userEmail }: { entry: CaptureEntry; userEmail: str
         columns={CONVERSATION_COLUMNS}
         empty="No IP conversations."
       />
+      <CutNote summary={summary} list="conversations" />
       <DataTable label="DNS" data={summary.dns} columns={DNS_COLUMNS} empty="No DNS messages." maxHeight={240} />
+      <CutNote summary={summary} list="dns" />
       <section aria-label="TLS server names">
         <h3 className="font-semibold">TLS server names</h3>
         {summary.tlsServerNames.length ? (
@@ -158,6 +185,7 @@ function CaptureView({ entry, userEmail }: { entry: CaptureEntry; userEmail: str
         ) : (
           <p className="text-sm text-slate-500">No TLS ClientHello with a server name.</p>
         )}
+        <CutNote summary={summary} list="tlsServerNames" />
       </section>
       <ShareForm entry={entry} userEmail={userEmail} />
     </article>
@@ -195,8 +223,17 @@ function ShareForm({ entry, userEmail }: { entry: CaptureEntry; userEmail: strin
   );
 }
 
-function History({ captures, onShow }: { captures: CaptureEntry[]; onShow: (id: string) => void }) {
-  const columns: ColumnDef<CaptureEntry, unknown>[] = [
+function History({
+  list,
+  onShow,
+  onPage,
+}: {
+  list: CaptureList | undefined;
+  onShow: (id: string) => void;
+  onPage: (page: number) => void;
+}) {
+  const pages = list ? Math.max(1, Math.ceil(list.total / list.pageSize)) : 1;
+  const columns: ColumnDef<CaptureListItem, unknown>[] = [
     {
       header: 'File',
       accessorKey: 'filename',
@@ -208,13 +245,26 @@ function History({ captures, onShow }: { captures: CaptureEntry[]; onShow: (id: 
     },
     { header: 'Uploaded', accessorFn: (row) => new Date(row.createdAt).toLocaleString() },
     { header: 'By', accessorKey: 'uploadedBy' },
-    { header: 'Packets', accessorFn: (row) => row.summary.packets },
+    { header: 'Packets', accessorFn: (row) => number(row.packets) },
     { header: 'Shared', accessorFn: (row) => row.sharedWith.map((item) => item.caseNumber).join(', ') },
   ];
   return (
     <section aria-label="History" className="space-y-2">
       <h2 className="text-lg font-semibold">History</h2>
-      <DataTable label="Captures kept" data={captures} columns={columns} empty="No capture yet." />
+      <DataTable label="Captures kept" data={list?.captures ?? []} columns={columns} empty="No capture yet." />
+      {list && list.total > list.pageSize && (
+        <nav aria-label="History pages" className="flex items-center gap-3 text-sm">
+          <Button onClick={() => onPage(list.page - 1)} disabled={list.page <= 1}>
+            Previous page
+          </Button>
+          <span>
+            Page {list.page} of {pages} ({number(list.total)} captures)
+          </span>
+          <Button onClick={() => onPage(list.page + 1)} disabled={list.page >= pages}>
+            Next page
+          </Button>
+        </nav>
+      )}
     </section>
   );
 }
