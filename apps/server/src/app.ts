@@ -56,6 +56,7 @@ import { registerAccessControl } from './platform/access.js';
 import type { CookieSecurity } from './platform/cookies.js';
 import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
+import { registerRequestTimeouts } from './platform/request-timeouts.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { connectExternals } from './platform/externals.js';
 import { startJobs } from './platform/jobs.js';
@@ -116,12 +117,19 @@ function createServer(config: AppConfig, options: BuildOptions) {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Backstops at the socket (an upload is the longest a request may take to arrive, or stay silent);
+    // each route's body has its own, shorter limit (registerRequestTimeouts).
+    requestTimeout: config.requestTimeouts.uploadMs,
+    connectionTimeout: config.requestTimeouts.uploadMs,
     requestIdHeader: 'x-request-id',
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
     },
   }).withTypeProvider<ZodTypeProvider>();
+  // Headers arrive within the request limit, whatever the route.
+  app.server.headersTimeout = Math.min(config.requestTimeouts.requestMs, config.requestTimeouts.uploadMs);
+  registerRequestTimeouts(app, config.requestTimeouts);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {

@@ -72,6 +72,8 @@ const envSchema = z.object({
   PLATFORM_API_URL: z.url().optional(),
   WEB_DIST_DIR: z.string().optional(),
   SHUTDOWN_GRACE_MS: durationMs(10_000),
+  REQUEST_TIMEOUT_MS: durationMs(30_000),
+  UPLOAD_TIMEOUT_MS: durationMs(10 * 60_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
   PLATFORM_TIMEOUT_MS: durationMs(30_000),
   PLATFORM_RETRY_BUDGET_MS: durationMs(120_000),
@@ -208,6 +210,11 @@ export interface AppConfig {
   hashingConcurrency: number;
   webDistDir: string;
   shutdownGraceMs: number;
+  /**
+   * How long a request may take to arrive (headers and body): REQUEST_TIMEOUT_MS for every route, and
+   * UPLOAD_TIMEOUT_MS for the routes that take files. A connection idle for REQUEST_TIMEOUT_MS is closed.
+   */
+  requestTimeouts: { requestMs: number; uploadMs: number };
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
   workersEnabled: boolean;
 }
@@ -351,6 +358,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     hashingConcurrency: env.HASHING_CONCURRENCY,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    requestTimeouts: {
+      requestMs: env.REQUEST_TIMEOUT_MS,
+      uploadMs: Math.max(env.UPLOAD_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
+    },
     workersEnabled: env.WORKERS_ENABLED,
   };
 }

@@ -106,6 +106,7 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
   app.post(
     '/api/community-dashboards',
     {
+      config: { upload: true },
       schema: {
         ...tagged,
         operationId: 'cloneDashboard',

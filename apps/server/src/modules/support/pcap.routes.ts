@@ -31,6 +31,7 @@ export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (a
   app.post(
     '/api/pcap',
     {
+      config: { upload: true },
       schema: {
         ...tagged,
         operationId: 'analyzeCapture',

@@ -80,6 +80,7 @@ export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> =
   app.post(
     '/api/tracker/parse',
     {
+      config: { upload: true },
       schema: {
         ...tagged,
         operationId: 'parseTimesheet',
