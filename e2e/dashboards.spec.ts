@@ -247,6 +247,10 @@ test('Push: the checks, a preview of what maps, then the dashboard in the second
   await page.getByRole('button', { name: 'Vote & View' }).click();
   await entry(page, text).getByRole('button', { name: 'Push' }).click();
   const modal = dialog(page);
+  // Not reviewed yet: the dialog says so.
+  await expect(
+    modal.getByText('This dashboard has not been reviewed yet: check its widgets in the preview before you deploy it.'),
+  ).toBeVisible();
   await modal.getByRole('button', { name: 'Deploy' }).click();
   await expect(toast(page, 'OAuth token is required to push dashboard')).toBeVisible();
 
@@ -261,7 +265,7 @@ test('Push: the checks, a preview of what maps, then the dashboard in the second
   await modal.getByRole('button', { name: 'Load account groups' }).click();
   await expect(modal.getByLabel('Account group')).toBeEnabled();
   await modal.getByRole('button', { name: 'Deploy' }).click();
-  await expect(toast(page, 'Please select an account group to push the dashboard')).toBeVisible();
+  await expect(toast(page, 'Please select at least one account to push the dashboard')).toBeVisible();
 
   await modal.getByLabel('Account group').selectOption({ label: target?.accountGroupName ?? '' });
   const preview = modal.getByRole('region', { name: 'Push preview' });

@@ -285,4 +285,39 @@ describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
     const revoked = world().tokens.find((token) => token.kind === 'revoked')?.token ?? '';
     expect((await push({ ...base, token: revoked })).statusCode).toBe(401);
   });
+
+  it('refuses to plan or push an entry a reviewer rejected; pending and approved ones can be', async () => {
+    const source = world().dashboards.find((dashboard) => dashboard.aid === customer.groups[0]?.aid);
+    if (!source) throw new Error('the demo world has a dashboard in the first group');
+    const entry = (await clone(cloneForm(source.dashboardId, source.aid))).json<CommunityDashboard>();
+    expect(entry.status).toBe('pending');
+    const request = { token: customer.token, organizationId: customer.organization.id, aid: source.aid };
+    const plan = () =>
+      proserv.request({ method: 'POST', url: `/api/community-dashboards/${entry.id}/push-plan`, payload: request });
+    const push = () =>
+      proserv.request({ method: 'POST', url: `/api/community-dashboards/${entry.id}/push`, payload: request });
+    expect((await plan()).statusCode).toBe(200);
+
+    const decided = await superUser.request({
+      method: 'POST',
+      url: `/api/community-dashboards/${entry.id}/status`,
+      payload: { status: 'rejected', comment: 'Widgets point at a retired test' },
+    });
+    expect(decided.statusCode).toBe(204);
+    const created = world().dashboards.length;
+    for (const refused of [await plan(), await push()]) {
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json().error.message).toBe(
+        'A reviewer rejected this dashboard: it cannot be pushed. Clone it again once it is fixed.',
+      );
+    }
+    expect(world().dashboards.length).toBe(created);
+
+    await superUser.request({
+      method: 'POST',
+      url: `/api/community-dashboards/${entry.id}/status`,
+      payload: { status: 'approved', comment: 'Fixed upstream' },
+    });
+    expect((await push()).statusCode).toBe(201);
+  });
 });

@@ -23,6 +23,10 @@ export const DASHBOARD_MESSAGES = {
   voteRemoved: 'Vote removed',
   pushTokenRequired: 'OAuth token is required to push dashboard',
   pushGroupRequired: 'Please select an account group to push the dashboard',
+  /** The push dialog's submit-time toast when no account group is chosen (spec, section 5). */
+  pushAccountRequired: 'Please select at least one account to push the dashboard',
+  pushRejected: 'A reviewer rejected this dashboard: it cannot be pushed. Clone it again once it is fixed.',
+  pushPending: 'This dashboard has not been reviewed yet: check its widgets in the preview before you deploy it.',
   pushMissing: 'Missing data to push dashboard',
   pushUnauthorized: 'Unauthorized: Please check your OAuth token',
   pushFailed: 'Error deploying dashboard',

@@ -31,6 +31,7 @@ const errors = {
   401: apiErrorSchema,
   403: apiErrorSchema,
   404: apiErrorSchema,
+  409: apiErrorSchema,
   502: apiErrorSchema,
 };
 const entryParams = z.object({ id: z.uuid() });

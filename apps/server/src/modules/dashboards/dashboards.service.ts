@@ -207,6 +207,8 @@ export class DashboardsService {
   private async prepare(id: string, request: PushRequest) {
     const row = await this.deps.repository.find(id);
     if (!row) throw new AppError(404, 'not_found', DASHBOARD_MESSAGES.pushMissing);
+    // A reviewer's rejection holds at the plan and at the push, whoever asks.
+    if (row.status === 'rejected') throw new AppError(409, 'dashboard_rejected', DASHBOARD_MESSAGES.pushRejected);
     const scope = await this.deps.customer.scope(request.token, request.organizationId, [request.aid]);
     const session = this.deps.platform.as({ token: request.token });
     const target = await readForCustomer(() => this.groupObjects(session, request.aid, referencedIds(row.template)));

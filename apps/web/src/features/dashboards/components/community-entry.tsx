@@ -87,9 +87,11 @@ export function CommunityEntry({ dashboard, canReview, onJson, onPush }: Communi
           <Button size="sm" onClick={onJson}>
             JSON
           </Button>
-          <Button size="sm" variant="primary" onClick={onPush}>
-            Push
-          </Button>
+          {dashboard.status !== 'rejected' && (
+            <Button size="sm" variant="primary" onClick={onPush}>
+              Push
+            </Button>
+          )}
         </div>
       </div>
 

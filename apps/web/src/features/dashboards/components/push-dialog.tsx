@@ -100,7 +100,7 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
     const missing = !token.trim()
       ? DASHBOARD_MESSAGES.pushTokenRequired
       : !aid
-        ? DASHBOARD_MESSAGES.pushGroupRequired
+        ? DASHBOARD_MESSAGES.pushAccountRequired
         : !dashboard
           ? DASHBOARD_MESSAGES.pushMissing
           : null;
@@ -136,6 +136,8 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
       }
     >
       <div className="space-y-4">
+        {dashboard?.status === 'pending' && <Banner tone="info">{DASHBOARD_MESSAGES.pushPending}</Banner>}
+        {dashboard?.status === 'rejected' && <Banner tone="error">{DASHBOARD_MESSAGES.pushRejected}</Banner>}
         <div className="flex items-end gap-2">
           <TextInput
             label="OAuth token"
