@@ -279,6 +279,28 @@ describe('identity flows', () => {
     expect((await tablet.request({ method: 'GET', url: '/api/session' })).statusCode).toBe(401);
   });
 
+  it('counts wrong current passwords in a password change like failed sign-ins, then locks', async () => {
+    const client = await signedInClient(testApp.app, 'tam@demo.local');
+    const change = (oldPassword: string) =>
+      client.request({
+        method: 'PUT',
+        url: '/api/account/password',
+        payload: { oldPassword, newPassword: 'Changed-pass-9' },
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt++) statuses.push((await change(`wrong-${attempt}`)).statusCode);
+    expect(statuses).toEqual([400, 400, 400, 429]);
+    // Locked: even the right password is not checked, here or at sign-in.
+    const locked = await change('demo-password');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().error.message).toBe('Too many failed sign-in attempts. Try again in 15 minutes.');
+    expect((await new TestClient(testApp.app).signIn('tam@demo.local')).statusCode).toBe(429);
+    const { rows } = await testApp.database.sql.executeSql(
+      "select type from security_events where email = 'tam@demo.local'",
+    );
+    expect((rows as { type: string }[]).filter((row) => row.type === 'password_change_failed')).toHaveLength(4);
+  });
+
   it('slows down failed sign-ins, then locks the account with a clear message', async () => {
     const client = new TestClient(testApp.app);
     const statuses: number[] = [];

@@ -8,6 +8,7 @@ export type SecurityEventType =
   | 'sign_in_locked'
   | 'sign_in_refused_locked'
   | 'password_changed'
+  | 'password_change_failed'
   | 'password_reset_requested'
   | 'password_reset_throttled'
   | 'password_reset_completed'

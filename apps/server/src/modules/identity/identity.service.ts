@@ -92,13 +92,11 @@ export class IdentityService {
   }
 
   /**
-   * Signs in. Each attempt is counted for the account and the address before the password is checked
-   * (one statement each), so of any number of attempts sent at once at most the limit are checked;
-   * a success gives the attempts back.
+   * Counts a password check for the account and the address before it is made (one statement each), so of
+   * any number sent at once at most the limit are checked; refused with 429 when either is locked. Sign-in
+   * and change password draw on the same counts: a password cannot be guessed through either.
    */
-  async signIn(emailInput: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
-    const email = normaliseEmail(emailInput);
-    const now = this.now();
+  private async claimPasswordCheck(email: string, client: ClientInfo, now: Date) {
     const accountKey = `account:${email}`;
     const addressKey = `address:${client.ipAddress ?? 'unknown'}`;
     const [account, address] = await Promise.all([
@@ -112,6 +110,18 @@ export class IdentityService {
       await this.identity.recordEvent({ type: 'sign_in_refused_locked', email, ipAddress: client.ipAddress });
       throw new AppError(429, 'sign_in_locked', lockMessage(this.refusedFor([account, address], now)));
     }
+    return { account, address, accountKey, addressKey };
+  }
+
+  /**
+   * Signs in. Each attempt is counted for the account and the address before the password is checked
+   * (one statement each), so of any number of attempts sent at once at most the limit are checked;
+   * a success gives the attempts back.
+   */
+  async signIn(emailInput: string, password: string, client: ClientInfo): Promise<SignInOutcome> {
+    const email = normaliseEmail(emailInput);
+    const now = this.now();
+    const { account, address, accountKey, addressKey } = await this.claimPasswordCheck(email, client, now);
 
     const user = await this.users.findByEmail(email);
     const passwordMatches = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
@@ -303,11 +313,25 @@ export class IdentityService {
   ): Promise<string> {
     const user = await this.users.findById(userId);
     if (!user) throw new AppError(401, 'unauthorized', 'User not authenticated');
+    const now = this.now();
+    const { account, address, accountKey, addressKey } = await this.claimPasswordCheck(user.email, client, now);
     if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+      await this.identity.recordEvent({
+        type: 'password_change_failed',
+        email: user.email,
+        userId: user.id,
+        ipAddress: client.ipAddress,
+        detail: `failure ${account.count}`,
+      });
+      const lockedNow = Math.max(lockedFor(account.lockedUntil, now), lockedFor(address.lockedUntil, now));
+      if (lockedNow > 0) throw new AppError(429, 'sign_in_locked', lockMessage(lockedNow));
+      await this.sleep(delayAfter(Math.max(account.count, address.count), this.options.throttle));
       throw new AppError(400, 'wrong_password', 'The current password is not correct.', [
         { path: 'oldPassword', message: 'The current password is not correct.' },
       ]);
     }
+    await this.identity.clearThrottle(accountKey);
+    await this.identity.releaseAttempt(addressKey);
     this.checkPolicy(newPassword);
     await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), mustChangePassword: false });
     const ended = await this.sessions.endOthers(user.id, currentIdHash);
