@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiOperation, ExplorerAnswer } from '@ce/contract';
+import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
 
 describe.each(DATABASES)('the API explorer (%s)', (kind) => {
@@ -92,5 +93,95 @@ describe.each(DATABASES)('the API explorer (%s)', (kind) => {
     expect(testApp.sandbox?.platform.world.tags.some((tag) => tag.key === 'explorer' && tag.value === kind)).toBe(true);
     const audit = (await superUser.request({ method: 'GET', url: '/api/audit-log' })).json().entries[0];
     expect(audit).toMatchObject({ action: 'api.write', target: expect.stringMatching(/^POST .*\/tags$/) });
+  });
+
+  it("refuses '.' and '..' as path parameters: a value cannot climb the platform's paths", async () => {
+    const operations = (await tam.request({ method: 'GET', url: '/api/explorer/operations' })).json<{
+      operations: ApiOperation[];
+    }>().operations;
+    const withId = operations.find(
+      (operation) => operation.method === 'GET' && /^\/dashboards\/\{[^}]+\}$/.test(operation.path),
+    );
+    if (!withId) throw new Error('the sandbox document has GET /dashboards/{id}');
+    const name = /\{([^}]+)\}/.exec(withId.path)?.[1] ?? '';
+    const before = testApp.sandbox?.platform.calls.length ?? 0;
+    for (const value of ['..', '.', ' .. ']) {
+      const refused = await call(tam, { operationId: withId.id, pathParams: { [name]: value }, query: {} });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error.message).toBe(`${name} cannot be '.' or '..'`);
+    }
+    expect(testApp.sandbox?.platform.calls.length ?? 0).toBe(before);
+  });
+
+  it('audits a write before it is sent and again with its result, whatever the result', async () => {
+    const operations = (await superUser.request({ method: 'GET', url: '/api/explorer/operations' })).json<{
+      operations: ApiOperation[];
+    }>().operations;
+    const id = operations.find((operation) => operation.method === 'POST' && operation.path === '/tags')?.id;
+    const platform = testApp.sandbox?.platform;
+    const scenario = platform?.scenario;
+    const entries = async () =>
+      (await superUser.request({ method: 'GET', url: '/api/audit-log' })).json<{
+        entries: { action: string; target: string; detail?: Record<string, unknown> }[];
+      }>().entries;
+    const before = (await entries()).length;
+    // A slow platform that then fails: the first row is there while the write is on its way.
+    platform?.setScenario({
+      ...DEFAULT_SCENARIO,
+      latencyMs: 1500,
+      errorRate: 1,
+      errorStatus: 503,
+      errorMethod: 'POST',
+    });
+    try {
+      const pending = call(superUser, {
+        operationId: id,
+        body: { key: 'explorer-failed', value: kind, objectType: 'test', color: '#1f77b4' },
+        confirm: true,
+      });
+      const whileSent = await vi.waitFor(
+        async () => {
+          const now = await entries();
+          expect(now.length).toBe(before + 1);
+          return now;
+        },
+        { timeout: 1400, interval: 50 },
+      );
+      expect(whileSent[0]).toMatchObject({
+        action: 'api.write.sent',
+        target: expect.stringMatching(/^POST .*\/tags$/),
+      });
+      const answered = await pending;
+      expect(answered.json<ExplorerAnswer>().status).toBe(503);
+    } finally {
+      if (scenario) platform?.setScenario(scenario);
+    }
+    const [after, sent] = await entries();
+    expect(sent?.action).toBe('api.write.sent');
+    expect(after).toMatchObject({ action: 'api.write', target: sent?.target });
+    expect(JSON.stringify(after)).toContain('503');
+  });
+});
+
+describe('the API explorer with a document address holding credentials', () => {
+  let testApp: TestApp;
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', {
+      PLATFORM_OPENAPI_URL: 'http://reader:s3cret-pass@127.0.0.1:9/specs/api.yaml?key=abc123#top',
+    });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('shows only its origin and path, never the credentials or the query', async () => {
+    const tam = await signedInClient(testApp.app, 'tam@demo.local');
+    const answer = await tam.request({ method: 'GET', url: '/api/explorer/operations' });
+    expect(answer.statusCode).toBe(502);
+    expect(answer.json().error.message).toBe(
+      'The API document could not be read from http://127.0.0.1:9/specs/api.yaml.',
+    );
+    expect(answer.body).not.toMatch(/s3cret|reader|abc123/);
   });
 });

@@ -59,4 +59,5 @@ export const EXPLORER_MESSAGES = {
   writesNotAllowed: 'Your role may read through the API explorer, not write',
   unknownOperation: 'This operation is not in the API document',
   missingPathParameter: (name: string) => `Fill in ${name}`,
+  dotPathParameter: (name: string) => `${name} cannot be '.' or '..'`,
 } as const;

@@ -24,13 +24,24 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
  * kept for an hour), and calls made with a customer's token through the paced platform client. Reads are
  * for the Tools group; writes need the apiWrites capability and a confirmation, and are audited.
  */
+/** A URL as it may be shown: origin and path only (no user, password, query or fragment). */
+function shownUrl(address: string): string {
+  try {
+    const url = new URL(address);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return 'the configured address';
+  }
+}
+
 export class ExplorerService {
   private catalog: { at: number; operations: Promise<ApiOperation[]> } | null = null;
 
   constructor(private readonly deps: ExplorerDeps) {}
 
+  /** Where the document is read from, as users may see it: origin and path, never credentials or a query. */
   get source(): string {
-    return this.deps.documentUrl;
+    return shownUrl(this.deps.documentUrl);
   }
 
   operations(): Promise<ApiOperation[]> {
@@ -53,17 +64,13 @@ export class ExplorerService {
         signal: AbortSignal.timeout(30_000),
       });
     } catch {
-      throw new AppError(
-        502,
-        'document_unreachable',
-        `The API document could not be read from ${this.deps.documentUrl}.`,
-      );
+      throw new AppError(502, 'document_unreachable', `The API document could not be read from ${this.source}.`);
     }
     if (!response.ok)
       throw new AppError(
         502,
         'document_unreachable',
-        `The API document answered ${response.status} at ${this.deps.documentUrl}.`,
+        `The API document answered ${response.status} at ${this.source}.`,
       );
     const text = await response.text();
     if (text.length > MAX_DOCUMENT_BYTES)
@@ -103,6 +110,9 @@ export class ExplorerService {
         const value = input.pathParams[parameter.name]?.trim();
         if (!value)
           throw new AppError(400, 'missing_parameter', EXPLORER_MESSAGES.missingPathParameter(parameter.name));
+        // encodeURIComponent keeps dots: '..' would climb a level of the platform's paths.
+        if (value === '.' || value === '..')
+          throw new AppError(400, 'invalid_parameter', EXPLORER_MESSAGES.dotPathParameter(parameter.name));
         path = path.replace(`{${parameter.name}}`, encodeURIComponent(value));
       }
       // Only the parameters the document declares go out.
@@ -113,19 +123,26 @@ export class ExplorerService {
       url = http.url(path, query);
     }
     const body = writes && operation.hasBody ? input.body : undefined;
+    const target = `${operation.method} ${url.pathname}`;
+    // A write is audited before it is sent, and again with what came of it: one that times out or dies on
+    // the way still leaves its row.
+    if (writes) await this.deps.audit.record(user, 'api.write.sent', target, { operationId: operation.id });
     let answer;
     try {
       answer = await http.exchange({ token: input.token }, url, { method: operation.method, body });
     } catch (error) {
+      if (writes)
+        await this.deps.audit.record(user, 'api.write', target, {
+          operationId: operation.id,
+          status: error instanceof PlatformError ? error.status : 0,
+          error: error instanceof Error ? error.message.slice(0, 300) : 'failed',
+        });
       if (error instanceof PlatformError && error.status === 0 && /outside the platform/.test(error.message))
         throw new AppError(400, 'bad_link', 'The next-page link does not belong to the platform API.');
       throw platformRefusal(error);
     }
     if (writes)
-      await this.deps.audit.record(user, 'api.write', `${operation.method} ${url.pathname}`, {
-        operationId: operation.id,
-        status: answer.status,
-      });
+      await this.deps.audit.record(user, 'api.write', target, { operationId: operation.id, status: answer.status });
     const next = (answer.body as { _links?: { next?: { href?: unknown } } } | undefined)?._links?.next?.href;
     return {
       status: answer.status,

@@ -16,7 +16,7 @@ if (!document) {
   // Plainly, not silently: outside CI the suite skips and says why; in CI it fails.
   if (process.env.CI) throw new Error('The platform OpenAPI document is required in CI (set TE_OPENAPI_SPEC).');
   console.warn(
-    "Vendor catalogue tests NOT RUN: the OpenAPI document was not found under shared/te-api; set TE_OPENAPI_SPEC to its path.",
+    'Vendor catalogue tests NOT RUN: the OpenAPI document was not found under shared/te-api; set TE_OPENAPI_SPEC to its path.',
   );
 }
 

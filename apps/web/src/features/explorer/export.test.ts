@@ -12,9 +12,14 @@ describe('exporting an answer', () => {
     };
     expect(firstList(body)).toHaveLength(2);
     expect(toCsv(body)).toBe(
-      'testId,testName,agents,enabled\r\n1,"Web, ""main""","[{""agentId"":""a""}]",\r\n2,"\'=HYPERLINK(""x"")",,false\r\n',
+      '"testId","testName","agents","enabled"\r\n"1","Web, ""main""","[{""agentId"":""a""}]",""\r\n"2","\'=HYPERLINK(""x"")","","false"\r\n',
     );
     expect(toCsv({ status: 'ok' })).toBeNull();
-    expect(toCsv(['a', 'b'])).toBe('value\r\na\r\nb\r\n');
+    expect(toCsv(['a', 'b'])).toBe('"value"\r\n"a"\r\n"b"\r\n');
+  });
+
+  it('quotes every cell, so a semicolon locale never splits a cell into a formula', () => {
+    const csv = toCsv([{ name: 'x;=HYPERLINK("https://evil.example")', plain: 'ok' }]) ?? '';
+    expect(csv).toBe('"name","plain"\r\n"x;=HYPERLINK(""https://evil.example"")","ok"\r\n');
   });
 });

@@ -12,7 +12,8 @@ const cell = (value: unknown) => {
   const text = neutralize(
     value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value),
   );
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // Every cell quoted: in a locale whose list separator is ';', `x;=HYPERLINK(...)` stays one cell, never a formula.
+  return `"${text.replace(/"/g, '""')}"`;
 };
 
 /**
