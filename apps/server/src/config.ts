@@ -102,6 +102,11 @@ const envSchema = z.object({
   OIDC_ALLOW_INSECURE: booleanFromEnv.default(false),
   COOKIE_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   REPORTS_KEY: z.string().regex(BASE64_KEY, 'must be 32 bytes in base64 (openssl rand -base64 32)').optional(),
+  /** Ids of retired keys (as `npm run keys -- list` or the start log name them), comma-separated. */
+  REPORTS_KEY_RETIRED: z
+    .string()
+    .regex(/^[0-9a-f]{12}(,[0-9a-f]{12})*$/, 'must be a comma-separated list of 12-hex-digit key ids')
+    .optional(),
   REPORTS_KEY_PREVIOUS: z
     .string()
     .regex(
@@ -174,7 +179,7 @@ export interface AppConfig {
   /** Signs short-lived cookies; several instances must share it. `null`: a key file under `secretsDir`. */
   cookieSecret: string | null;
   /** AES keys for customer tokens kept during jobs (base64): the current one and older ones still accepted. */
-  tokenKeys: { current: string; previous: string[] } | null;
+  tokenKeys: { current: string; previous: string[]; retired: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
   webex: { apiUrl: string | null; botToken: string | null };
   /** The platform's OpenAPI document for the API explorer; null means the sandbox's (demo) or the vendor's. */
@@ -327,7 +332,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     mail: { smtpUrl: env.SMTP_URL ?? null, from: env.MAIL_FROM },
     cookieSecret: env.COOKIE_SECRET ?? null,
     tokenKeys: env.REPORTS_KEY
-      ? { current: env.REPORTS_KEY, previous: env.REPORTS_KEY_PREVIOUS?.split(',') ?? [] }
+      ? {
+          current: env.REPORTS_KEY,
+          previous: env.REPORTS_KEY_PREVIOUS?.split(',') ?? [],
+          retired: env.REPORTS_KEY_RETIRED?.split(',') ?? [],
+        }
       : null,
     webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
     pcapMaxBytes: env.PCAP_MAX_MB * 1024 * 1024,

@@ -261,6 +261,48 @@ describe('behind one proxy that terminates TLS (TRUST_PROXY=1)', () => {
   });
 });
 
+describe('the token sweep during a rolling key rotation', () => {
+  let testApp: TestApp;
+  const RETIRED_ID = 'aaaaaaaaaaaa';
+  const NEWER_ID = 'bbbbbbbbbbbb';
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', {
+      WORKERS_ENABLED: 'false',
+      REPORTS_KEY: KEY,
+      REPORTS_KEY_RETIRED: RETIRED_ID,
+    });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it("deletes only tokens sealed by a key listed as retired, never a newer instance's", async () => {
+    const sql = async <T>(text: string, values: unknown[] = []) =>
+      (await testApp.database.sql.executeSql(text, values)).rows as T[];
+    const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    // Two queued reports whose tokens were sealed elsewhere: one by a key retired here, one by a key this
+    // instance does not know yet (the current key of an instance already rolled forward).
+    const queued = async (keyId: string) => {
+      const [token] = await sql<{ id: string }>(
+        'insert into sealed_tokens (key_id, sealed) values ($1, $2) returning id',
+        [keyId, `v1.${keyId}.a.b.c`],
+      );
+      await sql(
+        `insert into report_requests (user_id, kind, organization_id, organization_name, account_groups, options, status, token_id)
+         values ($1, 'alerts-config', '9000', 'Acme', '[]', '{}', 'queued', $2)`,
+        [tam?.id, token?.id],
+      );
+      return token?.id;
+    };
+    const retired = await queued(RETIRED_ID);
+    const newer = await queued(NEWER_ID);
+    expect(await testApp.tokens.sweep()).toBe(1);
+    const left = (await sql<{ id: string }>('select id from sealed_tokens')).map((row) => row.id);
+    expect(left).toContain(newer);
+    expect(left).not.toContain(retired);
+  });
+});
+
 describe('retention', () => {
   let testApp: TestApp;
   beforeAll(async () => {

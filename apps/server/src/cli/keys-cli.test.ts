@@ -29,7 +29,8 @@ describe('npm run keys', () => {
     expect(runKeysCommand(['list'], config)).toContain(`${idOf(first)}  previous`);
     expect(() => runKeysCommand(['retire', idOf(rotated?.current ?? '')], config)).toThrow(/rotate first/);
     expect(runKeysCommand(['retire', idOf(first)], config)).toMatch(/^Retired /);
-    expect(readTokenKeys(dir)).toEqual({ current: rotated?.current, previous: [] });
+    // The retired key's id is kept, so the sweep deletes what it sealed (and nothing an unknown key sealed).
+    expect(readTokenKeys(dir)).toEqual({ current: rotated?.current, previous: [], retired: [idOf(first)] });
     expect(readFileSync(path.join(dir, 'token-keys.json'), 'utf8')).not.toContain(first);
     expect(statSync(path.join(dir, 'token-keys.json')).mode & 0o077).toBe(0);
     expect(statSync(dir).mode & 0o077).toBe(0);
@@ -37,7 +38,7 @@ describe('npm run keys', () => {
 
   it('points to the variables when the keys come from the environment', () => {
     expect(() =>
-      runKeysCommand(['rotate'], { secretsDir: secretsDir(), tokenKeys: { current: 'k', previous: [] } }),
+      runKeysCommand(['rotate'], { secretsDir: secretsDir(), tokenKeys: { current: 'k', previous: [], retired: [] } }),
     ).toThrow(/REPORTS_KEY/);
   });
 });

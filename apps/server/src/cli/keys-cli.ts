@@ -47,7 +47,12 @@ export function runKeysCommand(argv: string[], config: Pick<AppConfig, 'secretsD
         throw new UsageError(`${argument} is the current key: rotate first, then retire it.`);
       const previous = keys.previous.filter((key) => idOf(key) !== argument);
       if (previous.length === keys.previous.length) throw new UsageError(`No previous key ${argument}.`);
-      writeTokenKeys(config.secretsDir, { current: keys.current, previous });
+      // Its id is kept as retired: the sweep deletes what it sealed (never what an unknown, newer key sealed).
+      writeTokenKeys(config.secretsDir, {
+        current: keys.current,
+        previous,
+        retired: [...new Set([...(keys.retired ?? []), argument])],
+      });
       return `Retired ${argument}: the tokens it sealed can no longer be opened. Restart the server; jobs still holding such a token end as failed.`;
     }
     default:

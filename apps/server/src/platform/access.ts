@@ -36,7 +36,8 @@ export function registerAccessControl(app: FastifyInstance, auth: AuthService, c
   app.decorateRequest('jar', null as unknown as CookieJar);
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
+    // The API document and its viewer are public; only their own paths, not everything sharing a prefix.
+    if (!route.url.startsWith('/api/') || route.url === '/api/docs' || route.url.startsWith('/api/docs/')) return;
     const operationId = route.schema?.operationId;
     if (!isOperationId(operationId)) {
       throw new Error(`Route ${route.method} ${route.url} has no operationId listed in OPERATION_ACCESS`);

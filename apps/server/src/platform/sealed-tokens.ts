@@ -45,7 +45,8 @@ export class SealedTokens {
   /**
    * Deletes every token that no queued or running report or run refers to (a job that ended without
    * erasing its token, a row left by a crash between two statements), and every token sealed by a key
-   * no longer on the ring. Returns how many were deleted.
+   * listed as retired. A key this instance merely does not know is left alone: during a rolling rotation
+   * it is a newer instance's current key, and its jobs are running. Returns how many were deleted.
    */
   async sweep(): Promise<number> {
     const inUse = this.db
@@ -62,10 +63,14 @@ export class SealedTokens {
       .delete(sealedTokens)
       .where(notInArray(sealedTokens.id, sql`(${inUse})`))
       .returning({ id: sealedTokens.id });
-    const retired = await this.db
-      .delete(sealedTokens)
-      .where(and(notInArray(sealedTokens.keyId, [...this.vault.keyIds, 'legacy'])))
-      .returning({ id: sealedTokens.id });
+    const retiredIds = [...this.vault.retiredKeyIds];
+    const retired =
+      retiredIds.length === 0
+        ? []
+        : await this.db
+            .delete(sealedTokens)
+            .where(inArray(sealedTokens.keyId, retiredIds))
+            .returning({ id: sealedTokens.id });
     return unreferenced.length + retired.length;
   }
 }

@@ -27,6 +27,8 @@ export interface StoredTokenKeys {
   current: string;
   /** Older keys, still accepted to open what they sealed until retired. */
   previous: string[];
+  /** Ids of retired keys: the tokens they sealed are deleted by the sweep. */
+  retired?: string[];
 }
 
 export function prepareSecretsDir(dir: string): void {
@@ -63,7 +65,11 @@ export function readTokenKeys(secretsDir: string): StoredTokenKeys | null {
   if (!existsSync(file)) return null;
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoredTokenKeys>;
   if (typeof parsed.current !== 'string') throw new Error(`${file} has no current key`);
-  return { current: parsed.current, previous: Array.isArray(parsed.previous) ? parsed.previous.map(String) : [] };
+  return {
+    current: parsed.current,
+    previous: Array.isArray(parsed.previous) ? parsed.previous.map(String) : [],
+    retired: Array.isArray(parsed.retired) ? parsed.retired.map(String) : [],
+  };
 }
 
 export function writeTokenKeys(secretsDir: string, keys: StoredTokenKeys): void {
@@ -83,7 +89,7 @@ export function loadOrCreateTokenKeys(secretsDir: string): StoredTokenKeys {
 /** A new current key; the old one stays accepted (previous) until retired. */
 export function rotateTokenKeys(secretsDir: string): StoredTokenKeys {
   const keys = loadOrCreateTokenKeys(secretsDir);
-  const rotated = { current: newKey(), previous: [keys.current, ...keys.previous] };
+  const rotated = { current: newKey(), previous: [keys.current, ...keys.previous], retired: keys.retired ?? [] };
   writeTokenKeys(secretsDir, rotated);
   return rotated;
 }
@@ -125,7 +131,8 @@ export function openTokenVault(
   config: Pick<AppConfig, 'tokenKeys' | 'dataDir' | 'secretsDir'>,
   logger: { warn(object: object, message: string): void },
 ): TokenVault {
-  if (config.tokenKeys) return TokenVault.fromBase64(config.tokenKeys.current, config.tokenKeys.previous);
+  if (config.tokenKeys)
+    return TokenVault.fromBase64(config.tokenKeys.current, config.tokenKeys.previous, config.tokenKeys.retired);
   const moved = moveLegacySecrets(config.dataDir, config.secretsDir);
   if (moved.length > 0)
     logger.warn(
@@ -133,5 +140,5 @@ export function openTokenVault(
       'keys moved out of DATA_DIR; once running jobs finish, retire the old token key with `npm run keys -- retire`',
     );
   const keys = loadOrCreateTokenKeys(config.secretsDir);
-  return TokenVault.fromBase64(keys.current, keys.previous);
+  return TokenVault.fromBase64(keys.current, keys.previous, keys.retired);
 }

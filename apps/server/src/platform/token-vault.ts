@@ -25,20 +25,24 @@ const additionalData = (id: string) => Buffer.from(`ce-toolkit token ${VERSION} 
 export class TokenVault {
   private readonly keys = new Map<string, Buffer>();
   readonly currentKeyId: string;
+  /** Ids of keys retired on purpose: what they sealed may be deleted. A key merely unknown here is not. */
+  readonly retiredKeyIds: readonly string[];
 
-  constructor(current: Buffer, previous: Buffer[] = []) {
+  constructor(current: Buffer, previous: Buffer[] = [], retired: string[] = []) {
     for (const key of [current, ...previous]) {
       if (key.length !== 32) throw new Error('A token key must be 32 bytes');
       this.keys.set(keyId(key), key);
     }
     this.currentKeyId = keyId(current);
+    this.retiredKeyIds = retired.filter((id) => !this.keys.has(id));
   }
 
   /** Base64 keys as configuration holds them. */
-  static fromBase64(current: string, previous: string[] = []): TokenVault {
+  static fromBase64(current: string, previous: string[] = [], retired: string[] = []): TokenVault {
     return new TokenVault(
       Buffer.from(current, 'base64'),
       previous.map((key) => Buffer.from(key, 'base64')),
+      retired,
     );
   }
 
