@@ -186,7 +186,21 @@ describe.each(DATABASES)('the report pipeline (%s)', (kind) => {
       url: '/api/reports',
       payload: { ...base, kind: 'alerts-config', accountGroups: [] },
     });
-    expect(empty.json().error.message).toBe('Please select at least one account group');
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toBe('No account groups selected');
+    const noMission = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { ...base, kind: undefined, accountGroups: [{ aid: '1', accountGroupName: 'x' }] },
+    });
+    expect(noMission.statusCode).toBe(400);
+    expect(noMission.json().error.message).toBe('Mission not specified in payload');
+    const unknownMission = await tam.request({
+      method: 'POST',
+      url: '/api/reports',
+      payload: { ...base, kind: 'ahc-v9' },
+    });
+    expect(unknownMission.json().error.message).toBe('Unrecognized mission: ahc-v9');
     const ahcIe = await tam.request({
       method: 'POST',
       url: '/api/reports',

@@ -12,6 +12,7 @@ import {
   type ReportRequest,
   type SessionUser,
   type WorkNotification,
+  REPORT_REQUEST_MESSAGES,
 } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
 import type { JobQueue } from '../../platform/queue.js';
@@ -78,8 +79,8 @@ export class ReportsService {
     if (!can(user.role, kind.capability))
       throw new AppError(403, 'forbidden', `Your role cannot request the ${kind.label}.`);
     if (kind.needsAccounts && input.accountGroups.length === 0) {
-      throw new AppError(400, 'no_account_groups', 'Please select at least one account group', [
-        { path: 'accountGroups', message: 'Please select at least one account group' },
+      throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups, [
+        { path: 'accountGroups', message: REPORT_REQUEST_MESSAGES.noAccountGroups },
       ]);
     }
     const options = optionsFor(input);

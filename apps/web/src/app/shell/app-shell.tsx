@@ -1,7 +1,9 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { DESKTOP_BREAKPOINT_PX, PATHS } from '@ce/contract';
+import { DESKTOP_BREAKPOINT_PX, PATHS, REPORT_REQUEST_MESSAGES } from '@ce/contract';
+import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
+import { toast } from '../../components/ui/toast-store';
 import { WorkNotifier } from '../../features/notifications/components/work-notifier';
 import { userCanOpen } from '../../lib/permissions';
 import { useLogout, useSession } from '../../lib/session';
@@ -24,6 +26,13 @@ export function AppShell() {
     return () => query.removeEventListener('change', handleChange);
   }, []);
 
+  // The signed-in user could not be read (the server or the network failed, not a 401): say so, and offer
+  // to try again rather than sending a user who may well be signed in to the sign-in page.
+  const failed = session.isError;
+  useEffect(() => {
+    if (failed) toast.error(REPORT_REQUEST_MESSAGES.userInfoFailed);
+  }, [failed]);
+
   if (session.isPending) {
     return (
       <div className="flex h-screen items-center justify-center text-brand-700">
@@ -32,6 +41,18 @@ export function AppShell() {
     );
   }
   const user = session.data;
+  if (session.isError && user === undefined) {
+    return (
+      <div className="flex h-screen flex-col items-center justify-center gap-3 p-6 text-center">
+        <p role="alert" className="text-lg font-semibold">
+          {REPORT_REQUEST_MESSAGES.userInfoFailed}
+        </p>
+        <Button variant="primary" busy={session.isFetching} onClick={() => void session.refetch()}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
   if (!user) {
     if (logout.isSuccess || logout.isError) return <Navigate to={PATHS.login} replace />;
     return <Navigate to={PATHS.login} replace state={{ from: location.pathname + location.search }} />;

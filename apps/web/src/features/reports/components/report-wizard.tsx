@@ -10,6 +10,7 @@ import {
   missingDataMessage,
   platformTokenSchema,
   REPORT_KINDS,
+  REPORT_REQUEST_MESSAGES,
   REPORT_TOASTS,
   TAM_DAYS_RANGES,
   type ReportAccountGroup,
@@ -92,6 +93,8 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
   const [step, setStep] = useState(1);
   const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
   const [search, setSearch] = useState('');
+  /** Why the token check failed, in the server's words, under the token field (the toast is the spec's). */
+  const [tokenProblem, setTokenProblem] = useState<string | null>(null);
   const loadGroups = useLoadAccountGroups();
   const createReport = useCreateReport();
   const accountGroups = useController({ control: form.control, name: 'accountGroups' });
@@ -110,6 +113,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
     setStep(1);
     setGroups([]);
     setSearch('');
+    setTokenProblem(null);
     onClose();
   };
 
@@ -127,6 +131,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
       setStep(step + 1);
       return;
     }
+    setTokenProblem(null);
     loadGroups.mutate(values.token.trim(), {
       onSuccess: (loaded) => {
         setGroups(loaded);
@@ -137,8 +142,15 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
         form.setValue('accountGroups', []);
         setStep(2);
       },
-      onError: (error) =>
-        toast.error(error instanceof ApiRequestError && error.status !== 401 ? error.message : INVALID_TOKEN),
+      // Any failed check is the spec's message (section 8); the specific reason stays under the field.
+      onError: (error) => {
+        toast.error(INVALID_TOKEN);
+        setTokenProblem(
+          error instanceof ApiRequestError && error.message
+            ? error.message
+            : 'The token could not be checked. Try again in a moment.',
+        );
+      },
     });
   };
 
@@ -180,13 +192,17 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
           },
           onError: (error) => {
             // An incomplete request (400) is "missing data" in the spec's words; other failures name the kind.
+            // An empty selection that reached the server is the spec's own toast.
             const incomplete = error instanceof ApiRequestError && error.status === 400;
+            const noGroups = error instanceof ApiRequestError && error.code === 'no_account_groups';
             toast.error(
-              failureMessage
-                ? failureMessage(error)
-                : incomplete
-                  ? missingDataMessage(kind)
-                  : REPORT_TOASTS[kind].failure,
+              noGroups
+                ? REPORT_REQUEST_MESSAGES.noAccountGroups
+                : failureMessage
+                  ? failureMessage(error)
+                  : incomplete
+                    ? missingDataMessage(kind)
+                    : REPORT_TOASTS[kind].failure,
               { title: error instanceof ApiRequestError && !failureMessage ? error.message : undefined },
             );
             if (failureMessage) close();
@@ -268,8 +284,13 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
             className="font-mono"
             placeholder="Bearer token of an Org Admin of the customer organization"
             hint="The token is used for this report only and is erased when the report is done."
-            {...form.register('token')}
+            {...form.register('token', { onChange: () => setTokenProblem(null) })}
           />
+        )}
+        {step === 1 && tokenProblem && (
+          <p role="status" aria-label="Token check" className="text-sm text-red-700">
+            {tokenProblem}
+          </p>
         )}
         {step === 2 && (
           <>
