@@ -54,6 +54,28 @@ describe.each(DATABASES)('the diagnostic tool (%s)', (kind) => {
     expect(testApp.sandbox?.webex.messages.at(-1)?.markdown).toContain('**Diagnostic of a customer token**');
   });
 
+  it('lists every account group the token sees, with its roles there or "no role"', async () => {
+    const world = testApp.sandbox?.platform.world;
+    const orgId = world?.tokens.find((candidate) => candidate.kind === 'org-admin')?.orgId;
+    const admin = world?.users.find((user) => user.orgId === orgId);
+    const groups = world?.accountGroups.filter((group) => group.orgId === orgId) ?? [];
+    const bare = groups.at(-1);
+    if (!admin || !bare) throw new Error('the sandbox has an Org Admin in an organization with groups');
+    // The admin loses their role in one group: the token still sees it.
+    const kept = admin.roleIdsByAid[bare.aid];
+    delete admin.roleIdsByAid[bare.aid];
+    try {
+      const report = (await run(token('org-admin'))).json<DiagnosticReport>();
+      expect(report.identity?.roles.map((entry) => entry.aid).sort()).toEqual(groups.map((group) => group.aid).sort());
+      expect(report.identity?.roles.find((entry) => entry.aid === bare.aid)?.roles).toEqual([]);
+      expect(report.identity?.roles.filter((entry) => entry.roles.length > 0).length).toBeGreaterThan(0);
+      const html = await support.request({ method: 'GET', url: `/api/diagnostics/${report.id}/download?format=html` });
+      expect(html.body).toMatch(new RegExp(`<td>${bare.aid}</td><td>[^<]*</td><td>no role</td>`));
+    } finally {
+      if (kept) admin.roleIdsByAid[bare.aid] = kept;
+    }
+  });
+
   it('names what a read-only token misses, for each tool, and makes the checks it cannot do unknown', async () => {
     const report = (await run(token('read-only'))).json<DiagnosticReport>();
     expect(report.identity).toMatchObject({ name: 'Read-only Auditor', isOrgAdmin: false });

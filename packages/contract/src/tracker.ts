@@ -83,10 +83,15 @@ const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 
 /**
  * The week-start select: nine Mondays, 8 weeks ago first and this week last (the default), as
- * year-month-day, in UTC.
+ * year-month-day, counted in the user's time zone.
  */
-export function weekStarts(today = new Date()): string[] {
-  const day = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate()));
+export function weekStarts(today = new Date(), timeZone?: string): string[] {
+  // The calendar day where the user is (the browser's zone unless one is given): early on a Monday east of
+  // UTC, "this week" is already the new one there, while UTC still says Sunday.
+  const local = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+    .formatToParts(today)
+    .reduce<Record<string, string>>((parts, part) => ({ ...parts, [part.type]: part.value }), {});
+  const day = new Date(Date.UTC(Number(local.year), Number(local.month) - 1, Number(local.day)));
   const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
   return Array.from({ length: TRACKER_LIMITS.weeks }, (_, index) =>
     isoDate(new Date(monday.getTime() - (TRACKER_LIMITS.weeks - 1 - index) * 7 * 86_400_000)),

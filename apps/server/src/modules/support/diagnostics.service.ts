@@ -90,8 +90,15 @@ export function diagnosticHtml(report: DiagnosticReport): string {
       ),
       '<h2>Account groups</h2>',
       table(
-        ['Account group', 'aid', 'Organization'],
-        report.accountGroups.map((group) => [group.accountGroupName, group.aid, group.organizationName]),
+        ['Account group', 'aid', 'Organization', 'Roles'],
+        report.accountGroups.map((group) => [
+          group.accountGroupName,
+          group.aid,
+          group.organizationName,
+          report.identity
+            ? report.identity.roles.find((entry) => entry.aid === group.aid)?.roles.join(', ') || 'no role'
+            : 'unknown',
+        ]),
       ),
       '<h2>Platform</h2>',
       `<p>Answer time ${report.platform.answerMs} ms; rate limit ${report.platform.rateLimit ? `${report.platform.rateLimit.remaining} of ${report.platform.rateLimit.limit} left` : 'not reported'}.</p>`,

@@ -370,7 +370,18 @@ export async function diagnose(
           name: String((current.value as { name?: string }).name ?? ''),
           email: String((current.value as { email?: string }).email ?? ''),
           isOrgAdmin,
-          roles: roles.map(({ aid, accountGroupName, roles: names }) => ({ aid, accountGroupName, roles: names })),
+          // Every account group the token sees, with its roles there or none, then any the user's roles name
+          // that the token's list did not.
+          roles: [
+            ...groups.map(({ aid, accountGroupName }) => ({
+              aid,
+              accountGroupName,
+              roles: roles.find((entry) => entry.aid === aid)?.roles ?? [],
+            })),
+            ...roles
+              .filter((entry) => !groups.some((group) => group.aid === entry.aid))
+              .map(({ aid, accountGroupName, roles: names }) => ({ aid, accountGroupName, roles: names })),
+          ],
         }
       : null,
     organizations: [...new Set(groups.map((group) => group.organizationName))],

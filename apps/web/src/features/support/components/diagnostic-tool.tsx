@@ -142,7 +142,7 @@ function ReportView({ report, userEmail }: { report: DiagnosticReport; userEmail
           <ul className="text-sm">
             {report.identity.roles.map((entry) => (
               <li key={entry.aid}>
-                {entry.accountGroupName} ({entry.aid}): {entry.roles.join(', ')}
+                {entry.accountGroupName} ({entry.aid}): {entry.roles.length > 0 ? entry.roles.join(', ') : 'no role'}
               </li>
             ))}
           </ul>
