@@ -13,12 +13,15 @@ const demoEmailFor = (role: Role) => DEMO_ACCOUNTS.find((account) => account.rol
 describe.each(DATABASES)('every API operation enforces the role matrix (%s)', (kind) => {
   let testApp: TestApp;
   let operations: Operation[];
+  let document: {
+    paths: Record<string, Record<string, { operationId?: string; requestBody?: { content: Record<string, unknown> } }>>;
+  };
 
   beforeAll(async () => {
     testApp = await createTestApp(kind);
     const response = await testApp.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(response.statusCode).toBe(200);
-    const document = response.json<{ paths: Record<string, Record<string, { operationId?: string }>> }>();
+    document = response.json();
     operations = Object.entries(document.paths).flatMap(([url, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({
         method: method.toUpperCase(),
@@ -31,6 +34,26 @@ describe.each(DATABASES)('every API operation enforces the role matrix (%s)', (k
 
   afterAll(async () => {
     await testApp.close();
+  });
+
+  it('describes the three multipart uploads: their fields and file parts', () => {
+    const form = (path: string) =>
+      document.paths[path]?.post?.requestBody?.content['multipart/form-data'] as
+        { schema: { required: string[]; properties: Record<string, { type: string; format?: string }> } } | undefined;
+    const binary = { type: 'string', format: 'binary' };
+    expect(form('/api/tracker/parse')?.schema.required).toEqual(['file', 'selectedDate']);
+    expect(form('/api/tracker/parse')?.schema.properties.file).toMatchObject(binary);
+    expect(form('/api/tracker/parse')?.schema.properties.selectedDate).toMatchObject({
+      type: 'string',
+      format: 'date',
+    });
+    expect(form('/api/pcap')?.schema.properties.file).toMatchObject(binary);
+    const clone = form('/api/community-dashboards')?.schema;
+    expect(clone?.required).toEqual(
+      expect.arrayContaining(['token', 'dashboardId', 'description', 'screenshot1', 'screenshot2', 'screenshot3']),
+    );
+    for (const part of ['screenshot1', 'screenshot2', 'screenshot3'])
+      expect(clone?.properties[part]).toMatchObject(binary);
   });
 
   it('documents exactly the operations of the access table, each with an operationId', () => {

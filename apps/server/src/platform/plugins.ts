@@ -59,7 +59,15 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
       },
       security: [{ session: [] }],
     },
-    transform: jsonSchemaTransform,
+    // Upload routes read their multipart parts themselves; the document still describes the form, so a
+    // generated client can call them.
+    transform: (input) => {
+      const transformed = jsonSchemaTransform(input);
+      const form = (input.route.config as { uploadForm?: Record<string, unknown> } | undefined)?.uploadForm;
+      return form
+        ? { ...transformed, schema: { ...transformed.schema, body: { type: 'object', ...form } } }
+        : transformed;
+    },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 }

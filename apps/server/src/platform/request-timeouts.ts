@@ -4,6 +4,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route takes files: its body may take the upload time limit to arrive, not the request one. */
     upload?: boolean;
+    /**
+     * The multipart form an upload route reads, for the API document only (the route reads its parts
+     * itself): its fields, files as `{ type: 'string', format: 'binary' }`.
+     */
+    uploadForm?: { required: string[]; properties: Record<string, Record<string, unknown>> };
   }
 }
 

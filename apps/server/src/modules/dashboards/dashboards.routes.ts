@@ -107,7 +107,31 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
   app.post(
     '/api/community-dashboards',
     {
-      config: { upload: true },
+      config: {
+        upload: true,
+        uploadForm: {
+          required: [
+            'token',
+            'organizationId',
+            'aid',
+            'dashboardId',
+            'description',
+            'screenshot1',
+            'screenshot2',
+            'screenshot3',
+          ],
+          properties: {
+            token: { type: 'string', description: 'The customer organization’s OAuth token' },
+            organizationId: { type: 'string' },
+            aid: { type: 'string', description: 'The account group holding the dashboard' },
+            dashboardId: { type: 'string' },
+            description: { type: 'string', minLength: 50 },
+            screenshot1: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
+            screenshot2: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
+            screenshot3: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
+          },
+        },
+      },
       schema: {
         ...tagged,
         operationId: 'cloneDashboard',

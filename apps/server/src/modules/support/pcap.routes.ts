@@ -31,7 +31,19 @@ export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (a
   app.post(
     '/api/pcap',
     {
-      config: { upload: true },
+      config: {
+        upload: true,
+        uploadForm: {
+          required: ['file'],
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              description: 'A pcap or pcapng capture, recognised by its content (PCAP_MAX_MB at most)',
+            },
+          },
+        },
+      },
       schema: {
         ...tagged,
         operationId: 'analyzeCapture',

@@ -80,7 +80,20 @@ export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> =
   app.post(
     '/api/tracker/parse',
     {
-      config: { upload: true },
+      config: {
+        upload: true,
+        uploadForm: {
+          required: ['file', 'selectedDate'],
+          properties: {
+            file: {
+              type: 'string',
+              format: 'binary',
+              description: 'The hours file: .xlsx, .xls or .csv, under 10 MB, recognised by its content',
+            },
+            selectedDate: { type: 'string', format: 'date', description: 'The Monday of the week, YYYY-MM-DD' },
+          },
+        },
+      },
       schema: {
         ...tagged,
         operationId: 'parseTimesheet',
