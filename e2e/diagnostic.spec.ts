@@ -28,6 +28,17 @@ test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, d
   const [, left, limit] = /(\d+) of (\d+) requests left/.exec((await rate.textContent()) ?? '') ?? [];
   const share = Number(left) / Number(limit);
   await expect(rate).toHaveAttribute('data-status', share >= 0.5 ? 'pass' : share >= 0.1 ? 'warn' : 'fail');
+  // Every account group the token sees is listed with its roles (or "no role").
+  const token = await tokenOf(page, 'org-admin');
+  const seen = (
+    (await (
+      await page.request.get('/sandbox/te/v7/account-groups', { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { accountGroups: { aid: string; accountGroupName: string }[] }
+  ).accountGroups;
+  const roles = report.getByRole('region', { name: 'Roles by account group' }).getByRole('listitem');
+  await expect(roles).toHaveCount(seen.length);
+  for (const group of seen)
+    await expect(roles.filter({ hasText: `${group.accountGroupName} (${group.aid}):` })).toHaveCount(1);
   const tools = report.getByRole('table', { name: 'Toolkit tools' });
   await expect(tools.getByText('not ready')).toHaveCount(0);
   await expect(tools.getByText('ready', { exact: true })).toHaveCount(9);

@@ -99,6 +99,44 @@ test('a revoked token is refused at the first step with the spec message', async
   await expect(dialog(page).getByLabel('OAuth token')).toBeVisible();
 });
 
+test('a token check failing for another reason (502, no answer) shows the spec message, and the reason under the field', async ({
+  page,
+}) => {
+  await signIn(page, 'proserv@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  const reason = 'The platform answered 503 to the account groups read.';
+  await page.route('**/api/account-groups', (route) =>
+    route.fulfill({
+      status: 502,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'platform_error', message: reason, requestId: 'e2e-request' } }),
+    }),
+  );
+  await page.goto('/home/tools/alerts-report');
+  await page.getByRole('button', { name: 'Alerts Report' }).click();
+  await passTokenStep(page, admin.token);
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Invalid OAuth token. Please check your token and try again.' }),
+  ).toBeVisible();
+  await expect(dialog(page).getByRole('status', { name: 'Token check' })).toHaveText(reason);
+  await expect(page.getByRole('alert').filter({ hasText: reason })).toHaveCount(0);
+
+  // No answer at all: the same toast, and the reason says the check could not be made.
+  await page.unroute('**/api/account-groups');
+  await page.route('**/api/account-groups', (route) => route.abort('timedout'));
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+  await expect(dialog(page).getByRole('status', { name: 'Token check' })).not.toHaveText(reason);
+  await expect(dialog(page).getByRole('status', { name: 'Token check' })).not.toBeEmpty();
+
+  // Typing a new token clears the reason; a working check goes on to the selection.
+  await page.unroute('**/api/account-groups');
+  await dialog(page).getByLabel('OAuth token').fill('');
+  await expect(dialog(page).getByRole('status', { name: 'Token check' })).toHaveCount(0);
+  await dialog(page).getByLabel('OAuth token').fill(admin.token);
+  await dialog(page).getByRole('button', { name: 'Next' }).click();
+  await expect(dialog(page).getByLabel('Organization')).toBeVisible();
+});
+
 test('Escape, the backdrop and X close the wizard and reset it', async ({ page }) => {
   await signIn(page, 'adoption@demo.local');
   const admin = await sandboxToken(page, 'org-admin');

@@ -282,3 +282,24 @@ test('a toast never covers the Logout button', async ({ page }) => {
     logoutBox.y < toastBox.y + toastBox.height;
   expect(overlaps).toBe(false);
 });
+
+test('when the signed-in user cannot be read, the spec message shows with a retry, not the sign-in page', async ({
+  page,
+}) => {
+  await signIn(page, 'tam@demo.local');
+  await page.route('**/api/session', (route) =>
+    route.request().method() === 'GET'
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: JSON.stringify({ error: { code: 'internal', message: 'Internal server error', requestId: 'e2e' } }),
+        })
+      : route.continue(),
+  );
+  await page.reload();
+  await expect(page.getByRole('alert').filter({ hasText: 'Error getting user information' }).first()).toBeVisible();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.unroute('**/api/session');
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('role-badge')).toHaveText('TAM');
+});

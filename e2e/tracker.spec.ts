@@ -139,3 +139,18 @@ test('an xls is read too; files and selections are checked with the spec message
   await dialog(page).getByRole('button', { name: 'Create Selected Tasks' }).click();
   await expect(toast(page, 'Please select at least one row')).toBeVisible();
 });
+
+test.describe('east of UTC, early on a Monday', () => {
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  test("the week select's default is the user's new week, not UTC's last one", async ({ page }) => {
+    // Monday 08:30 in Tokyo is still Sunday 23:30 in UTC.
+    await page.clock.setFixedTime(new Date('2026-11-22T23:30:00Z'));
+    await signIn(page, 'tam@demo.local');
+    await openTracker(page);
+    const week = dialog(page).getByLabel('Week starting');
+    await expect(week).toHaveValue('2026-11-23');
+    await expect(week.locator('option')).toHaveCount(9);
+    await expect(week.locator('option').first()).toHaveText('2026-09-28');
+  });
+});

@@ -30,23 +30,30 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
 export function registerRequestTimeouts(app: FastifyInstance, timeouts: RequestTimeouts): void {
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.raw;
-    if (!hasBody(raw.headers) || raw.complete) return;
+    // In-process calls (app.inject: the embedded sandbox, tests) have no connection to hold open.
+    if (!hasBody(raw.headers) || raw.complete || '_lightMyRequest' in raw) return;
     const limitMs = request.routeOptions.config?.upload ? timeouts.uploadMs : timeouts.requestMs;
     const timer = setTimeout(() => {
-      if (raw.complete) return;
-      request.log.warn({ limitMs }, 'the request body did not arrive in time; the connection is closed');
-      const socket = raw.socket;
-      if (!reply.raw.headersSent) {
-        const body = JSON.stringify({
-          error: {
-            code: 'request_timeout',
-            message: 'The request took too long to arrive. Send it again.',
-            requestId: request.id,
-          },
-        });
-        reply.raw.writeHead(408, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-        reply.raw.end(body, () => socket.destroy());
-      } else socket.destroy();
+      // A timer callback must never throw: it would end the process, not the request.
+      try {
+        if (raw.complete || raw.destroyed) return;
+        const socket = raw.socket ?? reply.raw.socket;
+        if (!socket || socket.destroyed) return;
+        request.log.warn({ limitMs }, 'the request body did not arrive in time; the connection is closed');
+        if (!reply.raw.headersSent && reply.raw.writable) {
+          const body = JSON.stringify({
+            error: {
+              code: 'request_timeout',
+              message: 'The request took too long to arrive. Send it again.',
+              requestId: request.id,
+            },
+          });
+          reply.raw.writeHead(408, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+          reply.raw.end(body, () => socket.destroy());
+        } else socket.destroy();
+      } catch (error) {
+        request.log.warn({ err: error }, 'a slow request could not be closed');
+      }
     }, limitMs);
     timer.unref();
     const clear = () => clearTimeout(timer);
@@ -54,5 +61,8 @@ export function registerRequestTimeouts(app: FastifyInstance, timeouts: RequestT
     // Not when the answer is sent: a body still trickling in after an early answer (a refused sign-in) keeps
     // the connection, so the limit still ends it.
     raw.once('close', clear);
+    reply.raw.once('finish', () => {
+      if (raw.complete) clear();
+    });
   });
 }

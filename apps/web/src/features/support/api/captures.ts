@@ -32,7 +32,10 @@ export function useAnalyzeCapture() {
       form.append('file', file, file.name);
       return uploadForm<CaptureEntry>('/api/pcap', form, { onProgress });
     },
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: capturesKey }),
+    onSuccess: (entry) => {
+      queryClient.setQueryData([...capturesKey, 'entry', entry.id], entry);
+      return queryClient.invalidateQueries({ queryKey: [...capturesKey, 'page'] });
+    },
   });
 }
 

@@ -59,8 +59,9 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
   const [page, setPage] = useState(1);
   const analyze = useAnalyzeCapture();
   const captures = useCaptures(page);
-  const opened = useCapture(shownId !== null && shownId !== analyze.data?.id ? shownId : null);
-  const shown = (shownId === analyze.data?.id ? analyze.data : opened.data) ?? analyze.data ?? null;
+  // The capture shown is read from its own query: the upload's answer seeds it, sharing updates it.
+  const opened = useCapture(shownId);
+  const shown = opened.data ?? null;
 
   const submit = () => {
     if (!file) {
