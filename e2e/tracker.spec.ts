@@ -6,10 +6,13 @@ import { dialog, signIn } from './helpers';
 
 const HEADER = ['Engagement_ID', 'task_type', 'due_date', 'external_reference', 'work_performed', 'hours_spent'];
 
-/** This week's Monday, as the week select offers it by default, and the days after it. */
+/**
+ * This week's Monday, as the week select offers it by default (counted where the browser is, which is where
+ * this process is: Playwright's default time zone), and the days after it.
+ */
 function day(offset: number): string {
   const now = new Date();
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
   const monday = today - ((new Date(today).getUTCDay() + 6) % 7) * 86_400_000;
   return new Date(monday + offset * 86_400_000).toISOString().slice(0, 10);
 }

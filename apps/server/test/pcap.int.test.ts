@@ -8,7 +8,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
-import { clientHello, knownFrames, packet, pcapFile, pcapngFile, tcp } from './support/capture-builder.js';
+import { clientHello, dns, knownFrames, packet, pcapFile, pcapngFile, tcp, udp } from './support/capture-builder.js';
 
 /** A capture of one TLS ClientHello for each server name. */
 const helloCapture = (names: string[]) =>
@@ -127,7 +127,7 @@ describe('malformed captures', () => {
     const frames = knownFrames();
     const classic = pcapFile(frames);
     const next = pcapngFile(frames);
-    const files: { label: string; bytes: Buffer }[] = [];
+    const files: { label: string; bytes: Buffer; grows?: boolean }[] = [];
     for (let cut = 0; cut < 24; cut++)
       files.push({ label: `pcap header cut at ${cut}`, bytes: classic.subarray(0, cut) });
     for (let cut = 25; cut < classic.length; cut += 9)
@@ -171,12 +171,40 @@ describe('malformed captures', () => {
       label: 'version 9.9',
       bytes: Buffer.concat([classic.subarray(0, 4), Buffer.from([9, 0, 9, 0]), classic.subarray(8)]),
     });
+    // Captures built to grow the summary: unique long server names, DNS messages with long names and many answers.
+    files.push({
+      label: '400 unique 4 KB TLS server names',
+      bytes: helloCapture(Array.from({ length: 400 }, (_, index) => `${index}-${'n'.repeat(4090)}`)),
+      grows: true,
+    });
+    files.push({
+      label: '600 DNS answers with 250-character names',
+      bytes: pcapFile(
+        Array.from({ length: 600 }, (_, index) => ({
+          timeUs: 1_700_000_000_000_000 + index * 1000,
+          bytes: packet.udp4(
+            '10.0.0.53',
+            '10.0.0.5',
+            udp(
+              53,
+              40000 + index,
+              dns(index, `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${index}.example`, '192.0.2.1'),
+            ),
+          ),
+        })),
+      ),
+      grows: true,
+    });
     expect(files.length).toBeGreaterThanOrEqual(200);
 
     const startRss = process.memoryUsage().rss;
     for (const file of files) {
       const response = await upload(support, file.bytes);
-      if (response.statusCode === 201) {
+      if (response.statusCode === 201 && file.grows) {
+        // Bounded whatever the capture holds, and the cut said.
+        expect(response.rawPayload.length, file.label).toBeLessThan(256 * 1024);
+        expect(response.json<CaptureEntry>().summary.cut.length, file.label).toBeGreaterThan(0);
+      } else if (response.statusCode === 201) {
         const summary = response.json<CaptureEntry>().summary;
         // What was read before the file stopped making sense (a cut at a record's boundary reads as whole).
         expect(summary.packets, file.label).toBeLessThanOrEqual(10);
