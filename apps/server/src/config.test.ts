@@ -119,11 +119,16 @@ describe('loadConfig', () => {
     expect(problemsOf({ TRUST_PROXY: 'proxy.local' })).toEqual([expect.stringMatching(/^TRUST_PROXY=/)]);
   });
 
-  it('takes the token keys from REPORTS_KEY and REPORTS_KEY_PREVIOUS', () => {
+  it('takes the token keys from REPORTS_KEY, REPORTS_KEY_PREVIOUS and the retired ids of REPORTS_KEY_RETIRED', () => {
     expect(loadConfig({ REPORTS_KEY: KEY, REPORTS_KEY_PREVIOUS: OTHER_KEY }).tokenKeys).toEqual({
       current: KEY,
       previous: [OTHER_KEY],
+      retired: [],
     });
+    expect(
+      loadConfig({ REPORTS_KEY: KEY, REPORTS_KEY_RETIRED: '0123456789ab,ba9876543210' }).tokenKeys?.retired,
+    ).toEqual(['0123456789ab', 'ba9876543210']);
+    expect(() => loadConfig({ REPORTS_KEY: KEY, REPORTS_KEY_RETIRED: 'not-an-id' })).toThrow(/REPORTS_KEY_RETIRED/);
     expect(problemsOf({ REPORTS_KEY_PREVIOUS: OTHER_KEY })).toEqual([expect.stringMatching(/^REPORTS_KEY=""/)]);
   });
 });
