@@ -56,7 +56,9 @@ import { registerAccessControl } from './platform/access.js';
 import type { CookieSecurity } from './platform/cookies.js';
 import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
+import { ExclusiveLocks } from './platform/exclusive-locks.js';
 import { registerRequestTimeouts } from './platform/request-timeouts.js';
+import { SharedThrottle, sharedStateJobs } from './platform/shared-throttle.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { connectExternals } from './platform/externals.js';
 import { startJobs } from './platform/jobs.js';
@@ -160,10 +162,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   });
 
   try {
-    await registerPlugins(app, config);
+    const throttle = new SharedThrottle(db);
+    await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
     const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, options.clock);
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
+    const locks = new ExclusiveLocks(db);
     const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
 
     // Sessions, identity and accounts.
@@ -250,6 +254,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const trackerRepository = new TrackerRepository(db);
     const tracker = new TrackerService({
       parser,
+      locks,
       crm,
       repository: trackerRepository,
       usage,
@@ -298,6 +303,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           app.log,
         ),
         ...tokenJobs(tokens, app.log),
+        ...sharedStateJobs(throttle, locks, app.log),
       ]);
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       const embedded = database.kind === 'pglite';

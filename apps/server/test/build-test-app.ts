@@ -21,6 +21,8 @@ export const DEMO_PASSWORD = 'demo-password';
 export interface TestApp extends BuiltApp {
   /** Every log line the app wrote, as raw JSON text. */
   logs: string[];
+  /** Where its data is: another instance may be started on the same PostgreSQL database. */
+  target: DatabaseTarget;
   close(): Promise<void>;
 }
 
@@ -61,7 +63,7 @@ export function testClock(start = process.env.TEST_CLOCK ?? '2026-03-02T09:30:00
 export async function createTestApp(
   kind: DatabaseKind,
   env: Record<string, string> = {},
-  options: { clock?: () => Date } = {},
+  options: { clock?: () => Date; sameDatabaseAs?: TestApp } = {},
 ): Promise<TestApp> {
   const logs: string[] = [];
   const logDestination = new Writable({
@@ -71,8 +73,11 @@ export async function createTestApp(
     },
   });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-int-'));
-  const scratch = kind === 'postgres' ? await createScratchDatabase() : null;
-  const database: DatabaseTarget = scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null };
+  // A second instance on the same database (PostgreSQL only) shares it and leaves dropping it to the first.
+  const shared = options.sameDatabaseAs?.target.kind === 'postgres' ? options.sameDatabaseAs.target : null;
+  const scratch = kind === 'postgres' && !shared ? await createScratchDatabase() : null;
+  const database: DatabaseTarget =
+    shared ?? (scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null });
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -87,6 +92,7 @@ export async function createTestApp(
   return {
     ...built,
     logs,
+    target: database,
     async close() {
       await built.app.close();
       await scratch?.drop();

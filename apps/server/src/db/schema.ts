@@ -121,6 +121,26 @@ export const signInThrottle = pgTable('sign_in_throttle', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
+/**
+ * Requests per address and minute on the public operations (sign-in, reset, SSO), counted here so that
+ * every instance draws on one count: N instances never allow N times the limit.
+ */
+export const publicThrottle = pgTable('public_throttle', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * "One at a time" rules that must hold across instances (a user's task creation in the time tracker): a
+ * row per held lock, with its holder and an expiry so a lock of a process that died frees itself.
+ */
+export const exclusiveLocks = pgTable('exclusive_locks', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
 /** Security events (failed sign-ins, locks, resets); never a password or a code. */
 export const securityEvents = pgTable(
   'security_events',

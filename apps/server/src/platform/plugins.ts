@@ -4,6 +4,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { SharedThrottle } from './shared-throttle.js';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config.js';
 import { AppError } from './errors.js';
@@ -19,7 +20,11 @@ const RATE_LIMITED_OPERATIONS = new Set([
 ]);
 
 /** Cookies, security headers (CSP), the per-address limit on credential operations, and the API document. */
-export async function registerPlugins(app: FastifyInstance, config: AppConfig): Promise<void> {
+export async function registerPlugins(
+  app: FastifyInstance,
+  config: AppConfig,
+  throttle: SharedThrottle,
+): Promise<void> {
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -37,7 +42,8 @@ export async function registerPlugins(app: FastifyInstance, config: AppConfig): 
   await app.register(fastifyRateLimit, {
     max: config.publicRateLimitPerMinute,
     timeWindow: 60_000,
-    cache: 50_000,
+    // Counted in the database: every instance draws on one count per address.
+    store: throttle.storeClass(60_000),
     allowList: (request) => !RATE_LIMITED_OPERATIONS.has(String(request.routeOptions.schema?.operationId ?? '')),
     errorResponseBuilder: (_request, context) =>
       new AppError(

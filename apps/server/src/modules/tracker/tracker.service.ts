@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   submitterOf,
   TRACKER_LIMITS,
@@ -11,6 +11,7 @@ import {
   type TrackerRow,
 } from '@ce/contract';
 import { AppError } from '../../platform/errors.js';
+import type { ExclusiveLocks } from '../../platform/exclusive-locks.js';
 import { SalesforceError, soqlString, type SalesforceClient } from '../../platform/salesforce-client.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { resultsWorkbook } from './results-file.js';
@@ -20,6 +21,8 @@ import type { TrackerRepository } from './tracker.repository.js';
 
 export interface TrackerDeps {
   parser: SheetParser;
+  /** Where "one creation at a time per user" is held, for every instance. */
+  locks: ExclusiveLocks;
   crm: SalesforceClient | null;
   repository: TrackerRepository;
   usage: UsageService;
@@ -32,6 +35,8 @@ const QUERY_BATCH = 200;
 const chunks = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, (index + 1) * size));
 const today = () => new Date().toISOString().slice(0, 10);
+/** A creation's lock frees itself after this long if its instance dies holding it. */
+const CREATION_LOCK_MS = 15 * 60_000;
 
 /**
  * A row's stable key: who submitted it (the email's part before the at-sign), its engagement, date, hours and
@@ -49,8 +54,6 @@ export function rowKey(submitter: string, row: TrackerRow): string {
  * into Salesforce tasks against their engagements, once each, with a results file.
  */
 export class TrackerService {
-  /** Users with a creation under way: one request at a time each (spec section 5). */
-  private readonly running = new Set<string>();
   private template: Promise<Buffer> | null = null;
 
   constructor(private readonly deps: TrackerDeps) {}
@@ -79,12 +82,15 @@ export class TrackerService {
   ): Promise<CreateTasksResponse> {
     const crm = this.deps.crm;
     if (!crm) throw new AppError(503, 'crm_not_configured', 'No Salesforce connection is configured on this server.');
-    if (this.running.has(user.id)) throw new AppError(409, 'request_in_progress', TRACKER_MESSAGES.requestInProgress);
-    this.running.add(user.id);
+    // One creation at a time per user (spec section 5), whichever instance each request reaches.
+    const lock = `tracker.create:${user.id}`;
+    const holder = randomUUID();
+    if (!(await this.deps.locks.acquire(lock, holder, CREATION_LOCK_MS)))
+      throw new AppError(409, 'request_in_progress', TRACKER_MESSAGES.requestInProgress);
     try {
       return await this.create(crm, user, weekStart, fileName, rows);
     } finally {
-      this.running.delete(user.id);
+      await this.deps.locks.release(lock, holder);
     }
   }
 
