@@ -45,10 +45,10 @@ export class SharedThrottle {
 
   /** A store class for @fastify/rate-limit that counts here, in windows of `windowMs`. */
   storeClass(windowMs: number): FastifyRateLimitStoreCtor {
-    const throttle = this;
+    const increment = (key: string) => this.increment(key, windowMs);
     return class SharedThrottleStore implements FastifyRateLimitStore {
       incr(key: string, callback: Parameters<FastifyRateLimitStore['incr']>[1]): void {
-        throttle.increment(key, windowMs).then(
+        increment(key).then(
           (result) => callback(null, result),
           (error: Error) => callback(error),
         );
