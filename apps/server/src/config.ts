@@ -77,6 +77,7 @@ const envSchema = z.object({
   WORKERS_ENABLED: booleanFromEnv.default(true),
   PLATFORM_TIMEOUT_MS: durationMs(30_000),
   PLATFORM_RETRY_BUDGET_MS: durationMs(120_000),
+  PLATFORM_RATE_LIMIT_WAIT_MS: durationMs(10 * 60_000),
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
   SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(240),
@@ -170,6 +171,8 @@ export interface AppConfig {
   platformTimeoutMs: number;
   /** How long a read keeps being retried after 5xx answers, timeouts and network failures. */
   platformRetryBudgetMs: number;
+  /** How long one call keeps waiting out 429 answers (Retry-After and Reset honoured) before it gives up. */
+  platformRateLimitWaitMs: number;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
   passwordPolicy: { minLength: number; lowercase: boolean; uppercase: boolean; number: boolean; symbol: boolean };
   signIn: { maxFailures: number; lockMs: number };
@@ -319,6 +322,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformApiUrl: env.PLATFORM_API_URL ?? (demoMode ? null : VENDOR_API_URL),
     platformTimeoutMs: env.PLATFORM_TIMEOUT_MS,
     platformRetryBudgetMs: env.PLATFORM_RETRY_BUDGET_MS,
+    platformRateLimitWaitMs: env.PLATFORM_RATE_LIMIT_WAIT_MS,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     passwordPolicy: {
       minLength: env.PASSWORD_MIN_LENGTH,

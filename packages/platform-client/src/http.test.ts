@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, readBackoffMs } from './http.js';
+import { backoffMs, PlatformHttp, readBackoffMs } from './http.js';
 
 describe('waits between attempts', () => {
   it('for creations: 2^attempt x 100 ms plus up to 100 ms of jitter, capped at 300 s', () => {
@@ -14,5 +14,60 @@ describe('waits between attempts', () => {
     ]);
     expect(readBackoffMs(1, () => 0)).toBe(100);
     expect(readBackoffMs(5, () => 0.5)).toBe(2_400);
+  });
+});
+
+describe('429 answers', () => {
+  /** A clock that moves only when the client sleeps, and a platform that refuses as told. */
+  const setup = (answers: (() => Response)[], rateLimitWaitBudgetMs?: number) => {
+    let now = 1_700_000_000_000;
+    const slept: number[] = [];
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        slept.push(ms);
+        now += ms;
+      },
+    };
+    let calls = 0;
+    const fetch: typeof globalThis.fetch = async () =>
+      (answers[Math.min(calls++, answers.length - 1)] ?? answers[0]!)();
+    const http = new PlatformHttp({ baseUrl: 'https://api.example/v7', fetch, clock, rateLimitWaitBudgetMs });
+    return { http, slept, calls: () => calls, now: () => now };
+  };
+  const refused =
+    (headers: Record<string, string> = {}) =>
+    () =>
+      new Response('{"message":"Too Many Requests"}', { status: 429, headers });
+  const ok = () => () =>
+    new Response('{"fine":true}', { status: 200, headers: { 'content-type': 'application/json' } });
+
+  it('waits at least what Retry-After says, in seconds or as a date', async () => {
+    const seconds = setup([refused({ 'retry-after': '90' }), ok()]);
+    await expect(seconds.http.call({ token: 't' }, 'tests')).resolves.toEqual({ fine: true });
+    expect(seconds.slept.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(90_000);
+
+    const later = new Date(1_700_000_000_000 + 120_000).toUTCString();
+    const date = setup([refused({ 'retry-after': later }), ok()]);
+    await date.http.call({ token: 't' }, 'tests');
+    expect(date.slept.reduce((sum, ms) => sum + ms, 0)).toBeGreaterThanOrEqual(120_000);
+  });
+
+  it('gives up after its wait budget instead of waiting without end, with a plain message', async () => {
+    const storm = setup([refused({ 'retry-after': '60' })], 5 * 60_000);
+    await expect(storm.http.call({ token: 't' }, 'tests')).rejects.toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/kept refusing calls for its rate limit/),
+    });
+    // It waited out the storm as long as the budget allowed, and not a minute more.
+    expect(storm.now() - 1_700_000_000_000).toBeLessThanOrEqual(5 * 60_000);
+    expect(storm.calls()).toBeGreaterThanOrEqual(4);
+  });
+
+  it('refuses at once a Retry-After longer than the whole budget', async () => {
+    const long = setup([refused({ 'retry-after': '7200' })], 10 * 60_000);
+    await expect(long.http.call({ token: 't' }, 'tests')).rejects.toMatchObject({ status: 429 });
+    expect(long.calls()).toBe(1);
+    expect(long.slept).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
-import { readRateHeaders, realClock, RateLimiterRegistry, type Clock } from './rate-limiter.js';
+import { readRateHeaders, realClock, RateLimiterRegistry, retryAfterMs, type Clock } from './rate-limiter.js';
 
 /**
  * Answers a job already read, kept outside the process (a report's rows in the database), so a job
@@ -35,6 +35,11 @@ export interface PlatformHttpOptions {
    * (default two minutes): reads are bounded by time, not by a small count of attempts.
    */
   retryBudgetMs?: number;
+  /**
+   * How long one call keeps waiting out 429 answers before it gives up (default ten minutes): a call is
+   * never lost to a passing storm, and never waits without end either.
+   */
+  rateLimitWaitBudgetMs?: number;
   limiters?: RateLimiterRegistry;
   fetch?: typeof fetch;
   clock?: Clock;
@@ -65,6 +70,7 @@ export interface CallOptions {
 export const MAX_ATTEMPTS = 3;
 const BACKOFF_CAP_MS = 300_000;
 export const DEFAULT_RETRY_BUDGET_MS = 120_000;
+export const DEFAULT_RATE_LIMIT_WAIT_BUDGET_MS = 10 * 60_000;
 const READ_BACKOFF_BASE_MS = 200;
 const READ_BACKOFF_CAP_MS = 10_000;
 const RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
@@ -89,6 +95,7 @@ export class PlatformHttp {
   readonly baseUrl: URL;
   private readonly timeoutMs: number;
   private readonly retryBudgetMs: number;
+  private readonly rateLimitWaitBudgetMs: number;
   private readonly limiters: RateLimiterRegistry;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: Clock;
@@ -99,6 +106,7 @@ export class PlatformHttp {
     this.baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.retryBudgetMs = options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS;
+    this.rateLimitWaitBudgetMs = options.rateLimitWaitBudgetMs ?? DEFAULT_RATE_LIMIT_WAIT_BUDGET_MS;
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
     this.limiters = options.limiters ?? new RateLimiterRegistry(this.clock, this.random);
@@ -149,6 +157,7 @@ export class PlatformHttp {
       throw new PlatformError(0, 'Refused to call outside the platform API');
     const method = options.method ?? 'GET';
     const limiter = this.limiters.for(this.limiterKey(auth));
+    let firstRefusal: number | undefined;
     for (;;) {
       await limiter.acquire(options.signal);
       const started = this.clock.now();
@@ -162,7 +171,9 @@ export class PlatformHttp {
       }
       const rate = readRateHeaders(outcome.headers);
       if (outcome.status === 429) {
-        limiter.exhausted(rate);
+        const waitMs = limiter.exhausted(rate, retryAfterMs(outcome.headers, this.clock.now()));
+        this.refuseEndlessWait(firstRefusal, waitMs, target);
+        firstRefusal ??= this.clock.now();
         continue;
       }
       limiter.release(rate);
@@ -191,6 +202,7 @@ export class PlatformHttp {
     const idempotent = options.idempotent ?? method !== 'POST';
     const limiter = this.limiters.for(this.limiterKey(auth));
     const started = this.clock.now();
+    let firstRefusal: number | undefined;
     let attempt = 0;
     /** Waits before the next attempt when one is allowed; false when the call must give up. */
     const mayRetry = async (canRepeat: boolean): Promise<boolean> => {
@@ -213,9 +225,12 @@ export class PlatformHttp {
         const { status, headers, body } = outcome;
         const rate = readRateHeaders(headers);
         if (status === 429) {
-          const waitMs = limiter.exhausted(rate);
+          const waitMs = limiter.exhausted(rate, retryAfterMs(headers, this.clock.now()));
+          // Not lost to a passing 429 storm: wait for the window to roll over and send again, within the budget.
+          this.refuseEndlessWait(firstRefusal, waitMs, url);
+          firstRefusal ??= this.clock.now();
           this.logger?.warn({ path: url.pathname, waitMs }, 'platform rate limit reached; waiting for reset');
-          continue; // Never lost to a 429: wait for the window to roll over and send again.
+          continue;
         }
         limiter.release(rate);
         this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
@@ -231,6 +246,17 @@ export class PlatformHttp {
       const status = outcome.kind === 'timeout' ? TIMEOUT_STATUS : 0;
       throw new PlatformError(status, messageForStatus(status, this.timeoutMs));
     }
+  }
+
+  /** Gives up (429) when waiting out the next refusal would go past the call's rate-limit wait budget. */
+  private refuseEndlessWait(firstRefusal: number | undefined, waitMs: number, url: URL): void {
+    const waited = firstRefusal === undefined ? 0 : this.clock.now() - firstRefusal;
+    if (waited + waitMs <= this.rateLimitWaitBudgetMs) return;
+    this.logger?.warn({ path: url.pathname, waitedMs: waited }, 'platform rate limit: giving up the call');
+    throw new PlatformError(
+      429,
+      `The platform kept refusing calls for its rate limit for ${Math.round((waited + waitMs) / 60_000)} minute(s); try again later.`,
+    );
   }
 
   private async attempt(

@@ -48,6 +48,18 @@ export interface RateHeaders {
   resetAt: number;
 }
 
+/**
+ * Retry-After of a refusal, in ms from `now`: seconds, or an HTTP date (RFC 9110). Undefined when absent
+ * or unreadable.
+ */
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 export function readRateHeaders(headers: Headers): RateHeaders | undefined {
   const limit = Number(headers.get('x-organization-rate-limit-limit'));
   const remaining = Number(headers.get('x-organization-rate-limit-remaining'));
@@ -102,8 +114,11 @@ export class OrgRateLimiter {
     this.notify();
   }
 
-  /** A 429: the budget is spent until Reset (or a minute plus jitter when the answer did not say). */
-  exhausted(rate: RateHeaders | undefined): number {
+  /**
+   * A 429: the budget is spent until Reset (or a minute plus jitter when the answer did not say), and never
+   * sooner than the refusal's Retry-After.
+   */
+  exhausted(rate: RateHeaders | undefined, retryAfter?: number): number {
     this.inFlight = Math.max(0, this.inFlight - 1);
     const now = this.clock.now();
     if (rate) this.limit = rate.limit;
@@ -113,9 +128,11 @@ export class OrgRateLimiter {
       // guess made earlier (a 429 without headers) or than a window the platform has since cut short.
       this.resetAt = rate.resetAt;
     } else {
-      const guess = now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000);
-      this.resetAt = Math.max(this.resetAt ?? 0, guess);
+      const guess =
+        retryAfter === undefined ? now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000) : now + retryAfter;
+      this.resetAt = retryAfter === undefined ? Math.max(this.resetAt ?? 0, guess) : guess;
     }
+    if (retryAfter !== undefined) this.resetAt = Math.max(this.resetAt, now + retryAfter);
     this.notify();
     return this.resetAt - now;
   }

@@ -48,6 +48,7 @@ export async function connectExternals(
     baseUrl: config.platformApiUrl ?? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/te/v7`,
     timeoutMs: config.platformTimeoutMs,
     retryBudgetMs: config.platformRetryBudgetMs,
+    rateLimitWaitBudgetMs: config.platformRateLimitWaitMs,
     fetch: inProcess,
     logger: app.log,
   });
