@@ -12,7 +12,7 @@ import type {
   PlatformUser,
   SuppressionWindow,
 } from '@ce/platform-client';
-import { collect, dashboardsWithWidgets, readable, type Readable } from '../platform-reads.js';
+import { collect, dashboardsWithWidgets, mapBounded, readable, type Readable } from '../platform-reads.js';
 
 /** The parts of a configuration a report may read; each is read once per account group. */
 export type ConfigPart = 'tests' | 'agents' | 'rules' | 'tags' | 'windows' | 'dashboards' | 'users' | 'endpoint';
@@ -90,7 +90,7 @@ export async function readGroupConfig(
       rulesRead
         ? readable(name('the alert rules'), 'View alert rules', async () => {
             const list = await session.alertRules.list(aid, signal);
-            return Promise.all(list.map((rule) => session.alertRules.get(rule.ruleId, aid, signal)));
+            return mapBounded(list, (rule) => session.alertRules.get(rule.ruleId, aid, signal));
           })
         : skipped<AlertRule[]>(),
       tagsRead
@@ -99,8 +99,8 @@ export async function readGroupConfig(
       wants('windows')
         ? readable(name('the alert suppression windows'), 'View alert suppression windows', async () => {
             const list = await session.alertSuppressionWindows.list(aid, signal);
-            return Promise.all(
-              list.map((window) => session.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid, signal)),
+            return mapBounded(list, (window) =>
+              session.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid, signal),
             );
           })
         : skipped<SuppressionWindow[]>(),
