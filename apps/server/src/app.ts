@@ -153,7 +153,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const app = createServer(config, options);
   if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
   configureHashing(config.hashingConcurrency);
-  const database = await openDatabase(target);
+  const database = await openDatabase(target, app.log);
   const { db } = database;
   const queue = new JobQueue(database.sql, app.log);
   app.addHook('onClose', async () => {

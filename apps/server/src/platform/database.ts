@@ -31,9 +31,22 @@ export interface Database {
 const MIGRATIONS_FOLDER = path.join(import.meta.dirname, '../../migrations');
 
 /** Opens the one database instance of this process and brings its schema up to date. */
-export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url);
+/** What opening the database tells: that it waits for another instance's migrations. */
+export interface DatabaseLog {
+  info(object: object, message: string): void;
 }
+
+export async function openDatabase(
+  target: DatabaseTarget,
+  log?: DatabaseLog,
+  migrationLockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
+): Promise<Database> {
+  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, log, migrationLockTimeoutMs);
+}
+
+/** Migrations' own lock wait: a table held by a long transaction stops the start with a message, not a hang. */
+export const MIGRATION_LOCK_TIMEOUT_MS = 15_000;
+const MIGRATION_LOCK_ID = 72707369;
 
 type FileNodeOps = { setattr(node: unknown, attr: { mode?: number }): void };
 
@@ -81,19 +94,42 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, log: DatabaseLog | undefined, lockTimeoutMs: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next query.
   });
   const db = drizzlePg(pool, { schema });
-  // Several instances may start at once: one runs the migrations, the others wait for it.
+  // Several instances may start at once: one runs the migrations, the others wait for it (and say so).
+  // The migrations run on the connection holding the advisory lock, with a lock_timeout: a statement that
+  // cannot take its table lock (a long transaction holds it) fails the start with a message instead of
+  // queueing every other query of the table behind it.
   const lockClient = await pool.connect();
   try {
-    await lockClient.query('select pg_advisory_lock(72707369)');
-    await migratePg(db, { migrationsFolder: MIGRATIONS_FOLDER });
+    const [first] = (
+      await lockClient.query<{ taken: boolean }>('select pg_try_advisory_lock($1) as taken', [MIGRATION_LOCK_ID])
+    ).rows;
+    if (!first?.taken) {
+      log?.info({}, 'another instance is running the migrations; waiting for it');
+      await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    }
+    await lockClient.query(`set lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
+    try {
+      await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
+    } catch (error) {
+      if (
+        (error as { code?: string; cause?: { code?: string } }).code === '55P03' ||
+        (error as { cause?: { code?: string } }).cause?.code === '55P03'
+      )
+        throw new Error(
+          `A migration could not lock its table within ${lockTimeoutMs / 1000} s (a long transaction holds it). ` +
+            'Nothing was changed; start again once it has ended.',
+        );
+      throw error;
+    }
+    await lockClient.query('reset lock_timeout');
   } finally {
-    await lockClient.query('select pg_advisory_unlock(72707369)').catch(() => undefined);
+    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     lockClient.release();
   }
   return {
