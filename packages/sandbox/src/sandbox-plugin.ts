@@ -72,7 +72,11 @@ const SERVICES = [
     name: 'Platform scenario',
     description: 'latency, rate limit, 429 storms, 5xx, timeouts, platform down (GET, PUT, DELETE)',
   },
-  { path: 'te/stats', name: 'Platform counters', description: 'calls accepted per rate-limit window' },
+  {
+    path: 'te/stats',
+    name: 'Platform counters',
+    description: 'calls accepted per rate-limit window, and per organization the calls accepted and answered 429',
+  },
   { path: 'webex', name: 'Webex', description: 'messages delivered by the bot, with their files' },
   {
     path: 'salesforce',
@@ -161,6 +165,7 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
       counts[call.status] = (counts[call.status] ?? 0) + 1;
       return counts;
     }, {}),
+    organizations: [...sandbox.platform.organizations].map(([orgId, counts]) => ({ orgId, ...counts })),
   }));
 
   app.put('/webex/scenario', { preHandler: refuseOutsideDemo }, async (request) => {

@@ -57,6 +57,8 @@ export class PlatformState {
   readonly history: WindowRecord[] = [];
   /** Requests by method and path template, for tests that count calls (for example creations). */
   readonly calls: { method: string; path: string; status: number; orgId: string | null; at: number }[] = [];
+  /** Per organization, every call the rate limit judged: accepted, or answered 429. */
+  readonly organizations = new Map<string, { accepted: number; refused429: number }>();
   private nextId = 5_000_000;
   private startedAt: number;
 
@@ -85,6 +87,7 @@ export class PlatformState {
     this.windows.clear();
     this.history.length = 0;
     this.calls.length = 0;
+    this.organizations.clear();
   }
 
   /** Changes the scenario; a new limit or window length starts fresh windows, as a new plan would. */
@@ -102,6 +105,26 @@ export class PlatformState {
 
   newId(): string {
     return String(++this.nextId);
+  }
+
+  /** Counts a call the rate limit judged for the organization (a 429 storm's refusals too). */
+  countCall(orgId: string, accepted: boolean): void {
+    const counts = this.organizations.get(orgId) ?? { accepted: 0, refused429: 0 };
+    if (accepted) counts.accepted += 1;
+    else counts.refused429 += 1;
+    this.organizations.set(orgId, counts);
+  }
+
+  /** Uncounts an accepted call that a 429 storm refused after all. */
+  private uncountAccepted(orgId: string): void {
+    const counts = this.organizations.get(orgId);
+    if (counts && counts.accepted > 0) counts.accepted -= 1;
+  }
+
+  /** A call the limit accepted but a 429 storm refuses: counted as refused. */
+  refusedByStorm(orgId: string): void {
+    this.uncountAccepted(orgId);
+    this.countCall(orgId, false);
   }
 
   findToken(value: string): Token | undefined {
@@ -122,6 +145,7 @@ export class PlatformState {
       pushBounded(this.history, { orgId, startedAt: now, count: 0 }, LIMITS.windows);
     }
     const allowed = window.count < limit;
+    this.countCall(orgId, allowed);
     if (allowed) {
       window.count += 1;
       const record = this.history.findLast((entry) => entry.orgId === orgId);
