@@ -11,7 +11,12 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
   let second: TestApp;
 
   beforeAll(async () => {
-    const env = { PUBLIC_RATE_LIMIT_PER_MINUTE: '4', WORKERS_ENABLED: 'false' };
+    // The same token key on both, as the deployment guide asks: either may open what the other sealed.
+    const env = {
+      PUBLIC_RATE_LIMIT_PER_MINUTE: '4',
+      WORKERS_ENABLED: 'false',
+      REPORTS_KEY: 'q2Qe4nGm0mO3cWb0w0F7GQ3S9lZ3v4w0cD0s7cJ8m3E=',
+    };
     first = await createTestApp('postgres', env);
     second = await createTestApp('postgres', env, { sameDatabaseAs: first });
   });
@@ -62,5 +67,37 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
       timeout: 5_000,
       interval: 50,
     });
+  });
+
+  it("recover a dead worker's report once when both recover at the same moment", async () => {
+    const sql = async <T>(text: string, values: unknown[] = []) =>
+      (await first.database.sql.executeSql(text, values)).rows as T[];
+    const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    const tokenId = await first.tokens.seal('token-of-a-report');
+    const [report] = await sql<{ id: string }>(
+      `insert into report_requests (user_id, kind, organization_id, organization_name, account_groups, options, status,
+         token_id, started_at, lease_until)
+       values ($1, 'alerts-config', '9000', 'Acme', '[]', '{}', 'running', $2, now(), now() - interval '5 minutes')
+       returning id`,
+      [tam?.id, tokenId],
+    );
+    const [onFirst, onSecond] = await Promise.all([
+      first.jobs.reports.recoverOrphans(false),
+      second.jobs.reports.recoverOrphans(false),
+    ]);
+    expect(onFirst.requeued + onSecond.requeued).toBe(1);
+    expect(onFirst.failed + onSecond.failed).toBe(0);
+    const [row] = await sql<{ status: string; job_id: string | null }>(
+      'select status, job_id from report_requests where id = $1',
+      [report?.id],
+    );
+    expect(row?.status).toBe('queued');
+    expect(row?.job_id).not.toBeNull();
+    // Again, at once: nothing left to recover, nothing changes.
+    const again = await Promise.all([
+      first.jobs.reports.recoverOrphans(false),
+      second.jobs.reports.recoverOrphans(false),
+    ]);
+    expect(again.map((result) => result.requeued + result.failed)).toEqual([0, 0]);
   });
 });

@@ -67,12 +67,17 @@ export class Leases<T extends LeasedTable> {
       .where(and(eq(this.table.id, id), eq(this.table.status, 'running')));
   }
 
-  /** Jobs a dead worker left behind: running with a lapsed lease (or every running one, with `all`). */
-  async orphans(now: Date, all: boolean): Promise<T['$inferSelect'][]> {
+  /**
+   * Sends back to `queued`, in one statement, the jobs a dead worker left behind (running with a lapsed
+   * lease, or every running one with `all`) and answers them: of several instances recovering at the same
+   * moment, each job goes to exactly one.
+   */
+  async requeueOrphans(now: Date, all: boolean): Promise<T['$inferSelect'][]> {
     return this.db
-      .select()
-      .from(this.table as PgTable)
-      .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed(now))) as Promise<T['$inferSelect'][]>;
+      .update(this.table)
+      .set({ status: 'queued', leaseUntil: null } as PgUpdateSetSource<T>)
+      .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed(now)))
+      .returning() as Promise<T['$inferSelect'][]>;
   }
 
   /** Jobs waiting for a worker since before `before`: their queue job may have been lost. */

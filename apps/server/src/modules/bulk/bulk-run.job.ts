@@ -105,9 +105,11 @@ export class BulkRunJob {
    */
   async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
     const { repository, queue, tokens } = this.deps;
-    const candidates = await repository.leases.orphans(now, all);
+    // Taken back in one statement: two instances recovering at once never both send the same run.
+    const candidates = await repository.leases.requeueOrphans(now, all);
     const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
     for (const row of await repository.leases.waiting(waitingSince)) {
+      if (candidates.some((candidate) => candidate.id === row.id)) continue;
       const state = !all && row.jobId ? await queue.jobState(BULK_RUN_QUEUE, row.jobId) : null;
       if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
     }
@@ -116,7 +118,6 @@ export class BulkRunJob {
         await endRun(repository, tokens, row, 'The token is no longer available: start the run again.');
         continue;
       }
-      if (row.status === 'running') await repository.updateRun(row.id, { status: 'queued', leaseUntil: null });
       await sendBulkRunJob(queue, repository, row.id);
     }
     if (candidates.length)

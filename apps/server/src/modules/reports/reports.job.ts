@@ -121,8 +121,10 @@ export class ReportJobs {
    */
   async recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
     const { repository, queue } = this.deps;
-    const candidates = await repository.leases.orphans(now, all);
+    // Taken back in one statement: two instances recovering at once never both send the same report.
+    const candidates = await repository.leases.requeueOrphans(now, all);
     for (const row of await repository.leases.waiting(new Date(now.getTime() - LOST_JOB_GRACE_MS))) {
+      if (candidates.some((candidate) => candidate.id === row.id)) continue;
       const state = row.jobId ? await queue.jobState(reportQueue(row.kind as ReportKind), row.jobId) : null;
       if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
     }
@@ -135,7 +137,6 @@ export class ReportJobs {
         failed += 1;
         continue;
       }
-      if (row.status === 'running') await repository.update(row.id, { status: 'queued', leaseUntil: null });
       await sendReportJob(queue, repository, row);
       requeued += 1;
     }
