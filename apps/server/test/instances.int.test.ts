@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { BulkRepository } from '../src/modules/bulk/bulk.repository.js';
 import { ExclusiveLocks } from '../src/platform/exclusive-locks.js';
 import { createTestApp, DATABASES, TestClient, type TestApp } from './build-test-app.js';
 
@@ -99,5 +100,27 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
       second.jobs.reports.recoverOrphans(false),
     ]);
     expect(again.map((result) => result.requeued + result.failed)).toEqual([0, 0]);
+  });
+
+  it('let only one of two workers claim a bulk item, whichever asks first', async () => {
+    const sql = async <T>(text: string, values: unknown[] = []) =>
+      (await first.database.sql.executeSql(text, values)).rows as T[];
+    const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    const [run] = await sql<{ id: string }>(
+      `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status)
+       values ($1, 'tests', '9000', 'Acme', '{}', 'running') returning id`,
+      [tam?.id],
+    );
+    const [item] = await sql<{ id: string }>(
+      `insert into bulk_run_items (run_id, position, action, aid, account_group_name, subject, payload, status)
+       values ($1, 0, 'create', '1', 'Group', 'Test', '{}', 'pending') returning id`,
+      [run?.id],
+    );
+    const claims = await Promise.all(
+      [first, second, first, second].map((instance) =>
+        new BulkRepository(instance.database.db).claimItem(item?.id ?? '', new Date()),
+      ),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
   });
 });

@@ -231,7 +231,8 @@ export class BulkRunJob {
           return;
         }
         const payload = itemPayload(item);
-        await repository.updateItem(item.id, { status: 'running', startedAt: new Date() });
+        // Only a pending item is sent, and only by the worker whose claim took it.
+        if (!(await repository.claimItem(item.id, new Date()))) return;
         try {
           const result = await executeItem(session, payload, item);
           await repository.updateItem(item.id, { status: 'done', finishedAt: new Date(), error: null, ...result });

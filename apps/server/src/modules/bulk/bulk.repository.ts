@@ -128,6 +128,19 @@ export class BulkRepository {
     return this.db.select().from(bulkRunItems).where(eq(bulkRunItems.runId, runId)).orderBy(asc(bulkRunItems.position));
   }
 
+  /**
+   * Takes a pending item for sending, in one statement: false when it is no longer pending (another worker
+   * took it), so no item is sent twice whatever two workers believe.
+   */
+  async claimItem(id: string, at: Date): Promise<boolean> {
+    const rows = await this.db
+      .update(bulkRunItems)
+      .set({ status: 'running', startedAt: at })
+      .where(and(eq(bulkRunItems.id, id), eq(bulkRunItems.status, 'pending')))
+      .returning({ id: bulkRunItems.id });
+    return rows.length === 1;
+  }
+
   async updateItem(id: string, changes: Partial<typeof bulkRunItems.$inferInsert>): Promise<void> {
     await this.db.update(bulkRunItems).set(changes).where(eq(bulkRunItems.id, id));
   }
