@@ -12,6 +12,8 @@ export type ToastType = keyof typeof TOAST_TIMEOUT_MS;
 
 export const LOGOUT_TOAST_MS = 3000;
 export const LOGOUT_TOAST_MESSAGE = 'Logged out from all applications';
+/** The shell's toast when the signed-in user cannot be read (spec section 8). */
+export const USER_INFO_FAILED_MESSAGE = 'Error getting user information';
 
 export const DESKTOP_BREAKPOINT_PX = 768;
 

@@ -68,7 +68,20 @@ export const REPORT_KINDS = {
 } as const satisfies Record<string, { label: string; tool: string; capability: Capability; needsAccounts: boolean }>;
 
 export type ReportKind = keyof typeof REPORT_KINDS;
-export const reportKindSchema = z.enum(Object.keys(REPORT_KINDS) as [ReportKind, ...ReportKind[]]);
+/** The spec's words (section 8) for a report request the server cannot take. */
+export const REPORT_REQUEST_MESSAGES = {
+  missionMissing: 'Mission not specified in payload',
+  missionUnknown: (mission: string) => `Unrecognized mission: ${mission}`,
+  noAccountGroups: 'No account groups selected',
+} as const;
+
+/** A report kind (the original calls' `Mission`), refused in the spec's words when missing or unknown. */
+export const reportKindSchema = z.enum(Object.keys(REPORT_KINDS) as [ReportKind, ...ReportKind[]], {
+  error: (issue) =>
+    issue.input === undefined || issue.input === null || issue.input === ''
+      ? REPORT_REQUEST_MESSAGES.missionMissing
+      : REPORT_REQUEST_MESSAGES.missionUnknown(String(issue.input).slice(0, 100)),
+});
 
 /** Success and failure toasts per mission (spec section 8). */
 export const REPORT_TOASTS: Record<ReportKind, { success: string; failure: string }> = {
@@ -146,21 +159,8 @@ export const reportAccountGroupSchema = z.object({
 export type ReportAccountGroup = z.infer<typeof reportAccountGroupSchema>;
 export const accountGroupsResponseSchema = z.object({ accountGroups: z.array(reportAccountGroupSchema) });
 
-/** The spec's words (section 8) for a report request the server cannot take. */
-export const REPORT_REQUEST_MESSAGES = {
-  missionMissing: 'Mission not specified in payload',
-  missionUnknown: (mission: string) => `Unrecognized mission: ${mission}`,
-  noAccountGroups: 'No account groups selected',
-  userInfoFailed: 'Error getting user information',
-} as const;
-
 export const createReportInputSchema = z.object({
-  kind: z.enum(Object.keys(REPORT_KINDS) as [ReportKind, ...ReportKind[]], {
-    error: (issue) =>
-      issue.input === undefined || issue.input === null || issue.input === ''
-        ? REPORT_REQUEST_MESSAGES.missionMissing
-        : REPORT_REQUEST_MESSAGES.missionUnknown(String(issue.input).slice(0, 100)),
-  }),
+  kind: reportKindSchema,
   token: platformTokenSchema,
   organization: z.object({ id: z.string().min(1), name: z.string().min(1, 'Please select an organization') }),
   accountGroups: z.array(z.object({ aid: z.string().min(1), accountGroupName: z.string() })).max(10_000),

@@ -123,16 +123,12 @@ export class OrgRateLimiter {
     const now = this.clock.now();
     if (rate) this.limit = rate.limit;
     this.remaining = 0;
-    if (rate && Number.isFinite(rate.resetAt) && rate.resetAt > now) {
-      // The refusal names the current window's end: the freshest word, also when it is sooner than a
-      // guess made earlier (a 429 without headers) or than a window the platform has since cut short.
-      this.resetAt = rate.resetAt;
-    } else {
-      const guess =
-        retryAfter === undefined ? now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000) : now + retryAfter;
-      this.resetAt = retryAfter === undefined ? Math.max(this.resetAt ?? 0, guess) : guess;
-    }
-    if (retryAfter !== undefined) this.resetAt = Math.max(this.resetAt, now + retryAfter);
+    // The refusal names the current window's end: the freshest word, also when it is sooner than a guess
+    // made earlier (a 429 without headers) or than a window the platform has since cut short.
+    const named = rate && Number.isFinite(rate.resetAt) && rate.resetAt > now ? rate.resetAt : undefined;
+    const retryAt = retryAfter === undefined ? undefined : now + retryAfter;
+    if (named !== undefined || retryAt !== undefined) this.resetAt = Math.max(named ?? 0, retryAt ?? 0);
+    else this.resetAt = Math.max(this.resetAt ?? 0, now + FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000));
     this.notify();
     return this.resetAt - now;
   }

@@ -117,10 +117,9 @@ async function openPostgres(url: string, log: DatabaseLog | undefined, lockTimeo
     try {
       await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder: MIGRATIONS_FOLDER });
     } catch (error) {
-      if (
-        (error as { code?: string; cause?: { code?: string } }).code === '55P03' ||
-        (error as { cause?: { code?: string } }).cause?.code === '55P03'
-      )
+      const failure = error as { code?: string; cause?: { code?: string } };
+      // 55P03: lock_not_available (the driver's error, or drizzle's wrapping of it).
+      if ((failure.code ?? failure.cause?.code) === '55P03')
         throw new Error(
           `A migration could not lock its table within ${lockTimeoutMs / 1000} s (a long transaction holds it). ` +
             'Nothing was changed; start again once it has ended.',

@@ -20,12 +20,7 @@ export class Markdown {
   }
 }
 
-const inserted = (value: unknown): string =>
-  value instanceof Markdown
-    ? value.text
-    : Array.isArray(value) && value.every((item) => item instanceof Markdown)
-      ? value.map((item: Markdown) => item.text).join('')
-      : escapeMarkdown(value);
+const inserted = (value: unknown): string => (value instanceof Markdown ? value.text : escapeMarkdown(value));
 
 /**
  * A message template whose inserted values are always escaped (Markdown values, already safe, are kept):

@@ -1,17 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route takes files: its body may take the upload time limit to arrive, not the request one. */
-    upload?: boolean;
-    /**
-     * The multipart form an upload route reads, for the API document only (the route reads its parts
-     * itself): its fields, files as `{ type: 'string', format: 'binary' }`.
-     */
-    uploadForm?: { required: string[]; properties: Record<string, Record<string, unknown>> };
-  }
-}
-
 export interface RequestTimeouts {
   /** How long any request's body may take to arrive. */
   requestMs: number;

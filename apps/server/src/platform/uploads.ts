@@ -1,6 +1,21 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route takes files: its body may take the upload time limit to arrive, not the request one. */
+    upload?: boolean;
+    /**
+     * The multipart form an upload route reads, for the API document only (the route reads its parts
+     * itself): its fields, files as `{ type: 'string', format: 'binary' }`.
+     */
+    uploadForm?: { required: string[]; properties: Record<string, Record<string, unknown>> };
+  }
+}
+
+/** A file part of an upload form, as the API document describes it. */
+export const filePart = (description: string) => ({ type: 'string', format: 'binary', description });
+
 /** What a caller reads when a multipart request cannot be read at all. */
 export const MALFORMED_UPLOAD_MESSAGE =
   'The upload was cut short or is not a well-formed multipart form: send the file again.';

@@ -258,9 +258,10 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     if (scenario.storm429Until > now()) {
       reply.header('X-Organization-Rate-Limit-Remaining', '0');
       reply.header('X-Organization-Rate-Limit-Reset', String(Math.ceil(scenario.storm429Until / 1000)));
-      if (rate.allowed) state.refusedByStorm(org.orgId);
+      state.countCall(org.orgId, false);
       return problem(reply, 429, 'Too Many Requests', 'Exhausted rate limit for the organization');
     }
+    state.countCall(org.orgId, rate.allowed);
     if (!rate.allowed) return problem(reply, 429, 'Too Many Requests', 'Exhausted rate limit for the organization');
 
     if (scenario.timeoutRate > 0 && Math.random() < scenario.timeoutRate) await sleep(scenario.hangMs);

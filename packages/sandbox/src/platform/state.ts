@@ -107,24 +107,12 @@ export class PlatformState {
     return String(++this.nextId);
   }
 
-  /** Counts a call the rate limit judged for the organization (a 429 storm's refusals too). */
+  /** Counts a call the platform accepted, or answered 429 (over the limit or in a 429 storm). */
   countCall(orgId: string, accepted: boolean): void {
     const counts = this.organizations.get(orgId) ?? { accepted: 0, refused429: 0 };
     if (accepted) counts.accepted += 1;
     else counts.refused429 += 1;
     this.organizations.set(orgId, counts);
-  }
-
-  /** Uncounts an accepted call that a 429 storm refused after all. */
-  private uncountAccepted(orgId: string): void {
-    const counts = this.organizations.get(orgId);
-    if (counts && counts.accepted > 0) counts.accepted -= 1;
-  }
-
-  /** A call the limit accepted but a 429 storm refuses: counted as refused. */
-  refusedByStorm(orgId: string): void {
-    this.uncountAccepted(orgId);
-    this.countCall(orgId, false);
   }
 
   findToken(value: string): Token | undefined {
@@ -145,7 +133,6 @@ export class PlatformState {
       pushBounded(this.history, { orgId, startedAt: now, count: 0 }, LIMITS.windows);
     }
     const allowed = window.count < limit;
-    this.countCall(orgId, allowed);
     if (allowed) {
       window.count += 1;
       const record = this.history.findLast((entry) => entry.orgId === orgId);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newTestTemplate, type TestTemplate } from '@ce/contract';
 import { PlatformError } from '@ce/platform-client';
-import { createBody, findDuplicates, mapPool, planCells, platformFailure, type GroupInventory } from './bulk-plan.js';
+import { createBody, findDuplicates, planCells, platformFailure, type GroupInventory } from './bulk-plan.js';
 
 const template = (changes: Partial<TestTemplate>): TestTemplate => ({ ...newTestTemplate(), ...changes });
 const agent = (agentId: string, agentName: string) => ({
@@ -124,23 +124,6 @@ describe('findDuplicates', () => {
       ['1', 'Prod', true],
       ['2', 'Prod', true],
     ]);
-  });
-});
-
-describe('mapPool', () => {
-  it('keeps the order of the answers and never runs more than the limit at once', async () => {
-    let running = 0;
-    let most = 0;
-    const results = await mapPool([5, 1, 4, 2, 3], 2, async (value) => {
-      running += 1;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setImmediate(resolve));
-      running -= 1;
-      return value * 10;
-    });
-    expect(results).toEqual([50, 10, 40, 20, 30]);
-    expect(most).toBe(2);
-    expect(await mapPool([], 3, async () => 1)).toEqual([]);
   });
 });
 

@@ -8,18 +8,7 @@ import {
   type TestTemplate,
 } from '@ce/contract';
 import { PlatformError, type PlatformSession, type TestCreateBody } from '@ce/platform-client';
-
-/** Runs `work` over `items`, at most `limit` at a time, keeping the order of the answers. */
-export async function mapPool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  // One iterator shared by every lane: each takes the next item when it is free.
-  const entries = items.entries();
-  const lane = async () => {
-    for (const [index, item] of entries) results[index] = await work(item);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
-}
+import { mapPool } from '../../platform/map-pool.js';
 
 /** What a platform failure says about one item, in the platform's own words when it gave some. */
 export function platformFailure(error: unknown, fallback: string): string {

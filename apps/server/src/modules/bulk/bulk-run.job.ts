@@ -16,7 +16,8 @@ import {
   type StoredPayload,
 } from './bulk-actions.js';
 import { storedInput } from './bulk-input.js';
-import { createBody, inventory, mapPool, planCells, platformFailure } from './bulk-plan.js';
+import { mapPool } from '../../platform/map-pool.js';
+import { createBody, inventory, planCells, platformFailure } from './bulk-plan.js';
 import type { BulkRepository, BulkRunRow, NewBulkItem } from './bulk.repository.js';
 
 export const BULK_RUN_QUEUE = 'bulk.run';

@@ -26,7 +26,8 @@ import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { storedInput, toStoredInput } from './bulk-input.js';
-import { findDuplicates, inventory, mapPool, planCells, platformFailure } from './bulk-plan.js';
+import { mapPool } from '../../platform/map-pool.js';
+import { findDuplicates, inventory, planCells, platformFailure } from './bulk-plan.js';
 import { endRun, sendBulkRunJob } from './bulk-run.job.js';
 import type { BulkItemRow, BulkRepository, BulkRunRow, ItemTotals } from './bulk.repository.js';
 

@@ -23,7 +23,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
-import { registerUploads } from '../../platform/uploads.js';
+import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 const errors = {
@@ -35,6 +35,7 @@ const errors = {
   502: apiErrorSchema,
 };
 const entryParams = z.object({ id: z.uuid() });
+const SCREENSHOT_PART = filePart('PNG, JPEG, GIF or WebP, 5 MB at most');
 const TEXT_FIELDS = new Set(['token', 'organizationId', 'aid', 'dashboardId', 'description']);
 
 /**
@@ -126,9 +127,9 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
             aid: { type: 'string', description: 'The account group holding the dashboard' },
             dashboardId: { type: 'string' },
             description: { type: 'string', minLength: 50 },
-            screenshot1: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
-            screenshot2: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
-            screenshot3: { type: 'string', format: 'binary', description: 'PNG, JPEG, GIF or WebP, 5 MB at most' },
+            screenshot1: SCREENSHOT_PART,
+            screenshot2: SCREENSHOT_PART,
+            screenshot3: SCREENSHOT_PART,
           },
         },
       },

@@ -19,11 +19,6 @@ export interface ExplorerDeps {
 
 const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
-/**
- * The API explorer: the platform's operations from its published OpenAPI document (read at run time and
- * kept for an hour), and calls made with a customer's token through the paced platform client. Reads are
- * for the Tools group; writes need the apiWrites capability and a confirmation, and are audited.
- */
 /** A URL as it may be shown: origin and path only (no user, password, query or fragment). */
 function shownUrl(address: string): string {
   try {
@@ -34,6 +29,11 @@ function shownUrl(address: string): string {
   }
 }
 
+/**
+ * The API explorer: the platform's operations from its published OpenAPI document (read at run time and
+ * kept for an hour), and calls made with a customer's token through the paced platform client. Reads are
+ * for the Tools group; writes need the apiWrites capability and a confirmation, and are audited.
+ */
 export class ExplorerService {
   private catalog: { at: number; operations: Promise<ApiOperation[]> } | null = null;
 

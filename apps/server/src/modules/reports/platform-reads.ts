@@ -1,5 +1,6 @@
 import { PlatformError, type PlatformDashboard, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
+import { mapPool } from '../../platform/map-pool.js';
 
 /** A list read from the platform, or why it could not be read (a 403 names the permission). */
 export type Readable<T> = { ok: true; value: T } | { ok: false; reason: string };
@@ -38,34 +39,6 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 /** Per-item reads of one list run this many at a time: paced by the organization's budget either way. */
 export const READ_CONCURRENCY = 8;
 
-/**
- * `read` for every item, at most `limit` at once, answers in the items' order. A failure stops new reads
- * from starting and is thrown once the ones under way have ended. Never a Promise.all over a list whose
- * length the customer decides: memory and open requests stay flat however large it grows.
- */
-export async function mapBounded<T, R>(
-  items: readonly T[],
-  read: (item: T, index: number) => Promise<R>,
-  limit = READ_CONCURRENCY,
-): Promise<R[]> {
-  const answers = new Array<R>(items.length);
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  const lane = async () => {
-    while (failure === null && next < items.length) {
-      const index = next++;
-      try {
-        answers[index] = await read(items[index] as T, index);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
-  if (failure) throw (failure as { error: unknown }).error;
-  return answers;
-}
-
 /** An account group's dashboards with their widgets: the list usually carries them; one without is read alone. */
 export async function dashboardsWithWidgets(
   session: PlatformSession,
@@ -73,7 +46,7 @@ export async function dashboardsWithWidgets(
   signal?: AbortSignal,
 ): Promise<PlatformDashboard[]> {
   const list = await session.dashboards.list(aid, signal);
-  return mapBounded(list, (dashboard) =>
-    dashboard.widgets ? Promise.resolve(dashboard) : session.dashboards.get(dashboard.dashboardId, aid, signal),
+  return mapPool(list, READ_CONCURRENCY, async (dashboard) =>
+    dashboard.widgets ? dashboard : session.dashboards.get(dashboard.dashboardId, aid, signal),
   );
 }

@@ -11,7 +11,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
-import { registerUploads } from '../../platform/uploads.js';
+import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { PcapService } from './pcap.service.js';
 
 const errors = {
@@ -36,11 +36,7 @@ export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (a
         uploadForm: {
           required: ['file'],
           properties: {
-            file: {
-              type: 'string',
-              format: 'binary',
-              description: 'A pcap or pcapng capture, recognised by its content (PCAP_MAX_MB at most)',
-            },
+            file: filePart('A pcap or pcapng capture, recognised by its content (PCAP_MAX_MB at most)'),
           },
         },
       },

@@ -94,9 +94,8 @@ export class SheetParser {
       const folder = path.join(this.tempRoot, name);
       const pid = Number(/^(\d+)-/.exec(name)?.[1] ?? 0);
       try {
-        const mine = pid === process.pid && folder === this.folder;
         const stale = Date.now() - statSync(folder).mtimeMs > STALE_FOLDER_MS;
-        if (!mine && (stale || pid === 0 || (pid !== process.pid && !alive(pid))))
+        if (stale || pid === 0 || (pid !== process.pid && !alive(pid)))
           rmSync(folder, { recursive: true, force: true });
       } catch (error) {
         this.options.logger?.warn({ err: error, folder }, 'a stale temporary folder could not be removed');

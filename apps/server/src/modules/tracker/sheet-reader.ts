@@ -26,7 +26,7 @@ const startsWith = (bytes: Buffer, ...values: number[]) => values.every((value, 
 export function detectKind(bytes: Buffer): SheetKind {
   if (bytes.length === 0) throw new SheetError(TRACKER_MESSAGES.emptyFile);
   if (startsWith(bytes, 0x50, 0x4b, 0x03, 0x04)) {
-    if (!zipEntries(bytes).some((entry) => entry.name === 'xl/workbook.xml'))
+    if (!zipEntries(bytes).entries.some((entry) => entry.name === 'xl/workbook.xml'))
       throw new SheetError(TRACKER_MESSAGES.wrongType);
     return 'xlsx';
   }
@@ -82,7 +82,7 @@ function endRecord(bytes: Buffer): { at: number; count: number; size: number; of
  * The zip's central directory, checked: no Zip64, a sane number of entries, sizes that add up, and a
  * directory that ends exactly where the end record begins.
  */
-function zipEntries(bytes: Buffer): ZipEntry[] {
+function zipEntries(bytes: Buffer): { entries: ZipEntry[]; directoryAt: number } {
   const end = endRecord(bytes);
   if (end.count > MAX_ZIP_ENTRIES || end.offset + end.size !== end.at) throw damaged();
   const entries: ZipEntry[] = [];
@@ -107,7 +107,7 @@ function zipEntries(bytes: Buffer): ZipEntry[] {
     offset += 46 + nameLength + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
   }
   if (offset !== end.at) throw damaged();
-  return entries;
+  return { entries, directoryAt: end.offset };
 }
 
 /**
@@ -119,8 +119,8 @@ function zipEntries(bytes: Buffer): ZipEntry[] {
  * each worksheet must be whole.
  */
 function verifyZip(bytes: Buffer): void {
-  const entries = zipEntries(bytes).sort((a, b) => a.localOffset - b.localOffset);
-  const directoryAt = endRecord(bytes).offset;
+  const { entries, directoryAt } = zipEntries(bytes);
+  entries.sort((a, b) => a.localOffset - b.localOffset);
   let expected = 0;
   for (const entry of entries) {
     const header = entry.localOffset;

@@ -13,7 +13,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
-import { registerUploads } from '../../platform/uploads.js';
+import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { TrackerService } from './tracker.service.js';
 
 const errors = {
@@ -85,11 +85,7 @@ export const trackerRoutes: FastifyPluginAsyncZod<{ tracker: TrackerService }> =
         uploadForm: {
           required: ['file', 'selectedDate'],
           properties: {
-            file: {
-              type: 'string',
-              format: 'binary',
-              description: 'The hours file: .xlsx, .xls or .csv, under 10 MB, recognised by its content',
-            },
+            file: filePart('The hours file: .xlsx, .xls or .csv, under 10 MB, recognised by its content'),
             selectedDate: { type: 'string', format: 'date', description: 'The Monday of the week, YYYY-MM-DD' },
           },
         },

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
-import { DESKTOP_BREAKPOINT_PX, PATHS, REPORT_REQUEST_MESSAGES } from '@ce/contract';
+import { DESKTOP_BREAKPOINT_PX, PATHS, USER_INFO_FAILED_MESSAGE } from '@ce/contract';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/toast-store';
@@ -30,7 +30,7 @@ export function AppShell() {
   // to try again rather than sending a user who may well be signed in to the sign-in page.
   const failed = session.isError;
   useEffect(() => {
-    if (failed) toast.error(REPORT_REQUEST_MESSAGES.userInfoFailed);
+    if (failed) toast.error(USER_INFO_FAILED_MESSAGE);
   }, [failed]);
 
   if (session.isPending) {
@@ -45,7 +45,7 @@ export function AppShell() {
     return (
       <div className="flex h-screen flex-col items-center justify-center gap-3 p-6 text-center">
         <p role="alert" className="text-lg font-semibold">
-          {REPORT_REQUEST_MESSAGES.userInfoFailed}
+          {USER_INFO_FAILED_MESSAGE}
         </p>
         <Button variant="primary" busy={session.isFetching} onClick={() => void session.refetch()}>
           Try again

@@ -12,7 +12,8 @@ import type {
   PlatformUser,
   SuppressionWindow,
 } from '@ce/platform-client';
-import { collect, dashboardsWithWidgets, mapBounded, readable, type Readable } from '../platform-reads.js';
+import { mapPool } from '../../../platform/map-pool.js';
+import { collect, dashboardsWithWidgets, READ_CONCURRENCY, readable, type Readable } from '../platform-reads.js';
 
 /** The parts of a configuration a report may read; each is read once per account group. */
 export type ConfigPart = 'tests' | 'agents' | 'rules' | 'tags' | 'windows' | 'dashboards' | 'users' | 'endpoint';
@@ -90,7 +91,7 @@ export async function readGroupConfig(
       rulesRead
         ? readable(name('the alert rules'), 'View alert rules', async () => {
             const list = await session.alertRules.list(aid, signal);
-            return mapBounded(list, (rule) => session.alertRules.get(rule.ruleId, aid, signal));
+            return mapPool(list, READ_CONCURRENCY, (rule) => session.alertRules.get(rule.ruleId, aid, signal));
           })
         : skipped<AlertRule[]>(),
       tagsRead
@@ -99,7 +100,7 @@ export async function readGroupConfig(
       wants('windows')
         ? readable(name('the alert suppression windows'), 'View alert suppression windows', async () => {
             const list = await session.alertSuppressionWindows.list(aid, signal);
-            return mapBounded(list, (window) =>
+            return mapPool(list, READ_CONCURRENCY, (window) =>
               session.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid, signal),
             );
           })

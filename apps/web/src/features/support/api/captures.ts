@@ -1,9 +1,15 @@
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { CaptureEntry, CaptureList } from '@ce/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { uploadForm } from '../../../lib/upload';
 
 const capturesKey = ['captures'] as const;
+
+/** A capture the server just answered with: kept as its entry, and the history pages read again. */
+function remember(queryClient: QueryClient, entry: CaptureEntry) {
+  queryClient.setQueryData([...capturesKey, 'entry', entry.id], entry);
+  return queryClient.invalidateQueries({ queryKey: [...capturesKey, 'page'] });
+}
 
 /** GET /api/pcap: a page of the captures kept for the retention period (without their summaries). */
 export function useCaptures(page: number) {
@@ -32,10 +38,7 @@ export function useAnalyzeCapture() {
       form.append('file', file, file.name);
       return uploadForm<CaptureEntry>('/api/pcap', form, { onProgress });
     },
-    onSuccess: (entry) => {
-      queryClient.setQueryData([...capturesKey, 'entry', entry.id], entry);
-      return queryClient.invalidateQueries({ queryKey: [...capturesKey, 'page'] });
-    },
+    onSuccess: (entry) => remember(queryClient, entry),
   });
 }
 
@@ -45,10 +48,7 @@ export function useShareCapture() {
   return useMutation({
     mutationFn: ({ id, ...body }: { id: string; email: string; caseNumber: string }) =>
       apiRequest<CaptureEntry>(`/api/pcap/${id}/share`, { method: 'POST', body }),
-    onSuccess: (entry) => {
-      queryClient.setQueryData([...capturesKey, 'entry', entry.id], entry);
-      return queryClient.invalidateQueries({ queryKey: [...capturesKey, 'page'] });
-    },
+    onSuccess: (entry) => remember(queryClient, entry),
   });
 }
 

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { mapBounded } from './platform-reads.js';
+import { mapPool } from './map-pool.js';
 
-describe('reads of a list, bounded', () => {
+describe('mapPool', () => {
   it('never runs more than the limit at once, and answers in the order of the items', async () => {
     let running = 0;
     let most = 0;
-    const answers = await mapBounded(
+    const answers = await mapPool(
       Array.from({ length: 50 }, (_, index) => index),
+      4,
       async (item) => {
         running += 1;
         most = Math.max(most, running);
@@ -14,30 +15,29 @@ describe('reads of a list, bounded', () => {
         running -= 1;
         return item * 2;
       },
-      4,
     );
     expect(most).toBe(4);
     expect(answers).toEqual(Array.from({ length: 50 }, (_, index) => index * 2));
   });
 
-  it('stops starting reads after a failure and throws it', async () => {
+  it('stops starting work after a failure and throws it', async () => {
     const started: number[] = [];
     await expect(
-      mapBounded(
+      mapPool(
         Array.from({ length: 30 }, (_, index) => index),
+        3,
         async (item) => {
           started.push(item);
           await new Promise((resolve) => setImmediate(resolve));
           if (item === 2) throw new Error('403 Forbidden');
           return item;
         },
-        3,
       ),
     ).rejects.toThrow('403 Forbidden');
     expect(started.length).toBeLessThan(10);
   });
 
   it('answers an empty list at once', async () => {
-    expect(await mapBounded([], async () => 1)).toEqual([]);
+    expect(await mapPool([], 3, async () => 1)).toEqual([]);
   });
 });
