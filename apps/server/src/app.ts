@@ -58,6 +58,7 @@ import { prepareDataDir } from './platform/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './platform/database.js';
 import { ExclusiveLocks } from './platform/exclusive-locks.js';
 import { registerRequestTimeouts } from './platform/request-timeouts.js';
+import { SharedRateBudgets } from './platform/rate-budget.js';
 import { SharedThrottle, sharedStateJobs } from './platform/shared-throttle.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { connectExternals } from './platform/externals.js';
@@ -165,7 +166,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const throttle = new SharedThrottle(db);
     await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
-    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, options.clock);
+    // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
+    const budgets = database.kind === 'postgres' ? new SharedRateBudgets(db) : undefined;
+    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, {
+      clock: options.clock,
+      limiters: budgets,
+    });
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const locks = new ExclusiveLocks(db);
     const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
@@ -303,7 +309,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           app.log,
         ),
         ...tokenJobs(tokens, app.log),
-        ...sharedStateJobs(throttle, locks, app.log),
+        ...sharedStateJobs({ throttle, locks, budgets }, app.log),
       ]);
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       const embedded = database.kind === 'pglite';

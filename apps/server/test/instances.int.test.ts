@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PlatformError, PlatformHttp } from '@ce/platform-client';
 import { BulkRepository } from '../src/modules/bulk/bulk.repository.js';
 import { ExclusiveLocks } from '../src/platform/exclusive-locks.js';
+import { injectFetch } from '../src/platform/inject-fetch.js';
+import { SharedRateBudgets } from '../src/platform/rate-budget.js';
 import { createTestApp, DATABASES, TestClient, type TestApp } from './build-test-app.js';
 
 // Several instances on one PostgreSQL database: what must hold across them lives in the database.
@@ -123,4 +126,41 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
   });
+
+  it("keep two processes' platform calls within one organization's budget: no 429, every window at or under the limit", async () => {
+    const sandbox = first.sandbox;
+    if (!sandbox) throw new Error('the test app runs the embedded sandbox');
+    const limit = 30;
+    sandbox.platform.setScenario({ ...sandbox.platform.scenario, rateLimitPerMinute: limit, windowMs: 2_000 });
+    const [token] = sandbox.platform.world.tokens;
+    const orgId = token?.orgId ?? '';
+    const origin = 'http://sandbox.budget';
+    // Two clients, each with its own connection to the shared budget, as two processes would have.
+    const clients = [first, second].map(
+      (instance) =>
+        new PlatformHttp({
+          baseUrl: `${origin}/sandbox/te/v7`,
+          fetch: injectFetch(first.app, origin),
+          limiters: new SharedRateBudgets(instance.database.db),
+        }),
+    );
+    const callsEach = 50;
+    const refused: unknown[] = [];
+    await Promise.all(
+      clients.flatMap((client) =>
+        Array.from({ length: callsEach }, () =>
+          client
+            .call({ token: token?.token ?? '', organizationId: orgId }, '/account-groups')
+            .catch((error: unknown) => refused.push(error)),
+        ),
+      ),
+    );
+    expect(refused.filter((error) => error instanceof PlatformError)).toEqual([]);
+    const counts = sandbox.platform.organizations.get(orgId);
+    // Every call accepted the first time it was sent: none answered 429.
+    expect(counts).toEqual({ accepted: 2 * callsEach, refused429: 0 });
+    const windows = sandbox.platform.history.filter((window) => window.orgId === orgId);
+    expect(windows.length).toBeGreaterThanOrEqual(Math.ceil((2 * callsEach) / limit));
+    expect(windows.every((window) => window.count <= limit)).toBe(true);
+  }, 30_000);
 });

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
-import { readRateHeaders, realClock, RateLimiterRegistry, retryAfterMs, type Clock } from './rate-limiter.js';
+import {
+  readRateHeaders,
+  realClock,
+  RateLimiterRegistry,
+  retryAfterMs,
+  type Clock,
+  type OrgBudget,
+  type RateBudgets,
+  type RateSlot,
+} from './rate-limiter.js';
 
 /**
  * Answers a job already read, kept outside the process (a report's rows in the database), so a job
@@ -25,6 +34,12 @@ export interface PlatformLogger {
   warn(object: object, message: string): void;
 }
 
+/** What the client tells about its calls, for metrics: time waited for the budget, and each answer. */
+export interface PlatformObserver {
+  waitedForBudget(organizationKey: string, ms: number): void;
+  answered(organizationKey: string, status: number): void;
+}
+
 export interface PlatformHttpOptions {
   /** The API root, for example https://api.thousandeyes.com/v7 */
   baseUrl: string;
@@ -40,8 +55,10 @@ export interface PlatformHttpOptions {
    * never lost to a passing storm, and never waits without end either.
    */
   rateLimitWaitBudgetMs?: number;
-  limiters?: RateLimiterRegistry;
+  /** Where the organizations' budgets are kept: this process (the default) or shared by several. */
+  limiters?: RateBudgets;
   fetch?: typeof fetch;
+  observer?: PlatformObserver;
   clock?: Clock;
   random?: () => number;
   logger?: PlatformLogger;
@@ -96,7 +113,8 @@ export class PlatformHttp {
   private readonly timeoutMs: number;
   private readonly retryBudgetMs: number;
   private readonly rateLimitWaitBudgetMs: number;
-  private readonly limiters: RateLimiterRegistry;
+  private readonly limiters: RateBudgets;
+  private readonly observer: PlatformObserver | undefined;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -112,6 +130,15 @@ export class PlatformHttp {
     this.limiters = options.limiters ?? new RateLimiterRegistry(this.clock, this.random);
     this.fetchImpl = options.fetch ?? fetch;
     this.logger = options.logger;
+    this.observer = options.observer;
+  }
+
+  /** Takes a slot in the organization's budget, telling the observer how long that took. */
+  private async slot(key: string, limiter: OrgBudget, signal: AbortSignal | undefined): Promise<RateSlot> {
+    const started = this.clock.now();
+    const slot = await limiter.acquire(signal);
+    this.observer?.waitedForBudget(key, Math.max(0, this.clock.now() - started));
+    return slot;
   }
 
   limiterKey(auth: PlatformAuth): string {
@@ -156,27 +183,29 @@ export class PlatformHttp {
     if (target.origin !== this.baseUrl.origin || !target.pathname.startsWith(this.baseUrl.pathname))
       throw new PlatformError(0, 'Refused to call outside the platform API');
     const method = options.method ?? 'GET';
-    const limiter = this.limiters.for(this.limiterKey(auth));
+    const key = this.limiterKey(auth);
+    const limiter = this.limiters.for(key);
     let firstRefusal: number | undefined;
     for (;;) {
-      await limiter.acquire(options.signal);
+      const slot = await this.slot(key, limiter, options.signal);
       const started = this.clock.now();
       const outcome = await this.attempt(auth, target, method, { body: options.body, signal: options.signal });
       const durationMs = Math.max(0, this.clock.now() - started);
       if (outcome.kind !== 'answer') {
-        limiter.release(undefined);
+        await limiter.release(undefined, slot);
         if (outcome.kind === 'aborted') throw options.signal?.reason ?? new PlatformError(0, 'Request cancelled');
         const status = outcome.kind === 'timeout' ? TIMEOUT_STATUS : 0;
         throw new PlatformError(status, messageForStatus(status, this.timeoutMs));
       }
       const rate = readRateHeaders(outcome.headers);
+      this.observer?.answered(key, outcome.status);
       if (outcome.status === 429) {
-        const waitMs = limiter.exhausted(rate, retryAfterMs(outcome.headers, this.clock.now()));
+        const waitMs = await limiter.exhausted(rate, retryAfterMs(outcome.headers, this.clock.now()), slot);
         this.refuseEndlessWait(firstRefusal, waitMs, target);
         firstRefusal ??= this.clock.now();
         continue;
       }
-      limiter.release(rate);
+      await limiter.release(rate, slot);
       const headers: Record<string, string> = {};
       outcome.headers.forEach((value, name) => {
         if (name.startsWith('x-organization-rate-limit') || name === 'content-type' || name === 'location')
@@ -200,7 +229,8 @@ export class PlatformHttp {
 
   private async sendOverNetwork<T>(auth: PlatformAuth, url: URL, method: string, options: CallOptions): Promise<T> {
     const idempotent = options.idempotent ?? method !== 'POST';
-    const limiter = this.limiters.for(this.limiterKey(auth));
+    const key = this.limiterKey(auth);
+    const limiter = this.limiters.for(key);
     const started = this.clock.now();
     let firstRefusal: number | undefined;
     let attempt = 0;
@@ -219,27 +249,28 @@ export class PlatformHttp {
       return true;
     };
     for (;;) {
-      await limiter.acquire(options.signal);
+      const slot = await this.slot(key, limiter, options.signal);
       const outcome = await this.attempt(auth, url, method, options);
       if (outcome.kind === 'answer') {
         const { status, headers, body } = outcome;
         const rate = readRateHeaders(headers);
+        this.observer?.answered(key, status);
         if (status === 429) {
-          const waitMs = limiter.exhausted(rate, retryAfterMs(headers, this.clock.now()));
+          const waitMs = await limiter.exhausted(rate, retryAfterMs(headers, this.clock.now()), slot);
           // Not lost to a passing 429 storm: wait for the window to roll over and send again, within the budget.
           this.refuseEndlessWait(firstRefusal, waitMs, url);
           firstRefusal ??= this.clock.now();
           this.logger?.warn({ path: url.pathname, waitMs }, 'platform rate limit reached; waiting for reset');
           continue;
         }
-        limiter.release(rate);
+        await limiter.release(rate, slot);
         this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
         if (status >= 200 && status < 300) return body as T;
         const canRepeat = idempotent ? RETRYABLE_STATUSES.has(status) : SAFE_TO_REPEAT_STATUSES.has(status);
         if (await mayRetry(canRepeat)) continue;
         throw errorFromResponse(status, body);
       }
-      limiter.release(undefined);
+      await limiter.release(undefined, slot);
       if (outcome.kind === 'aborted') throw options.signal?.reason ?? new PlatformError(0, 'Request cancelled');
       this.logger?.debug({ method, path: url.pathname, failure: outcome.kind }, 'platform call failed');
       if (await mayRetry(idempotent || outcome.neverSent)) continue;

@@ -9,6 +9,7 @@ export {
   type ReadJournal,
   type PlatformAuth,
   type PlatformHttpOptions,
+  type PlatformObserver,
   type CallOptions,
 } from './http.js';
 export {
@@ -19,5 +20,8 @@ export {
   FALLBACK_429_WAIT_MS,
   type Clock,
   type RateHeaders,
+  type RateSlot,
+  type OrgBudget,
+  type RateBudgets,
 } from './rate-limiter.js';
 export * from './schemas.js';

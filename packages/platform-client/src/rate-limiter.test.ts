@@ -82,16 +82,27 @@ describe('OrgRateLimiter pacing', () => {
     expect(limiter.snapshot().remaining).toBe(2);
   });
 
-  it('waits for the window to roll over when the budget is spent, then starts from the full limit', async () => {
+  it('waits for the window to roll over when the budget is spent, then probes the new one with one call', async () => {
     const clock = fakeClock();
     const limiter = new OrgRateLimiter(clock, () => 0);
     await limiter.acquire();
     const resetAt = clock.now() + 30_000;
     limiter.release(rate(0, resetAt, 4));
     const started = clock.now();
-    await limiter.acquire();
+    expect(await limiter.acquire()).toEqual({ probe: true });
     expect(clock.now()).toBeGreaterThanOrEqual(started + 30_000);
-    expect(limiter.snapshot()).toMatchObject({ remaining: 3, inFlight: 1 });
+    // Another process may have opened the window already: nothing more goes out until the probe answers.
+    expect(limiter.snapshot()).toMatchObject({ remaining: undefined, inFlight: 1 });
+    let second = false;
+    const waiting = limiter.acquire().then((slot) => {
+      second = true;
+      return slot;
+    });
+    await Promise.resolve();
+    expect(second).toBe(false);
+    limiter.release(rate(1, clock.now() + 60_000, 4));
+    expect(await waiting).toEqual({ probe: false });
+    expect(limiter.snapshot()).toMatchObject({ remaining: 0, inFlight: 1 });
   });
 
   it('adds up to a second of jitter to the fallback wait, so instances do not retry together', async () => {

@@ -4,9 +4,11 @@
  * X-Organization-Rate-Limit-Limit (calls per window), -Remaining, and -Reset (epoch seconds of the
  * next rollover). A window starts with the first call after the previous one rolled over.
  *
- * One OrgRateLimiter per organization, shared by every job in the process. Calls reserve a slot
- * before they are sent; when the known budget is spent they wait for Reset. Answers only ever lower
- * the estimate within a window (other processes may be spending the same budget).
+ * A budget per organization (`OrgBudget`) paces every call: a call takes a slot before it is sent and
+ * gives it back with what the answer said. The budget is never assumed: a new window is probed with one
+ * call, whose answer tells how many remain; answers only ever lower the estimate within a window. Here,
+ * the budget of one process (`OrgRateLimiter`, the embedded default); `RateBudgets` lets several
+ * processes share one (the server keeps it in PostgreSQL).
  */
 export interface RateLimitSnapshot {
   limit: number | undefined;
@@ -14,6 +16,29 @@ export interface RateLimitSnapshot {
   resetAt: number | undefined;
   inFlight: number;
 }
+
+/** A slot taken from a budget; `probe` when it is the one call that opens a window whose budget is unknown. */
+export interface RateSlot {
+  readonly probe: boolean;
+}
+
+/** One organization's budget, wherever it is kept. */
+export interface OrgBudget {
+  /** Waits for a slot in the budget and takes it. */
+  acquire(signal?: AbortSignal): Promise<RateSlot>;
+  /** Gives the slot back with what the answer said about the budget (nothing, when there was no answer). */
+  release(rate: RateHeaders | undefined, slot: RateSlot): void | Promise<void>;
+  /** A 429: the budget is spent; answers how long to wait (ms) before sending again. */
+  exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined, slot: RateSlot): number | Promise<number>;
+}
+
+/** The budgets of every organization, by key (`org:<id>`, or `token:<hash>` until the organization is known). */
+export interface RateBudgets {
+  for(organizationKey: string): OrgBudget;
+}
+
+const PROBE: RateSlot = { probe: true };
+const COUNTED: RateSlot = { probe: false };
 
 export interface Clock {
   now(): number;
@@ -72,7 +97,7 @@ export function readRateHeaders(headers: Headers): RateHeaders | undefined {
   };
 }
 
-export class OrgRateLimiter {
+export class OrgRateLimiter implements OrgBudget {
   private limit: number | undefined;
   private remaining: number | undefined;
   private resetAt: number | undefined;
@@ -89,16 +114,16 @@ export class OrgRateLimiter {
   }
 
   /** Waits for a slot in the organization's budget and reserves it. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  async acquire(signal?: AbortSignal): Promise<RateSlot> {
     for (;;) {
       signal?.throwIfAborted();
       this.rollOver();
       if (this.remaining === undefined) {
         // Budget unknown (first call, or first call of a new window): one probe call at a time.
-        if (this.inFlight === 0) return this.reserve();
+        if (this.inFlight === 0) return this.reserve(PROBE);
       } else if (this.remaining > 0) {
         this.remaining -= 1;
-        return this.reserve();
+        return this.reserve(COUNTED);
       } else if (this.resetAt !== undefined) {
         await this.clock.sleep(Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS, signal);
         continue;
@@ -133,8 +158,9 @@ export class OrgRateLimiter {
     return this.resetAt - now;
   }
 
-  private reserve(): void {
+  private reserve(slot: RateSlot): RateSlot {
     this.inFlight += 1;
+    return slot;
   }
 
   private observe(rate: RateHeaders): void {
@@ -153,9 +179,10 @@ export class OrgRateLimiter {
 
   private rollOver(): void {
     if (this.resetAt !== undefined && this.clock.now() >= this.resetAt + RESET_MARGIN_MS) {
+      // A new window opens with the first call after the last one rolled over; other processes may have
+      // opened it already and spent part of it. One probe call finds out how much is left.
       this.resetAt = undefined;
-      // A new window opens with the first call: the full budget, less what is still in flight.
-      this.remaining = this.limit === undefined ? undefined : Math.max(0, this.limit - this.inFlight);
+      this.remaining = undefined;
     }
   }
 
@@ -192,7 +219,7 @@ export class OrgRateLimiter {
  * Bounded: past `maxSize` keys, idle limiters are forgotten, oldest first, so tokens pasted once do not
  * accumulate for the life of the process.
  */
-export class RateLimiterRegistry {
+export class RateLimiterRegistry implements RateBudgets {
   private readonly limiters = new Map<string, OrgRateLimiter>();
 
   constructor(

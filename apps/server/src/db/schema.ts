@@ -132,6 +132,23 @@ export const publicThrottle = pgTable('public_throttle', {
 });
 
 /**
+ * The platform's rate budget per organization (`org:<id>`, or `token:<hash>` until it is known), shared by
+ * every instance and worker: what the last answers said remains in the current window and when it ends.
+ * `remaining` null means unknown (a new window): one instance probes it (`probe_until`) while the others
+ * wait. `granted` and `probe` are what the last take handed out, read back by the statement that took.
+ */
+export const rateBudgets = pgTable('rate_budgets', {
+  key: text('key').primaryKey(),
+  callLimit: integer('call_limit'),
+  remaining: integer('remaining'),
+  resetAt: timestamp('reset_at', { withTimezone: true }),
+  probeUntil: timestamp('probe_until', { withTimezone: true }),
+  granted: integer('granted').notNull().default(0),
+  probe: boolean('probe').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * "One at a time" rules that must hold across instances (a user's task creation in the time tracker): a
  * row per held lock, with its holder and an expiry so a lock of a process that died frees itself.
  */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PlatformClient } from '@ce/platform-client';
+import { PlatformClient, type PlatformObserver, type RateBudgets } from '@ce/platform-client';
 import { Sandbox, SALESFORCE_API_VERSION, sandboxPlugin } from '@ce/sandbox';
 import type { AppConfig } from '../config.js';
 import { injectFetch } from './inject-fetch.js';
@@ -32,10 +32,18 @@ export interface Externals {
  * mode (and only there) their stand-ins are mounted at /sandbox and reached in-process: outside it, a
  * readable outbox would hand anyone the reset codes of every account.
  */
+export interface ExternalsOptions {
+  /** The product's clock; the sandbox's world is spread back from it. */
+  clock?: () => Date;
+  /** Where the organizations' rate budgets live: this process by default, the database when shared. */
+  limiters?: RateBudgets;
+  observer?: PlatformObserver;
+}
+
 export async function connectExternals(
   app: FastifyInstance,
   config: AppConfig,
-  clock?: () => Date,
+  { clock, limiters, observer }: ExternalsOptions = {},
 ): Promise<Externals> {
   const sandbox =
     config.demoMode && config.platformApiUrl === null
@@ -51,6 +59,8 @@ export async function connectExternals(
     rateLimitWaitBudgetMs: config.platformRateLimitWaitMs,
     fetch: inProcess,
     logger: app.log,
+    limiters,
+    observer,
   });
   const webexUrl = config.webex.apiUrl ?? (sandbox ? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/webex` : null);
   const webex = webexUrl

@@ -3,6 +3,7 @@ import { lt, sql } from 'drizzle-orm';
 import { publicThrottle } from '../db/schema.js';
 import type { Db } from './database.js';
 import type { ExclusiveLocks } from './exclusive-locks.js';
+import type { SharedRateBudgets } from './rate-budget.js';
 import { periodicJob, type Job } from './jobs.js';
 
 /**
@@ -62,15 +63,21 @@ export class SharedThrottle {
 
 /** Every hour, throttle windows that are over and locks whose holder died are deleted. */
 export function sharedStateJobs(
-  throttle: SharedThrottle,
-  locks: ExclusiveLocks,
+  state: { throttle: SharedThrottle; locks: ExclusiveLocks; budgets?: SharedRateBudgets },
   logger: { info(object: object, message: string): void },
 ): Job[] {
   return [
     periodicJob('shared-state.prune', '17 * * * *', async () => {
-      const [windows, expired] = [await throttle.prune(), await locks.prune()];
-      if (windows + expired > 0)
-        logger.info({ windows, locks: expired }, 'ended throttle windows and expired locks deleted');
+      const [windows, expired, budgets] = [
+        await state.throttle.prune(),
+        await state.locks.prune(),
+        (await state.budgets?.prune()) ?? 0,
+      ];
+      if (windows + expired + budgets > 0)
+        logger.info(
+          { windows, locks: expired, budgets },
+          'ended throttle windows, expired locks and idle budgets deleted',
+        );
     }),
   ];
 }
