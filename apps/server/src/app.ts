@@ -112,8 +112,8 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 function createServer(config: AppConfig, options: BuildOptions) {
   const app = Fastify({
     logger: options.logDestination
-      ? { ...loggerOptions(config.logLevel), stream: options.logDestination }
-      : loggerOptions(config.logLevel),
+      ? { ...loggerOptions(config.logLevel, config.instanceId), stream: options.logDestination }
+      : loggerOptions(config.logLevel, config.instanceId),
     // A hop count trusts that many proxies nearest the server; addresses trust those proxies only.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -238,12 +238,21 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       platform,
       webex,
       logger: app.log,
+      instanceId: config.instanceId,
       clock: options.clock,
     });
     await app.register(reportsRoutes, { reports });
     const bulkRepository = new BulkRepository(db);
     const bulk = new BulkService({ repository: bulkRepository, queue, tokens, platform, customer });
-    const bulkJob = new BulkRunJob({ repository: bulkRepository, queue, tokens, platform, usage, logger: app.log });
+    const bulkJob = new BulkRunJob({
+      repository: bulkRepository,
+      queue,
+      tokens,
+      platform,
+      usage,
+      logger: app.log,
+      instanceId: config.instanceId,
+    });
     // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
     await app.register(bulkRoutes, { bulk });

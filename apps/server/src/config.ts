@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -75,6 +77,11 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: durationMs(30_000),
   UPLOAD_TIMEOUT_MS: durationMs(10 * 60_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
+  INSTANCE_ID: z
+    .string()
+    .regex(/^[\w.:-]{1,100}$/, 'letters, digits, dots, colons, dashes and underscores, at most 100')
+    .optional(),
+  METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PLATFORM_TIMEOUT_MS: durationMs(30_000),
   PLATFORM_RETRY_BUDGET_MS: durationMs(120_000),
   PLATFORM_RATE_LIMIT_WAIT_MS: durationMs(10 * 60_000),
@@ -225,6 +232,10 @@ export interface AppConfig {
   requestTimeouts: { requestMs: number; uploadMs: number };
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
   workersEnabled: boolean;
+  /** Names this process in job leases and log lines (host, process and a random part by default). */
+  instanceId: string;
+  /** The bearer token GET /metrics asks for; without it, /metrics answers 404. */
+  metricsToken: string | null;
 }
 
 export class ConfigError extends Error {
@@ -376,5 +387,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadMs: Math.max(env.UPLOAD_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
     },
     workersEnabled: env.WORKERS_ENABLED,
+    instanceId: env.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    metricsToken: env.METRICS_TOKEN ?? null,
   };
 }

@@ -105,13 +105,13 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     expect(again.map((result) => result.requeued + result.failed)).toEqual([0, 0]);
   });
 
-  it('let only one of two workers claim a bulk item, whichever asks first', async () => {
+  it('fence a bulk run: a worker that lost its lease can neither renew it nor send an item; of two holders, one sends', async () => {
     const sql = async <T>(text: string, values: unknown[] = []) =>
       (await first.database.sql.executeSql(text, values)).rows as T[];
     const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
     const [run] = await sql<{ id: string }>(
       `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status)
-       values ($1, 'tests', '9000', 'Acme', '{}', 'running') returning id`,
+       values ($1, 'tests', '9000', 'Acme', '{}', 'queued') returning id`,
       [tam?.id],
     );
     const [item] = await sql<{ id: string }>(
@@ -119,12 +119,31 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
        values ($1, 0, 'create', '1', 'Group', 'Test', '{}', 'pending') returning id`,
       [run?.id],
     );
+    const runId = run?.id ?? '';
+    const onFirst = new BulkRepository(first.database.db);
+    const onSecond = new BulkRepository(second.database.db);
+    const old = await onFirst.leases.claim(runId, new Date(), 'worker-a');
+    expect(old?.lease.generation).toBe(1);
+    // While the lease holds, nobody else takes the run.
+    expect(await onSecond.leases.claim(runId, new Date(), 'worker-b')).toBeUndefined();
+    // worker-a stalls past its lease; worker-b takes the run over.
+    await sql("update bulk_runs set lease_until = now() - interval '1 second' where id = $1", [runId]);
+    const current = await onSecond.leases.claim(runId, new Date(), 'worker-b');
+    expect(current?.lease).toEqual({ id: runId, owner: 'worker-b', generation: 2 });
+    if (!old || !current) throw new Error('both claims are needed');
+    expect(await onFirst.leases.renew(old.lease, new Date(Date.now() + 60_000))).toBe(false);
+    expect(await onFirst.leases.write(old.lease, { status: 'done' })).toBe(false);
+    expect(await onFirst.claimItem(item?.id ?? '', new Date(), old.lease)).toBe(false);
+    // The holder's claims race each other from both connections: exactly one wins.
     const claims = await Promise.all(
-      [first, second, first, second].map((instance) =>
-        new BulkRepository(instance.database.db).claimItem(item?.id ?? '', new Date()),
+      [onFirst, onSecond, onFirst, onSecond].map((repository) =>
+        repository.claimItem(item?.id ?? '', new Date(), current.lease),
       ),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await onSecond.leases.renew(current.lease, new Date(Date.now() + 60_000))).toBe(true);
+    const [row] = await sql<{ status: string }>('select status from bulk_runs where id = $1', [runId]);
+    expect(row?.status).toBe('running');
   });
 
   it("keep two processes' platform calls within one organization's budget: no 429, every window at or under the limit", async () => {

@@ -27,6 +27,14 @@ export interface PlatformAuth {
   organizationId?: string;
   /** Where GET answers are kept and looked up first (report jobs). */
   journal?: ReadJournal;
+  /** Cancels every call of this session (a job that lost its lease); a call's own signal is added to it. */
+  signal?: AbortSignal;
+}
+
+/** A call's own signal and its session's, either of which cancels it. */
+function joinSignals(own: AbortSignal | undefined, session: AbortSignal | undefined): AbortSignal | undefined {
+  if (!own || !session) return own ?? session;
+  return AbortSignal.any([own, session]);
 }
 
 export interface PlatformLogger {
@@ -158,7 +166,8 @@ export class PlatformHttp {
 
   /** Calls the platform and returns the parsed JSON body (undefined for 204). */
   async call<T>(auth: PlatformAuth, path: string, options: CallOptions = {}): Promise<T> {
-    return this.send<T>(auth, this.url(path, options.query, options.aid), options);
+    const signal = joinSignals(options.signal, auth.signal);
+    return this.send<T>(auth, this.url(path, options.query, options.aid), { ...options, signal });
   }
 
   /** Calls an absolute URL returned by the platform (a `_links.next.href`), only on the API's own origin. */
@@ -167,7 +176,7 @@ export class PlatformHttp {
     if (url.origin !== this.baseUrl.origin) {
       throw new PlatformError(0, 'Refused to follow a link outside the platform API');
     }
-    return this.send<T>(auth, url, options);
+    return this.send<T>(auth, url, { ...options, signal: joinSignals(options.signal, auth.signal) });
   }
 
   /**

@@ -232,6 +232,9 @@ export const reportRequests = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     /** A running report belongs to its worker until then; the worker renews it while it works. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Who holds the lease (an instance), and the claim's number: renewals and writes name both. */
+    leaseOwner: text('lease_owner'),
+    leaseGeneration: integer('lease_generation').notNull().default(0),
   },
   (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
 );
@@ -298,6 +301,8 @@ export const bulkRuns = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    leaseOwner: text('lease_owner'),
+    leaseGeneration: integer('lease_generation').notNull().default(0),
   },
   (table) => [index('bulk_runs_user_idx').on(table.userId, table.createdAt)],
 );

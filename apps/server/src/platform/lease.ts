@@ -4,7 +4,10 @@ import type { Db } from './database.js';
 
 /**
  * Job leases: a worker claims a job row for a minute and renews the claim every 15 s while it works.
- * A row whose lease lapsed belongs to a worker that died; any worker may claim it again.
+ * A row whose lease lapsed belongs to a worker that died; any worker may claim it again. Each claim has
+ * an owner and a generation (one more than the last claim's): renewals and the job's writes name the
+ * generation, so a worker that lost its lease (paused past it, cut off from the database) finds out at
+ * its next renewal or write, stops, and never overwrites what the new holder did.
  */
 export const LEASE_MS = 60_000;
 export const HEARTBEAT_MS = 15_000;
@@ -14,11 +17,28 @@ export type LeasedTable = PgTable & {
   id: PgColumn;
   status: PgColumn;
   leaseUntil: PgColumn;
+  leaseOwner: PgColumn;
+  leaseGeneration: PgColumn;
   startedAt: PgColumn;
   createdAt: PgColumn;
 };
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** One claim of a job: the row, the holder and the claim's generation. */
+export interface Lease {
+  id: string;
+  owner: string;
+  generation: number;
+}
+
+/** The job's lease was taken over by another worker: this one must stop and write nothing more. */
+export class LeaseLostError extends Error {
+  constructor(id: string) {
+    super(`The lease on job ${id} was lost to another worker`);
+    this.name = 'LeaseLostError';
+  }
+}
 
 /**
  * Claiming, renewing and finding the orphans of one job table. Statuses: `queued` (waiting for a
@@ -40,11 +60,18 @@ export class Leases<T extends LeasedTable> {
    * Takes a job for a worker: a queued one, or a running one whose lease lapsed (its worker died). A
    * job delivered twice, or re-queued after a crash, runs once at a time and finishes once.
    */
-  async claim(id: string, now: Date, leaseMs = LEASE_MS): Promise<T['$inferSelect'] | undefined> {
+  async claim(
+    id: string,
+    now: Date,
+    owner: string,
+    leaseMs = LEASE_MS,
+  ): Promise<{ row: T['$inferSelect']; lease: Lease } | undefined> {
     const changes = {
       status: 'running',
       startedAt: sql`coalesce(${this.table.startedAt}, ${at(now)})`,
       leaseUntil: new Date(now.getTime() + leaseMs),
+      leaseOwner: owner,
+      leaseGeneration: sql`${this.table.leaseGeneration} + 1`,
       ...this.onClaim(),
     } as PgUpdateSetSource<T>; // the columns every LeasedTable has, named as its keys
     const rows = await this.db
@@ -57,14 +84,38 @@ export class Leases<T extends LeasedTable> {
         ),
       )
       .returning();
-    return (rows as T['$inferSelect'][])[0];
+    const row = (rows as (T['$inferSelect'] & { leaseGeneration: number })[])[0];
+    return row && { row, lease: { id, owner, generation: row.leaseGeneration } };
   }
 
-  async renew(id: string, until: Date): Promise<void> {
-    await this.db
+  /** The lease is still this claim's (nobody claimed the job since). */
+  private held(lease: Lease): SQL {
+    return and(eq(this.table.id, lease.id), eq(this.table.leaseGeneration, lease.generation)) as SQL;
+  }
+
+  /** Extends the claim; false when it is no longer this claim's. */
+  async renew(lease: Lease, until: Date): Promise<boolean> {
+    const rows = await this.db
       .update(this.table)
       .set({ leaseUntil: until } as PgUpdateSetSource<T>)
-      .where(and(eq(this.table.id, id), eq(this.table.status, 'running')));
+      .where(and(this.held(lease), eq(this.table.status, 'running')))
+      .returning({ id: this.table.id });
+    return rows.length === 1;
+  }
+
+  /** A write of the job, made only while the claim is still this one's: false (nothing written) otherwise. */
+  async write(lease: Lease, changes: Partial<T['$inferInsert']>): Promise<boolean> {
+    const rows = await this.db
+      .update(this.table)
+      .set(changes as PgUpdateSetSource<T>)
+      .where(this.held(lease))
+      .returning({ id: this.table.id });
+    return rows.length === 1;
+  }
+
+  /** Like `write`, but a lost claim stops the job. */
+  async mustWrite(lease: Lease, changes: Partial<T['$inferInsert']>): Promise<void> {
+    if (!(await this.write(lease, changes))) throw new LeaseLostError(lease.id);
   }
 
   /**
@@ -89,13 +140,40 @@ export class Leases<T extends LeasedTable> {
   }
 }
 
-/** Runs `work` while renewing its lease every 15 s; the renewals stop before this returns. */
-export async function whileLeased<T>(renew: (until: Date) => Promise<void>, work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` while renewing its lease every 15 s; the renewals stop before this returns. When a renewal
+ * finds the lease taken, or renewals fail until the lease has run out, `work`'s signal aborts (platform
+ * calls in flight are cancelled) and this rejects with LeaseLostError.
+ */
+export async function whileLeased<T>(
+  lease: Lease,
+  renew: (lease: Lease, until: Date) => Promise<boolean>,
+  work: (signal: AbortSignal) => Promise<T>,
+  timing: { leaseMs: number; heartbeatMs: number } = { leaseMs: LEASE_MS, heartbeatMs: HEARTBEAT_MS },
+): Promise<T> {
+  const controller = new AbortController();
+  let heldUntil = Date.now() + timing.leaseMs;
+  const lost = () => controller.abort(new LeaseLostError(lease.id));
   const heartbeat = setInterval(() => {
-    renew(new Date(Date.now() + LEASE_MS)).catch(() => undefined);
-  }, HEARTBEAT_MS);
+    const until = new Date(Date.now() + timing.leaseMs);
+    renew(lease, until).then(
+      (held) => {
+        if (held) heldUntil = until.getTime();
+        else lost();
+      },
+      () => {
+        // The database did not answer: the lease still holds until it runs out.
+        if (Date.now() >= heldUntil) lost();
+      },
+    );
+  }, timing.heartbeatMs);
   try {
-    return await work();
+    const result = await work(controller.signal);
+    controller.signal.throwIfAborted();
+    return result;
+  } catch (error) {
+    if (controller.signal.aborted) throw controller.signal.reason;
+    throw error;
   } finally {
     clearInterval(heartbeat);
   }

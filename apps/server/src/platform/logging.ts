@@ -36,9 +36,11 @@ export const REDACT_PATHS = [
   ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-export function loggerOptions(level: string): LoggerOptions {
+export function loggerOptions(level: string, instance?: string): LoggerOptions {
   return {
     level,
+    // Every line names the process that wrote it, so several instances' logs can be read together.
+    ...(instance ? { base: { pid: process.pid, instance } } : {}),
     redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     serializers: {
       req(request: { id?: string; method?: string; url?: string }) {

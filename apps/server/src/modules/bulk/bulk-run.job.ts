@@ -3,7 +3,7 @@ import { BULK_MESSAGES, type TestTemplate } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { whileLeased } from '../../platform/lease.js';
+import { LeaseLostError, whileLeased, type Lease } from '../../platform/lease.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import type { UsageService } from '../usage/usage.service.js';
@@ -72,7 +72,13 @@ export interface BulkRunJobDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   usage: UsageService;
-  logger: { info(object: object, message: string): void; error(object: object, message: string): void };
+  logger: {
+    info(object: object, message: string): void;
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+  /** Names this process in the leases it takes. */
+  instanceId: string;
 }
 
 /**
@@ -145,47 +151,55 @@ export class BulkRunJob {
 
   private async execute(runId: string): Promise<void> {
     const { repository } = this.deps;
-    const run = await repository.leases.claim(runId, new Date());
-    if (!run) return;
-    let finished = false;
+    const claimed = await repository.leases.claim(runId, new Date(), this.deps.instanceId);
+    if (!claimed) return;
+    const { row: run, lease } = claimed;
+    // Ended here (done or failed under this claim): usage is counted and the token goes. A stopped run
+    // keeps its token (sealed) for the worker that resumes it; a lost lease leaves both to the new holder.
+    let ended = false;
     try {
       const outcome = await whileLeased(
-        (until) => repository.leases.renew(runId, until),
-        () => this.carryOut(run),
+        lease,
+        (held, until) => repository.leases.renew(held, until),
+        (signal) => this.carryOut(run, lease, signal),
       );
-      if (outcome === STOPPED) return;
-      finished = true;
-      await repository.updateRun(runId, { status: 'done', finishedAt: new Date(), error: null });
+      if (outcome === STOPPED) {
+        await repository.leases.write(lease, { leaseUntil: null });
+        return;
+      }
+      ended = await repository.leases.write(lease, { status: 'done', finishedAt: new Date(), error: null });
     } catch (error) {
-      finished = true;
+      if (error instanceof LeaseLostError) {
+        this.deps.logger.warn({ runId, jobGeneration: lease.generation }, 'bulk run lease lost to another worker');
+        return;
+      }
       const message = isRejection(error)
         ? BULK_MESSAGES.invalidToken
         : error instanceof AppError || error instanceof PlatformError
           ? error.message
           : 'The run stopped because of an internal error.';
       if (!(error instanceof AppError || error instanceof PlatformError))
-        this.deps.logger.error({ err: error, runId }, 'bulk run failed');
-      await repository.failPending(runId, message, new Date());
-      await repository.updateRun(runId, { status: 'failed', finishedAt: new Date(), error: message });
+        this.deps.logger.error({ err: error, runId, jobGeneration: lease.generation }, 'bulk run failed');
+      ended = await repository.leases.write(lease, { status: 'failed', finishedAt: new Date(), error: message });
+      if (ended) await repository.failPending(runId, message, new Date());
     } finally {
-      if (finished) {
+      if (ended) {
         await this.recordUsage(run).catch((error: unknown) =>
           this.deps.logger.error({ err: error, runId }, 'bulk run usage not recorded'),
         );
-        // A finished run forgets the token; a stopped one keeps it (sealed) for the worker that resumes it.
         await this.deps.tokens.erase(run.tokenId);
+        await repository.leases.write(lease, { leaseUntil: null });
       }
-      await repository.updateRun(runId, { leaseUntil: null });
     }
   }
 
   /** Plans a claimed run once, then works through its items. */
-  private async carryOut(run: BulkRunRow): Promise<typeof STOPPED | void> {
+  private async carryOut(run: BulkRunRow, lease: Lease, signal: AbortSignal): Promise<typeof STOPPED | void> {
     const token = await this.deps.tokens.open(run.tokenId);
     if (token === null) throw new AppError(400, 'token_gone', 'The token is no longer available.');
-    const session = this.deps.platform.as({ token, organizationId: run.organizationId });
+    const session = this.deps.platform.as({ token, organizationId: run.organizationId, signal });
     if (!run.planned) await this.deps.repository.plan(run.id, await this.planItems(run, session));
-    return this.perform(run, session);
+    return this.perform(run, lease, session, signal);
   }
 
   private async recordUsage(run: BulkRunRow): Promise<void> {
@@ -202,7 +216,12 @@ export class BulkRunJob {
   }
 
   /** Works through the items not done yet; a 401 ends the run, anything else fails one item. */
-  private async perform(run: BulkRunRow, session: PlatformSession): Promise<typeof STOPPED | void> {
+  private async perform(
+    run: BulkRunRow,
+    lease: Lease,
+    session: PlatformSession,
+    signal: AbortSignal,
+  ): Promise<typeof STOPPED | void> {
     const { repository } = this.deps;
     const items = await repository.items(run.id);
     // An item sent but not answered before a crash: ask the platform whether it happened.
@@ -227,13 +246,13 @@ export class BulkRunJob {
       items.filter((item) => item.status === 'pending'),
       RUN_CONCURRENCY,
       async (item) => {
-        if (rejected || this.stopping) {
+        if (rejected || this.stopping || signal.aborted) {
           left += 1;
           return;
         }
         const payload = itemPayload(item);
-        // Only a pending item is sent, and only by the worker whose claim took it.
-        if (!(await repository.claimItem(item.id, new Date()))) return;
+        // Only a pending item is sent, and only by the worker that still holds the run.
+        if (!(await repository.claimItem(item.id, new Date(), lease))) return;
         try {
           const result = await executeItem(session, payload, item);
           await repository.updateItem(item.id, { status: 'done', finishedAt: new Date(), error: null, ...result });

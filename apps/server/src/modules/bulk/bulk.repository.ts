@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
-import { Leases } from '../../platform/lease.js';
+import { Leases, type Lease } from '../../platform/lease.js';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkRunItems.$inferSelect;
@@ -130,13 +130,25 @@ export class BulkRepository {
 
   /**
    * Takes a pending item for sending, in one statement: false when it is no longer pending (another worker
-   * took it), so no item is sent twice whatever two workers believe.
+   * took it) or when the run's lease is no longer `lease` (another worker holds the run now), so no item is
+   * sent twice whatever two workers believe.
    */
-  async claimItem(id: string, at: Date): Promise<boolean> {
+  async claimItem(id: string, at: Date, lease: Lease): Promise<boolean> {
+    const runHeld = this.db
+      .select({ id: bulkRuns.id })
+      .from(bulkRuns)
+      .where(
+        and(
+          eq(bulkRuns.id, bulkRunItems.runId),
+          eq(bulkRuns.id, lease.id),
+          eq(bulkRuns.leaseGeneration, lease.generation),
+          eq(bulkRuns.status, 'running'),
+        ),
+      );
     const rows = await this.db
       .update(bulkRunItems)
       .set({ status: 'running', startedAt: at })
-      .where(and(eq(bulkRunItems.id, id), eq(bulkRunItems.status, 'pending')))
+      .where(and(eq(bulkRunItems.id, id), eq(bulkRunItems.status, 'pending'), exists(runHeld)))
       .returning({ id: bulkRunItems.id });
     return rows.length === 1;
   }

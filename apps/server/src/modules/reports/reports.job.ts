@@ -3,7 +3,7 @@ import type { ReportKind } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { whileLeased } from '../../platform/lease.js';
+import { LeaseLostError, whileLeased, type Lease } from '../../platform/lease.js';
 import { mdSafe } from '../../platform/markdown.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
@@ -59,7 +59,13 @@ export interface ReportJobsDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   webex: WebexClient | null;
-  logger: { info(object: object, message: string): void; error(object: object, message: string): void };
+  logger: {
+    info(object: object, message: string): void;
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+  /** Names this process in the leases it takes. */
+  instanceId: string;
   /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
   clock?: () => Date;
 }
@@ -152,44 +158,54 @@ export class ReportJobs {
    */
   async run(reportId: string): Promise<void> {
     const { repository } = this.deps;
-    const report = await repository.leases.claim(reportId, new Date());
-    if (!report) return;
-    let finished = true;
+    const claimed = await repository.leases.claim(reportId, new Date(), this.deps.instanceId);
+    if (!claimed) return;
+    const { row: report, lease } = claimed;
+    const log = { reportId, jobGeneration: lease.generation };
+    // Ended here (done or failed under this claim): the token and the reads go. A paused report keeps
+    // them for its next attempt, and a lost lease leaves them to the worker that holds it now.
+    let ended = false;
     try {
       await whileLeased(
-        (until) => repository.leases.renew(reportId, until),
-        () => this.produce(report),
+        lease,
+        (held, until) => repository.leases.renew(held, until),
+        (signal) => this.produce(report, lease, signal),
       );
+      ended = true;
     } catch (error) {
+      if (error instanceof LeaseLostError) {
+        this.deps.logger.warn(log, 'report lease lost to another worker; this one stops');
+        return;
+      }
       if (isTransient(error) && report.attempts < REPORT_MAX_ATTEMPTS) {
-        finished = false;
-        await repository.update(reportId, { status: 'queued', leaseUntil: null });
-        await sendReportJob(this.deps.queue, repository, report, RETRY_AFTER_SECONDS);
-        this.deps.logger.info(
-          { reportId, attempt: report.attempts, status: error instanceof PlatformError ? error.status : null },
-          'report paused by a platform fault; it resumes from what it read',
-        );
+        if (await repository.leases.write(lease, { status: 'queued', leaseUntil: null })) {
+          await sendReportJob(this.deps.queue, repository, report, RETRY_AFTER_SECONDS);
+          this.deps.logger.info(
+            { ...log, attempt: report.attempts, status: error instanceof PlatformError ? error.status : null },
+            'report paused by a platform fault; it resumes from what it read',
+          );
+        }
         return;
       }
       if (!(error instanceof PlatformError || error instanceof AppError))
-        this.deps.logger.error({ err: error, reportId }, 'report failed');
-      await repository.update(reportId, {
+        this.deps.logger.error({ ...log, err: error }, 'report failed');
+      ended = await repository.leases.write(lease, {
         status: 'failed',
         finishedAt: new Date(),
         error: error instanceof AppError ? error.message : failureMessage(error),
         deliveryStatus: 'skipped',
       });
     } finally {
-      if (finished) {
+      if (ended) {
         await this.deps.tokens.erase(report.tokenId);
         await repository.forgetReads(reportId);
-        await repository.update(reportId, { leaseUntil: null });
+        await repository.leases.write(lease, { leaseUntil: null });
       }
     }
   }
 
-  /** Generates, stores and delivers one claimed report. */
-  private async produce(report: ReportRow): Promise<void> {
+  /** Generates, stores and delivers one claimed report; every write names the claim. */
+  private async produce(report: ReportRow, lease: Lease, signal: AbortSignal): Promise<void> {
     const { repository } = this.deps;
     const reportId = report.id;
     const generator = generatorOf(report.kind);
@@ -203,24 +219,26 @@ export class ReportJobs {
         token,
         organizationId: report.organizationId,
         journal: repository.journal(reportId),
+        signal,
       }),
       organization: { id: report.organizationId, name: report.organizationName },
       accountGroups: report.accountGroups,
       options: report.options,
       requestedBy,
       now: this.deps.clock?.() ?? new Date(),
-      progress: (done, total) => repository.update(reportId, { progressDone: done, progressTotal: total }),
+      progress: (done, total) => repository.leases.mustWrite(lease, { progressDone: done, progressTotal: total }),
       history: (filename, limit) =>
         repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
     });
+    signal.throwIfAborted();
     await repository.replaceArtifacts(reportId, generated.artifacts);
     // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
-    await this.deliver(report, requestedBy, generated);
-    await repository.update(reportId, { status: 'done', finishedAt: new Date(), error: null });
+    await this.deliver(report, lease, requestedBy, generated);
+    await repository.leases.mustWrite(lease, { status: 'done', finishedAt: new Date(), error: null });
   }
 
   /** One message with the summary, then one message per file (Webex takes one file a message). */
-  private async deliver(report: ReportRow, to: string, generated: GeneratedReport): Promise<void> {
+  private async deliver(report: ReportRow, lease: Lease, to: string, generated: GeneratedReport): Promise<void> {
     const { webex } = this.deps;
     const fresh = await this.deps.repository.find(report.id);
     if (!webex || fresh?.deliveryStatus === 'delivered') return;
@@ -228,10 +246,11 @@ export class ReportJobs {
       const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
       await webex.send(to, generated.summaryMarkdown, first);
       for (const artifact of rest) await webex.send(to, mdSafe`File: ${artifact.filename}`.text, artifact);
-      await this.deps.repository.update(report.id, { deliveryStatus: 'delivered', deliveryError: null });
+      await this.deps.repository.leases.mustWrite(lease, { deliveryStatus: 'delivered', deliveryError: null });
     } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
       // A failed delivery never loses the report: it stays downloadable and says why it was not sent.
-      await this.deps.repository.update(report.id, {
+      await this.deps.repository.leases.mustWrite(lease, {
         deliveryStatus: 'failed',
         deliveryError: error instanceof WebexError ? error.message : 'Webex delivery failed',
       });
