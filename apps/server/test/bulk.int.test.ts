@@ -175,7 +175,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     });
   });
 
-  it('reports per item what failed, and keeps going', async () => {
+  it('reports per item what failed, keeps going, and creates a taken name with a suffix when asked', async () => {
     const enterpriseOfFirst = world().agents.find(
       (agent) => agent.agentType === 'enterprise' && agent.aids.includes(groups[0]?.aid ?? ''),
     );
@@ -187,7 +187,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
           token,
           organization: organization(),
           accountGroups: three(),
-          skipExisting: false,
+          onConflict: 'rename',
           templates: [
             template({ testName: 'Only in the first group', agentNames: [enterpriseOfFirst?.agentName ?? ''] }),
             template({
@@ -204,8 +204,16 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     const first = run.items.filter((item) => item.templateIndex === 0);
     expect(first.map((item) => item.status)).toEqual(['done', 'failed', 'failed']);
     expect(first[1]?.error).toBe('None of the chosen agents is in this account group');
+    // The name is taken in the second group: the test is created beside the customer's, under a new name.
     const clash = run.items.find((item) => item.templateIndex === 1 && item.aid === groups[1]?.aid);
-    expect(clash).toMatchObject({ status: 'failed', error: 'Test name must be unique within the account group' });
+    expect(clash).toMatchObject({
+      status: 'done',
+      subject: `${existing?.testName} (2)`,
+      note: `Renamed: "${existing?.testName}" is taken`,
+    });
+    expect(world().tests.filter((test) => test.aid === groups[1]?.aid && test.testName === existing?.testName)).toEqual(
+      [existing],
+    );
   });
 
   it('never loses an operation to the rate limit', async () => {

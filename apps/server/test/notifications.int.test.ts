@@ -99,7 +99,6 @@ describe('notifications of work that ended badly', () => {
 
   it('tells of a bulk run where some operations failed, pointing at the page that shows them', async () => {
     const since = (await poll(tam)).now;
-    const existing = testApp.sandbox?.platform.world.tests.find((test) => test.aid === group.aid);
     const created = await tam.request({
       method: 'POST',
       url: '/api/bulk/runs',
@@ -108,8 +107,16 @@ describe('notifications of work that ended badly', () => {
         token,
         organization,
         accountGroups: [group],
-        skipExisting: false,
-        templates: [bgpTemplate('Notified BGP'), bgpTemplate(existing?.testName ?? '')],
+        templates: [
+          bgpTemplate('Notified BGP'),
+          // Its only agent is in no account group: it cannot be created.
+          {
+            testName: 'Notified HTTP',
+            testType: 'http-server',
+            url: 'https://notified.example.com',
+            agentNames: ['An agent nobody has'],
+          },
+        ],
       },
     });
     expect(created.statusCode, created.body).toBe(202);

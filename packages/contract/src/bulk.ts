@@ -206,7 +206,7 @@ export const planCellSchema = z.object({
   accountGroupName: z.string(),
   testName: z.string(),
   action: z.enum(['create', 'exists', 'blocked']),
-  /** The test of the same name and type already in the group. */
+  /** The test of the same name already in the group (a conflict). */
   existingTestId: z.string().nullable(),
   agents: z.array(z.object({ agentId: z.string(), agentName: z.string() })),
   missingAgents: z.array(z.string()),
@@ -331,6 +331,14 @@ export const deleteAgentsFormSchema = z.object({
 export type DeleteAgentsFormValues = z.input<typeof deleteAgentsFormSchema>;
 export type DeleteAgentsFormOutput = z.output<typeof deleteAgentsFormSchema>;
 
+export const conflictChoiceSchema = z.enum(['skip', 'rename']);
+export type ConflictChoice = z.infer<typeof conflictChoiceSchema>;
+
+/** What a run does with conflicts, from either form of the choice (skipping by default). */
+export function conflictChoice(request: { onConflict?: ConflictChoice; skipExisting?: boolean }): ConflictChoice {
+  return request.onConflict ?? (request.skipExisting === false ? 'rename' : 'skip');
+}
+
 export const createBulkRunSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('tests'),
@@ -338,7 +346,12 @@ export const createBulkRunSchema = z.discriminatedUnion('kind', [
     organization: organizationSchema,
     accountGroups: groupsSchema,
     templates: z.array(validTemplateSchema).min(1, BULK_MESSAGES.templateRequired).max(BULK_TEMPLATE_LIMIT),
-    /** Tests that exist already (same name and type in the group) are skipped unless this is false. */
+    /**
+     * A template whose name a test of the group already has (a conflict, shown in the plan): skipped, or
+     * created under the name with a suffix (" (2)"). A run never sends a test whose name is taken.
+     */
+    onConflict: conflictChoiceSchema.optional(),
+    /** The earlier form of the choice: false means 'rename'. */
     skipExisting: z.boolean().default(true),
   }),
   z.object({

@@ -8,7 +8,12 @@ describe('item payloads read back from the database', () => {
         action: 'create-test',
         payload: { type: 'bgp', body: { testName: 'Prefix', prefix: '203.0.113.0/24' } },
       }),
-    ).toEqual({ action: 'create-test', type: 'bgp', body: { testName: 'Prefix', prefix: '203.0.113.0/24' } });
+    ).toEqual({
+      action: 'create-test',
+      type: 'bgp',
+      body: { testName: 'Prefix', prefix: '203.0.113.0/24' },
+      knownIds: [],
+    });
     expect(itemPayload({ action: 'delete-agent', payload: { agentId: '42' } })).toEqual({
       action: 'delete-agent',
       agentId: '42',

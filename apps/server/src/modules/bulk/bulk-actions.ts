@@ -7,7 +7,13 @@ import { PLATFORM_TEST_TYPES, PlatformError, testCreateBodySchema, type Platform
  * payload as jsonb; `itemPayload` reads both back through this union, so nothing is assumed of the jsonb.
  */
 export const itemPayloadSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('create-test'), type: z.enum(PLATFORM_TEST_TYPES), body: testCreateBodySchema }),
+  z.object({
+    action: z.literal('create-test'),
+    type: z.enum(PLATFORM_TEST_TYPES),
+    body: testCreateBodySchema,
+    /** Tests of that name in the group when the run was planned: never this run's, never adopted. */
+    knownIds: z.array(z.string()).default([]),
+  }),
   z.object({ action: z.literal('delete-test'), type: z.enum(PLATFORM_TEST_TYPES), testId: z.string() }),
   z.object({ action: z.literal('delete-agent'), agentId: z.string() }),
   z.object({
@@ -29,11 +35,15 @@ export type ItemAction = ItemPayload['action'];
 /** The payload column of an item of `action` (what is stored beside the action). */
 export type StoredPayload<A extends ItemAction> = Omit<Extract<ItemPayload, { action: A }>, 'action'>;
 
-/** An item as the actions see it. */
+/** An item as the actions see it; `startedAt` is when it was claimed for sending. */
 export interface ItemContext {
   aid: string;
   subject: string;
+  startedAt?: Date | null;
 }
+
+/** Clocks of the platform and of this server may differ by this much. */
+const CLOCK_SKEW_MS = 60_000;
 
 export type ItemResult = { resultId?: string | null; note?: string | null };
 
@@ -70,9 +80,21 @@ const ACTIONS: ActionTable = {
     async execute(session, { type, body }, item) {
       return { resultId: (await session.tests.create(type, body, item.aid)).testId };
     },
-    async reconcile(session, { type, body }, item) {
+    /**
+     * Only a test this run can show it created: the name it sent, an id the group did not have when the
+     * run was planned, and created after the item was claimed. Anything else (a customer's test of the
+     * same name) is never adopted, so an undo can never delete it; sending again lets the platform judge.
+     */
+    async reconcile(session, { type, body, knownIds }, item) {
       const tests = await session.tests.listByType(type, item.aid);
-      return tests.find((candidate) => candidate.testName === body.testName)?.testId ?? null;
+      const since = item.startedAt ? item.startedAt.getTime() - CLOCK_SKEW_MS : Number.NEGATIVE_INFINITY;
+      const ours = tests.find(
+        (candidate) =>
+          candidate.testName === body.testName &&
+          !knownIds.includes(candidate.testId) &&
+          (!candidate.createdDate || Date.parse(candidate.createdDate) >= since),
+      );
+      return ours?.testId ?? null;
     },
   },
   'delete-test': {

@@ -3,6 +3,8 @@ import {
   agentToDeleteSchema,
   bulkAccountGroupSchema,
   bulkLabelSchema,
+  conflictChoice,
+  conflictChoiceSchema,
   inviteeSchema,
   labelTargetSchema,
   testTemplateSchema,
@@ -20,7 +22,9 @@ export const storedInputSchema = z.discriminatedUnion('kind', [
     kind: z.literal('tests'),
     accountGroups: groups,
     templates: z.array(testTemplateSchema),
-    skipExisting: z.boolean().default(true),
+    /** Runs stored before the choice had a name keep `skipExisting`. */
+    onConflict: conflictChoiceSchema.optional(),
+    skipExisting: z.boolean().optional(),
   }),
   z.object({ kind: z.literal('undo-tests'), accountGroups: groups, sourceRunId: z.string() }),
   z.object({ kind: z.literal('agents'), accountGroups: groups, agents: z.array(agentToDeleteSchema) }),
@@ -55,7 +59,11 @@ function uniqueGroups(rows: z.infer<typeof bulkAccountGroupSchema>[]) {
 export function toStoredInput(request: CreateBulkRun): Record<string, unknown> {
   switch (request.kind) {
     case 'tests':
-      return { accountGroups: request.accountGroups, templates: request.templates, skipExisting: request.skipExisting };
+      return {
+        accountGroups: request.accountGroups,
+        templates: request.templates,
+        onConflict: conflictChoice(request),
+      };
     case 'agents':
       return { accountGroups: uniqueGroups(request.agents), agents: request.agents };
     case 'labels':

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { newTestTemplate, type TestTemplate } from '@ce/contract';
 import { PlatformError } from '@ce/platform-client';
-import { createBody, findDuplicates, planCells, platformFailure, type GroupInventory } from './bulk-plan.js';
+import {
+  createBody,
+  findDuplicates,
+  planCells,
+  platformFailure,
+  uniqueName,
+  type GroupInventory,
+} from './bulk-plan.js';
 
 const template = (changes: Partial<TestTemplate>): TestTemplate => ({ ...newTestTemplate(), ...changes });
 const agent = (agentId: string, agentName: string) => ({
@@ -38,11 +45,23 @@ describe('planCells', () => {
     });
   });
 
-  it('skips a test of the same name (any case) and type, but not one of another type', () => {
+  it('shows a test of the same name (any case, any type: the platform takes a name once per group) as a conflict', () => {
     const existing = group('10', { tests: [{ testId: '77', testName: 'shop', type: 'http-server' }] });
-    expect(planCells([shop], [existing])[0]).toMatchObject({ action: 'exists', existingTestId: '77' });
+    expect(planCells([shop], [existing])[0]).toMatchObject({
+      action: 'exists',
+      existingTestId: '77',
+      reason: 'A test with this name exists in this account group',
+    });
     const otherType = group('10', { tests: [{ testId: '78', testName: 'Shop', type: 'page-load' }] });
-    expect(planCells([shop], [otherType])[0]?.action).toBe('create');
+    expect(planCells([shop], [otherType])[0]).toMatchObject({ action: 'exists', existingTestId: '78' });
+    const otherName = group('10', { tests: [{ testId: '79', testName: 'Shop front', type: 'http-server' }] });
+    expect(planCells([shop], [otherName])[0]?.action).toBe('create');
+  });
+
+  it('renames a conflict with the first free suffix', () => {
+    expect(uniqueName(' Shop ', new Set(['shop']))).toBe('Shop (2)');
+    expect(uniqueName('Shop', new Set(['shop', 'shop (2)', 'shop (3)']))).toBe('Shop (4)');
+    expect(uniqueName('Shop', new Set(['other']))).toBe('Shop');
   });
 
   it('blocks a group where none of the chosen agents is, or that could not be read', () => {

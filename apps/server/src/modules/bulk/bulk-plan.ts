@@ -68,7 +68,18 @@ export function createBody(template: TestTemplate, agents: { agentId: string }[]
   return body;
 }
 
-const key = (type: string, name: string) => `${type}\u0000${name.trim().toLowerCase()}`;
+/** Test names as the plan compares them: trimmed, case folded (a near match is shown as a conflict too). */
+export const nameKey = (name: string) => name.trim().toLowerCase();
+
+/** `name`, or with the first suffix " (2)", " (3)", ... that no name in `taken` has. */
+export function uniqueName(name: string, taken: ReadonlySet<string>): string {
+  const base = name.trim();
+  if (!taken.has(nameKey(base))) return base;
+  for (let suffix = 2; ; suffix++) {
+    const candidate = `${base} (${suffix})`;
+    if (!taken.has(nameKey(candidate))) return candidate;
+  }
+}
 
 export interface GroupInventory {
   group: BulkAccountGroup;
@@ -103,14 +114,15 @@ export async function inventory(
 }
 
 /**
- * Template x account group: create, or skip because a test of the same name and type exists, or
- * blocked because none of the template's agents is in the group. Agents are matched by name.
+ * Template x account group: create; a conflict ('exists') because a test of that name is in the group
+ * already (the platform allows a name once per group, whatever the type); or blocked because none of
+ * the template's agents is in the group. Agents are matched by name.
  */
 export function planCells(templates: TestTemplate[], groups: GroupInventory[]): PlanCell[] {
   const cells: PlanCell[] = [];
   templates.forEach((template, templateIndex) => {
     for (const { group, tests, agents, error } of groups) {
-      const existing = new Map(tests.map((test) => [key(test.type, test.testName), test.testId]));
+      const existing = new Map(tests.map((test) => [nameKey(test.testName), test.testId]));
       const byName = new Map(agents.map((agent) => [agent.agentName, agent]));
       const chosen = needsAgents(template.testType) ? template.agentNames : [];
       const found = chosen.flatMap((name) => {
@@ -118,7 +130,7 @@ export function planCells(templates: TestTemplate[], groups: GroupInventory[]): 
         return agent ? [{ agentId: agent.agentId, agentName: agent.agentName }] : [];
       });
       const missingAgents = chosen.filter((name) => !byName.has(name));
-      const existingTestId = existing.get(key(template.testType, template.testName)) ?? null;
+      const existingTestId = existing.get(nameKey(template.testName)) ?? null;
       const base = {
         templateIndex,
         aid: group.aid,
@@ -130,7 +142,7 @@ export function planCells(templates: TestTemplate[], groups: GroupInventory[]): 
       };
       if (error) cells.push({ ...base, action: 'blocked', reason: error });
       else if (existingTestId)
-        cells.push({ ...base, action: 'exists', reason: 'A test with this name and type exists' });
+        cells.push({ ...base, action: 'exists', reason: 'A test with this name exists in this account group' });
       else if (chosen.length > 0 && found.length === 0)
         cells.push({ ...base, action: 'blocked', reason: 'None of the chosen agents is in this account group' });
       else cells.push({ ...base, action: 'create', reason: null });

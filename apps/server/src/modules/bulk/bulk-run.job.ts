@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BULK_MESSAGES, type TestTemplate } from '@ce/contract';
+import { BULK_MESSAGES, conflictChoice, type TestTemplate } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
@@ -17,7 +17,7 @@ import {
 } from './bulk-actions.js';
 import { storedInput } from './bulk-input.js';
 import { mapPool } from '../../platform/map-pool.js';
-import { createBody, inventory, planCells, platformFailure } from './bulk-plan.js';
+import { createBody, inventory, nameKey, planCells, platformFailure, uniqueName } from './bulk-plan.js';
 import type { BulkRepository, BulkRunRow, NewBulkItem } from './bulk.repository.js';
 
 export const BULK_RUN_QUEUE = 'bulk.run';
@@ -285,21 +285,39 @@ export class BulkRunJob {
     switch (input.kind) {
       case 'tests': {
         const found = await inventory(session, input.accountGroups, { tests: true, agents: true });
+        const choice = conflictChoice(input);
+        // Per group, the names taken (by its tests, then by this run's) and the ids of each name's tests.
+        const taken = new Map(
+          found.map((group) => [group.group.aid, new Set(group.tests.map((t) => nameKey(t.testName)))]),
+        );
+        const idsOf = (aid: string, name: string) =>
+          (found.find((group) => group.group.aid === aid)?.tests ?? [])
+            .filter((test) => nameKey(test.testName) === nameKey(name))
+            .map((test) => test.testId);
         for (const cell of planCells(input.templates, found)) {
           const template: TestTemplate | undefined = input.templates[cell.templateIndex];
           if (!template) continue;
+          const names = taken.get(cell.aid) ?? new Set<string>();
+          const conflict = cell.action === 'exists';
+          const testName = conflict && choice === 'rename' ? uniqueName(cell.testName, names) : cell.testName;
+          names.add(nameKey(testName));
+          const missing = cell.missingAgents.length ? `Not in this group: ${cell.missingAgents.join(', ')}` : null;
           const item = newItem(
             'create-test',
-            { type: template.testType, body: createBody(template, cell.agents) },
+            {
+              type: template.testType,
+              body: { ...createBody(template, cell.agents), testName },
+              knownIds: idsOf(cell.aid, testName),
+            },
             {
               templateIndex: cell.templateIndex,
               aid: cell.aid,
               accountGroupName: cell.accountGroupName,
-              subject: cell.testName,
-              note: cell.missingAgents.length ? `Not in this group: ${cell.missingAgents.join(', ')}` : null,
+              subject: testName,
+              note: conflict && testName !== cell.testName ? `Renamed: "${cell.testName}" is taken` : missing,
             },
           );
-          if (cell.action === 'exists' && input.skipExisting)
+          if (conflict && choice === 'skip')
             add({ ...item, status: 'skipped', resultId: cell.existingTestId, note: 'Already exists' });
           else if (cell.action === 'blocked') add({ ...item, status: 'failed', error: cell.reason });
           else add(item);

@@ -9,6 +9,7 @@ import {
   newTestTemplate,
   type BulkTestsFormOutput,
   type BulkTestsFormValues,
+  type ConflictChoice,
   type PlanCell,
   type TestTemplate,
 } from '@ce/contract';
@@ -36,7 +37,10 @@ export interface BulkTestsWizardProps {
 }
 
 const STEP_LABELS = ['Authentication', 'Account Groups', 'Test Configuration'];
-const PLAN_LABEL: Record<PlanCell['action'], string> = { create: 'Create', exists: 'Exists, skip', blocked: 'Blocked' };
+const PLAN_LABEL: Record<ConflictChoice, Record<PlanCell['action'], string>> = {
+  skip: { create: 'Create', exists: 'Exists, skip', blocked: 'Blocked' },
+  rename: { create: 'Create', exists: 'Exists, rename', blocked: 'Blocked' },
+};
 
 /**
  * The bulk test creator: a token, account groups, test templates; then a server run that creates
@@ -57,6 +61,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const cards = useFieldArray({ control: form.control, name: 'templates' });
   const templates = useWatch({ control: form.control, name: 'templates' });
   const [planned, setPlanned] = useState<{ groupKey: string; cells: PlanCell[] } | null>(null);
+  const [onConflict, setOnConflict] = useState<ConflictChoice>('skip');
   // A plan describes one set of templates: any edit to them and it is not shown any more.
   const { subscribe } = form;
   useEffect(() => subscribe({ formState: { values: true }, callback: () => setPlanned(null) }), [subscribe]);
@@ -71,6 +76,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const formValid = form.formState.isValid;
   // ... and one set of account groups.
   const plan = planned?.groupKey === groupKey ? planned.cells : null;
+  const conflicts = plan?.filter((cell) => cell.action === 'exists').length ?? 0;
   const planByCell = useMemo(() => new Map(plan?.map((cell) => [`${cell.templateIndex}:${cell.aid}`, cell])), [plan]);
 
   const reset = () => {
@@ -145,6 +151,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
         organization: platform.organization,
         accountGroups: platform.chosen,
         templates: checked,
+        onConflict,
       },
       {
         onSuccess: (started) => openRun(started.id),
@@ -208,7 +215,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     const cell = planByCell.get(`${templateIndex}:${aid}`);
     if (!cell) return undefined;
     const missing = cell.missingAgents.length > 0 ? `missing ${cell.missingAgents.join(', ')}` : null;
-    return { status: cell.action, label: PLAN_LABEL[cell.action], detail: cell.reason ?? missing };
+    return { status: cell.action, label: PLAN_LABEL[onConflict][cell.action], detail: cell.reason ?? missing };
   };
 
   const content = runOnly ? null : (
@@ -290,10 +297,34 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
                 cell={planCell}
               />
               <p className="text-sm text-slate-600">
-                {plan.filter((cell) => cell.action === 'create').length} to create,{' '}
-                {plan.filter((cell) => cell.action === 'exists').length} already exist and will be skipped,{' '}
+                {plan.filter((cell) => cell.action === 'create').length} to create, {conflicts} already exist and will
+                be {onConflict === 'skip' ? 'skipped' : 'created with a suffix'},{' '}
                 {plan.filter((cell) => cell.action === 'blocked').length} cannot be created.
               </p>
+              {conflicts > 0 && (
+                <fieldset className="flex flex-wrap gap-4 text-sm" aria-label="Tests whose name is taken">
+                  <legend className="mb-1 font-medium">A test of that name is already in the account group:</legend>
+                  <label className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="on-conflict"
+                      checked={onConflict === 'skip'}
+                      onChange={() => setOnConflict('skip')}
+                    />
+                    Skip it
+                  </label>
+                  <label className="flex items-center gap-2">
+                    <input
+                      type="radio"
+                      name="on-conflict"
+                      checked={onConflict === 'rename'}
+                      onChange={() => setOnConflict('rename')}
+                    />
+                    Create mine with a suffix, for example &quot;
+                    {plan.find((cell) => cell.action === 'exists')?.testName} (2)&quot;
+                  </label>
+                </fieldset>
+              )}
             </div>
           )}
           <div className="flex flex-wrap justify-between gap-2">
