@@ -59,6 +59,7 @@ import { openDatabase, type Database, type DatabaseTarget } from './platform/dat
 import { ExclusiveLocks } from './platform/exclusive-locks.js';
 import { registerRequestTimeouts } from './platform/request-timeouts.js';
 import { SharedRateBudgets } from './platform/rate-budget.js';
+import { WebexDeliveries } from './platform/webex-delivery.js';
 import { SharedThrottle, sharedStateJobs } from './platform/shared-throttle.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { connectExternals } from './platform/externals.js';
@@ -236,7 +237,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       queue,
       tokens,
       platform,
-      webex,
+      webex: webex ? new WebexDeliveries(db, webex) : null,
       logger: app.log,
       instanceId: config.instanceId,
       clock: options.clock,

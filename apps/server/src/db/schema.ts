@@ -149,6 +149,20 @@ export const rateBudgets = pgTable('rate_budgets', {
 });
 
 /**
+ * Webex messages a job sends, recorded before each is sent (`sending`) and confirmed after (`sent`): a job
+ * taken up again after a crash looks for a message still `sending` in Webex before sending it again.
+ */
+export const webexDeliveries = pgTable('webex_deliveries', {
+  key: text('key').primaryKey(),
+  toEmail: text('to_email').notNull(),
+  /** SHA-256 of the markdown as sent (fitted to Webex's limit): how the message is recognised. */
+  markdownSha256: text('markdown_sha256').notNull(),
+  status: text('status').notNull(),
+  messageId: text('message_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * "One at a time" rules that must hold across instances (a user's task creation in the time tracker): a
  * row per held lock, with its holder and an expiry so a lock of a process that died frees itself.
  */

@@ -79,7 +79,8 @@ export class WebexClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  async send(toPersonEmail: string, markdown: string, file?: WebexFile): Promise<void> {
+  /** Sends one message; answers the id Webex gave it. */
+  async send(toPersonEmail: string, markdown: string, file?: WebexFile): Promise<{ id: string | null }> {
     for (let attempt = 0; ; attempt++) {
       const fields = { toPersonEmail, markdown: fitMarkdown(markdown) };
       const headers: Record<string, string> = { authorization: `Bearer ${this.options.botToken}` };
@@ -120,7 +121,48 @@ export class WebexClient {
           `Webex refused the message (${response.status}): ${body.message ?? response.statusText}`,
         );
       }
-      return;
+      const sent = (await response.json().catch(() => ({}))) as { id?: unknown };
+      return { id: typeof sent.id === 'string' ? sent.id : null };
     }
   }
+
+  /**
+   * The latest messages of the bot's direct space with a person (GET /v1/messages/direct), newest first:
+   * how a delivery cut short by a crash finds out whether its message went out.
+   */
+  async directMessages(personEmail: string, max = 50): Promise<WebexSentMessage[]> {
+    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/v1/messages/direct`);
+    url.searchParams.set('personEmail', personEmail);
+    url.searchParams.set('max', String(max));
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        headers: { authorization: `Bearer ${this.options.botToken}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch {
+      throw new WebexError(0, 'Webex could not be reached');
+    }
+    if (!response.ok) throw new WebexError(response.status, `Webex refused to list messages (${response.status})`);
+    const body = (await response.json().catch(() => ({}))) as { items?: unknown };
+    return (Array.isArray(body.items) ? body.items : []).flatMap((item: Record<string, unknown>) =>
+      typeof item.id === 'string'
+        ? [
+            {
+              id: item.id,
+              markdown: typeof item.markdown === 'string' ? item.markdown : undefined,
+              text: typeof item.text === 'string' ? item.text : undefined,
+              created: typeof item.created === 'string' ? item.created : '',
+            },
+          ]
+        : [],
+    );
+  }
+}
+
+export interface WebexSentMessage {
+  id: string;
+  markdown?: string;
+  text?: string;
+  created: string;
 }

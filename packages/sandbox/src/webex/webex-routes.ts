@@ -63,15 +63,37 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
   { state, botToken },
 ) => {
   const expected = Buffer.from(`Bearer ${botToken}`);
+  const authorized = (authorization: string | undefined) => {
+    const given = Buffer.from(authorization ?? '');
+    return botToken !== '' && given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const unauthorized = (reply: FastifyReply) =>
+    webexError(reply, 401, 'The request requires a valid access token set in the Authorization request header.');
+
+  // List Direct Messages: the bot's 1:1 space with a person, newest first (max 1..1000, default 50).
+  app.get('/v1/messages/direct', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    const { personEmail, max } = request.query as { personEmail?: string; max?: string };
+    if (!personEmail) return webexError(reply, 400, 'personId or personEmail is required.');
+    const limit = Math.min(1000, Math.max(1, Number(max) || 50));
+    const items = state.messages
+      .filter((message) => message.toPersonEmail === personEmail)
+      .slice(-limit)
+      .reverse()
+      .map((message) => ({
+        id: message.id,
+        roomId: `sandbox-direct-${message.toPersonEmail}`,
+        roomType: 'direct',
+        ...(message.text ? { text: message.text } : {}),
+        ...(message.markdown ? { markdown: message.markdown } : {}),
+        personEmail: 'ce-toolkit-bot@webex.bot',
+        created: message.created,
+      }));
+    return { items };
+  });
+
   app.post('/v1/messages', async (request, reply) => {
-    const given = Buffer.from(request.headers.authorization ?? '');
-    if (botToken === '' || given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      return webexError(
-        reply,
-        401,
-        'The request requires a valid access token set in the Authorization request header.',
-      );
-    }
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
     if (state.throttledUntil > Date.now()) {
       reply.header('Retry-After', String(state.retryAfterSeconds));
       return webexError(reply, 429, 'Too Many Requests');

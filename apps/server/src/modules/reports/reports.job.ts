@@ -7,7 +7,8 @@ import { LeaseLostError, whileLeased, type Lease } from '../../platform/lease.js
 import { mdSafe } from '../../platform/markdown.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
-import { WebexError, type WebexClient } from '../../platform/webex-client.js';
+import { WebexError } from '../../platform/webex-client.js';
+import type { WebexDeliveries } from '../../platform/webex-delivery.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
 import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';
@@ -58,7 +59,8 @@ export interface ReportJobsDependencies {
   queue: JobQueue;
   tokens: SealedTokens;
   platform: PlatformClient;
-  webex: WebexClient | null;
+  /** Webex delivery, each message once; null when there is no Webex. */
+  webex: WebexDeliveries | null;
   logger: {
     info(object: object, message: string): void;
     warn(object: object, message: string): void;
@@ -92,7 +94,9 @@ export class ReportJobs {
       }),
       periodicJob(REPORT_RETENTION_QUEUE, NIGHTLY, async () => {
         const deleted = await repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS));
-        if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: finished reports deleted');
+        const deliveries = (await this.deps.webex?.prune(retentionDays)) ?? 0;
+        if (deleted || deliveries)
+          this.deps.logger.info({ deleted, deliveries, retentionDays }, 'retention: finished reports deleted');
       }),
     ];
   }
@@ -244,8 +248,10 @@ export class ReportJobs {
     if (!webex || fresh?.deliveryStatus === 'delivered') return;
     try {
       const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
-      await webex.send(to, generated.summaryMarkdown, first);
-      for (const artifact of rest) await webex.send(to, mdSafe`File: ${artifact.filename}`.text, artifact);
+      // Each message under its own key: a job taken up again after a crash never posts one twice.
+      await webex.sendOnce(`report:${report.id}:0`, to, generated.summaryMarkdown, first);
+      for (const [index, artifact] of rest.entries())
+        await webex.sendOnce(`report:${report.id}:${index + 1}`, to, mdSafe`File: ${artifact.filename}`.text, artifact);
       await this.deps.repository.leases.mustWrite(lease, { deliveryStatus: 'delivered', deliveryError: null });
     } catch (error) {
       if (error instanceof LeaseLostError) throw error;
