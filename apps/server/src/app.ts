@@ -60,6 +60,7 @@ import { ExclusiveLocks } from './platform/exclusive-locks.js';
 import { registerRequestTimeouts } from './platform/request-timeouts.js';
 import { SharedRateBudgets } from './platform/rate-budget.js';
 import { WebexDeliveries } from './platform/webex-delivery.js';
+import { Metrics } from './platform/metrics.js';
 import { SharedThrottle, sharedStateJobs } from './platform/shared-throttle.js';
 import { registerErrorHandling } from './platform/errors.js';
 import { connectExternals } from './platform/externals.js';
@@ -165,6 +166,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   try {
     const throttle = new SharedThrottle(db);
+    const metrics = new Metrics(database.sql, config.instanceId);
+    metrics.register(app, config.metricsToken);
     await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
@@ -172,6 +175,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, {
       clock: options.clock,
       limiters: budgets,
+      observer: metrics.platform,
     });
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const locks = new ExclusiveLocks(db);
@@ -240,6 +244,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       webex: webex ? new WebexDeliveries(db, webex) : null,
       logger: app.log,
       instanceId: config.instanceId,
+      metrics,
       clock: options.clock,
     });
     await app.register(reportsRoutes, { reports });
@@ -253,6 +258,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       usage,
       logger: app.log,
       instanceId: config.instanceId,
+      metrics,
     });
     // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
@@ -308,7 +314,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
     await queue.start();
     if (config.workersEnabled) {
-      await startJobs(queue, [
+      await startJobs(queue, { metrics, logger: app.log }, [
         ...sessionJobs(auth, app.log),
         ...identityJobs(identity, config.retentionDays, app.log),
         ...reportJobs.jobs(config.retentionDays),

@@ -28,13 +28,34 @@ export function periodicJob(queue: string, cron: string, run: () => Promise<void
   return { queue, cron, handle: run };
 }
 
-/** Declares every job's worker (and schedule) on the queue. */
-export async function startJobs(queue: JobQueue, jobs: Job[]): Promise<void> {
+export interface JobObservers {
+  metrics: { job(queue: string, outcome: 'completed' | 'failed', seconds: number): void };
+  logger: { debug(object: object, message: string): void; error(object: object, message: string): void };
+}
+
+/**
+ * Declares every job's worker (and schedule) on the queue. Each job taken is timed and its outcome
+ * counted; its log lines name the queue and the queue's job id (and, through the logger, the instance).
+ */
+export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: Job[]): Promise<void> {
   for (const job of jobs) {
     await queue.work(
       job.queue,
       async ([entry]) => {
-        if (entry) await job.handle(entry.data);
+        if (!entry) return;
+        const started = performance.now();
+        const seconds = () => (performance.now() - started) / 1000;
+        const log = { queue: job.queue, jobId: entry.id };
+        observers.logger.debug(log, 'job started');
+        try {
+          await job.handle(entry.data);
+          observers.metrics.job(job.queue, 'completed', seconds());
+          observers.logger.debug({ ...log, durationMs: Math.round(seconds() * 1000) }, 'job completed');
+        } catch (error) {
+          observers.metrics.job(job.queue, 'failed', seconds());
+          observers.logger.error({ ...log, err: error }, 'job failed');
+          throw error;
+        }
       },
       { batchSize: job.batchSize ?? 1 },
     );

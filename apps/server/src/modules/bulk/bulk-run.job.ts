@@ -79,6 +79,7 @@ export interface BulkRunJobDependencies {
   };
   /** Names this process in the leases it takes. */
   instanceId: string;
+  metrics?: { recovered(kind: string, count: number): void };
 }
 
 /**
@@ -129,6 +130,7 @@ export class BulkRunJob {
     }
     if (candidates.length)
       this.deps.logger.info({ count: candidates.length }, 'bulk runs without a worker sent back to the queue');
+    this.deps.metrics?.recovered('bulk', candidates.length);
     return candidates.length;
   }
 

@@ -68,6 +68,7 @@ export interface ReportJobsDependencies {
   };
   /** Names this process in the leases it takes. */
   instanceId: string;
+  metrics?: { recovered(kind: string, count: number): void };
   /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
   clock?: () => Date;
 }
@@ -152,6 +153,7 @@ export class ReportJobs {
     }
     if (requeued || failed)
       this.deps.logger.info({ requeued, failed }, 'reports without a worker sent back to the queue or ended');
+    this.deps.metrics?.recovered('reports', requeued);
     return { requeued, failed };
   }
 
