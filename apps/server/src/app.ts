@@ -151,7 +151,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const target: DatabaseTarget =
     options.database ??
     (config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
+      ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
   const app = createServer(config, options);
   if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
@@ -244,6 +244,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       webex: webex ? new WebexDeliveries(db, webex) : null,
       logger: app.log,
       instanceId: config.instanceId,
+      leaseMs: config.jobLeaseMs,
       metrics,
       clock: options.clock,
     });
@@ -258,6 +259,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       usage,
       logger: app.log,
       instanceId: config.instanceId,
+      leaseMs: config.jobLeaseMs,
       metrics,
     });
     // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
@@ -312,7 +314,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     registerWebApp(app, config.webDistDir);
     if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
 
-    await queue.start();
+    // pg-boss installs its schema on first start; instances starting together take turns (it races otherwise).
+    await database.exclusively(() => queue.start());
     if (config.workersEnabled) {
       await startJobs(queue, { metrics, logger: app.log }, [
         ...sessionJobs(auth, app.log),

@@ -81,6 +81,13 @@ const envSchema = z.object({
     .string()
     .regex(/^[\w.:-]{1,100}$/, 'letters, digits, dots, colons, dashes and underscores, at most 100')
     .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  JOB_LEASE_MS: z.coerce
+    .number()
+    .int()
+    .min(2_000)
+    .max(10 * 60_000)
+    .default(60_000),
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters').optional(),
   PLATFORM_TIMEOUT_MS: durationMs(30_000),
   PLATFORM_RETRY_BUDGET_MS: durationMs(120_000),
@@ -234,6 +241,10 @@ export interface AppConfig {
   workersEnabled: boolean;
   /** Names this process in job leases and log lines (host, process and a random part by default). */
   instanceId: string;
+  /** Connections this instance opens to PostgreSQL at most. */
+  databasePoolSize: number;
+  /** How long a worker's claim on a job lasts without renewal (renewed every quarter of it). */
+  jobLeaseMs: number;
   /** The bearer token GET /metrics asks for; without it, /metrics answers 404. */
   metricsToken: string | null;
 }
@@ -388,6 +399,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     workersEnabled: env.WORKERS_ENABLED,
     instanceId: env.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
+    jobLeaseMs: env.JOB_LEASE_MS,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
     metricsToken: env.METRICS_TOKEN ?? null,
   };
 }

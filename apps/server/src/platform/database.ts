@@ -13,7 +13,8 @@ import * as schema from '../db/schema.js';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** Where the data lives: an embedded PGlite folder (`null` = in memory, for tests) or a PostgreSQL server. */
-export type DatabaseTarget = { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string };
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; poolSize?: number };
 
 /** Raw SQL access in the shape pg-boss expects from a `db` adapter. */
 export interface SqlExecutor {
@@ -24,6 +25,11 @@ export interface Database {
   db: Db;
   sql: SqlExecutor;
   kind: DatabaseTarget['kind'];
+  /**
+   * Runs `work` while no other instance runs its own (the lock the migrations take): for start-up steps
+   * that are not safe to run at the same moment from several instances, such as installing the job queue.
+   */
+  exclusively<T>(work: () => Promise<T>): Promise<T>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,7 +47,9 @@ export async function openDatabase(
   log?: DatabaseLog,
   migrationLockTimeoutMs = MIGRATION_LOCK_TIMEOUT_MS,
 ): Promise<Database> {
-  return target.kind === 'pglite' ? openPglite(target.dataDir) : openPostgres(target.url, log, migrationLockTimeoutMs);
+  return target.kind === 'pglite'
+    ? openPglite(target.dataDir)
+    : openPostgres(target.url, log, migrationLockTimeoutMs, target.poolSize ?? 10);
 }
 
 /** Migrations' own lock wait: a table held by a long transaction stops the start with a message, not a hang. */
@@ -85,6 +93,8 @@ async function openPglite(dataDir: string | null): Promise<Database> {
         return results.at(-1) ?? { rows: [] };
       },
     },
+    // One process owns the embedded database: nobody to wait for.
+    exclusively: (work) => work(),
     async ping() {
       await client.query('select 1');
     },
@@ -94,8 +104,13 @@ async function openPglite(dataDir: string | null): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, log: DatabaseLog | undefined, lockTimeoutMs: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+async function openPostgres(
+  url: string,
+  log: DatabaseLog | undefined,
+  lockTimeoutMs: number,
+  poolSize: number,
+): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next query.
   });
@@ -138,6 +153,16 @@ async function openPostgres(url: string, log: DatabaseLog | undefined, lockTimeo
       async executeSql(text, values) {
         return pool.query(text, values);
       },
+    },
+    async exclusively(work) {
+      const holder = await pool.connect();
+      try {
+        await holder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+        return await work();
+      } finally {
+        await holder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+        holder.release();
+      }
     },
     async ping() {
       await pool.query('select 1');

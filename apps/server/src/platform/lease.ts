@@ -10,7 +10,13 @@ import type { Db } from './database.js';
  * its next renewal or write, stops, and never overwrites what the new holder did.
  */
 export const LEASE_MS = 60_000;
-export const HEARTBEAT_MS = 15_000;
+
+/** A lease's length and how often it is renewed (a quarter of it: three renewals may fail before it lapses). */
+export interface LeaseTiming {
+  leaseMs: number;
+  heartbeatMs: number;
+}
+export const leaseTiming = (leaseMs = LEASE_MS): LeaseTiming => ({ leaseMs, heartbeatMs: Math.floor(leaseMs / 4) });
 
 /** A table of jobs: reports and bulk runs both have these columns. */
 export type LeasedTable = PgTable & {
@@ -149,7 +155,7 @@ export async function whileLeased<T>(
   lease: Lease,
   renew: (lease: Lease, until: Date) => Promise<boolean>,
   work: (signal: AbortSignal) => Promise<T>,
-  timing: { leaseMs: number; heartbeatMs: number } = { leaseMs: LEASE_MS, heartbeatMs: HEARTBEAT_MS },
+  timing: LeaseTiming = leaseTiming(),
 ): Promise<T> {
   const controller = new AbortController();
   let heldUntil = Date.now() + timing.leaseMs;

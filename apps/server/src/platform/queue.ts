@@ -2,6 +2,8 @@ import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SqlExecutor } from './database.js';
 
+const DEADLOCK_DETECTED = '40P01';
+
 export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
 
 /** The job queue (pg-boss) on the process's one database instance, whichever database that is. */
@@ -25,10 +27,22 @@ export class JobQueue {
     this.started = true;
   }
 
-  /** pg-boss 10 needs a queue to exist before jobs are sent to it or taken from it. */
+  /**
+   * pg-boss 10 needs a queue to exist before jobs are sent to it or taken from it. Instances starting at
+   * the same moment create the same queues at once, and PostgreSQL may end one of them as a deadlock
+   * (40P01): that one tries again (the queue is then there, or its turn comes).
+   */
   private async ensure(name: string): Promise<void> {
     if (this.created.has(name)) return;
-    await this.boss.createQueue(name);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.boss.createQueue(name);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.floor(Math.random() * 100)));
+      }
+    }
     this.created.add(name);
   }
 

@@ -3,7 +3,7 @@ import { BULK_MESSAGES, conflictChoice, type TestTemplate } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { LeaseLostError, whileLeased, type Lease } from '../../platform/lease.js';
+import { LeaseLostError, leaseTiming, whileLeased, type Lease } from '../../platform/lease.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import type { UsageService } from '../usage/usage.service.js';
@@ -80,6 +80,8 @@ export interface BulkRunJobDependencies {
   /** Names this process in the leases it takes. */
   instanceId: string;
   metrics?: { recovered(kind: string, count: number): void };
+  /** How long a claim lasts without renewal (JOB_LEASE_MS). */
+  leaseMs?: number;
 }
 
 /**
@@ -153,7 +155,7 @@ export class BulkRunJob {
 
   private async execute(runId: string): Promise<void> {
     const { repository } = this.deps;
-    const claimed = await repository.leases.claim(runId, new Date(), this.deps.instanceId);
+    const claimed = await repository.leases.claim(runId, new Date(), this.deps.instanceId, this.deps.leaseMs);
     if (!claimed) return;
     const { row: run, lease } = claimed;
     // Ended here (done or failed under this claim): usage is counted and the token goes. A stopped run
@@ -164,6 +166,7 @@ export class BulkRunJob {
         lease,
         (held, until) => repository.leases.renew(held, until),
         (signal) => this.carryOut(run, lease, signal),
+        leaseTiming(this.deps.leaseMs),
       );
       if (outcome === STOPPED) {
         await repository.leases.write(lease, { leaseUntil: null });

@@ -3,7 +3,7 @@ import type { ReportKind } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { LeaseLostError, whileLeased, type Lease } from '../../platform/lease.js';
+import { LeaseLostError, leaseTiming, whileLeased, type Lease } from '../../platform/lease.js';
 import { mdSafe } from '../../platform/markdown.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
@@ -69,6 +69,8 @@ export interface ReportJobsDependencies {
   /** Names this process in the leases it takes. */
   instanceId: string;
   metrics?: { recovered(kind: string, count: number): void };
+  /** How long a claim lasts without renewal (JOB_LEASE_MS). */
+  leaseMs?: number;
   /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
   clock?: () => Date;
 }
@@ -164,7 +166,7 @@ export class ReportJobs {
    */
   async run(reportId: string): Promise<void> {
     const { repository } = this.deps;
-    const claimed = await repository.leases.claim(reportId, new Date(), this.deps.instanceId);
+    const claimed = await repository.leases.claim(reportId, new Date(), this.deps.instanceId, this.deps.leaseMs);
     if (!claimed) return;
     const { row: report, lease } = claimed;
     const log = { reportId, jobGeneration: lease.generation };
@@ -176,6 +178,7 @@ export class ReportJobs {
         lease,
         (held, until) => repository.leases.renew(held, until),
         (signal) => this.produce(report, lease, signal),
+        leaseTiming(this.deps.leaseMs),
       );
       ended = true;
     } catch (error) {

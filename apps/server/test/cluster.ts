@@ -1,0 +1,203 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { hashPassword } from '../src/modules/users/passwords.js';
+import { localeForRole } from '../src/modules/users/users.service.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+
+/** A process of the deployment: its name (INSTANCE_ID), address and what it printed. */
+export interface ClusterProcess {
+  name: string;
+  process: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Every process started, to be killed at the end whether or not it started. */
+const spawned = new Set<ChildProcess>();
+
+/** Starts a TypeScript entry point and waits for it to print `running at <address>`. */
+function startProcess(name: string, entry: string, env: Record<string, string>): Promise<ClusterProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
+    cwd: root,
+  });
+  spawned.add(child);
+  child.once('exit', () => spawned.delete(child));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 120_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/[^\s/]+(?::\d+)?)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ name, process: child, url: match[1], output: () => output });
+      }
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${code}) before it started:\n${output}`));
+    });
+  });
+}
+
+/**
+ * A deployment on one machine, as the README describes it: the standalone sandbox (`npm run sandbox`)
+ * standing in for the platform and Webex, one PostgreSQL database, and as many web instances
+ * (WORKERS_ENABLED=false) and workers as asked, each a process of its own sharing the same keys.
+ */
+export class Cluster {
+  sandbox!: ClusterProcess;
+  readonly processes: ClusterProcess[] = [];
+  private database = '';
+  private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-cluster-'));
+  private readonly botToken = randomBytes(18).toString('base64url');
+  private readonly keys = {
+    REPORTS_KEY: randomBytes(32).toString('base64'),
+    COOKIE_SECRET: randomBytes(32).toString('base64url'),
+  };
+
+  constructor(private readonly options: { jobLeaseMs: number; sandbox?: Record<string, string> }) {}
+
+  get databaseUrl(): string {
+    return this.database;
+  }
+
+  /** The sandbox and a fresh database; instances come with `start`. */
+  async open(): Promise<void> {
+    const base = new URL(process.env.DATABASE_URL ?? '');
+    const name = `ce_cluster_${randomBytes(6).toString('hex')}`;
+    await this.admin(`create database ${name}`);
+    const url = new URL(base.toString());
+    url.pathname = `/${name}`;
+    this.database = url.toString();
+    this.sandbox = await startProcess('sandbox', 'packages/sandbox/src/main.ts', {
+      SANDBOX_PORT: '0',
+      WEBEX_BOT_TOKEN: this.botToken,
+      ...this.options.sandbox,
+    });
+  }
+
+  /** Starts instances at the same moment; each runs the migrations' start-up (one of them migrates). */
+  async start(instances: { name: string; worker: boolean }[]): Promise<ClusterProcess[]> {
+    const started = await Promise.all(
+      instances.map(({ name, worker }) =>
+        startProcess(name, 'apps/server/src/main.ts', {
+          ...this.keys,
+          DATABASE_URL: this.database,
+          DATABASE_POOL_SIZE: '4',
+          DATA_DIR: path.join(this.dataDir, name),
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+          INSTANCE_ID: name,
+          WORKERS_ENABLED: String(worker),
+          JOB_LEASE_MS: String(this.options.jobLeaseMs),
+          PLATFORM_API_URL: `${this.sandbox.url}/sandbox/te/v7`,
+          WEBEX_API_URL: `${this.sandbox.url}/sandbox/webex`,
+          WEBEX_BOT_TOKEN: this.botToken,
+        }),
+      ),
+    );
+    this.processes.push(...started);
+    return started;
+  }
+
+  /** An account to sign in with (accounts are made by an administrator on PostgreSQL; here, directly). */
+  async addUser(email: string, role: 'TAM' | 'Super User', password: string): Promise<void> {
+    await this.query(`insert into users (email, name, locale, password_hash) values ($1, $2, $3, $4)`, [
+      email,
+      email,
+      localeForRole(role),
+      await hashPassword(password),
+    ]);
+  }
+
+  async query<T>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = new pg.Client({ connectionString: this.database });
+    await client.connect();
+    try {
+      return (await client.query(text, values)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+
+  async kill(instance: ClusterProcess): Promise<void> {
+    if (instance.process.exitCode !== null) return;
+    const exited = new Promise((resolve) => instance.process.once('exit', resolve));
+    instance.process.kill('SIGKILL');
+    await exited;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      [...spawned].map(
+        (child) =>
+          new Promise((resolve) => {
+            child.once('exit', resolve);
+            child.kill('SIGKILL');
+          }),
+      ),
+    );
+    if (this.database)
+      await this.admin(`drop database if exists ${new URL(this.database).pathname.slice(1)} with (force)`);
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  private async admin(statement: string): Promise<void> {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+}
+
+/**
+ * A browser over real HTTP that sends each request to the next instance in turn (a round-robin load
+ * balancer): one cookie jar, the anti-forgery header echoed, whichever instance answers.
+ */
+export class RoundRobinClient {
+  private readonly cookies = new Map<string, string>();
+  private next = 0;
+  readonly answeredBy: string[] = [];
+
+  constructor(private readonly instances: ClusterProcess[]) {}
+
+  async call<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: T }> {
+    const instance = this.instances[this.next++ % this.instances.length];
+    if (!instance) throw new Error('no instance to call');
+    this.answeredBy.push(instance.name);
+    const headers: Record<string, string> = {
+      cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (method !== 'GET') headers['x-csrf-token'] = this.cookies.get('ce_csrf') ?? '';
+    const response = await fetch(`${instance.url}${url}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair] = cookie.split(';');
+      const [name, ...value] = (pair ?? '').split('=');
+      if (name) this.cookies.set(name.trim(), value.join('='));
+    }
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+}
