@@ -61,6 +61,7 @@ export class Metrics {
       name: 'job_queue_oldest_age_seconds',
       help: 'Age of the oldest job waiting in each queue',
       labelNames: ['queue'],
+      registers: [],
     });
     // Read at each scrape from pg-boss's own table: the same numbers on every instance.
     new Gauge({
