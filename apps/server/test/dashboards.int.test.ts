@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommunityDashboard, PushPlan } from '@ce/contract';
@@ -267,6 +268,55 @@ describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
       action: 'dashboard.pushed',
       detail: expect.objectContaining({ createdDashboardId: answer.dashboardId, aid: target }),
     });
+  });
+
+  it('pushes once per push key: a repeated request answers the same dashboard, one cut short finds what it made', async () => {
+    const [entry] = await gallery(tam);
+    if (!entry) throw new Error('the gallery has an entry');
+    const aid = customer.groups[1]?.aid ?? '';
+    const pushId = randomUUID();
+    const request = { token: customer.token, organizationId: customer.organization.id, aid, pushId };
+    const push = (payload: Record<string, string>) =>
+      tam.request({ method: 'POST', url: `/api/community-dashboards/${entry.id}/push`, payload });
+    const titled = () =>
+      world().dashboards.filter((dashboard) => dashboard.aid === aid && dashboard.title === entry.title);
+    const before = titled().length;
+    const pushCount = async () => (await gallery(tam)).find((item) => item.id === entry.id)?.pushCount ?? 0;
+    const countBefore = await pushCount();
+
+    const first = await push(request);
+    expect(first.statusCode, first.body).toBe(201);
+    const again = await push(request);
+    expect(again.statusCode, again.body).toBe(201);
+    expect(again.json().dashboardId).toBe(first.json().dashboardId);
+    expect(titled()).toHaveLength(before + 1);
+    expect(await pushCount()).toBe(countBefore + 1);
+
+    // A push cut short after the platform made the dashboard (the server died before recording it).
+    const cut = randomUUID();
+    const made = await push({ ...request, pushId: cut });
+    const madeId = made.json<{ dashboardId: string }>().dashboardId;
+    await testApp.database.sql.executeSql(
+      `update community_dashboard_pushes set status = 'sending', created_dashboard_id = null,
+         created_at = now() - interval '5 minutes' where push_key = $1`,
+      [cut],
+    );
+    const retried = await push({ ...request, pushId: cut });
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(retried.json().dashboardId).toBe(madeId);
+    expect(titled()).toHaveLength(before + 2);
+
+    // While a push is under way, the same key is refused rather than pushed twice.
+    const busy = randomUUID();
+    await push({ ...request, pushId: busy });
+    await testApp.database.sql.executeSql(
+      `update community_dashboard_pushes set status = 'sending', created_dashboard_id = null where push_key = $1`,
+      [busy],
+    );
+    const refused = await push({ ...request, pushId: busy });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error.message).toBe('This push is already under way: its result shows once it ends.');
+    expect(titled()).toHaveLength(before + 3);
   });
 
   it('refuses a push with an invalid token or without a group, with the spec messages', async () => {

@@ -32,6 +32,8 @@ export const DASHBOARD_MESSAGES = {
   pushFailed: 'Error deploying dashboard',
   pushError: (message: string) => `Error: ${message}`,
   deployed: 'Dashboard deployed successfully',
+  pushInProgress: 'This push is already under way: its result shows once it ends.',
+  pushKeyReused: 'This push key belongs to another push.',
   fullscreenUnsupported: 'Fullscreen mode not supported in your browser',
   copied: 'JSON copied to clipboard',
   copyFailed: 'Failed to copy JSON to clipboard',
@@ -164,6 +166,11 @@ export const pushRequestSchema = z.object({
   token: z.string().trim().min(1, DASHBOARD_MESSAGES.pushTokenRequired).pipe(platformTokenSchema),
   organizationId: z.string().min(1, 'Please select an organization').max(128),
   aid: z.string().min(1, DASHBOARD_MESSAGES.pushGroupRequired).max(64),
+  /**
+   * The browser's key for this push (one per confirmation): a request repeated with the same key answers
+   * the same push and never creates a second dashboard. Optional for scripts.
+   */
+  pushId: z.uuid().optional(),
 });
 export type PushRequest = z.infer<typeof pushRequestSchema>;
 

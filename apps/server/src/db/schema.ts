@@ -432,9 +432,15 @@ export const communityDashboardPushes = pgTable(
     organizationName: text('organization_name').notNull(),
     aid: text('aid').notNull(),
     accountGroupName: text('account_group_name').notNull(),
-    createdDashboardId: text('created_dashboard_id').notNull(),
+    /** Null while the push is `sending` (recorded before the dashboard is created). */
+    createdDashboardId: text('created_dashboard_id'),
     mapped: integer('mapped').notNull(),
     dropped: integer('dropped').notNull(),
+    /** The browser's key for one push: a repeated request answers the same push instead of pushing again. */
+    pushKey: uuid('push_key').unique(),
+    status: text('status').notNull().default('done'),
+    /** Dashboards of that title in the target group before the push: never taken for the one it made. */
+    knownIds: jsonb('known_ids').$type<string[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('community_dashboard_pushes_dashboard_idx').on(table.dashboardId)],

@@ -10,6 +10,8 @@ import {
 import type { Db } from '../../platform/database.js';
 import type { StoredScreenshot } from './screenshots.js';
 
+export type PushRow = typeof communityDashboardPushes.$inferSelect;
+
 export type CommunityDashboardRow = typeof communityDashboards.$inferSelect;
 export type ReviewRow = typeof communityDashboardReviews.$inferSelect;
 
@@ -62,6 +64,7 @@ export class DashboardsRepository {
     const pushes = this.db
       .select({ dashboardId: communityDashboardPushes.dashboardId, total: count().as('push_total') })
       .from(communityDashboardPushes)
+      .where(eq(communityDashboardPushes.status, 'done'))
       .groupBy(communityDashboardPushes.dashboardId)
       .as('pushes');
     const images = this.db
@@ -163,5 +166,40 @@ export class DashboardsRepository {
 
   async recordPush(row: typeof communityDashboardPushes.$inferInsert): Promise<void> {
     await this.db.insert(communityDashboardPushes).values(row);
+  }
+
+  /**
+   * Records a push under its key before anything is written into the customer's account: the new row, or
+   * the push already recorded under that key (a repeated request).
+   */
+  async beginPush(
+    row: typeof communityDashboardPushes.$inferInsert & { pushKey: string },
+  ): Promise<{ row: PushRow; begun: boolean }> {
+    const [inserted] = await this.db
+      .insert(communityDashboardPushes)
+      .values({ ...row, status: 'sending' })
+      .onConflictDoNothing({ target: communityDashboardPushes.pushKey })
+      .returning();
+    if (inserted) return { row: inserted, begun: true };
+    const [earlier] = await this.db
+      .select()
+      .from(communityDashboardPushes)
+      .where(eq(communityDashboardPushes.pushKey, row.pushKey));
+    if (!earlier) throw new Error('a push key conflicted with no row');
+    return { row: earlier, begun: false };
+  }
+
+  async finishPush(id: string, createdDashboardId: string): Promise<void> {
+    await this.db
+      .update(communityDashboardPushes)
+      .set({ status: 'done', createdDashboardId })
+      .where(eq(communityDashboardPushes.id, id));
+  }
+
+  /** A push that certainly wrote nothing (the platform refused it): its key may be used again. */
+  async forgetPush(id: string): Promise<void> {
+    await this.db
+      .delete(communityDashboardPushes)
+      .where(and(eq(communityDashboardPushes.id, id), eq(communityDashboardPushes.status, 'sending')));
   }
 }

@@ -37,6 +37,9 @@ const tagName = (tag: { key?: string; value?: string; id: string }) =>
  * screenshots), votes, reviews and the reviewer's decision, and pushes a gallery dashboard into a chosen
  * account group with its tests, agents and tags remapped by name.
  */
+/** A push recorded this recently may still be running: the same key is refused meanwhile, not pushed again. */
+const PUSH_UNDER_WAY_MS = 2 * 60_000;
+
 export class DashboardsService {
   constructor(private readonly deps: DashboardsDeps) {}
 
@@ -148,10 +151,84 @@ export class DashboardsService {
 
   /**
    * Creates the dashboard in the target group with its references remapped, then rewrites its layout to
-   * the created widgets. Every push is recorded with the new dashboard's id, and in the audit log.
+   * the created widgets. Every push is recorded with the new dashboard's id, and in the audit log. With a
+   * push key it is recorded before the creation: the same request again (a retry, a second click) answers
+   * the push already made, or refuses while it is under way, and a push cut short by a crash finds the
+   * dashboard it made instead of making another.
    */
   async push(user: SessionUser, id: string, request: PushRequest) {
-    const { row, remap, summary, session } = await this.prepare(id, request);
+    const prepared = await this.prepare(id, request);
+    const { row, remap, summary, session } = prepared;
+    const answer = (dashboardId: string) => ({
+      message: DASHBOARD_MESSAGES.deployed,
+      dashboardId,
+      title: row.title,
+      accountGroupName: summary.accountGroupName,
+      plan: summary,
+    });
+    const record = {
+      dashboardId: id,
+      userId: user.id,
+      userEmail: user.email,
+      organizationName: summary.organizationName,
+      aid: request.aid,
+      accountGroupName: summary.accountGroupName,
+      mapped: remap.mapped.length,
+      dropped: remap.dropped.length,
+    };
+    let pushRowId: string | null = null;
+    if (request.pushId) {
+      const sameTitle = async () =>
+        (await readForCustomer(() => session.dashboards.list(request.aid)))
+          .filter((dashboard) => dashboard.title === row.title)
+          .map((dashboard) => dashboard.dashboardId);
+      const { row: push, begun } = await this.deps.repository.beginPush({
+        ...record,
+        pushKey: request.pushId,
+        knownIds: await sameTitle(),
+      });
+      if (!begun) {
+        if (push.dashboardId !== id || push.aid !== request.aid)
+          throw new AppError(409, 'push_key_reused', DASHBOARD_MESSAGES.pushKeyReused);
+        if (push.status === 'done' && push.createdDashboardId) return answer(push.createdDashboardId);
+        if (Date.now() - push.createdAt.getTime() < PUSH_UNDER_WAY_MS)
+          throw new AppError(409, 'push_in_progress', DASHBOARD_MESSAGES.pushInProgress);
+        // The push was cut short: the dashboard it made, if any, is the new one of that title.
+        const made = (await sameTitle()).find((dashboardId) => !push.knownIds.includes(dashboardId));
+        if (made) {
+          await this.deps.repository.finishPush(push.id, made);
+          await this.audited(user, row, request, summary, remap, made);
+          return answer(made);
+        }
+      }
+      pushRowId = push.id;
+    }
+    let created: Awaited<ReturnType<PlatformSession['dashboards']['create']>>;
+    try {
+      created = await this.create(prepared, request);
+    } catch (error) {
+      // A refusal wrote nothing: the key may be tried again at once. Anything else may have written.
+      if (
+        pushRowId &&
+        error instanceof AppError &&
+        error.statusCode >= 400 &&
+        error.statusCode < 500 &&
+        error.statusCode !== 429
+      )
+        await this.deps.repository.forgetPush(pushRowId);
+      throw error;
+    }
+    if (pushRowId) await this.deps.repository.finishPush(pushRowId, created.dashboardId);
+    else await this.deps.repository.recordPush({ ...record, createdDashboardId: created.dashboardId });
+    await this.audited(user, row, request, summary, remap, created.dashboardId);
+    return answer(created.dashboardId);
+  }
+
+  /** The dashboard, created in the target group; then its layout pointed at the created widgets. */
+  private async create(
+    { row, remap, session }: Awaited<ReturnType<DashboardsService['prepare']>>,
+    request: PushRequest,
+  ) {
     // The layout names the source's widgets: it is set once the created widgets have ids.
     const body = { ...remap.body };
     delete body.layout;
@@ -171,37 +248,30 @@ export class DashboardsService {
         session.dashboards.update(created.dashboardId, { ...body, widgets, layout }, request.aid),
       );
     }
-    await this.deps.repository.recordPush({
-      dashboardId: id,
-      userId: user.id,
-      userEmail: user.email,
-      organizationName: summary.organizationName,
-      aid: request.aid,
-      accountGroupName: summary.accountGroupName,
-      createdDashboardId: created.dashboardId,
-      mapped: remap.mapped.length,
-      dropped: remap.dropped.length,
-    });
+    return created;
+  }
+
+  private async audited(
+    user: SessionUser,
+    row: { id: string; title: string },
+    request: PushRequest,
+    summary: { organizationName: string; accountGroupName: string },
+    remap: { mapped: unknown[]; dropped: unknown[] },
+    createdDashboardId: string,
+  ): Promise<void> {
     await this.deps.audit.record(
       user,
       'dashboard.pushed',
       `${summary.organizationName} / ${summary.accountGroupName}`,
       {
-        communityDashboardId: id,
+        communityDashboardId: row.id,
         title: row.title,
         aid: request.aid,
-        createdDashboardId: created.dashboardId,
+        createdDashboardId,
         mapped: remap.mapped.length,
         dropped: remap.dropped.length,
       },
     );
-    return {
-      message: DASHBOARD_MESSAGES.deployed,
-      dashboardId: created.dashboardId,
-      title: created.title,
-      accountGroupName: summary.accountGroupName,
-      plan: summary,
-    };
   }
 
   private async prepare(id: string, request: PushRequest) {

@@ -95,6 +95,13 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
       );
   };
 
+  // One key per dashboard and target group: a retry after a timeout answers the push already made (the
+  // server never creates a second dashboard for it). crypto.randomUUID needs a secure context (https, localhost).
+  const pushId = useMemo(
+    () => (dashboard && aid && typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : undefined),
+    [dashboard, aid],
+  );
+
   const deploy = () => {
     // The spec's checks, in its order (section 5).
     const missing = !token.trim()
@@ -109,7 +116,7 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
       return;
     }
     push.mutate(
-      { id: dashboard.id, token: token.trim(), organizationId, aid },
+      { id: dashboard.id, token: token.trim(), organizationId, aid, pushId },
       {
         onSuccess: (answer) => {
           toast.success(answer.message);
