@@ -9,7 +9,8 @@
  *   runs out), gaps between windows included.
  * 429-share  = calls answered 429 over all calls the sandbox judged for the organization.
  * lost       = health checks requested that did not end done.
- * duplicated = Webex messages posted more than once.
+ * duplicated = Webex messages the sandbox received beyond the deliveries the product recorded (each message
+ *   of a report is recorded once under its own key, so any extra one is a message sent twice).
  * Last line: `scale: instances=2 rate/limit=R 429-share=S lost=L duplicated=D`.
  */
 import { Cluster, RoundRobinClient } from '../apps/server/test/cluster.js';
@@ -108,12 +109,15 @@ try {
   const share = judged === 0 ? 0 : (counts?.refused429 ?? 0) / judged;
   const lost = ids.filter((id) => statuses.get(id) !== 'done').length;
   const { items } = (await (await sandbox(`/webex/messages?toPersonEmail=${encodeURIComponent(EMAIL)}`)).json()) as {
-    items: { markdown?: string; file?: { name: string } }[];
+    items: unknown[];
   };
-  const messages = items.map((item) => `${item.markdown ?? ''}|${item.file?.name ?? ''}`);
-  const duplicated = messages.length - new Set(messages).size;
+  const messages = items.length;
+  const [recorded] = await cluster.query<{ count: number }>(
+    "select count(*)::int as count from webex_deliveries where status = 'sent'",
+  );
+  const duplicated = messages - (recorded?.count ?? 0);
   console.log(
-    `windows=${windows.length} accepted=${counts?.accepted ?? 0} refused429=${counts?.refused429 ?? 0} limit=${LIMIT}/min reports=${REPORTS} messages=${messages.length}`,
+    `windows=${windows.length} accepted=${counts?.accepted ?? 0} refused429=${counts?.refused429 ?? 0} limit=${LIMIT}/min reports=${REPORTS} messages=${messages}`,
   );
   console.log(
     `scale: instances=2 rate/limit=${rate.toFixed(2)} 429-share=${share.toFixed(3)} lost=${lost} duplicated=${duplicated}`,
