@@ -572,6 +572,39 @@ test('one test is "1 test"; after a run the form is read-only until a new sessio
   await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
 });
 
+test("a name the group already has is a conflict in the plan: created with a suffix when asked, the customer's test untouched", async ({
+  page,
+}) => {
+  const token = await orgAdminToken(page);
+  const [group] = (await groupsOf(page, token)).slice(5, 6);
+  if (!group) throw new Error('the sandbox has six groups');
+  const [theirs] = await testNamesIn(page, token, group.aid);
+  if (!theirs) throw new Error('the group has tests');
+  const cloud = (await agentsIn(page, token, group.aid)).find((agent) => agent.agentType === 'cloud');
+  await page.goto('/home/tools/bulk-tests');
+  await chooseGroups(page, token, [group]);
+  await fillTemplate(page, 0, { name: theirs, url: 'https://taken.example.com', agents: [cloud?.agentName ?? ''] });
+
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  const plan = page.getByTestId('plan');
+  await expect(plan).toContainText('0 to create, 1 already exist and will be skipped');
+  await plan.getByRole('radio', { name: /Create mine with a suffix/ }).check();
+  await expect(plan).toContainText('1 already exist and will be created with a suffix');
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(toast(page, 'All 1 test created successfully!')).toBeVisible({ timeout: 20_000 });
+  const names = await testNamesIn(page, token, group.aid);
+  expect(names.filter((name) => name === theirs)).toHaveLength(1);
+  expect(names).toContain(`${theirs} (2)`);
+
+  // Undo deletes the run's test only.
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
+  await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
+  const after = await testNamesIn(page, token, group.aid);
+  expect(after).toContain(theirs);
+  expect(after).not.toContain(`${theirs} (2)`);
+});
+
 test("a refused token at the account-group step says so in both of the spec's words", async ({ page }) => {
   const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
   await page.goto('/home/tools/bulk-tests');
