@@ -157,7 +157,7 @@ describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
     expect(definition).not.toHaveProperty('_links');
     expect(definition).not.toHaveProperty('aid');
     expect((definition?.widgets as unknown[]).length).toBe(source.widgets.length);
-    expect(definition?.layout).toBeDefined();
+    expect(definition?.layout).toEqual(source.layout);
 
     const served = await tam.request({ method: 'GET', url: `/api/community-dashboards/${entry.id}/images/2` });
     expect(served.headers['content-type']).toBe('image/png');

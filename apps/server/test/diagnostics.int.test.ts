@@ -29,8 +29,10 @@ describe.each(DATABASES)('the diagnostic tool (%s)', (kind) => {
     expect(report.accountGroups).toHaveLength(
       world?.accountGroups.filter((group) => group.orgId === orgId).length ?? -1,
     );
-    expect(report.permissions.every((item) => item.status === 'granted')).toBe(true);
-    expect(report.tools.every((tool) => tool.ready)).toBe(true);
+    expect(report.permissions.length).toBeGreaterThan(0);
+    expect(report.permissions.filter((item) => item.status !== 'granted')).toEqual([]);
+    expect(report.tools.length).toBeGreaterThan(0);
+    expect(report.tools.filter((tool) => !tool.ready)).toEqual([]);
     expect(report.platform.rateLimit).toMatchObject({ limit: expect.any(Number), remaining: expect.any(Number) });
     const status = Object.fromEntries(report.checks.map((item) => [item.id, item.status]));
     expect(status).toMatchObject({ token: 'pass', 'org-admin': 'pass', permissions: 'pass', 'rate-limit': 'pass' });
