@@ -34,6 +34,7 @@ const HEALTH_CHECK_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Ad
 const REPORTING_ROLES: readonly Role[] = ['Super User', 'ProServ', 'TAM', 'Adoption', 'PMO'];
 const SUPPORT_ROLES: readonly Role[] = ['Super User', 'Support', 'T3', 'TAM'];
 const SUPER_USER: readonly Role[] = ['Super User'];
+const PROSERV: readonly Role[] = ['ProServ'];
 /** Every role that uses a customer's token in some tool (reports, bulk tools, support tools). */
 const CUSTOMER_TOKEN_ROLES: readonly Role[] = [
   ...new Set([...HEALTH_CHECK_ROLES, ...REPORTING_ROLES, ...SUPPORT_ROLES]),
@@ -61,6 +62,8 @@ export const CAPABILITIES = {
   /** Writes (POST, PUT, PATCH, DELETE) through the API explorer; reads are the Tools group's. */
   apiWrites: SUPER_USER,
   manageUsers: SUPER_USER,
+  /** The time tracker files this role's hours as Professional Services ('PS'); everyone else's as 'TAM'. */
+  proServHours: PROSERV,
 } as const satisfies Record<string, 'public' | 'signedIn' | readonly Role[]>;
 
 export type Capability = keyof typeof CAPABILITIES;

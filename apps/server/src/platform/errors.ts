@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ApiError } from '@ce/contract';
+import { apiErrorSchema, type ApiError } from '@ce/contract';
 import { isMalformedUpload, MALFORMED_UPLOAD_MESSAGE } from './uploads.js';
 
 /** An error the caller should see as is: status, stable code, plain message. */
@@ -62,4 +62,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .status(404)
       .send(body(request.id, 'not_found', `No such operation: ${request.method} ${request.url.split('?')[0]}`));
   });
+}
+
+/** The response schemas of a route's error answers: the one error shape, under each status it may answer. */
+export function errorResponses<const S extends readonly number[]>(
+  ...statuses: S
+): { [K in S[number]]: typeof apiErrorSchema } {
+  return Object.fromEntries(statuses.map((status) => [status, apiErrorSchema])) as {
+    [K in S[number]]: typeof apiErrorSchema;
+  };
 }

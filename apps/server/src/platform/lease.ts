@@ -1,4 +1,4 @@
-import { and, eq, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from './database.js';
 
@@ -18,13 +18,14 @@ export interface LeaseTiming {
 }
 export const leaseTiming = (leaseMs = LEASE_MS): LeaseTiming => ({ leaseMs, heartbeatMs: Math.floor(leaseMs / 4) });
 
-/** A table of jobs: reports and bulk runs both have these columns. */
+/** A table of jobs: reports and bulk runs both have these columns (and the requester in `userId`). */
 export type LeasedTable = PgTable & {
   id: PgColumn;
   status: PgColumn;
   leaseUntil: PgColumn;
   leaseOwner: PgColumn;
   leaseGeneration: PgColumn;
+  userId: PgColumn;
   startedAt: PgColumn;
   createdAt: PgColumn;
 };
@@ -135,6 +136,23 @@ export class Leases<T extends LeasedTable> {
       .set({ status: 'queued', leaseUntil: null } as PgUpdateSetSource<T>)
       .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed(now)))
       .returning() as Promise<T['$inferSelect'][]>;
+  }
+
+  /** A plain write of a job row (requests and keepers; a job's own writes go through `write`). */
+  async update(id: string, changes: Partial<T['$inferInsert']>): Promise<void> {
+    await this.db
+      .update(this.table)
+      .set(changes as PgUpdateSetSource<T>)
+      .where(eq(this.table.id, id));
+  }
+
+  /** How many of a user's jobs are waiting or running. */
+  async activeCount(userId: string): Promise<number> {
+    const [row] = await this.db
+      .select({ value: count() })
+      .from(this.table as PgTable)
+      .where(and(eq(this.table.userId, userId), inArray(this.table.status, ['queued', 'running'])));
+    return Number(row?.value ?? 0);
   }
 
   /** Jobs waiting for a worker since before `before`: their queue job may have been lost. */

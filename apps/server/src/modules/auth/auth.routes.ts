@@ -21,6 +21,7 @@ import { rotateCsrfCookie } from '../../platform/csrf.js';
 import { AppError, unauthorized } from '../../platform/errors.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { AuthService, ClientInfo } from './auth.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;
@@ -31,7 +32,7 @@ export interface AuthRoutesOptions {
   providerLogoutUrl: (idToken: string | undefined) => Promise<string | undefined>;
 }
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 429: apiErrorSchema };
+const errors = errorResponses(400, 401, 403, 429);
 
 export const clientInfo = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'] ?? null,

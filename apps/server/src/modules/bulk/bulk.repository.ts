@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
 import { Leases, type Lease } from '../../platform/lease.js';
+import { emailOf } from '../../platform/requester.js';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkRunItems.$inferSelect;
@@ -70,21 +71,16 @@ export class BulkRepository {
       .limit(limit);
   }
 
-  async activeCount(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ value: count() })
-      .from(bulkRuns)
-      .where(and(eq(bulkRuns.userId, userId), inArray(bulkRuns.status, ['queued', 'running'])));
-    return Number(row?.value ?? 0);
+  activeCount(userId: string): Promise<number> {
+    return this.leases.activeCount(userId);
   }
 
-  async requesterEmail(userId: string): Promise<string> {
-    const [row] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    return row?.email ?? '';
+  requesterEmail(userId: string): Promise<string> {
+    return emailOf(this.db, userId);
   }
 
-  async updateRun(id: string, changes: Partial<typeof bulkRuns.$inferInsert>): Promise<void> {
-    await this.db.update(bulkRuns).set(changes).where(eq(bulkRuns.id, id));
+  updateRun(id: string, changes: Partial<typeof bulkRuns.$inferInsert>): Promise<void> {
+    return this.leases.update(id, changes);
   }
 
   /** Marks `id` as undone by `undoId` unless another undo got there first; true when this one won. */

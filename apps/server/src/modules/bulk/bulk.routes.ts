@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   bulkAgentsRequestSchema,
   bulkAgentsResponseSchema,
   bulkRolesRequestSchema,
@@ -19,15 +18,9 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import type { BulkService } from './bulk.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  502: apiErrorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const runParams = z.object({ runId: z.uuid() });
 
 /** The bulk-operations API: reads that help choose, and runs that the server carries out. */

@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   cloneDashboardFieldsSchema,
   communityDashboardSchema,
   communityListQuerySchema,
@@ -25,15 +24,9 @@ import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  502: apiErrorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const entryParams = z.object({ id: z.uuid() });
 const SCREENSHOT_PART = filePart('PNG, JPEG, GIF or WebP, 5 MB at most');
 const TEXT_FIELDS = new Set(['token', 'organizationId', 'aid', 'dashboardId', 'description']);

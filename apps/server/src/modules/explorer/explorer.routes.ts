@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { apiErrorSchema, apiOperationsResponseSchema, explorerAnswerSchema, explorerCallSchema } from '@ce/contract';
+import { apiOperationsResponseSchema, explorerAnswerSchema, explorerCallSchema } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import type { ExplorerService } from './explorer.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 502: apiErrorSchema };
+const errors = errorResponses(400, 401, 403, 502);
 
 /** The API explorer's API (Tools group; writes need apiWrites, checked in the service). */
 export const explorerRoutes: FastifyPluginAsyncZod<{ explorer: ExplorerService }> = async (app, { explorer }) => {

@@ -1,9 +1,10 @@
-import { and, count, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../platform/database.js';
 import { Leases } from '../../platform/lease.js';
 import { reportArtifacts, reportReads, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
+import { emailOf } from '../../platform/requester.js';
 
 export type ReportRow = typeof reportRequests.$inferSelect;
 export type ArtifactSummary = { id: string; reportId: string; filename: string; contentType: string; size: number };
@@ -69,21 +70,16 @@ export class ReportsRepository {
   }
 
   /** How many of the user's reports are queued or running (delivery is part of running). */
-  async activeCount(userId: string): Promise<number> {
-    const [row] = await this.db
-      .select({ value: count() })
-      .from(reportRequests)
-      .where(and(eq(reportRequests.userId, userId), inArray(reportRequests.status, ['queued', 'running'])));
-    return Number(row?.value ?? 0);
+  activeCount(userId: string): Promise<number> {
+    return this.leases.activeCount(userId);
   }
 
-  async requesterEmail(userId: string): Promise<string> {
-    const [row] = await this.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
-    return row?.email ?? '';
+  requesterEmail(userId: string): Promise<string> {
+    return emailOf(this.db, userId);
   }
 
-  async update(id: string, changes: Partial<typeof reportRequests.$inferInsert>): Promise<void> {
-    await this.db.update(reportRequests).set(changes).where(eq(reportRequests.id, id));
+  update(id: string, changes: Partial<typeof reportRequests.$inferInsert>): Promise<void> {
+    return this.leases.update(id, changes);
   }
 
   /** Deletes finished reports (and their files) created before `before`; returns how many. */

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   createReportInputSchema,
   reportListResponseSchema,
   reportRequestSchema,
@@ -9,8 +8,9 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import type { ReportsService } from './reports.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema };
+const errors = errorResponses(400, 401, 403, 404);
 const reportParams = z.object({ reportId: z.uuid() });
 
 export const reportsRoutes: FastifyPluginAsyncZod<{ reports: ReportsService }> = async (app, { reports }) => {

@@ -1,6 +1,7 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { diagnosticRuns } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
+import { deleteCreatedBefore } from '../../platform/retention.js';
 
 /** SQL for diagnostic runs (their results; never a token). */
 export class DiagnosticsRepository {
@@ -31,11 +32,7 @@ export class DiagnosticsRepository {
     return row?.report;
   }
 
-  async deleteOlderThan(date: Date): Promise<number> {
-    const deleted = await this.db
-      .delete(diagnosticRuns)
-      .where(lt(diagnosticRuns.createdAt, date))
-      .returning({ id: diagnosticRuns.id });
-    return deleted.length;
+  deleteOlderThan(date: Date): Promise<number> {
+    return deleteCreatedBefore(this.db, diagnosticRuns, date);
   }
 }

@@ -1,17 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiErrorSchema, diagnoseRequestSchema, diagnosticReportSchema, sendDiagnosticSchema } from '@ce/contract';
+import { diagnoseRequestSchema, diagnosticReportSchema, sendDiagnosticSchema } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import { diagnosticHtml, type DiagnosticsService } from './diagnostics.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  502: apiErrorSchema,
-  503: apiErrorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 502, 503);
 const params = z.object({ id: z.uuid() });
 
 /** The diagnostic tool's API (Support group). */

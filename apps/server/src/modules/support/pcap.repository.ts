@@ -1,6 +1,7 @@
-import { and, asc, count, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { pcapCaptures, pcapChunks, users } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
+import { deleteCreatedBefore } from '../../platform/retention.js';
 
 export type CaptureRow = typeof pcapCaptures.$inferSelect & { uploadedBy: string };
 export type CaptureListRow = Pick<
@@ -90,11 +91,7 @@ export class PcapRepository {
       .where(eq(pcapCaptures.id, id));
   }
 
-  async deleteOlderThan(date: Date): Promise<number> {
-    const deleted = await this.db
-      .delete(pcapCaptures)
-      .where(lt(pcapCaptures.createdAt, date))
-      .returning({ id: pcapCaptures.id });
-    return deleted.length;
+  deleteOlderThan(date: Date): Promise<number> {
+    return deleteCreatedBefore(this.db, pcapCaptures, date);
   }
 }

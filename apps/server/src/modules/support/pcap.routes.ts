@@ -2,7 +2,6 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   captureEntrySchema,
   captureListQuerySchema,
   captureListSchema,
@@ -13,14 +12,9 @@ import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { PcapService } from './pcap.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  503: apiErrorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 503);
 const params = z.object({ id: z.uuid() });
 
 /** The packet-capture tool's API (Support group). */

@@ -60,17 +60,21 @@ export class PcapService {
         if (pendingBytes >= CHUNK_BYTES) await flush();
       });
       // The upload stopped at the size limit: refused, whatever was read.
-      if (truncated()) throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+      if (truncated()) throw this.tooLarge();
       if (!analysis.summary) throw new AppError(400, 'not_a_capture', analysis.refused ?? PCAP_MESSAGES.notACapture);
       await flush();
       await this.deps.repository.finish(id, analysis.summary.fileBytes, analysis.summary);
     } catch (error) {
       await this.deps.repository.remove(id);
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw new AppError(400, 'file_too_large', PCAP_MESSAGES.tooLarge(Math.round(this.deps.maxBytes / 1024 / 1024)));
+      // The upload's stream stops with its own error at the size limit.
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge();
       throw error;
     }
     return this.entry(user, id);
+  }
+
+  private tooLarge(): AppError {
+    return new AppError(400, 'file_too_large', PCAP_MESSAGES.tooLarge(Math.round(this.deps.maxBytes / 1024 / 1024)));
   }
 
   /** A page of the captures kept (a Super User's history holds everyone's), without their summaries. */

@@ -1,6 +1,7 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { trackerResults } from '../../db/schema.js';
 import type { Db } from '../../platform/database.js';
+import { deleteCreatedBefore } from '../../platform/retention.js';
 
 /** SQL for the time tracker's results files. */
 export class TrackerRepository {
@@ -20,11 +21,7 @@ export class TrackerRepository {
     return row;
   }
 
-  async deleteOlderThan(date: Date): Promise<number> {
-    const deleted = await this.db
-      .delete(trackerResults)
-      .where(lt(trackerResults.createdAt, date))
-      .returning({ id: trackerResults.id });
-    return deleted.length;
+  deleteOlderThan(date: Date): Promise<number> {
+    return deleteCreatedBefore(this.db, trackerResults, date);
   }
 }

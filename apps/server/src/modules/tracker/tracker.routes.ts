@@ -2,7 +2,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  apiErrorSchema,
   createTasksRequestSchema,
   createTasksResponseSchema,
   parseResponseSchema,
@@ -15,17 +14,9 @@ import { requireUser } from '../../platform/access.js';
 import { AppError } from '../../platform/errors.js';
 import { filePart, registerUploads } from '../../platform/uploads.js';
 import type { TrackerService } from './tracker.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = {
-  400: apiErrorSchema,
-  401: apiErrorSchema,
-  403: apiErrorSchema,
-  404: apiErrorSchema,
-  409: apiErrorSchema,
-  429: apiErrorSchema,
-  502: apiErrorSchema,
-  503: apiErrorSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 429, 502, 503);
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The upload: `file` (under 10 MB, stopped as it passes the limit) and `selectedDate` (the week's Monday). */

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import {
+  can,
   submitterOf,
   TRACKER_LIMITS,
   TRACKER_MESSAGES,
@@ -199,7 +200,7 @@ export class TrackerService {
       await this.deps.usage.record({
         tool: 'hours-logged',
         userId: user.id,
-        team: user.role === 'ProServ' ? 'PS' : 'TAM',
+        team: can(user.role, 'proServHours') ? 'PS' : 'TAM',
         quantity: hours,
       });
     const resultsFileId = await this.deps.repository.saveResults({

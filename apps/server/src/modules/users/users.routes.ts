@@ -12,8 +12,9 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../platform/access.js';
 import type { UsersService } from './users.service.js';
+import { errorResponses } from '../../platform/errors.js';
 
-const errors = { 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema };
+const errors = errorResponses(400, 401, 403);
 
 /** User management for Super Users; every change goes to the audit log. */
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
