@@ -1,24 +1,17 @@
 import { z } from 'zod';
-import { BULK_MESSAGES, conflictChoice, type TestTemplate } from '@ce/contract';
+import { BULK_MESSAGES } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
 import { LeaseLostError, leaseTiming, whileLeased, type Lease } from '../../platform/lease.js';
+import { mapPool } from '../../platform/map-pool.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
 import type { UsageService } from '../usage/usage.service.js';
-import {
-  executeItem,
-  failureOf,
-  itemPayload,
-  reconcileItem,
-  type ItemAction,
-  type StoredPayload,
-} from './bulk-actions.js';
-import { storedInput } from './bulk-input.js';
-import { mapPool } from '../../platform/map-pool.js';
-import { createBody, inventory, nameKey, planCells, platformFailure, uniqueName } from './bulk-plan.js';
-import type { BulkRepository, BulkRunRow, NewBulkItem } from './bulk.repository.js';
+import { executeItem, failureOf, itemPayload, reconcileItem } from './bulk-actions.js';
+import { platformFailure } from './bulk-plan.js';
+import { planRunItems } from './bulk-run.plan.js';
+import type { BulkRepository, BulkRunRow } from './bulk.repository.js';
 
 export const BULK_RUN_QUEUE = 'bulk.run';
 export const BULK_RECOVERY_QUEUE = 'bulk.recover';
@@ -52,15 +45,6 @@ export async function endRun(
   await repository.failPending(row.id, reason, new Date());
   await repository.updateRun(row.id, { status: 'failed', error: reason, finishedAt: new Date(), leaseUntil: null });
   await tokens.erase(row.tokenId);
-}
-
-/** One new item of `action`, its payload shaped as the action reads it back. */
-function newItem<A extends ItemAction>(
-  action: A,
-  payload: StoredPayload<A>,
-  item: Omit<NewBulkItem, 'action' | 'payload' | 'position'>,
-): Omit<NewBulkItem, 'position'> {
-  return { ...item, action, payload };
 }
 
 /** A 401 from the platform: the token is refused, and the run cannot go on. */
@@ -203,7 +187,7 @@ export class BulkRunJob {
     const token = await this.deps.tokens.open(run.tokenId);
     if (token === null) throw new AppError(400, 'token_gone', 'The token is no longer available.');
     const session = this.deps.platform.as({ token, organizationId: run.organizationId, signal });
-    if (!run.planned) await this.deps.repository.plan(run.id, await this.planItems(run, session));
+    if (!run.planned) await this.deps.repository.plan(run.id, await planRunItems(run, session, this.deps.repository));
     return this.perform(run, lease, session, signal);
   }
 
@@ -280,131 +264,5 @@ export class BulkRunJob {
       throw new AppError(401, 'invalid_platform_token', BULK_MESSAGES.invalidToken);
     }
     if (left > 0) return STOPPED;
-  }
-
-  /** The items of a run, decided once by its first worker. */
-  private async planItems(run: BulkRunRow, session: PlatformSession): Promise<NewBulkItem[]> {
-    const input = storedInput(run);
-    const items: NewBulkItem[] = [];
-    const add = (item: Omit<NewBulkItem, 'position'>) => items.push({ ...item, position: items.length });
-    switch (input.kind) {
-      case 'tests': {
-        const found = await inventory(session, input.accountGroups, { tests: true, agents: true });
-        const choice = conflictChoice(input);
-        // Per group, the names taken (by its tests, then by this run's) and the ids of each name's tests.
-        const taken = new Map(
-          found.map((group) => [group.group.aid, new Set(group.tests.map((t) => nameKey(t.testName)))]),
-        );
-        const idsOf = (aid: string, name: string) =>
-          (found.find((group) => group.group.aid === aid)?.tests ?? [])
-            .filter((test) => nameKey(test.testName) === nameKey(name))
-            .map((test) => test.testId);
-        for (const cell of planCells(input.templates, found)) {
-          const template: TestTemplate | undefined = input.templates[cell.templateIndex];
-          if (!template) continue;
-          const names = taken.get(cell.aid) ?? new Set<string>();
-          const conflict = cell.action === 'exists';
-          const testName = conflict && choice === 'rename' ? uniqueName(cell.testName, names) : cell.testName;
-          names.add(nameKey(testName));
-          const missing = cell.missingAgents.length ? `Not in this group: ${cell.missingAgents.join(', ')}` : null;
-          const item = newItem(
-            'create-test',
-            {
-              type: template.testType,
-              body: { ...createBody(template, cell.agents), testName },
-              knownIds: idsOf(cell.aid, testName),
-            },
-            {
-              templateIndex: cell.templateIndex,
-              aid: cell.aid,
-              accountGroupName: cell.accountGroupName,
-              subject: testName,
-              note: conflict && testName !== cell.testName ? `Renamed: "${cell.testName}" is taken` : missing,
-            },
-          );
-          if (conflict && choice === 'skip')
-            add({ ...item, status: 'skipped', resultId: cell.existingTestId, note: 'Already exists' });
-          else if (cell.action === 'blocked') add({ ...item, status: 'failed', error: cell.reason });
-          else add(item);
-        }
-        break;
-      }
-      case 'undo-tests': {
-        for (const source of await this.deps.repository.items(input.sourceRunId)) {
-          if (source.status !== 'done' || !source.resultId) continue;
-          const created = itemPayload(source);
-          if (created.action !== 'create-test') continue;
-          add(
-            newItem(
-              'delete-test',
-              { type: created.type, testId: source.resultId },
-              {
-                templateIndex: source.templateIndex,
-                aid: source.aid,
-                accountGroupName: source.accountGroupName,
-                subject: source.subject,
-                resultId: source.resultId,
-              },
-            ),
-          );
-        }
-        break;
-      }
-      case 'agents':
-        for (const agent of input.agents) {
-          add(
-            newItem(
-              'delete-agent',
-              { agentId: agent.agentId },
-              {
-                templateIndex: null,
-                aid: agent.aid,
-                accountGroupName: agent.accountGroupName,
-                subject: agent.agentName,
-                resultId: agent.agentId,
-              },
-            ),
-          );
-        }
-        break;
-      case 'labels':
-        for (const target of input.targets) {
-          add(
-            newItem(
-              'label-tests',
-              { tag: input.tag, testIds: target.testIds },
-              {
-                templateIndex: null,
-                aid: target.aid,
-                accountGroupName: target.accountGroupName,
-                subject: `${input.tag.key}: ${input.tag.value}`,
-              },
-            ),
-          );
-        }
-        break;
-      case 'users': {
-        const existing = new Map((await session.users.list()).map((user) => [user.email.toLowerCase(), user.uid]));
-        const [first] = input.accountGroups;
-        if (!first) throw new AppError(400, 'no_account_groups', 'The run has no account group');
-        for (const invitee of input.invitees) {
-          const item = newItem(
-            'invite-user',
-            { ...invitee, roleId: input.roleId, aids: input.accountGroups.map((group) => group.aid) },
-            {
-              templateIndex: null,
-              aid: first.aid,
-              accountGroupName: input.accountGroups.map((group) => group.accountGroupName).join(', '),
-              subject: invitee.email,
-            },
-          );
-          const uid = existing.get(invitee.email);
-          if (uid) add({ ...item, status: 'skipped', resultId: uid, note: 'Already a user of this organization' });
-          else add(item);
-        }
-        break;
-      }
-    }
-    return items;
   }
 }
