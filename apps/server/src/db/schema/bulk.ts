@@ -1,0 +1,62 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './identity.js';
+import { sealedTokens } from './shared-state.js';
+
+/**
+ * A bulk run: a server job that performs many platform operations (create tests, delete agents,
+ * label tests, invite users), paced by the organization's rate limit and resumable after a crash.
+ */
+export const bulkRuns = pgTable(
+  'bulk_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    organizationId: text('organization_id').notNull(),
+    organizationName: text('organization_name').notNull(),
+    /** The request as validated (templates, groups, label, invitees...), without the token. */
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('queued'),
+    /** Items are written once, by the first worker that plans the run. */
+    planned: boolean('planned').notNull().default(false),
+    error: text('error'),
+    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
+    jobId: text('job_id'),
+    undoOf: uuid('undo_of'),
+    undoneBy: uuid('undone_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    leaseOwner: text('lease_owner'),
+    leaseGeneration: integer('lease_generation').notNull().default(0),
+  },
+  (table) => [index('bulk_runs_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** One platform operation of a run; `running` means it was sent and its answer is not recorded yet. */
+export const bulkRunItems = pgTable(
+  'bulk_run_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    runId: uuid('run_id')
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    action: text('action').notNull(),
+    templateIndex: integer('template_index'),
+    aid: text('aid').notNull(),
+    accountGroupName: text('account_group_name').notNull(),
+    subject: text('subject').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('pending'),
+    resultId: text('result_id'),
+    note: text('note'),
+    error: text('error'),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('bulk_run_items_position_idx').on(table.runId, table.position)],
+);

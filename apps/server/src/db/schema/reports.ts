@@ -1,0 +1,77 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
+import { users } from './identity.js';
+import { sealedTokens } from './shared-state.js';
+
+/**
+ * A report someone asked for. The customer's platform token is a sealed_tokens row that exists only
+ * while the job can still run; `token_id` becomes null when it is deleted.
+ */
+export const reportRequests = pgTable(
+  'report_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    organizationId: text('organization_id').notNull(),
+    organizationName: text('organization_name').notNull(),
+    accountGroups: jsonb('account_groups').$type<{ aid: string; accountGroupName: string }[]>().notNull(),
+    options: jsonb('options').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('queued'),
+    progressDone: integer('progress_done').notNull().default(0),
+    progressTotal: integer('progress_total').notNull().default(0),
+    error: text('error'),
+    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
+    /** The queue job that should run it; recovery re-sends a queued report whose job is gone. */
+    jobId: text('job_id'),
+    /** Times a worker took it; a report that met platform faults is retried a few times, resuming its reads. */
+    attempts: integer('attempts').notNull().default(0),
+    deliveryStatus: text('delivery_status').notNull().default('pending'),
+    deliveryError: text('delivery_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** A running report belongs to its worker until then; the worker renews it while it works. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** Who holds the lease (an instance), and the claim's number: renewals and writes name both. */
+    leaseOwner: text('lease_owner'),
+    leaseGeneration: integer('lease_generation').notNull().default(0),
+  },
+  (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
+);
+
+/**
+ * What a report's job already read from the platform (one row per GET answer), so a job that stops on
+ * a fault resumes where it was instead of reading everything again. Deleted when the report ends.
+ */
+export const reportReads = pgTable(
+  'report_reads',
+  {
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    body: jsonb('body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.reportId, table.key] })],
+);
+
+/** The files a report produced, stored in the database (one storage for every instance). */
+export const reportArtifacts = pgTable(
+  'report_artifacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => reportRequests.id, { onDelete: 'cascade' }),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    content: bytea('content').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('report_artifacts_report_idx').on(table.reportId)],
+);

@@ -1,0 +1,64 @@
+import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Requests per address and minute on the public operations (sign-in, reset, SSO), counted here so that
+ * every instance draws on one count: N instances never allow N times the limit.
+ */
+export const publicThrottle = pgTable('public_throttle', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The platform's rate budget per organization (`org:<id>`, or `token:<hash>` until it is known), shared by
+ * every instance and worker: what the last answers said remains in the current window and when it ends.
+ * `remaining` null means unknown (a new window): one instance probes it (`probe_until`) while the others
+ * wait. `granted` and `probe` are what the last take handed out, read back by the statement that took.
+ */
+export const rateBudgets = pgTable('rate_budgets', {
+  key: text('key').primaryKey(),
+  callLimit: integer('call_limit'),
+  remaining: integer('remaining'),
+  resetAt: timestamp('reset_at', { withTimezone: true }),
+  probeUntil: timestamp('probe_until', { withTimezone: true }),
+  granted: integer('granted').notNull().default(0),
+  probe: boolean('probe').notNull().default(false),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Webex messages a job sends, recorded before each is sent (`sending`) and confirmed after (`sent`): a job
+ * taken up again after a crash looks for a message still `sending` in Webex before sending it again.
+ */
+export const webexDeliveries = pgTable('webex_deliveries', {
+  key: text('key').primaryKey(),
+  toEmail: text('to_email').notNull(),
+  /** SHA-256 of the markdown as sent (fitted to Webex's limit): how the message is recognised. */
+  markdownSha256: text('markdown_sha256').notNull(),
+  status: text('status').notNull(),
+  messageId: text('message_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * "One at a time" rules that must hold across instances (a user's task creation in the time tracker): a
+ * row per held lock, with its holder and an expiry so a lock of a process that died frees itself.
+ */
+export const exclusiveLocks = pgTable('exclusive_locks', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * Customer platform tokens, sealed (AES-256-GCM, see TokenVault) for the life of one job and deleted
+ * when it ends. In their own table so a job's row never carries a copy in its older versions, and so a
+ * sweep can delete any token no running job refers to. `key_id` names the key that sealed it.
+ */
+export const sealedTokens = pgTable('sealed_tokens', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  keyId: text('key_id').notNull(),
+  sealed: text('sealed').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
