@@ -106,6 +106,40 @@ test('below 768px the menu starts collapsed', async ({ page }) => {
   await expect(menu(page)).toHaveClass(/\bw-16\b/);
 });
 
+test("at a phone's width the navbar stays on one line: the name truncated, the welcome word dropped", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, 'superuser@demo.local');
+  const header = page.locator('header').first();
+  const parts = [
+    page.getByRole('button', { name: /menu$/ }),
+    page.getByTestId('product-name'),
+    page.getByTestId('welcome'),
+    page.getByTestId('role-badge'),
+    page.getByRole('button', { name: 'Logout' }),
+  ];
+  const headerBox = await header.boundingBox();
+  if (!headerBox) throw new Error('the navbar is shown');
+  expect(headerBox.height).toBe(56);
+  for (const part of parts) {
+    const box = await part.boundingBox();
+    if (!box) throw new Error('every part of the navbar is shown');
+    // Inside the bar, one line high, centred on it, and nothing past the screen's edge.
+    expect(box.y).toBeGreaterThanOrEqual(headerBox.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(headerBox.y + headerBox.height);
+    expect(box.height).toBeLessThanOrEqual(36);
+    expect(Math.abs(box.y + box.height / 2 - (headerBox.y + headerBox.height / 2))).toBeLessThanOrEqual(2);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }
+  await expect(page.getByText('Welcome,', { exact: false })).toBeHidden();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // At a desktop's width, the welcome word is back.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(page.getByTestId('welcome')).toBeVisible();
+  await expect(page.getByText('Welcome,', { exact: false })).toBeVisible();
+});
+
 test('menu links go to their routes', async ({ page }) => {
   await signIn(page, 'tam@demo.local');
   await groupButton(page, 'Reporting').click();
