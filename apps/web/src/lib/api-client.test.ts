@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, ApiRequestError } from './api-client';
+import { apiBlob, apiRequest, ApiRequestError } from './api-client';
 
 describe('apiRequest', () => {
   afterEach(() => {
@@ -16,5 +16,41 @@ describe('apiRequest', () => {
     const error = await apiRequest('/api/anything', { timeoutMs: 1000 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRequestError);
     expect((error as ApiRequestError).message).toBe('The server did not answer within 1 second. Try again.');
+  });
+});
+
+describe('apiBlob', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('answers the bytes of a file', async () => {
+    vi.stubGlobal('fetch', async () => new Response(new Uint8Array([80, 75, 3, 4]), { status: 200 }));
+    const blob = await apiBlob('/api/tracker/template');
+    expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([80, 75, 3, 4]));
+  });
+
+  it("reads an error answer as every call does, in the server's words", async () => {
+    vi.stubGlobal(
+      'fetch',
+      async () =>
+        new Response(JSON.stringify({ error: { code: 'not_found', message: 'No such template' } }), {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+        }),
+    );
+    const error = await apiBlob('/api/tracker/template').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ status: 404, code: 'not_found', message: 'No such template' });
+  });
+
+  it('says so in words when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(apiBlob('/api/tracker/template')).rejects.toMatchObject({
+      code: 'network_error',
+      message: 'Cannot reach the server. Check your connection and try again.',
+    });
   });
 });

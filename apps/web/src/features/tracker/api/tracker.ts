@@ -6,7 +6,7 @@ import {
   type CreateTasksResponse,
   type ParseResponse,
 } from '@ce/contract';
-import { apiRequest, ApiRequestError } from '../../../lib/api-client';
+import { apiBlob, apiRequest } from '../../../lib/api-client';
 import { downloadBlob } from '../../../lib/download';
 import { uploadForm } from '../../../lib/upload';
 
@@ -45,13 +45,8 @@ export function useCreateTasks() {
 export const resultsUrl = (id: string) => `/api/tracker/results/${id}`;
 
 /** GET /api/tracker/template, saved as Task_Tracker_Template.xlsx. */
-export async function downloadTemplate(): Promise<void> {
-  const response = await fetch('/api/tracker/template', { credentials: 'same-origin' });
-  if (!response.ok)
-    throw new ApiRequestError(
-      response.status,
-      'http_error',
-      `The template could not be downloaded (${response.status})`,
-    );
-  downloadBlob(TEMPLATE_FILENAME, await response.blob());
+export function useDownloadTemplate() {
+  return useMutation({
+    mutationFn: async () => downloadBlob(TEMPLATE_FILENAME, await apiBlob('/api/tracker/template')),
+  });
 }

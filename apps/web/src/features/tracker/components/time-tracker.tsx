@@ -18,20 +18,14 @@ import { Field, Select } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
-import { downloadTemplate, resultsUrl, useCreateTasks, useParseFile } from '../api/tracker';
+import { resultsUrl, useCreateTasks, useDownloadTemplate, useParseFile } from '../api/tracker';
 import { byEngagement, fileProblem } from '../file-check';
 import { TaskTable } from './task-table';
 
 /** The Time Tracking page: instructions, the template, and the 'TAM Time Tracker' modal. */
 export function TimeTracker() {
   const [open, setOpen] = useState(false);
-  const [downloading, setDownloading] = useState(false);
-  const template = () => {
-    setDownloading(true);
-    downloadTemplate()
-      .catch((error: unknown) => toast.error(error instanceof Error ? error.message : String(error)))
-      .finally(() => setDownloading(false));
-  };
+  const template = useDownloadTemplate();
   return (
     <section className="max-w-3xl space-y-4">
       <h1 className="text-2xl font-semibold">Time Tracking</h1>
@@ -45,7 +39,15 @@ export function TimeTracker() {
         Uploading the same file again is safe: rows already created are reported and not created twice.
       </p>
       <div className="flex flex-wrap items-center gap-3">
-        <Button onClick={template} busy={downloading} busyLabel="Downloading the template">
+        <Button
+          onClick={() =>
+            template.mutate(undefined, {
+              onError: (error) => toast.error(error.message),
+            })
+          }
+          busy={template.isPending}
+          busyLabel="Downloading the template"
+        >
           Download Excel Template
         </Button>
         <Badge tone="info">{TEMPLATE_VERSION_LABEL}</Badge>
