@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { hashPassword } from '../src/modules/users/passwords.js';
+import { HttpClient } from './child-server.js';
 import { localeForRole } from '../src/modules/users/users.service.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
@@ -168,7 +169,7 @@ export class Cluster {
  * balancer): one cookie jar, the anti-forgery header echoed, whichever instance answers.
  */
 export class RoundRobinClient {
-  private readonly cookies = new Map<string, string>();
+  private readonly browser = new HttpClient('');
   private next = 0;
   readonly answeredBy: string[] = [];
 
@@ -182,22 +183,7 @@ export class RoundRobinClient {
     const instance = this.instances[this.next++ % this.instances.length];
     if (!instance) throw new Error('no instance to call');
     this.answeredBy.push(instance.name);
-    const headers: Record<string, string> = {
-      cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
-    };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    if (method !== 'GET') headers['x-csrf-token'] = this.cookies.get('ce_csrf') ?? '';
-    const response = await fetch(`${instance.url}${url}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const [name, ...value] = (pair ?? '').split('=');
-      if (name) this.cookies.set(name.trim(), value.join('='));
-    }
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+    this.browser.base = instance.url;
+    return (await this.browser.call(method, url, body)) as { status: number; body: T };
   }
 }

@@ -32,6 +32,20 @@ export type LeasedTable = PgTable & {
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
+/** What every job that leases its rows needs from the app: where to log, who it is, how long a claim lasts. */
+export interface LeasedJobDependencies {
+  logger: {
+    info(object: object, message: string): void;
+    warn(object: object, message: string): void;
+    error(object: object, message: string): void;
+  };
+  /** Names this process in the leases it takes. */
+  instanceId: string;
+  metrics?: { recovered(kind: string, count: number): void };
+  /** How long a claim lasts without renewal (JOB_LEASE_MS). */
+  leaseMs?: number;
+}
+
 /** One claim of a job: the row, the holder and the claim's generation. */
 export interface Lease {
   id: string;

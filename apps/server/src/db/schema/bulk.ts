@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './identity.js';
+import { jobColumns } from './job-columns.js';
 import { sealedTokens } from './shared-state.js';
 
 /**
@@ -26,12 +27,7 @@ export const bulkRuns = pgTable(
     jobId: text('job_id'),
     undoOf: uuid('undo_of'),
     undoneBy: uuid('undone_by'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    leaseOwner: text('lease_owner'),
-    leaseGeneration: integer('lease_generation').notNull().default(0),
+    ...jobColumns(),
   },
   (table) => [index('bulk_runs_user_idx').on(table.userId, table.createdAt)],
 );

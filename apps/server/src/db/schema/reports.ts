@@ -1,6 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { users } from './identity.js';
+import { jobColumns } from './job-columns.js';
 import { sealedTokens } from './shared-state.js';
 
 /**
@@ -30,14 +31,7 @@ export const reportRequests = pgTable(
     attempts: integer('attempts').notNull().default(0),
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     deliveryError: text('delivery_error'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    startedAt: timestamp('started_at', { withTimezone: true }),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
-    /** A running report belongs to its worker until then; the worker renews it while it works. */
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
-    /** Who holds the lease (an instance), and the claim's number: renewals and writes name both. */
-    leaseOwner: text('lease_owner'),
-    leaseGeneration: integer('lease_generation').notNull().default(0),
+    ...jobColumns(),
   },
   (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
 );

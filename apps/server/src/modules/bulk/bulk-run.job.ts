@@ -3,7 +3,13 @@ import { BULK_MESSAGES } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { LeaseLostError, leaseTiming, whileLeased, type Lease } from '../../platform/lease.js';
+import {
+  LeaseLostError,
+  leaseTiming,
+  whileLeased,
+  type Lease,
+  type LeasedJobDependencies,
+} from '../../platform/lease.js';
 import { mapPool } from '../../platform/map-pool.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
@@ -50,22 +56,12 @@ export async function endRun(
 /** A 401 from the platform: the token is refused, and the run cannot go on. */
 const isRejection = (error: unknown) => error instanceof PlatformError && error.status === 401;
 
-export interface BulkRunJobDependencies {
+export interface BulkRunJobDependencies extends LeasedJobDependencies {
   repository: BulkRepository;
   queue: JobQueue;
   tokens: SealedTokens;
   platform: PlatformClient;
   usage: UsageService;
-  logger: {
-    info(object: object, message: string): void;
-    warn(object: object, message: string): void;
-    error(object: object, message: string): void;
-  };
-  /** Names this process in the leases it takes. */
-  instanceId: string;
-  metrics?: { recovered(kind: string, count: number): void };
-  /** How long a claim lasts without renewal (JOB_LEASE_MS). */
-  leaseMs?: number;
 }
 
 /**

@@ -3,7 +3,13 @@ import type { ReportKind } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../platform/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import { LeaseLostError, leaseTiming, whileLeased, type Lease } from '../../platform/lease.js';
+import {
+  LeaseLostError,
+  leaseTiming,
+  whileLeased,
+  type Lease,
+  type LeasedJobDependencies,
+} from '../../platform/lease.js';
 import { mdSafe } from '../../platform/markdown.js';
 import type { JobQueue } from '../../platform/queue.js';
 import type { SealedTokens } from '../../platform/sealed-tokens.js';
@@ -54,23 +60,13 @@ export async function sendReportJob(
   await repository.update(row.id, { jobId });
 }
 
-export interface ReportJobsDependencies {
+export interface ReportJobsDependencies extends LeasedJobDependencies {
   repository: ReportsRepository;
   queue: JobQueue;
   tokens: SealedTokens;
   platform: PlatformClient;
   /** Webex delivery, each message once; null when there is no Webex. */
   webex: WebexDeliveries | null;
-  logger: {
-    info(object: object, message: string): void;
-    warn(object: object, message: string): void;
-    error(object: object, message: string): void;
-  };
-  /** Names this process in the leases it takes. */
-  instanceId: string;
-  metrics?: { recovered(kind: string, count: number): void };
-  /** How long a claim lasts without renewal (JOB_LEASE_MS). */
-  leaseMs?: number;
   /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
   clock?: () => Date;
 }
