@@ -1,0 +1,36 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { PATHS } from '@ce/contract';
+import { signIn } from './helpers';
+
+// Every route, checked by axe against the WCAG 2.0, 2.1 and 2.2 A and AA rules, as a Super User (who sees
+// every page). A rule left out is named here with its reason; none is today.
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+test('the sign-in page has no accessibility violation', async ({ page }) => {
+  await page.goto(PATHS.login);
+  await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  expect(
+    violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' | ')}`),
+  ).toEqual([]);
+});
+
+const signedInPaths = Object.values(PATHS).filter((path) => path !== PATHS.login && path !== PATHS.home);
+
+test('every page of the app has no accessibility violation', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'superuser@demo.local');
+  const found: string[] = [];
+  for (const path of signedInPaths) {
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible();
+    await expect(page.getByRole('progressbar')).toHaveCount(0);
+    const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+    // The page was really checked: rules applied to it and held.
+    expect(passes.length, path).toBeGreaterThan(10);
+    for (const violation of violations)
+      found.push(`${path} ${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`);
+  }
+  expect(found).toEqual([]);
+});
