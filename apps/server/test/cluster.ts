@@ -56,7 +56,6 @@ function startProcess(name: string, entry: string, env: Record<string, string>):
  */
 export class Cluster {
   sandbox!: ClusterProcess;
-  readonly processes: ClusterProcess[] = [];
   private database = '';
   private readonly dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-cluster-'));
   private readonly botToken = randomBytes(18).toString('base64url');
@@ -88,7 +87,7 @@ export class Cluster {
 
   /** Starts instances at the same moment; each runs the migrations' start-up (one of them migrates). */
   async start(instances: { name: string; worker: boolean }[]): Promise<ClusterProcess[]> {
-    const started = await Promise.all(
+    return Promise.all(
       instances.map(({ name, worker }) =>
         startProcess(name, 'apps/server/src/main.ts', {
           ...this.keys,
@@ -107,8 +106,6 @@ export class Cluster {
         }),
       ),
     );
-    this.processes.push(...started);
-    return started;
   }
 
   /** An account to sign in with (accounts are made by an administrator on PostgreSQL; here, directly). */

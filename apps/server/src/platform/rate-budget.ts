@@ -108,7 +108,7 @@ class SharedOrgBudget implements OrgBudget {
     else if (slot.probe) await this.update({ probeUntil: sql`null` });
   }
 
-  async exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined, _slot: RateSlot): Promise<number> {
+  async exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined): Promise<number> {
     const named = rate && Number.isFinite(rate.resetAt) ? sql`to_timestamp(${rate.resetAt / 1000})` : sql`null`;
     const retryAt = retryAfterMs === undefined ? sql`null` : sql`now() + ${ms(retryAfterMs)}`;
     const fallback = sql`now() + ${ms(FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000))}`;
@@ -122,7 +122,7 @@ class SharedOrgBudget implements OrgBudget {
       .onConflictDoUpdate({
         target: t.key,
         set: {
-          callLimit: rate ? rate.limit : sql`${t.callLimit}`,
+          ...(rate ? { callLimit: rate.limit } : {}),
           remaining: 0,
           resetAt,
           probeUntil: sql`null`,
@@ -206,13 +206,12 @@ class SharedOrgBudget implements OrgBudget {
    */
   private async observe(rate: RateHeaders, probe: boolean): Promise<void> {
     const resetAt = Number.isFinite(rate.resetAt) ? sql`to_timestamp(${rate.resetAt / 1000})` : sql`null`;
-    const same = sql`(${t.resetAt} is not null and abs(extract(epoch from (${resetAt} - ${t.resetAt}))) < 1)`;
-    const newer = sql`(${resetAt} is not null and (${t.resetAt} is null or ${resetAt} > ${t.resetAt}))`;
+    // A later window ends at least a second later (Reset has one-second resolution); anything closer is this one.
+    const newer = sql`(${resetAt} is not null and (${t.resetAt} is null or ${resetAt} >= ${t.resetAt} + interval '1 second'))`;
     const known = sql`(${t.remaining} is not null and not ${rolled})`;
     await this.update({
       callLimit: sql`${rate.limit}`,
       remaining: sql`case
-        when ${same} and ${known} then least(${t.remaining}, ${rate.remaining})
         when ${newer} or ${resetAt} is null and not ${known} then ${rate.remaining}
         when ${known} then least(${t.remaining}, ${rate.remaining})
         else ${t.remaining} end`,

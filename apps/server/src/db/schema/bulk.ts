@@ -1,7 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { users } from './identity.js';
 import { jobColumns } from './job-columns.js';
-import { sealedTokens } from './shared-state.js';
 
 /**
  * A bulk run: a server job that performs many platform operations (create tests, delete agents,
@@ -10,24 +8,13 @@ import { sealedTokens } from './shared-state.js';
 export const bulkRuns = pgTable(
   'bulk_runs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    organizationId: text('organization_id').notNull(),
-    organizationName: text('organization_name').notNull(),
+    ...jobColumns(),
     /** The request as validated (templates, groups, label, invitees...), without the token. */
     input: jsonb('input').$type<Record<string, unknown>>().notNull(),
-    status: text('status').notNull().default('queued'),
     /** Items are written once, by the first worker that plans the run. */
     planned: boolean('planned').notNull().default(false),
-    error: text('error'),
-    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
-    jobId: text('job_id'),
     undoOf: uuid('undo_of'),
     undoneBy: uuid('undone_by'),
-    ...jobColumns(),
   },
   (table) => [index('bulk_runs_user_idx').on(table.userId, table.createdAt)],
 );

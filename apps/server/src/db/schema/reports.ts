@@ -1,8 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
-import { users } from './identity.js';
 import { jobColumns } from './job-columns.js';
-import { sealedTokens } from './shared-state.js';
 
 /**
  * A report someone asked for. The customer's platform token is a sealed_tokens row that exists only
@@ -11,27 +9,15 @@ import { sealedTokens } from './shared-state.js';
 export const reportRequests = pgTable(
   'report_requests',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    organizationId: text('organization_id').notNull(),
-    organizationName: text('organization_name').notNull(),
+    ...jobColumns(),
     accountGroups: jsonb('account_groups').$type<{ aid: string; accountGroupName: string }[]>().notNull(),
     options: jsonb('options').$type<Record<string, unknown>>().notNull(),
-    status: text('status').notNull().default('queued'),
     progressDone: integer('progress_done').notNull().default(0),
     progressTotal: integer('progress_total').notNull().default(0),
-    error: text('error'),
-    tokenId: uuid('token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
-    /** The queue job that should run it; recovery re-sends a queued report whose job is gone. */
-    jobId: text('job_id'),
     /** Times a worker took it; a report that met platform faults is retried a few times, resuming its reads. */
     attempts: integer('attempts').notNull().default(0),
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     deliveryError: text('delivery_error'),
-    ...jobColumns(),
   },
   (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
 );

@@ -181,12 +181,17 @@ export class DashboardsRepository {
       .onConflictDoNothing({ target: communityDashboardPushes.pushKey })
       .returning();
     if (inserted) return { row: inserted, begun: true };
-    const [earlier] = await this.db
-      .select()
-      .from(communityDashboardPushes)
-      .where(eq(communityDashboardPushes.pushKey, row.pushKey));
+    const earlier = await this.findPush(row.pushKey);
     if (!earlier) throw new Error('a push key conflicted with no row');
     return { row: earlier, begun: false };
+  }
+
+  async findPush(pushKey: string): Promise<PushRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(communityDashboardPushes)
+      .where(eq(communityDashboardPushes.pushKey, pushKey));
+    return row;
   }
 
   async finishPush(id: string, createdDashboardId: string): Promise<void> {

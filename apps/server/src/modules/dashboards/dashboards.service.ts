@@ -182,11 +182,11 @@ export class DashboardsService {
         (await readForCustomer(() => session.dashboards.list(request.aid)))
           .filter((dashboard) => dashboard.title === row.title)
           .map((dashboard) => dashboard.dashboardId);
-      const { row: push, begun } = await this.deps.repository.beginPush({
-        ...record,
-        pushKey: request.pushId,
-        knownIds: await sameTitle(),
-      });
+      // A repeated request finds its push; only a new one reads what the group has before it writes.
+      const earlier = await this.deps.repository.findPush(request.pushId);
+      const { row: push, begun } = earlier
+        ? { row: earlier, begun: false }
+        : await this.deps.repository.beginPush({ ...record, pushKey: request.pushId, knownIds: await sameTitle() });
       if (!begun) {
         if (push.dashboardId !== id || push.aid !== request.aid)
           throw new AppError(409, 'push_key_reused', DASHBOARD_MESSAGES.pushKeyReused);
