@@ -4,7 +4,7 @@
  * alerts started, alerts cleared and dashboards; usage and quotas for the organization.
  * Last line: `ahc: calls/min=<x.xx> wall/ideal=<y.yy> rss-mb=<n>`.
  */
-import { healthCheckGenerator } from '../apps/server/src/modules/reports/health/health-check.generator.js';
+import { healthCheckGenerator } from '../apps/server/src/modules/reports/kinds/health/generator.js';
 import { benchReport } from './report-bench.js';
 
 await benchReport({ name: 'ahc', kind: 'ahc-v7', label: 'AHC v7', generator: healthCheckGenerator('ahc-v7') });

@@ -5,7 +5,7 @@
  * agents and tests; usage and quotas for the organization.
  * Last line: `config: calls/min=<x.xx> wall/ideal=<y.yy> rss-mb=<n>`.
  */
-import { configSpreadsheetGenerator } from '../apps/server/src/modules/reports/config/spreadsheet.generator.js';
+import { configSpreadsheetGenerator } from '../apps/server/src/modules/reports/kinds/config/spreadsheet.generator.js';
 import { benchReport } from './report-bench.js';
 
 await benchReport({

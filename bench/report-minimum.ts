@@ -7,7 +7,7 @@
  */
 import { HEALTH_PROFILES } from '@ce/contract';
 import { generateWorld } from '@ce/sandbox';
-import { ALERT_LOOKBACK_DAYS } from '../apps/server/src/modules/reports/health/health-check.generator.js';
+import { ALERT_LOOKBACK_DAYS } from '../apps/server/src/modules/reports/kinds/health/generator.js';
 
 const DAY = 86_400_000;
 const ALERTS_PAGE = 50; // the sandbox's pages: alerts

@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { restrictNewFiles } from './platform/data-dir.js';
+import { restrictNewFiles } from './core/data-dir.js';
 
 async function main(): Promise<void> {
   // Everything this process writes (the embedded database, key files) is readable by its user only.

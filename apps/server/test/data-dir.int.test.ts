@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BulkRun, ReportRequest } from '@ce/contract';
-import { TokenVault } from '../src/platform/token-vault.js';
+import { TokenVault } from '../src/core/token-vault.js';
 import { bgpTemplate, untilFinished } from './build-test-app.js';
 import { HttpClient, startServer } from './child-server.js';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PlatformError, PlatformHttp } from '@ce/platform-client';
 import { BulkRepository } from '../src/modules/bulk/bulk.repository.js';
-import { ExclusiveLocks } from '../src/platform/exclusive-locks.js';
-import { injectFetch } from '../src/platform/inject-fetch.js';
-import { SharedRateBudgets } from '../src/platform/rate-budget.js';
+import { ExclusiveLocks } from '../src/core/exclusive-locks.js';
+import { injectFetch } from '../src/adapters/inject-fetch.js';
+import { SharedRateBudgets } from '../src/core/rate-budget.js';
 import { createTestApp, DATABASES, TestClient, type TestApp } from './build-test-app.js';
 
 // Several instances on one PostgreSQL database: what must hold across them lives in the database.

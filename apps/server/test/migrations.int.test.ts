@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDatabase } from '../src/platform/database.js';
+import { openDatabase } from '../src/core/database.js';
 import { DATABASES } from './build-test-app.js';
 
 const onPostgres = DATABASES.includes('postgres');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { injectFetch } from '../src/platform/inject-fetch.js';
-import { WebexClient } from '../src/platform/webex-client.js';
-import { WebexDeliveries } from '../src/platform/webex-delivery.js';
+import { injectFetch } from '../src/adapters/inject-fetch.js';
+import { WebexClient } from '../src/adapters/webex-client.js';
+import { WebexDeliveries } from '../src/adapters/webex-delivery.js';
 import { createTestApp, DATABASES, type TestApp } from './build-test-app.js';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

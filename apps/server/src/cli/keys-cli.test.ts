@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readTokenKeys } from '../platform/secrets.js';
-import { keyId } from '../platform/token-vault.js';
+import { readTokenKeys } from '../core/secrets.js';
+import { keyId } from '../core/token-vault.js';
 import { runKeysCommand } from './keys-cli.js';
 
 describe('npm run keys', () => {

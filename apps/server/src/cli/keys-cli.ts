@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { loadConfig, type AppConfig } from '../config.js';
-import { restrictNewFiles } from '../platform/data-dir.js';
-import { loadOrCreateTokenKeys, rotateTokenKeys, writeTokenKeys } from '../platform/secrets.js';
-import { keyId } from '../platform/token-vault.js';
+import { restrictNewFiles } from '../core/data-dir.js';
+import { loadOrCreateTokenKeys, rotateTokenKeys, writeTokenKeys } from '../core/secrets.js';
+import { keyId } from '../core/token-vault.js';
 
 const USAGE = `Usage: npm run keys -- <command>
 

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { ROLES } from '@ce/contract';
 import { loadConfig } from '../config.js';
-import { restrictNewFiles } from '../platform/data-dir.js';
-import { openDatabase } from '../platform/database.js';
-import { AppError } from '../platform/errors.js';
+import { restrictNewFiles } from '../core/data-dir.js';
+import { openDatabase } from '../core/database.js';
+import { AppError } from '../core/errors.js';
 import { AuditRepository } from '../modules/audit/audit.repository.js';
 import { UsersRepository } from '../modules/users/users.repository.js';
 import { parseRole, UsersService } from '../modules/users/users.service.js';

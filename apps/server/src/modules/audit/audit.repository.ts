@@ -1,6 +1,6 @@
 import { desc } from 'drizzle-orm';
 import type { AuditEntry } from '@ce/contract';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import { auditLog } from '../../db/schema.js';
 
 export interface Actor {

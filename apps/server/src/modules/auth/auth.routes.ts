@@ -17,11 +17,11 @@ import {
   signOutResponseSchema,
   type AppInfo,
 } from '@ce/contract';
-import { rotateCsrfCookie } from '../../platform/csrf.js';
-import { AppError, unauthorized } from '../../platform/errors.js';
+import { rotateCsrfCookie } from '../../core/csrf.js';
+import { AppError, unauthorized } from '../../core/errors.js';
 import type { IdentityService } from '../identity/identity.service.js';
 import type { AuthService, ClientInfo } from './auth.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;

@@ -1,4 +1,4 @@
-import { periodicJob, type Job } from '../../platform/jobs.js';
+import { periodicJob, type Job } from '../../core/jobs.js';
 import type { AuthService } from './auth.service.js';
 
 /** Expired sessions are removed every 15 minutes. */

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, ne, or } from 'drizzle-orm';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import { sessions, users } from '../../db/schema.js';
 import type { UserRow } from '../users/users.repository.js';
 

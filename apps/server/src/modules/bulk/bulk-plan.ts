@@ -8,7 +8,7 @@ import {
   type TestTemplate,
 } from '@ce/contract';
 import { PlatformError, type PlatformSession, type TestCreateBody } from '@ce/platform-client';
-import { mapPool } from '../../platform/map-pool.js';
+import { mapPool } from '../../core/map-pool.js';
 
 /** What a platform failure says about one item, in the platform's own words when it gave some. */
 export function platformFailure(error: unknown, fallback: string): string {

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { BULK_MESSAGES } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
-import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
+import { AppError } from '../../core/errors.js';
+import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
 import {
   LeaseLostError,
   leaseTiming,
   whileLeased,
   type Lease,
   type LeasedJobDependencies,
-} from '../../platform/lease.js';
-import { mapPool } from '../../platform/map-pool.js';
-import type { JobQueue } from '../../platform/queue.js';
-import type { SealedTokens } from '../../platform/sealed-tokens.js';
+} from '../../core/lease.js';
+import { mapPool } from '../../core/map-pool.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { executeItem, failureOf, itemPayload, reconcileItem } from './bulk-actions.js';
 import { platformFailure } from './bulk-plan.js';

@@ -1,6 +1,6 @@
 import { conflictChoice, type TestTemplate } from '@ce/contract';
 import type { PlatformSession } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import { itemPayload, type ItemAction, type StoredPayload } from './bulk-actions.js';
 import { storedInput } from './bulk-input.js';
 import { createBody, inventory, nameKey, planCells, uniqueName } from './bulk-plan.js';

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
-import { Leases, type Lease } from '../../platform/lease.js';
-import { emailOf } from '../../platform/requester.js';
+import type { Db } from '../../core/database.js';
+import { Leases, type Lease } from '../../core/lease.js';
+import { emailOf } from '../../core/requester.js';
 
 export type BulkRunRow = typeof bulkRuns.$inferSelect;
 export type BulkItemRow = typeof bulkRunItems.$inferSelect;

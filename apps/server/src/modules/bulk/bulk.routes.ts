@@ -16,9 +16,9 @@ import {
   duplicateScanResponseSchema,
   undoBulkRunSchema,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import type { BulkService } from './bulk.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const runParams = z.object({ runId: z.uuid() });

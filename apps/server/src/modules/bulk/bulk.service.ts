@@ -21,12 +21,12 @@ import {
   type WorkNotification,
 } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
-import type { JobQueue } from '../../platform/queue.js';
-import type { SealedTokens } from '../../platform/sealed-tokens.js';
+import { AppError } from '../../core/errors.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { storedInput, toStoredInput } from './bulk-input.js';
-import { mapPool } from '../../platform/map-pool.js';
+import { mapPool } from '../../core/map-pool.js';
 import { findDuplicates, inventory, planCells, platformFailure } from './bulk-plan.js';
 import { endRun, sendBulkRunJob } from './bulk-run.job.js';
 import type { BulkItemRow, BulkRepository, BulkRunRow, ItemTotals } from './bulk.repository.js';

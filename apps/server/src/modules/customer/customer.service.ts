@@ -1,6 +1,6 @@
 import type { ReportAccountGroup } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /** The spec's words for a refused token (section 8); each tool's screen may show its own. */
 export const INVALID_TOKEN_MESSAGE = 'Invalid OAuth token. Please check your token and try again.';

@@ -7,7 +7,7 @@ import {
   communityDashboards,
   communityDashboardVotes,
 } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import type { StoredScreenshot } from './screenshots.js';
 
 export type PushRow = typeof communityDashboardPushes.$inferSelect;

@@ -20,11 +20,11 @@ import {
   voteResponseSchema,
   type CloneDashboardFields,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
-import { AppError } from '../../platform/errors.js';
-import { filePart, registerUploads } from '../../platform/uploads.js';
+import { requireUser } from '../../core/access.js';
+import { AppError } from '../../core/errors.js';
+import { filePart, registerUploads } from '../../core/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const entryParams = z.object({ id: z.uuid() });

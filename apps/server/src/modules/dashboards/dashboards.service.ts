@@ -10,7 +10,7 @@ import {
   type SessionUser,
 } from '@ce/contract';
 import type { PlatformClient, PlatformSession } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, imageKind } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /** A screenshot as it is stored: PNG pixels written by us, never the uploaded bytes. */
 export interface StoredScreenshot {

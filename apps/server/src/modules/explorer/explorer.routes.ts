@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiOperationsResponseSchema, explorerAnswerSchema, explorerCallSchema } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import type { ExplorerService } from './explorer.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 502);
 

@@ -1,6 +1,6 @@
 import { can, EXPLORER_MESSAGES, type ApiOperation, type ExplorerAnswer, type SessionUser } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import { platformRefusal } from '../customer/customer.service.js';
 import { operationsOf } from './openapi-catalog.js';

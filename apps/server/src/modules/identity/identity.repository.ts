@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import { authChallenges, passwordResetCodes, securityEvents, signInThrottle } from '../../db/schema.js';
 import type { ThrottlePolicy } from './sign-in-throttle.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { passwordProblems, type PasswordPolicy, type SessionUser } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
-import type { Mailer } from '../../platform/mailer.js';
+import { AppError } from '../../core/errors.js';
+import type { Mailer } from '../../adapters/mailer.js';
 import { accountMayHoldSession, hashSecret, type AuthService, type ClientInfo } from '../auth/auth.service.js';
 import { decoyPasswordHash, hashPassword, verifyPassword } from '../users/passwords.js';
 import type { UsersRepository } from '../users/users.repository.js';

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiErrorSchema, notificationsQuerySchema, notificationsResponseSchema } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import type { NotificationsService } from './notifications.service.js';
 
 export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: NotificationsService }> = async (

@@ -1,13 +1,13 @@
 import type { ReportKind } from '@ce/contract';
-import { alertsConfigGenerator } from './alerts-config.generator.js';
-import { closureEndpointsGenerator, closureUnitsGenerator } from './closure/closure.generator.js';
-import { epaConfigGenerator } from './config/epa-config.generator.js';
-import { dashboardReportGenerator } from './dashboard-report.generator.js';
-import { configSpreadsheetGenerator } from './config/spreadsheet.generator.js';
-import { testsConfigGenerator } from './config/tests-config.generator.js';
-import { healthCheckGenerator } from './health/health-check.generator.js';
-import { maintenanceWindowGenerator } from './maintenance-window.generator.js';
-import { tamActivityGenerator } from './tam-activity.generator.js';
+import { alertsConfigGenerator } from './kinds/alerts-config/generator.js';
+import { closureEndpointsGenerator, closureUnitsGenerator } from './kinds/closure/generator.js';
+import { epaConfigGenerator } from './kinds/config/epa-config.generator.js';
+import { dashboardReportGenerator } from './kinds/dashboard-report/generator.js';
+import { configSpreadsheetGenerator } from './kinds/config/spreadsheet.generator.js';
+import { testsConfigGenerator } from './kinds/config/tests-config.generator.js';
+import { healthCheckGenerator } from './kinds/health/generator.js';
+import { maintenanceWindowGenerator } from './kinds/maintenance-window/generator.js';
+import { tamActivityGenerator } from './kinds/tam-activity/generator.js';
 import type { ReportGenerator } from './report-generator.js';
 
 /** Every report kind's generator: the type makes a kind without one a compile error. */

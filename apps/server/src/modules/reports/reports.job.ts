@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import type { ReportKind } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
-import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../platform/jobs.js';
-import {
-  LeaseLostError,
-  leaseTiming,
-  whileLeased,
-  type Lease,
-  type LeasedJobDependencies,
-} from '../../platform/lease.js';
-import { mdSafe } from '../../platform/markdown.js';
-import type { JobQueue } from '../../platform/queue.js';
-import type { SealedTokens } from '../../platform/sealed-tokens.js';
-import { WebexError } from '../../platform/webex-client.js';
-import type { WebexDeliveries } from '../../platform/webex-delivery.js';
+import { AppError } from '../../core/errors.js';
+import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
+import { LeaseLostError, leaseTiming, whileLeased, type Lease, type LeasedJobDependencies } from '../../core/lease.js';
+import { mdSafe } from '../../report-kit/markdown.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
+import { WebexError } from '../../adapters/webex-client.js';
+import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
 import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';

@@ -1,10 +1,10 @@
 import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { ReadJournal } from '@ce/platform-client';
-import type { Db } from '../../platform/database.js';
-import { Leases } from '../../platform/lease.js';
+import type { Db } from '../../core/database.js';
+import { Leases } from '../../core/lease.js';
 import { reportArtifacts, reportReads, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
-import { emailOf } from '../../platform/requester.js';
+import { emailOf } from '../../core/requester.js';
 
 export type ReportRow = typeof reportRequests.$inferSelect;
 export type ArtifactSummary = { id: string; reportId: string; filename: string; contentType: string; size: number };

@@ -6,9 +6,9 @@ import {
   reportRequestSchema,
   rerunReportInputSchema,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import type { ReportsService } from './reports.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 const reportParams = z.object({ reportId: z.uuid() });

@@ -14,9 +14,9 @@ import {
   type WorkNotification,
   REPORT_REQUEST_MESSAGES,
 } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
-import type { JobQueue } from '../../platform/queue.js';
-import type { SealedTokens } from '../../platform/sealed-tokens.js';
+import { AppError } from '../../core/errors.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { sendReportJob } from './reports.job.js';

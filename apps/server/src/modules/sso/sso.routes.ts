@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import { clientInfo, SSO_ID_TOKEN_COOKIE, startBrowserSession } from '../auth/auth.routes.js';
 import type { SsoService } from './sso.service.js';
 

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { DEFAULT_ROLE, ROLES, SIGN_IN_ERROR_MESSAGES, type Role, type SignInErrorCode } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { ClientInfo, AuthService } from '../auth/auth.service.js';
 import { hashPassword } from '../users/passwords.js';
 import type { UsersRepository } from '../users/users.repository.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { diagnosticRuns } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
-import { deleteCreatedBefore } from '../../platform/retention.js';
+import type { Db } from '../../core/database.js';
+import { deleteCreatedBefore } from '../../core/retention.js';
 
 /** SQL for diagnostic runs (their results; never a token). */
 export class DiagnosticsRepository {

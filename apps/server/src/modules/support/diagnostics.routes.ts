@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { diagnoseRequestSchema, diagnosticReportSchema, sendDiagnosticSchema } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import { diagnosticHtml, type DiagnosticsService } from './diagnostics.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 502, 503);
 const params = z.object({ id: z.uuid() });

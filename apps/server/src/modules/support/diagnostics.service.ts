@@ -1,9 +1,9 @@
 import { diagnosticReportSchema, type DiagnosticReport, type SessionUser } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
-import { mdLines, mdSafe } from '../../platform/markdown.js';
-import type { WebexClient } from '../../platform/webex-client.js';
-import { escapeHtml, htmlDocument } from '../reports/render/html.js';
+import { AppError } from '../../core/errors.js';
+import { mdLines, mdSafe } from '../../report-kit/markdown.js';
+import type { WebexClient } from '../../adapters/webex-client.js';
+import { escapeHtml, htmlDocument } from '../../report-kit/html.js';
 import { platformRefusal } from '../customer/customer.service.js';
 import { diagnose } from './diagnostics.js';
 import type { DiagnosticsRepository } from './diagnostics.repository.js';

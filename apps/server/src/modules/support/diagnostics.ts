@@ -1,8 +1,8 @@
 import type { CheckStatus, DiagnosticCheck, DiagnosticReport } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
-import { collect, readable } from '../reports/platform-reads.js';
+import { collect, readable } from '../../report-kit/platform-reads.js';
 
 /** Each permission the toolkit relies on, as the platform names it, and the read that proves it. */
 const PROBES = [

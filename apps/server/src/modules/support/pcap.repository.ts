@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { pcapCaptures, pcapChunks, users } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
-import { deleteCreatedBefore } from '../../platform/retention.js';
+import type { Db } from '../../core/database.js';
+import { deleteCreatedBefore } from '../../core/retention.js';
 
 export type CaptureRow = typeof pcapCaptures.$inferSelect & { uploadedBy: string };
 export type CaptureListRow = Pick<

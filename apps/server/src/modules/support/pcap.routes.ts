@@ -8,11 +8,11 @@ import {
   PCAP_MESSAGES,
   shareCaptureSchema,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
-import { AppError } from '../../platform/errors.js';
-import { filePart, registerUploads } from '../../platform/uploads.js';
+import { requireUser } from '../../core/access.js';
+import { AppError } from '../../core/errors.js';
+import { filePart, registerUploads } from '../../core/uploads.js';
 import type { PcapService } from './pcap.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 503);
 const params = z.object({ id: z.uuid() });

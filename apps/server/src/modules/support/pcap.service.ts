@@ -7,9 +7,9 @@ import {
   type CaptureSummary,
   type SessionUser,
 } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
-import { mdLines, mdSafe } from '../../platform/markdown.js';
-import type { WebexClient } from '../../platform/webex-client.js';
+import { AppError } from '../../core/errors.js';
+import { mdLines, mdSafe } from '../../report-kit/markdown.js';
+import type { WebexClient } from '../../adapters/webex-client.js';
 import { analyzeCapture } from './pcap/analyze.js';
 import type { CaptureRow, PcapRepository } from './pcap.repository.js';
 

@@ -1,4 +1,4 @@
-import { NIGHTLY, periodicJob, type Job } from '../../platform/jobs.js';
+import { NIGHTLY, periodicJob, type Job } from '../../core/jobs.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,5 +1,5 @@
 import { TRACKER_COLUMNS, type TaskResult, type TrackerRow } from '@ce/contract';
-import { streamWorkbook } from '../reports/render/stream-workbook.js';
+import { streamWorkbook } from '../../report-kit/stream-workbook.js';
 
 const OUTCOME_WORDS: Record<TaskResult['outcome'], string> = {
   created: 'Created',

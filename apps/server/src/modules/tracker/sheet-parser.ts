@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { TRACKER_MESSAGES, type ParseResponse } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 
 interface Job {
   id: number;

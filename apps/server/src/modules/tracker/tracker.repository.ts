@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { trackerResults } from '../../db/schema.js';
-import type { Db } from '../../platform/database.js';
-import { deleteCreatedBefore } from '../../platform/retention.js';
+import type { Db } from '../../core/database.js';
+import { deleteCreatedBefore } from '../../core/retention.js';
 
 /** SQL for the time tracker's results files. */
 export class TrackerRepository {

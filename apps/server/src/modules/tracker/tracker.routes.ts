@@ -10,11 +10,11 @@ import {
   TRACKER_MESSAGES,
   weekStartSchema,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
-import { AppError } from '../../platform/errors.js';
-import { filePart, registerUploads } from '../../platform/uploads.js';
+import { requireUser } from '../../core/access.js';
+import { AppError } from '../../core/errors.js';
+import { filePart, registerUploads } from '../../core/uploads.js';
 import type { TrackerService } from './tracker.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 502, 503);
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

@@ -11,9 +11,9 @@ import {
   type TaskResult,
   type TrackerRow,
 } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
-import type { ExclusiveLocks } from '../../platform/exclusive-locks.js';
-import { SalesforceError, soqlString, type SalesforceClient } from '../../platform/salesforce-client.js';
+import { AppError } from '../../core/errors.js';
+import type { ExclusiveLocks } from '../../core/exclusive-locks.js';
+import { SalesforceError, soqlString, type SalesforceClient } from '../../adapters/salesforce-client.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { resultsWorkbook } from './results-file.js';
 import type { SheetParser } from './sheet-parser.js';

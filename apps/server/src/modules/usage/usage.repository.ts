@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { UsageTool } from '@ce/contract';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import { usageEvents } from '../../db/schema.js';
 
 export interface UsageTotal {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { AppError } from '../../platform/errors.js';
-import { Semaphore } from '../../platform/semaphore.js';
+import { AppError } from '../../core/errors.js';
+import { Semaphore } from '../../core/semaphore.js';
 
 /**
  * argon2id costs 19 MiB and tens of milliseconds per call: a burst of sign-ins could exhaust memory

@@ -1,5 +1,5 @@
 import { asc, eq } from 'drizzle-orm';
-import type { Db } from '../../platform/database.js';
+import type { Db } from '../../core/database.js';
 import { users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;

@@ -10,9 +10,9 @@ import {
   userResponseSchema,
   type SessionUser,
 } from '@ce/contract';
-import { requireUser } from '../../platform/access.js';
+import { requireUser } from '../../core/access.js';
 import type { UsersService } from './users.service.js';
-import { errorResponses } from '../../platform/errors.js';
+import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403);
 

@@ -1,6 +1,6 @@
 import { can, ROLES, roleFromLocale, type Role, type SessionUser, type UserAccount } from '@ce/contract';
 import type { AuditEntry } from '@ce/contract';
-import { AppError } from '../../platform/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { Actor, AuditRepository } from '../audit/audit.repository.js';
 import { generateTemporaryPassword, hashPassword } from './passwords.js';
 import type { UserRow, UsersRepository } from './users.repository.js';

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { eq, lt, sql } from 'drizzle-orm';
+import { webexDeliveries } from '../db/schema.js';
+import type { Db } from '../core/database.js';
+import { fitMarkdown, type WebexClient, type WebexFile } from './webex-client.js';
+
+/** Webex's clock and ours may differ by this much when a message is looked for after a crash. */
+const CLOCK_SKEW_MS = 60_000;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * Sends each message of a job once, whatever dies when: the message is recorded under a key before it is
+ * sent and confirmed after. A key already confirmed is not sent again; a key recorded but not confirmed
+ * (the worker died between the two) is looked for among the bot's latest direct messages to that person,
+ * and sent again only when it is not there.
+ */
+export class WebexDeliveries {
+  constructor(
+    private readonly db: Db,
+    private readonly webex: WebexClient,
+  ) {}
+
+  /** Sends `markdown` (and its file) to `to` under `key`, unless it was sent under that key already. */
+  async sendOnce(key: string, to: string, markdown: string, file?: WebexFile): Promise<'sent' | 'already sent'> {
+    const fitted = fitMarkdown(markdown);
+    const hash = sha256(fitted);
+    const [recorded] = await this.db
+      .insert(webexDeliveries)
+      .values({ key, toEmail: to, markdownSha256: hash, status: 'sending' })
+      .onConflictDoNothing()
+      .returning({ key: webexDeliveries.key });
+    if (!recorded) {
+      const [row] = await this.db.select().from(webexDeliveries).where(eq(webexDeliveries.key, key));
+      if (row?.status === 'sent') return 'already sent';
+      if (row) {
+        const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
+        const found = (await this.webex.directMessages(row.toEmail)).find(
+          (message) =>
+            sha256(message.markdown ?? message.text ?? '') === row.markdownSha256 &&
+            Date.parse(message.created) >= since,
+        );
+        if (found) {
+          await this.confirm(key, found.id);
+          return 'already sent';
+        }
+      }
+    }
+    const sent = await this.webex.send(to, fitted, file);
+    await this.confirm(key, sent.id);
+    return 'sent';
+  }
+
+  private async confirm(key: string, messageId: string | null): Promise<void> {
+    await this.db.update(webexDeliveries).set({ status: 'sent', messageId }).where(eq(webexDeliveries.key, key));
+  }
+
+  /** Retention: records older than `days`. */
+  async prune(days: number): Promise<number> {
+    const deleted = await this.db
+      .delete(webexDeliveries)
+      .where(lt(webexDeliveries.createdAt, sql`now() - ${days} * interval '1 day'`))
+      .returning({ key: webexDeliveries.key });
+    return deleted.length;
+  }
+}

@@ -1,0 +1,168 @@
+import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
+import { escapeMarkdown } from '../../../../report-kit/markdown.js';
+import { streamWorkbook, type CellValue } from '../../../../report-kit/stream-workbook.js';
+import { required } from '../../../../report-kit/platform-reads.js';
+import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { readGroupConfig, type ConfiguredTest, type ConfigPart } from './read.js';
+
+/** Fields every test has: the sheet's first columns. What else a test carries is its type's configuration. */
+const COMMON = [
+  'testId',
+  'testName',
+  'type',
+  'interval',
+  'enabled',
+  'alertsEnabled',
+  'description',
+  'createdBy',
+  'createdDate',
+  'modifiedBy',
+  'modifiedDate',
+  'liveShare',
+  'savedEvent',
+] as const;
+const NOT_CONFIGURATION = new Set<string>([...COMMON, '_links', 'agents', 'alertRules', 'tags', 'labels']);
+/** HTML lists this many tests per type; the spreadsheet has them all. */
+export const SHOWN_TESTS = 200;
+
+/** A configuration value as a cell: lists joined, objects by their names, dates as dates. */
+export function configValue(value: unknown): CellValue {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.map((item) => String(configValue(item) ?? '')).join(', ');
+  if (typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const named = record.serverName ?? record.name ?? record.agentName ?? record.ruleName;
+    return named !== undefined ? String(named) : JSON.stringify(value);
+  }
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return new Date(value);
+  return value as CellValue;
+}
+
+/** The type-specific fields the tests of one type carry, in the order first met. */
+export function configFields(tests: ConfiguredTest[]): string[] {
+  const fields = new Set<string>();
+  for (const { test } of tests) for (const key of Object.keys(test)) if (!NOT_CONFIGURATION.has(key)) fields.add(key);
+  return [...fields];
+}
+
+export interface TestRow {
+  accountGroup: string;
+  configured: ConfiguredTest;
+}
+
+const sharing = (test: ConfiguredTest['test']) => {
+  const shared = (test as { sharedWithAccounts?: { name?: string; aid?: string }[] }).sharedWithAccounts;
+  if (Array.isArray(shared) && shared.length) return shared.map((account) => account.name ?? account.aid).join(', ');
+  return (test as { liveShare?: boolean }).liveShare ? 'live share' : 'not shared';
+};
+
+/** One sheet per test type (its own configuration columns) after a summary per account group and type. */
+export async function testsWorkbook(organization: string, rows: TestRow[], now: Date): Promise<Buffer> {
+  const types = [...new Set(rows.map((row) => row.configured.test.type))].sort();
+  const groups = [...new Set(rows.map((row) => row.accountGroup))];
+  return streamWorkbook((sheet) => {
+    const summary = sheet('Summary', [
+      { header: 'Account group', width: 36 },
+      ...types.map((type) => ({ header: type, width: 14 })),
+      { header: 'All tests', width: 10 },
+    ]);
+    for (const group of groups) {
+      const mine = rows.filter((row) => row.accountGroup === group);
+      summary.row([
+        group,
+        ...types.map((type) => mine.filter((row) => row.configured.test.type === type).length),
+        mine.length,
+      ]);
+    }
+    summary.row([`${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`]);
+    summary.done();
+    for (const type of types) {
+      const ofType = rows.filter((row) => row.configured.test.type === type);
+      const fields = configFields(ofType.map((row) => row.configured));
+      const writer = sheet(type, [
+        { header: 'Account group', width: 28 },
+        ...COMMON.map((field) => ({ header: field, width: field === 'description' ? 30 : 16 })),
+        ...fields.map((field) => ({ header: field, width: 20 })),
+        { header: 'agents', width: 50 },
+        { header: 'alertRules', width: 40 },
+        { header: 'tags', width: 30 },
+        { header: 'sharing', width: 16 },
+      ]);
+      for (const { accountGroup, configured } of ofType) {
+        const test = configured.test as Record<string, unknown>;
+        writer.row([
+          accountGroup,
+          ...COMMON.map((field) => configValue(test[field])),
+          ...fields.map((field) => configValue(test[field])),
+          configured.agents
+            .map((agent) => `${agent.agentName} (${agent.agentType}, ${agent.location || 'no location'})`)
+            .join('; '),
+          configured.rules.map((rule) => rule.ruleName).join('; '),
+          configured.tags.join('; '),
+          sharing(configured.test),
+        ]);
+      }
+      writer.done();
+    }
+  }, now);
+}
+
+export function testsHtml(organization: string, rows: TestRow[], now: Date): string {
+  const types = [...new Set(rows.map((row) => row.configured.test.type))].sort();
+  const sections = types.map((type) => {
+    const ofType = rows.filter((row) => row.configured.test.type === type);
+    const fields = configFields(ofType.map((row) => row.configured));
+    const shown = ofType.slice(0, SHOWN_TESTS);
+    return `<h2>${escapeHtml(type)} (${ofType.length})</h2>
+<table><thead><tr><th>Account group</th><th>Test</th><th>Interval</th><th>Enabled</th>${fields.map((field) => `<th>${escapeHtml(field)}</th>`).join('')}<th>Agents</th><th>Alert rules</th><th>Tags</th><th>Sharing</th></tr></thead><tbody>
+${shown
+  .map(({ accountGroup, configured }) => {
+    const test = configured.test as Record<string, unknown>;
+    const cell = (value: unknown) => {
+      const shown = configValue(value);
+      return escapeHtml(shown instanceof Date ? shown.toISOString().slice(0, 10) : (shown ?? ''));
+    };
+    return `<tr><td>${escapeHtml(accountGroup)}</td><td>${escapeHtml(configured.test.testName)} <span class="meta">${escapeHtml(configured.test.testId)}</span></td><td>${cell(test.interval)}</td><td>${cell(test.enabled)}</td>${fields.map((field) => `<td>${cell(test[field])}</td>`).join('')}<td>${configured.agents.map((agent) => escapeHtml(`${agent.agentName} (${agent.agentType})`)).join('<br>')}</td><td>${configured.rules.map((rule) => escapeHtml(rule.ruleName)).join('<br>')}</td><td>${configured.tags.map(escapeHtml).join('<br>')}</td><td>${escapeHtml(sharing(configured.test))}</td></tr>`;
+  })
+  .join(
+    '\n',
+  )}</tbody></table>${ofType.length > shown.length ? `<p class="meta">${ofType.length - shown.length} more in the spreadsheet.</p>` : ''}`;
+  });
+  return htmlDocument(
+    `CA & EA tests configuration: ${organization}`,
+    `<h1>CA &amp; EA Tests Config Report v7</h1>
+<p class="meta">${escapeHtml(organization)} · ${rows.length} test(s) in ${new Set(rows.map((row) => row.accountGroup)).size} account group(s) · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
+${sections.join('\n') || '<p>No test in the chosen account groups.</p>'}`,
+  );
+}
+
+const PARTS: ReadonlySet<ConfigPart> = new Set(['tests']);
+
+/**
+ * Every cloud and enterprise agent test of the chosen account groups with its type's full configuration,
+ * its agents (name, type, location), alert rules, tags and sharing: one sheet per test type, and HTML.
+ */
+export const testsConfigGenerator: ReportGenerator = async (context) => {
+  const rows: TestRow[] = [];
+  const total = context.accountGroups.length + 1;
+  for (const [index, group] of context.accountGroups.entries()) {
+    const config = await readGroupConfig(context.platform, group, PARTS, context.signal);
+    for (const configured of required(config.tests)) rows.push({ accountGroup: group.accountGroupName, configured });
+    await context.progress(index + 1, total);
+  }
+  const stem = fileStem('tests-config-v7', context.organization.name, context.now);
+  const workbook = await testsWorkbook(context.organization.name, rows, context.now);
+  const html = testsHtml(context.organization.name, rows, context.now);
+  await context.progress(total, total);
+  const types = [...new Set(rows.map((row) => row.configured.test.type))].sort();
+  return {
+    summaryMarkdown: [
+      `**CA & EA Tests Config Report v7** for **${escapeMarkdown(context.organization.name)}** is ready: ${rows.length} test(s) in ${context.accountGroups.length} account group(s).`,
+      ...types.map((type) => `- ${type}: ${rows.filter((row) => row.configured.test.type === type).length}`),
+    ].join('\n'),
+    artifacts: [
+      { filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook },
+      { filename: `${stem}.html`, contentType: 'text/html; charset=utf-8', content: Buffer.from(html) },
+    ],
+  };
+};

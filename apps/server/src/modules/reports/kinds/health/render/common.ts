@@ -1,0 +1,45 @@
+import { REPORT_KINDS, type HealthCheck, type HealthFindings, type HealthStatus } from '@ce/contract';
+import { barChartSvg, lineChartSvg } from '../../../../../report-kit/charts.js';
+
+/** HTML and PDF show this many rows of a table or evidence items of a check; the spreadsheet has them all. */
+export const SHOWN_ROWS = 200;
+
+export const STATUS_COLOURS: Record<HealthStatus, { fill: string; text: string }> = {
+  pass: { fill: '#dcfce7', text: '#166534' },
+  warn: { fill: '#fef3c7', text: '#92400e' },
+  fail: { fill: '#fee2e2', text: '#991b1b' },
+  unknown: { fill: '#e2e8f0', text: '#334155' },
+};
+const SEVERITY: Record<HealthStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
+
+export const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+export const title = (findings: HealthFindings) => `${REPORT_KINDS[findings.kind].label} account health check`;
+export const cell = (value: string | number | null) =>
+  value === null ? '—' : typeof value === 'number' ? value.toLocaleString('en-US') : value;
+
+/** The worst findings first: failures, then warnings, heavier checks first. */
+export function worstChecks(findings: HealthFindings, count: number): HealthCheck[] {
+  return findings.checks
+    .filter((check) => check.status === 'fail' || check.status === 'warn')
+    .sort((a, b) => SEVERITY[a.status] - SEVERITY[b.status] || b.weight - a.weight)
+    .slice(0, count);
+}
+
+export function scoreTrendSvg(findings: HealthFindings): string | null {
+  if (findings.changes.trend.length < 2) return null;
+  return lineChartSvg({
+    title: 'Score over the stored runs',
+    categories: findings.changes.trend.map((point) => point.at.slice(0, 10)),
+    values: findings.changes.trend.map((point) => point.score),
+    max: 100,
+  });
+}
+
+export function findingsChartSvg(findings: HealthFindings): string {
+  return barChartSvg({
+    title: 'Items found per check',
+    categories: findings.checks.map((check) => check.id),
+    series: [{ name: 'Items', values: findings.checks.map((check) => check.items.length) }],
+    width: 760,
+  });
+}
