@@ -3,7 +3,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import { webBoundaries } from './eslint.boundaries.js';
+import { serverBoundaries, webBoundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
@@ -35,6 +35,8 @@ export default tseslint.config(
   },
   // Features never import each other; shared code never imports features (test/boundaries.test.ts).
   webBoundaries,
+  // Server modules meet only through their public entries; shared code never imports a module.
+  serverBoundaries,
   {
     files: ['**/*.{js,mjs}'],
     languageOptions: { globals: globals.node },

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { BulkRun } from '@ce/contract';
 import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config.js';
+import { loadConfig } from '../apps/server/src/config/config.js';
 import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
 import { configurePlatform, postAllAtOnce, windowRate } from './rate-windows.js';
 

@@ -5,7 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { DestinationStream } from 'pino';
 import type { PlatformClient } from '@ce/platform-client';
 import type { Sandbox } from '@ce/sandbox';
-import type { AppConfig } from './config.js';
+import type { AppConfig } from './config/config.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
@@ -20,14 +20,16 @@ import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
 import { explorerRoutes } from './modules/explorer/explorer.routes.js';
 import { ExplorerService } from './modules/explorer/explorer.service.js';
-import { DiagnosticsRepository } from './modules/support/diagnostics.repository.js';
-import { diagnosticsRoutes } from './modules/support/diagnostics.routes.js';
-import { retentionJobs } from './modules/support/support.job.js';
-import { DiagnosticsService } from './modules/support/diagnostics.service.js';
-import { PcapRepository } from './modules/support/pcap.repository.js';
-import { pcapRoutes } from './modules/support/pcap.routes.js';
-import { PcapService } from './modules/support/pcap.service.js';
+import { diagnosticsJobs } from './modules/diagnostics/diagnostics.job.js';
+import { DiagnosticsRepository } from './modules/diagnostics/diagnostics.repository.js';
+import { diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
+import { DiagnosticsService } from './modules/diagnostics/diagnostics.service.js';
+import { pcapJobs } from './modules/pcap/pcap.job.js';
+import { PcapRepository } from './modules/pcap/pcap.repository.js';
+import { pcapRoutes } from './modules/pcap/pcap.routes.js';
+import { PcapService } from './modules/pcap/pcap.service.js';
 import { SheetParser } from './modules/tracker/sheet-parser.js';
+import { trackerJobs } from './modules/tracker/tracker.job.js';
 import { TrackerRepository } from './modules/tracker/tracker.repository.js';
 import { trackerRoutes } from './modules/tracker/tracker.routes.js';
 import { TrackerService } from './modules/tracker/tracker.service.js';
@@ -35,6 +37,7 @@ import { customerRoutes } from './modules/customer/customer.routes.js';
 import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
+import { identityRoutes } from './modules/identity/identity.routes.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -209,8 +212,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     registerAccessControl(app, auth, cookies);
     await app.register(authRoutes, {
       auth,
-      identity,
-      sessionMaxAgeMs: config.session.absoluteTimeoutMs,
       appInfo: {
         supportEmail: config.supportEmail,
         demoMode: config.demoMode,
@@ -220,6 +221,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
       providerLogoutUrl: async (idToken) => (sso ? sso.logoutUrl(idToken) : undefined),
     });
+    await app.register(identityRoutes, { identity, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
     await app.register(ssoRoutes, { sso, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
     await app.register(usersRoutes, { users });
     await app.register(usageRoutes, { usage });
@@ -322,11 +324,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         ...identityJobs(identity, config.retentionDays, app.log),
         ...reportJobs.jobs(config.retentionDays),
         ...bulkJob.jobs(config.retentionDays),
-        ...retentionJobs(
-          { captures: pcapRepository, diagnostics: diagnosticsRepository, trackerResults: trackerRepository },
-          config.retentionDays,
-          app.log,
-        ),
+        ...pcapJobs(pcapRepository, config.retentionDays, app.log),
+        ...diagnosticsJobs(diagnosticsRepository, config.retentionDays, app.log),
+        ...trackerJobs(trackerRepository, config.retentionDays, app.log),
         ...tokenJobs(tokens, app.log),
         ...sharedStateJobs({ throttle, locks, budgets }, app.log),
       ]);

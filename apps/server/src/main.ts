@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import { restrictNewFiles } from './core/data-dir.js';
 
 async function main(): Promise<void> {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { expect, vi } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type ReportRequest } from '@ce/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/config/config.js';
 import type { DatabaseTarget } from '../src/core/database.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PlatformClient, type PlatformObserver, type RateBudgets } from '@ce/platform-client';
 import { Sandbox, SALESFORCE_API_VERSION, sandboxPlugin } from '@ce/sandbox';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { injectFetch } from './inject-fetch.js';
 import { noMailer, outboxMailer, smtpMailer, type Mailer } from './mailer.js';
 import { SalesforceClient } from './salesforce-client.js';

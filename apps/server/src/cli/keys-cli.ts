@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, type AppConfig } from '../config.js';
+import { loadConfig, type AppConfig } from '../config/config.js';
 import { restrictNewFiles } from '../core/data-dir.js';
 import { loadOrCreateTokenKeys, rotateTokenKeys, writeTokenKeys } from '../core/secrets.js';
 import { keyId } from '../core/token-vault.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ROLES } from '@ce/contract';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { restrictNewFiles } from '../core/data-dir.js';
 import { openDatabase } from '../core/database.js';
 import { AppError } from '../core/errors.js';

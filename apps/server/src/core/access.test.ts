@@ -1,12 +1,11 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import type { AuthService } from '../modules/auth/auth.service.js';
-import { registerAccessControl } from './access.js';
+import { registerAccessControl, type SessionResolver } from './access.js';
 
 describe('the access check at start-up', () => {
   const app = () => {
     const server = Fastify({ logger: false });
-    registerAccessControl(server, {} as AuthService, { secure: () => false });
+    registerAccessControl(server, {} as SessionResolver, { secure: () => false });
     return server;
   };
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can, OPERATION_ACCESS, SESSION_COOKIE, type OperationId, type SessionUser } from '@ce/contract';
-import type { AuthService, ResolvedSession } from '../modules/auth/auth.service.js';
 import { cookieJar, type CookieJar, type CookieSecurity } from './cookies.js';
 import { ensureCsrfCookie, verifyCsrf } from './csrf.js';
 import { forbidden, unauthorized } from './errors.js';
@@ -14,6 +13,18 @@ declare module 'fastify' {
     /** This request's cookies under the names its scheme calls for (`__Host-` over https). */
     jar: CookieJar;
   }
+}
+
+/** The session behind a request's cookie, as the sessions' owner resolves it. */
+export interface ResolvedSession {
+  user: SessionUser;
+  idHash: string;
+  method: string;
+}
+
+/** Who turns a session cookie into a session (the auth module); access control only asks. */
+export interface SessionResolver {
+  resolve(sessionId: string): Promise<ResolvedSession | null>;
 }
 
 /** The signed-in user of a route guarded by a capability (the guard has run: no user here is a 401). */
@@ -30,7 +41,7 @@ const isOperationId = (value: unknown): value is OperationId =>
  * then guarded by that entry: no session -> 401, a role without the capability -> 403. Routes are
  * refused at start-up when they forget, so an unguarded operation cannot ship.
  */
-export function registerAccessControl(app: FastifyInstance, auth: AuthService, cookies: CookieSecurity): void {
+export function registerAccessControl(app: FastifyInstance, auth: SessionResolver, cookies: CookieSecurity): void {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
   app.decorateRequest('jar', null as unknown as CookieJar);

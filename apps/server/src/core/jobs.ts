@@ -61,7 +61,11 @@ export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: 
     );
     if (job.cron) await queue.schedule(job.queue, job.cron);
   }
+  for (const name of RETIRED_SCHEDULES) await queue.unschedule(name);
 }
+
+/** Periodic jobs of earlier versions, whose schedules would otherwise fill queues nobody works. */
+const RETIRED_SCHEDULES = ['tools.retention'];
 
 /** Nightly, at a quiet time: retention jobs. */
 export const NIGHTLY = '17 3 * * *';

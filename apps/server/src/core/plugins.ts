@@ -6,7 +6,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { SharedThrottle } from './shared-throttle.js';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { AppError } from './errors.js';
 
 /** Operations anyone may call that take credentials or send mail: limited per address before anything else. */

@@ -58,6 +58,11 @@ export class JobQueue {
     await this.boss.schedule(name, cron);
   }
 
+  /** Stops the cron schedule of `name` (a job this version no longer has). */
+  async unschedule(name: string): Promise<void> {
+    await this.boss.unschedule(name);
+  }
+
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
     await this.ensure(name);
     return this.boss.send(name, data, options);

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import type { AppConfig } from '../config.js';
+import type { AppConfig } from '../config/config.js';
 import { TokenVault } from './token-vault.js';
 
 /**

@@ -22,6 +22,9 @@ export const users = pgTable('users', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+
 /**
  * Server-side sessions. The cookie carries a random secret; only its SHA-256 is stored, so a
  * database dump does not hand out live sessions.

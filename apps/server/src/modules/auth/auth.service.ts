@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountSession, SessionUser } from '@ce/contract';
-import type { UserRow } from '../users/users.repository.js';
+import type { ResolvedSession, SessionResolver } from '../../core/access.js';
+import type { UserRow } from '../../db/schema.js';
 import { toSessionUser } from '../users/users.service.js';
 import type { SessionsRepository } from './sessions.repository.js';
 
@@ -13,12 +14,6 @@ export interface SessionPolicy {
 export interface ClientInfo {
   userAgent: string | null;
   ipAddress: string | null;
-}
-
-export interface ResolvedSession {
-  user: SessionUser;
-  idHash: string;
-  method: string;
 }
 
 /** Sessions are only written back when this much time has passed, so reads don't become writes. */
@@ -58,7 +53,7 @@ export function describeDevice(userAgent: string | null): string {
 }
 
 /** The life of server-side sessions: open, resolve, list, end. */
-export class AuthService {
+export class AuthService implements SessionResolver {
   constructor(
     private readonly sessionsRepository: SessionsRepository,
     private readonly policy: SessionPolicy,

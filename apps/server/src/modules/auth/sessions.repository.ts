@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { sessions, users } from '../../db/schema.js';
-import type { UserRow } from '../users/users.repository.js';
+import type { UserRow } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 

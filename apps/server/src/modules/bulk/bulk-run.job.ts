@@ -3,13 +3,7 @@ import { BULK_MESSAGES } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
 import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
-import {
-  LeaseLostError,
-  leaseTiming,
-  whileLeased,
-  type Lease,
-  type LeasedJobDependencies,
-} from '../../core/lease.js';
+import { LeaseLostError, leaseTiming, whileLeased, type Lease, type LeasedJobDependencies } from '../../core/lease.js';
 import { mapPool } from '../../core/map-pool.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';

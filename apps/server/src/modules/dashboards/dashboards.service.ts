@@ -11,7 +11,7 @@ import {
 } from '@ce/contract';
 import type { PlatformClient, PlatformSession } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AuditLog } from '../audit/index.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
 import type { CommunityDashboardRow, DashboardsRepository, GalleryRow, ReviewRow } from './dashboards.repository.js';
@@ -23,7 +23,7 @@ export interface DashboardsDeps {
   platform: PlatformClient;
   customer: CustomerService;
   usage: UsageService;
-  audit: AuditRepository;
+  audit: AuditLog;
 }
 
 const notFound = () => new AppError(404, 'not_found', 'This community dashboard does not exist (any more).');

@@ -1,7 +1,7 @@
 import { can, EXPLORER_MESSAGES, type ApiOperation, type ExplorerAnswer, type SessionUser } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
+import type { AuditLog } from '../audit/index.js';
 import { platformRefusal } from '../customer/customer.service.js';
 import { operationsOf } from './openapi-catalog.js';
 
@@ -11,7 +11,7 @@ const REFRESH_MS = 60 * 60 * 1000;
 
 export interface ExplorerDeps {
   platform: PlatformClient;
-  audit: AuditRepository;
+  audit: AuditLog;
   /** Where the OpenAPI document is read from, and the fetch that reaches it (in-process for the sandbox). */
   documentUrl: string;
   fetch?: typeof fetch;

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { passwordProblems, type PasswordPolicy, type SessionUser } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import type { Mailer } from '../../adapters/mailer.js';
-import { accountMayHoldSession, hashSecret, type AuthService, type ClientInfo } from '../auth/auth.service.js';
-import { decoyPasswordHash, hashPassword, verifyPassword } from '../users/passwords.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import { accountMayHoldSession, hashSecret, type AuthService, type ClientInfo } from '../auth/index.js';
+import { decoyPasswordHash, hashPassword, verifyPassword } from '../users/index.js';
+import type { UserAccounts } from '../users/index.js';
 import { normaliseEmail } from '../users/users.service.js';
 import type { AttemptClaim, IdentityRepository } from './identity.repository.js';
 import {
@@ -59,7 +59,7 @@ export class IdentityService {
   private readonly now: () => Date;
 
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly identity: IdentityRepository,
     private readonly sessions: AuthService,
     private readonly mailer: Mailer,

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiErrorSchema } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
-import { clientInfo, SSO_ID_TOKEN_COOKIE, startBrowserSession } from '../auth/auth.routes.js';
+import { clientInfo, SSO_ID_TOKEN_COOKIE, startBrowserSession } from '../auth/index.js';
 import type { SsoService } from './sso.service.js';
 
 const PENDING_COOKIE = 'ce_sso';

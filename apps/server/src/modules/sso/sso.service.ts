@@ -2,9 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { DEFAULT_ROLE, ROLES, SIGN_IN_ERROR_MESSAGES, type Role, type SignInErrorCode } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
-import type { ClientInfo, AuthService } from '../auth/auth.service.js';
-import { hashPassword } from '../users/passwords.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { ClientInfo, AuthService } from '../auth/index.js';
+import { hashPassword } from '../users/index.js';
+import type { UserAccounts } from '../users/index.js';
 import { localeForRole, normaliseEmail } from '../users/users.service.js';
 
 export interface SsoSettings {
@@ -51,7 +51,7 @@ export class SsoService {
 
   constructor(
     private readonly settings: SsoSettings,
-    private readonly users: UsersRepository,
+    private readonly users: UserAccounts,
     private readonly sessions: AuthService,
     private readonly cookieSecret: Buffer,
     private readonly logger: {

@@ -1,9 +1,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
-import { users } from '../../db/schema.js';
+import { users, type NewUserRow, type UserRow } from '../../db/schema.js';
 
-export type UserRow = typeof users.$inferSelect;
-export type NewUserRow = typeof users.$inferInsert;
+export type { NewUserRow, UserRow };
 
 /** SQL for accounts, nothing else. Emails are normalised by the service before they reach here. */
 export class UsersRepository {

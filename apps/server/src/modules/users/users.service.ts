@@ -1,7 +1,7 @@
 import { can, ROLES, roleFromLocale, type Role, type SessionUser, type UserAccount } from '@ce/contract';
 import type { AuditEntry } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
-import type { Actor, AuditRepository } from '../audit/audit.repository.js';
+import type { Actor, AuditLog } from '../audit/index.js';
 import { generateTemporaryPassword, hashPassword } from './passwords.js';
 import type { UserRow, UsersRepository } from './users.repository.js';
 
@@ -30,7 +30,7 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
-    private readonly audit: AuditRepository,
+    private readonly audit: AuditLog,
   ) {}
 
   /** Invites someone from Settings: an account with a temporary password, audited. */

@@ -10,7 +10,7 @@ import {
 import { AppError } from '../../core/errors.js';
 import { mdLines, mdSafe } from '../../report-kit/markdown.js';
 import type { WebexClient } from '../../adapters/webex-client.js';
-import { analyzeCapture } from './pcap/analyze.js';
+import { analyzeCapture } from './capture/analyze.js';
 import type { CaptureRow, PcapRepository } from './pcap.repository.js';
 
 const CHUNK_BYTES = 1024 * 1024;
