@@ -136,7 +136,7 @@ describe('loadConfig', () => {
 describe('the README', () => {
   it('documents every variable the configuration reads', async () => {
     const { readFileSync } = await import('node:fs');
-    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');
     const missing = CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``));
     expect(missing).toEqual([]);
   });

@@ -233,7 +233,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     retentionDays: env.RETENTION_DAYS,
     publicRateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
     hashingConcurrency: env.HASHING_CONCURRENCY,
-    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../web/dist')),
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     requestTimeouts: {
       requestMs: env.REQUEST_TIMEOUT_MS,
