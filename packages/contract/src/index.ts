@@ -18,3 +18,4 @@ export * from './dashboards.js';
 export * from './tracker.js';
 export * from './support.js';
 export * from './explorer.js';
+export * from './html.js';

@@ -1,12 +1,7 @@
-/** Escapes any text from the platform before it goes into a report's HTML. */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '@ce/contract';
+
+/** Every text from the platform goes into a report's HTML through this escaper (the contract's). */
+export { escapeHtml };
 
 /** A self-contained HTML document: inline styles, no scripts, nothing fetched. */
 export function htmlDocument(title: string, body: string): string {

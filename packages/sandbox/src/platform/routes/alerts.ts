@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import { problem, overLimit, queryOf, list, timeRange, paginate } from './http.js';
+import type { RouteContext } from './context.js';
+
+/** Alert rules, alerts and alert suppression windows. */
+export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal }: RouteContext): void {
+  app.get('/alerts/rules', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const rules = state.world.alertRules.filter((rule) => rule.aid === group.aid);
+    return hal(reply).send({
+      alertRules: rules.map((rule) => serializer.alertRule(rule)),
+      _links: { self: serializer.link('/alerts/rules') },
+    });
+  });
+
+  app.get<{ Params: { ruleId: string } }>('/alerts/rules/:ruleId', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const rule = state.world.alertRules.find(
+      (candidate) => candidate.ruleId === request.params.ruleId && candidate.aid === group.aid,
+    );
+    if (!rule) return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
+    return hal(reply).send(serializer.alertRule(rule, true));
+  });
+
+  app.get('/alerts', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const range = timeRange(request, worldNow(), 90);
+    if (range === 'invalid') return problem(reply, 400, 'Bad Request', 'Use window or startDate and endDate, not both');
+    const state_ = queryOf(request).state ?? 'trigger';
+    if (!['trigger', 'clear'].includes(state_))
+      return problem(reply, 400, 'Bad Request', 'state must be trigger or clear');
+    // trigger: alerts that started in the range (default: the last 90 days); clear: alerts that ended in it.
+    const alerts = state.world.alerts.filter((alert) => {
+      if (alert.aid !== group.aid) return false;
+      const at = Date.parse(state_ === 'trigger' ? alert.startDate : (alert.endDate ?? ''));
+      return !Number.isNaN(at) && at >= range[0] && at <= range[1];
+    });
+    const page = paginate(request, alerts, 50, serializer.link('').href);
+    if (page === 'invalid') return problem(reply, 400, 'Bad Request', 'Invalid cursor');
+    return hal(reply).send({
+      alerts: page.items.map((alert) => ({
+        id: alert.id,
+        alertType: alert.alertType,
+        alertRuleId: alert.alertRuleId,
+        alertState: alert.alertState,
+        alertSeverity: alert.alertSeverity,
+        startDate: alert.startDate,
+        ...(alert.endDate ? { endDate: alert.endDate } : {}),
+        violationCount: alert.violationCount,
+        duration: alert.duration,
+        suppressed: alert.suppressed,
+        meta: { version: 1 },
+        _links: { self: serializer.link(`/alerts/${alert.id}`), test: serializer.link(`/tests/${alert.testId}`) },
+      })),
+      startDate: new Date(range[0]).toISOString(),
+      endDate: new Date(range[1]).toISOString(),
+      _links: page.links,
+    });
+  });
+
+  app.get('/alert-suppression-windows', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const windows = state.world.suppressionWindows.filter((window) => window.aid === group.aid);
+    return hal(reply).send({
+      alertSuppressionWindows: windows.map((window) => serializer.suppressionWindow(window, worldNow(), false)),
+      _links: { self: serializer.link('/alert-suppression-windows') },
+    });
+  });
+
+  app.get<{ Params: { windowId: string } }>('/alert-suppression-windows/:windowId', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const window = state.world.suppressionWindows.find(
+      (candidate) => candidate.alertSuppressionWindowId === request.params.windowId && candidate.aid === group.aid,
+    );
+    if (!window)
+      return problem(reply, 404, 'Not Found', `Alert suppression window ${request.params.windowId} not found`);
+    return hal(reply).send(
+      serializer.suppressionWindow(window, worldNow(), list(queryOf(request).expand).includes('test')),
+    );
+  });
+
+  app.post('/alert-suppression-windows', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.suppressionWindows.filter((item) => item.aid === group.aid).length,
+      'suppression windows',
+      'account group',
+    );
+    if (full) return full;
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const errors = [];
+    if (typeof body.name !== 'string' || !body.name.trim())
+      errors.push({ code: 'REQUIRED', field: 'name', message: 'name is required' });
+    if (typeof body.startDate !== 'string' || Number.isNaN(Date.parse(body.startDate)))
+      errors.push({ code: 'REQUIRED', field: 'startDate', message: 'startDate must be a date-time' });
+    if (!Number.isInteger(body.duration) || Number(body.duration) <= 0)
+      errors.push({ code: 'REQUIRED', field: 'duration', message: 'duration must be a positive number of seconds' });
+    if (errors.length)
+      return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, errors);
+    const window = {
+      alertSuppressionWindowId: state.newId(),
+      aid: group.aid,
+      name: String(body.name),
+      isEnabled: body.isEnabled !== false,
+      startDate: String(body.startDate),
+      duration: Number(body.duration),
+      repeat: body.repeat as never,
+      endRepeat: body.endRepeat as never,
+      testIds: Array.isArray(body.testIds) ? body.testIds.map(String) : [],
+    };
+    state.world.suppressionWindows.push(window);
+    reply.header('Location', serializer.link(`/alert-suppression-windows/${window.alertSuppressionWindowId}`).href);
+    return hal(reply)
+      .status(201)
+      .send(serializer.suppressionWindow(window, worldNow(), true));
+  });
+}

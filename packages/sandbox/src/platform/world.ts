@@ -1,0 +1,50 @@
+import type {
+  AccountGroup,
+  Agent,
+  Alert,
+  AlertRule,
+  AuditEvent,
+  Dashboard,
+  EndpointAgent,
+  EndpointDynamicTest,
+  EndpointLabel,
+  EndpointTest,
+  Organization,
+  Role,
+  SuppressionWindow,
+  Tag,
+  Test,
+  Token,
+  User,
+} from './model.js';
+
+export type WorldSize = 'demo' | 'large';
+
+export interface World {
+  /** The moment the world's dates were spread back from (epoch milliseconds). */
+  now: number;
+  organizations: Organization[];
+  accountGroups: AccountGroup[];
+  agents: Agent[];
+  tests: Test[];
+  alertRules: AlertRule[];
+  alerts: Alert[];
+  users: User[];
+  roles: Role[];
+  dashboards: Dashboard[];
+  suppressionWindows: SuppressionWindow[];
+  tags: Tag[];
+  endpointAgents: EndpointAgent[];
+  endpointTests: EndpointTest[];
+  endpointDynamicTests: EndpointDynamicTest[];
+  endpointLabels: EndpointLabel[];
+  auditEvents: AuditEvent[];
+  tokens: Token[];
+}
+
+export interface GeneratorOptions {
+  seed?: string;
+  size?: WorldSize;
+  /** The moment dates are spread back from (defaults to today, 00:00 UTC). */
+  now?: number;
+}
