@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,4 +39,42 @@ export function isMalformedUpload(error: unknown): boolean {
  */
 export async function registerUploads(app: FastifyInstance): Promise<void> {
   await app.register(multipart, { throwFileSizeLimit: true });
+}
+
+/** A multipart form a route reads whole: which fields and files it takes, its limits, its messages. */
+export interface UploadForm {
+  /** Text fields kept; others are ignored (within `limits.fields`). */
+  fields: ReadonlySet<string>;
+  /** Whether a file field is one of the form's; any other file is refused. */
+  isFile(fieldname: string): boolean;
+  limits: { fileSize: number; files: number; fields: number; fieldSize: number; parts: number };
+  /** The error for a request that is not multipart at all. */
+  notMultipart(): AppError;
+  /** The error for a file past `limits.fileSize` (thrown as soon as it passes the limit). */
+  tooLarge(fieldname: string): AppError;
+}
+
+/** Reads a multipart form whole: its text fields by name, its files by field name. */
+export async function readUploadForm(
+  request: FastifyRequest,
+  form: UploadForm,
+): Promise<{ fields: Record<string, string>; files: Map<string, Buffer> }> {
+  if (!request.isMultipart()) throw form.notMultipart();
+  const fields: Record<string, string> = {};
+  const files = new Map<string, Buffer>();
+  for await (const part of request.parts({ limits: form.limits })) {
+    if (part.type === 'field') {
+      if (form.fields.has(part.fieldname)) fields[part.fieldname] = String(part.value);
+      continue;
+    }
+    if (!form.isFile(part.fieldname))
+      throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}`);
+    try {
+      files.set(part.fieldname, await part.toBuffer());
+    } catch (error) {
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw form.tooLarge(part.fieldname);
+      throw error;
+    }
+  }
+  return { fields, files };
 }

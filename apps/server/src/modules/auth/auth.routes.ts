@@ -11,10 +11,9 @@ import {
   type AppInfo,
 } from '@ce/contract';
 import { rotateCsrfCookie } from '../../core/csrf.js';
-import { AppError, unauthorized } from '../../core/errors.js';
+import { AppError, errorResponses, unauthorized } from '../../core/errors.js';
 import type { AuthService } from './auth.service.js';
 import { SSO_ID_TOKEN_COOKIE } from './browser-session.js';
-import { errorResponses } from '../../core/errors.js';
 
 export interface AuthRoutesOptions {
   auth: AuthService;

@@ -21,10 +21,9 @@ import {
   type CloneDashboardFields,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
-import { AppError } from '../../core/errors.js';
-import { filePart, registerUploads } from '../../core/uploads.js';
+import { AppError, errorResponses } from '../../core/errors.js';
+import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
-import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const entryParams = z.object({ id: z.uuid() });
@@ -38,11 +37,9 @@ const TEXT_FIELDS = new Set(['token', 'organizationId', 'aid', 'dashboardId', 'd
 async function readCloneForm(
   request: FastifyRequest,
 ): Promise<{ fields: CloneDashboardFields; files: Map<number, Buffer> }> {
-  if (!request.isMultipart())
-    throw new AppError(400, 'multipart_required', 'Send the clone form as multipart/form-data');
-  const text: Record<string, string> = {};
-  const files = new Map<number, Buffer>();
-  const parts = request.parts({
+  const form = await readUploadForm(request, {
+    fields: TEXT_FIELDS,
+    isFile: (fieldname) => /^screenshot[1-3]$/.test(fieldname),
     limits: {
       fileSize: DASHBOARD_LIMITS.screenshotBytes,
       files: DASHBOARD_LIMITS.screenshots,
@@ -50,24 +47,14 @@ async function readCloneForm(
       fieldSize: 16 * 1024,
       parts: TEXT_FIELDS.size + DASHBOARD_LIMITS.screenshots,
     },
+    notMultipart: () => new AppError(400, 'multipart_required', 'Send the clone form as multipart/form-data'),
+    tooLarge: (fieldname) =>
+      new AppError(400, 'file_too_large', DASHBOARD_MESSAGES.tooLarge, [
+        { path: fieldname, message: DASHBOARD_MESSAGES.tooLarge },
+      ]),
   });
-  for await (const part of parts) {
-    if (part.type === 'field') {
-      if (TEXT_FIELDS.has(part.fieldname)) text[part.fieldname] = String(part.value);
-      continue;
-    }
-    const position = Number(/^screenshot([1-3])$/.exec(part.fieldname)?.[1] ?? 0);
-    if (position === 0) throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}`);
-    try {
-      files.set(position, await part.toBuffer());
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw new AppError(400, 'file_too_large', DASHBOARD_MESSAGES.tooLarge, [
-          { path: `screenshot${position}`, message: DASHBOARD_MESSAGES.tooLarge },
-        ]);
-      throw error;
-    }
-  }
+  const text = form.fields;
+  const files = new Map([...form.files].map(([fieldname, bytes]) => [Number(fieldname.slice(-1)), bytes]));
   const parsed = cloneDashboardFieldsSchema.safeParse(text);
   if (!parsed.success) {
     const fields = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));

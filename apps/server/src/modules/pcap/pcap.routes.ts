@@ -9,10 +9,9 @@ import {
   shareCaptureSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, errorResponses } from '../../core/errors.js';
 import { filePart, registerUploads } from '../../core/uploads.js';
 import type { PcapService } from './pcap.service.js';
-import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 503);
 const params = z.object({ id: z.uuid() });

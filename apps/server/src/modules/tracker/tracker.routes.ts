@@ -11,36 +11,24 @@ import {
   weekStartSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
-import { AppError } from '../../core/errors.js';
-import { filePart, registerUploads } from '../../core/uploads.js';
+import { AppError, errorResponses } from '../../core/errors.js';
+import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
 import type { TrackerService } from './tracker.service.js';
-import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 502, 503);
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** The upload: `file` (under 10 MB, stopped as it passes the limit) and `selectedDate` (the week's Monday). */
 async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; weekStart: string }> {
-  if (!request.isMultipart()) throw new AppError(400, 'multipart_required', TRACKER_MESSAGES.fileAndDateRequired);
-  let bytes: Buffer | null = null;
-  let selectedDate = '';
-  for await (const part of request.parts({
+  const form = await readUploadForm(request, {
+    fields: new Set(['selectedDate']),
+    isFile: (fieldname) => fieldname === 'file',
     limits: { fileSize: TRACKER_LIMITS.fileBytes - 1, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
-  })) {
-    if (part.type === 'field') {
-      if (part.fieldname === 'selectedDate') selectedDate = String(part.value);
-      continue;
-    }
-    if (part.fieldname !== 'file')
-      throw new AppError(400, 'unexpected_file', `Unexpected file field ${part.fieldname}`);
-    try {
-      bytes = await part.toBuffer();
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-        throw new AppError(400, 'file_too_large', TRACKER_MESSAGES.tooLarge);
-      throw error;
-    }
-  }
+    notMultipart: () => new AppError(400, 'multipart_required', TRACKER_MESSAGES.fileAndDateRequired),
+    tooLarge: () => new AppError(400, 'file_too_large', TRACKER_MESSAGES.tooLarge),
+  });
+  const bytes = form.files.get('file');
+  const selectedDate = form.fields.selectedDate ?? '';
   const weekStart = weekStartSchema.safeParse(selectedDate);
   if (!bytes || !weekStart.success) throw new AppError(400, 'validation_failed', TRACKER_MESSAGES.fileAndDateRequired);
   return { bytes, weekStart: weekStart.data };
