@@ -1,0 +1,96 @@
+import { testSchema, type PlatformTest, type PlatformTestType, type TestCreateBody } from '../schemas.js';
+import { type Caller } from './caller.js';
+
+const PARTIAL_UPDATE_TYPES = new Set<PlatformTestType>(['agent-to-server', 'bgp']);
+const TYPE_FIELDS = [
+  'url',
+  'domain',
+  'server',
+  'port',
+  'protocol',
+  'prefix',
+  'requestMethod',
+  'followRedirects',
+  'verifyCertificate',
+  'desiredStatusCode',
+];
+
+/** The writable part of a test as read back, in the form a PUT or POST takes (ids, not objects). */
+export function writableTestBody(test: PlatformTest): TestCreateBody {
+  const source = test as Record<string, unknown>;
+  const body: TestCreateBody = {
+    testName: test.testName,
+    ...(test.interval !== undefined ? { interval: test.interval } : {}),
+    ...(test.enabled !== undefined ? { enabled: test.enabled } : {}),
+    ...(test.alertsEnabled !== undefined ? { alertsEnabled: test.alertsEnabled } : {}),
+    description: test.description ?? '',
+    ...(test.agents ? { agents: test.agents.map((agent) => ({ agentId: agent.agentId })) } : {}),
+    ...(test.alertRules ? { alertRules: test.alertRules.map((rule) => rule.ruleId) } : {}),
+  };
+  for (const field of TYPE_FIELDS) if (source[field] !== undefined) body[field] = source[field];
+  if (Array.isArray(source.dnsServers)) {
+    body.dnsServers = source.dnsServers.map((server) =>
+      typeof server === 'string' ? server : String((server as { serverName?: unknown }).serverName ?? ''),
+    );
+  }
+  return body;
+}
+
+export function tests(caller: Caller) {
+  const tests = {
+    /** Every test of the account group, all types, summary fields only. */
+    list: async (aid?: string, signal?: AbortSignal) =>
+      caller.list('tests', testSchema, 'tests', 'tests', { aid, signal }),
+    listByType: async (type: PlatformTestType, aid?: string, signal?: AbortSignal) =>
+      caller.list('tests', testSchema, `tests/${type}`, `${type} tests`, { aid, signal }),
+    get: (
+      type: PlatformTestType,
+      testId: string,
+      options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {},
+    ) =>
+      caller.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'test', {
+        aid: options.aid,
+        query: options.expand?.length ? { expand: options.expand } : {},
+        signal: options.signal,
+      }),
+    create: (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
+      caller.request(testSchema, `tests/${type}`, 'created test', {
+        method: 'POST',
+        body,
+        aid,
+        signal,
+        idempotent: false,
+      }),
+    /**
+     * Changes a test. Agent-to-server and BGP take partial updates; the other types reuse the creation
+     * schema on PUT, so their current configuration is read and sent back with the changes.
+     */
+    update: async (
+      type: PlatformTestType,
+      testId: string,
+      changes: Partial<TestCreateBody>,
+      aid?: string,
+      signal?: AbortSignal,
+    ) => {
+      const body = PARTIAL_UPDATE_TYPES.has(type)
+        ? changes
+        : {
+            ...writableTestBody(await tests.get(type, testId, { aid, expand: ['agent', 'alert-rule'], signal })),
+            ...changes,
+          };
+      return caller.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
+        method: 'PUT',
+        body,
+        aid,
+        signal,
+      });
+    },
+    delete: (type: PlatformTestType, testId: string, aid?: string, signal?: AbortSignal) =>
+      caller.http.call<void>(caller.auth, `tests/${type}/${encodeURIComponent(testId)}`, {
+        method: 'DELETE',
+        aid,
+        signal,
+      }),
+  };
+  return tests;
+}
