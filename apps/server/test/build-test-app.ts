@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { DEFAULT_SCENARIO, type World } from '@ce/sandbox';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type ReportRequest } from '@ce/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
@@ -260,5 +261,59 @@ export async function multipartBody(
   return {
     payload: Buffer.from(await request.arrayBuffer()),
     headers: { 'content-type': request.headers.get('content-type') ?? '' },
+  };
+}
+
+/** A report kind's integration suite: the app, a signed-in user, the sandbox customer, the sandbox's world. */
+export interface ReportSuite {
+  readonly app: TestApp;
+  readonly client: TestClient;
+  readonly customer: SandboxCustomer;
+  /** The sandbox platform's world (the sandbox is always mounted in tests). */
+  world(): World;
+}
+
+/**
+ * Sets up a report suite once per file: before the tests, an app on `database` (with `clock` when dates
+ * matter), `email` signed in, and the sandbox customer; after them, the app closed.
+ */
+export function reportSuite(
+  database: DatabaseKind,
+  email: string,
+  options: { clock?: () => Date; rateLimitPerMinute?: number } = {},
+): ReportSuite {
+  let app: TestApp | undefined;
+  let client: TestClient | undefined;
+  let customer: SandboxCustomer | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the report suite is used before its set-up ran');
+    return value;
+  };
+  beforeAll(async () => {
+    app = await createTestApp(database, {}, options.clock ? { clock: options.clock } : {});
+    client = await signedInClient(app.app, email);
+    customer = await sandboxCustomer(app, client);
+    // Reports pace themselves at the limit as everywhere; a high one keeps a suite quick.
+    if (options.rateLimitPerMinute)
+      app.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: options.rateLimitPerMinute });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  return {
+    get app() {
+      return ready(app);
+    },
+    get client() {
+      return ready(client);
+    },
+    get customer() {
+      return ready(customer);
+    },
+    world: () => {
+      const world = ready(app).sandbox?.platform.world;
+      if (!world) throw new Error('the sandbox is mounted in tests');
+      return world;
+    },
   };
 }

@@ -1,16 +1,6 @@
 import { unzipSync, strFromU8 } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  DATABASES,
-  reportFile,
-  requestReport,
-  sandboxCustomer,
-  signedInClient,
-  type SandboxCustomer,
-  type TestApp,
-  type TestClient,
-} from './build-test-app.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, reportFile, requestReport, reportSuite } from './build-test-app.js';
 
 /** The text of a Word file's body: word/document.xml with its tags removed, runs joined. */
 function wordText(docx: Buffer): string {
@@ -26,24 +16,17 @@ function wordText(docx: Buffer): string {
 const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
 
 describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
-  let testApp: TestApp;
-  let proserv: TestClient;
-  let customer: SandboxCustomer;
-
-  beforeAll(async () => {
-    testApp = await createTestApp(database);
-    proserv = await signedInClient(testApp.app, 'proserv@demo.local');
-    customer = await sandboxCustomer(testApp, proserv);
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
+  const suite = reportSuite(database, 'proserv@demo.local');
 
   const produce = async (kind: string, options: Record<string, unknown>) => {
-    const chosen = customer.groups.slice(0, 2);
-    const report = await requestReport(proserv, customer, kind, { options, accountGroups: chosen });
+    const chosen = suite.customer.groups.slice(0, 2);
+    const report = await requestReport(suite.client, suite.customer, kind, { options, accountGroups: chosen });
     expect(report.status, report.error ?? '').toBe('done');
-    return { chosen, docx: await reportFile(proserv, report, '.docx'), pdf: await reportFile(proserv, report, '.pdf') };
+    return {
+      chosen,
+      docx: await reportFile(suite.client, report, '.docx'),
+      pdf: await reportFile(suite.client, report, '.pdf'),
+    };
   };
 
   it('AS Built: an editable Word document and a PDF with every section, the units of the world and the details given', async () => {
@@ -71,7 +54,7 @@ describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
       'proserv@demo.local',
     ])
       expect(text, section).toContain(section);
-    const world = testApp.sandbox?.platform.world;
+    const world = suite.app.sandbox?.platform.world;
     const aids = new Set(chosen.map((group) => group.aid));
     const tests = world?.tests.filter((test) => aids.has(test.aid)) ?? [];
     const enterprise =
@@ -90,7 +73,7 @@ describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
   it('Endpoints: agents, labels and endpoint tests of the world, and no optional section without its details', async () => {
     const { chosen, docx, pdf } = await produce('closure-endpoints', {});
     const text = wordText(docx);
-    const world = testApp.sandbox?.platform.world;
+    const world = suite.app.sandbox?.platform.world;
     const aids = new Set(chosen.map((group) => group.aid));
     const agents = world?.endpointAgents.filter((agent) => aids.has(agent.aid)) ?? [];
     const tests =
@@ -106,14 +89,14 @@ describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
   });
 
   it('refuses details that are too long', async () => {
-    const created = await proserv.request({
+    const created = await suite.client.request({
       method: 'POST',
       url: '/api/reports',
       payload: {
         kind: 'closure-units',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: customer.groups.slice(0, 1),
+        token: suite.customer.token,
+        organization: suite.customer.organization,
+        accountGroups: suite.customer.groups.slice(0, 1),
         options: { engagementName: 'x'.repeat(201) },
       },
     });

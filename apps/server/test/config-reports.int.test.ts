@@ -1,41 +1,15 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  DATABASES,
-  reportFile,
-  requestReport,
-  sandboxCustomer,
-  signedInClient,
-  type SandboxCustomer,
-  type TestApp,
-  type TestClient,
-} from './build-test-app.js';
+import { describe, expect, it } from 'vitest';
+import { DATABASES, reportFile, requestReport, type SandboxCustomer, reportSuite } from './build-test-app.js';
 
 describe.each(DATABASES)('the configuration reports (%s)', (database) => {
-  let testApp: TestApp;
-  let tam: TestClient;
-  let customer: SandboxCustomer;
+  const suite = reportSuite(database, 'tam@demo.local');
 
-  beforeAll(async () => {
-    testApp = await createTestApp(database);
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    customer = await sandboxCustomer(testApp, tam);
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
-
-  const world = () => {
-    const sandboxWorld = testApp.sandbox?.platform.world;
-    if (!sandboxWorld) throw new Error('the sandbox is mounted in tests');
-    return sandboxWorld;
-  };
   const workbookOf = async (kind: string, accountGroups: SandboxCustomer['groups']) => {
-    const report = await requestReport(tam, customer, kind, { accountGroups });
+    const report = await requestReport(suite.client, suite.customer, kind, { accountGroups });
     expect(report.status, report.error ?? '').toBe('done');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load((await reportFile(tam, report, '.xlsx')) as unknown as ArrayBuffer);
+    await workbook.xlsx.load((await reportFile(suite.client, report, '.xlsx')) as unknown as ArrayBuffer);
     return { report, workbook };
   };
   /** The rows of a sheet as objects keyed by its header row. */
@@ -55,10 +29,10 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
   };
 
   it('CA & EA Tests Config v7: every test of the chosen groups once, on its type sheet, with its own fields', async () => {
-    const chosen = customer.groups.slice(0, 2);
+    const chosen = suite.customer.groups.slice(0, 2);
     const { workbook, report } = await workbookOf('tests-config-v7', chosen);
     const aids = new Set(chosen.map((group) => group.aid));
-    const expected = world().tests.filter((test) => aids.has(test.aid));
+    const expected = suite.world().tests.filter((test) => aids.has(test.aid));
     const types = [...new Set(expected.map((test) => test.type))].sort();
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['Summary', ...types]);
     const listed = types.flatMap((type) => rowsOf(workbook.getWorksheet(type)));
@@ -90,7 +64,7 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
   });
 
   it('EPA Config: every endpoint agent, label, scheduled and dynamic test of the chosen groups, selectors named', async () => {
-    const chosen = customer.groups.slice(0, 2);
+    const chosen = suite.customer.groups.slice(0, 2);
     const { workbook } = await workbookOf('epa-config', chosen);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
       'Summary',
@@ -100,12 +74,12 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
       'Dynamic Tests',
     ]);
     const aids = new Set(chosen.map((group) => group.aid));
-    const agents = world().endpointAgents.filter((agent) => aids.has(agent.aid));
+    const agents = suite.world().endpointAgents.filter((agent) => aids.has(agent.aid));
     const listedAgents = rowsOf(workbook.getWorksheet('Endpoint Agents'));
     expect(listedAgents.map((row) => row['Agent id']).sort()).toEqual(agents.map((agent) => agent.id).sort());
     const windows = agents.filter((agent) => agent.platform === 'windows');
     const labels = rowsOf(workbook.getWorksheet('Labels'));
-    expect(labels).toHaveLength(world().endpointLabels.filter((label) => aids.has(label.aid)).length);
+    expect(labels).toHaveLength(suite.world().endpointLabels.filter((label) => aids.has(label.aid)).length);
     expect(
       labels
         .filter((row) => row.Label === 'Windows laptops')
@@ -113,10 +87,11 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
     ).toBe(windows.length);
     expect(labels.find((row) => row.Label === 'Windows laptops')?.Filters).toBe('platform in [windows]');
     const scheduled = rowsOf(workbook.getWorksheet('Scheduled Tests'));
-    const tests = world().endpointTests.filter((test) => aids.has(test.aid));
+    const tests = suite.world().endpointTests.filter((test) => aids.has(test.aid));
     expect(scheduled.map((row) => String(row['Test id'])).sort()).toEqual(tests.map((test) => test.testId).sort());
     const specific = tests.find((test) => test.agentSelectorConfig?.agentSelectorType === 'specific-agents');
-    const named = world()
+    const named = suite
+      .world()
       .endpointAgents.filter(
         (agent) =>
           specific?.agentSelectorConfig?.agentSelectorType === 'specific-agents' &&
@@ -132,7 +107,7 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
   });
 
   it('Dashboard Report: every dashboard and widget of the chosen groups, owners named, the sparse ones flagged', async () => {
-    const chosen = customer.groups.slice(0, 2);
+    const chosen = suite.customer.groups.slice(0, 2);
     const { workbook, report } = await workbookOf('dashboard-report', chosen);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
       'Summary',
@@ -141,7 +116,7 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
       'Widget Types',
     ]);
     const aids = new Set(chosen.map((group) => group.aid));
-    const dashboards = world().dashboards.filter((dashboard) => aids.has(dashboard.aid));
+    const dashboards = suite.world().dashboards.filter((dashboard) => aids.has(dashboard.aid));
     const listed = rowsOf(workbook.getWorksheet('Dashboards'));
     expect(listed.map((row) => row['Dashboard id']).sort()).toEqual(
       dashboards.map((dashboard) => dashboard.dashboardId).sort(),
@@ -150,18 +125,20 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
       dashboards.reduce((sum, dashboard) => sum + dashboard.widgets.length, 0),
     );
     const payroll = listed.find((row) => row.Dashboard === 'Payroll at a glance');
-    const owner = world().users.find(
-      (user) => user.uid === dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance')?.createdBy,
-    );
+    const owner = suite
+      .world()
+      .users.find(
+        (user) => user.uid === dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance')?.createdBy,
+      );
     expect(payroll?.Owner).toBe(`${owner?.name} <${owner?.email}>`);
     expect(payroll?.['Last change']).toBeInstanceOf(Date);
-    const page = (await reportFile(tam, report, '.html', true)).toString('utf8');
+    const page = (await reportFile(suite.client, report, '.html', true)).toString('utf8');
     expect(page).toMatch(/<b>Payroll at a glance<\/b> in [^:]+: 1 widget\(s\)/);
     expect(page).not.toContain('<b>Expenses</b>');
   });
 
   it('the 12-tab workbook: its tabs, every test once, one row per test and agent, dates as dates', async () => {
-    const { workbook } = await workbookOf('config-spreadsheet', customer.groups);
+    const { workbook } = await workbookOf('config-spreadsheet', suite.customer.groups);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
       'Summary',
       'Account Groups',
@@ -176,8 +153,8 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
       'Endpoint Agents and Tests',
       'Usage and Quotas',
     ]);
-    const aids = new Set(customer.groups.map((group) => group.aid));
-    const tests = world().tests.filter((test) => aids.has(test.aid));
+    const aids = new Set(suite.customer.groups.map((group) => group.aid));
+    const tests = suite.world().tests.filter((test) => aids.has(test.aid));
     const listed = rowsOf(workbook.getWorksheet('Tests'));
     expect(listed.map((row) => String(row['Test id'])).sort()).toEqual(tests.map((test) => test.testId).sort());
     expect(listed.every((row) => row.Created instanceof Date)).toBe(true);
@@ -185,10 +162,10 @@ describe.each(DATABASES)('the configuration reports (%s)', (database) => {
       tests.reduce((sum, test) => sum + test.agentIds.length, 0),
     );
     expect(rowsOf(workbook.getWorksheet('Alert Rules'))).toHaveLength(
-      world().alertRules.filter((rule) => aids.has(rule.aid)).length,
+      suite.world().alertRules.filter((rule) => aids.has(rule.aid)).length,
     );
     expect(rowsOf(workbook.getWorksheet('Account Groups')).map((row) => row['Account group'])).toEqual(
-      customer.groups.map((group) => group.accountGroupName),
+      suite.customer.groups.map((group) => group.accountGroupName),
     );
     for (const sheet of workbook.worksheets) {
       expect(sheet.views[0]?.state, sheet.name).toBe('frozen');

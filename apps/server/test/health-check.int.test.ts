@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   HEALTH_CHECK_IDS,
   HEALTH_PROFILES,
@@ -7,18 +7,15 @@ import {
   type HealthFindings,
   type HealthProfile,
 } from '@ce/contract';
-import { DEFAULT_SCENARIO, type World } from '@ce/sandbox';
+import type { World } from '@ce/sandbox';
 import {
-  createTestApp,
   DATABASES,
   testClock,
   reportFile,
   requestReport,
-  sandboxCustomer,
   signedInClient,
-  type SandboxCustomer,
-  type TestApp,
   type TestClient,
+  reportSuite,
 } from './build-test-app.js';
 
 const DAY = 86_400_000;
@@ -95,29 +92,11 @@ function expectedItems(world: World, aids: Set<string>, profile: HealthProfile, 
 }
 
 describe.each(DATABASES)('the account health check (%s)', (database) => {
-  let testApp: TestApp;
-  let tam: TestClient;
-  let customer: SandboxCustomer;
+  // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
+  const suite = reportSuite(database, 'tam@demo.local', { clock: testClock(), rateLimitPerMinute: 100_000 });
 
-  beforeAll(async () => {
-    // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
-    testApp = await createTestApp(database, {}, { clock: testClock() });
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    customer = await sandboxCustomer(testApp, tam);
-    // Reports here pace themselves at the limit as everywhere; a high one keeps the suite quick.
-    testApp.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000 });
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
-
-  const world = () => {
-    const sandboxWorld = testApp.sandbox?.platform.world;
-    if (!sandboxWorld) throw new Error('the sandbox is mounted in tests');
-    return sandboxWorld;
-  };
   const run = (client: TestClient, kind: string, token: string, options: Record<string, unknown> = {}) =>
-    requestReport(client, customer, kind, { token, options });
+    requestReport(client, suite.customer, kind, { token, options });
   const findingsOf = async (client: TestClient, report: Parameters<typeof reportFile>[1]) =>
     healthFindingsSchema.parse(JSON.parse((await reportFile(client, report, 'findings.json')).toString('utf8')));
   const itemsOf = (findings: HealthFindings) =>
@@ -129,31 +108,31 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   ] as const)(
     '%s finds exactly what the world holds, with the threshold profile of its kind',
     async (kind, profile) => {
-      const report = await run(tam, kind, customer.token);
+      const report = await run(suite.client, kind, suite.customer.token);
       expect(report.status, report.error ?? '').toBe('done');
       expect(
         report.artifacts
           .map((artifact: { filename: string }) => artifact.filename.replace(/-Acme-Corporation-[\d-]+\./, '.'))
           .sort(),
       ).toEqual(['findings.json', `${kind}.html`, `${kind}.pdf`, `${kind}.xlsx`].sort());
-      const findings = await findingsOf(tam, report);
+      const findings = await findingsOf(suite.client, report);
       expect(findings.kind).toBe(kind);
       expect(findings.checks.map((check) => check.id)).toEqual([...HEALTH_CHECK_IDS]);
-      const aids = new Set(customer.groups.map((group) => group.aid));
-      const expected = expectedItems(world(), aids, profile, Date.parse(findings.generatedAt));
+      const aids = new Set(suite.customer.groups.map((group) => group.aid));
+      const expected = expectedItems(suite.world(), aids, profile, Date.parse(findings.generatedAt));
       const found = itemsOf(findings);
       for (const [id, ids] of Object.entries(expected)) expect(found[id], id).toEqual([...ids].sort());
       // The planted cases fall on the side of each threshold the profile puts them: they were planted whole
       // days before the world's moment, and the report was made moments after it, on the same clock.
-      expect(Date.parse(findings.generatedAt) - world().now).toBeGreaterThanOrEqual(0);
-      expect(Date.parse(findings.generatedAt) - world().now).toBeLessThan(10 * 60_000);
-      const users = world().users.filter((user) => user.orgId === customer.organization.id);
+      expect(Date.parse(findings.generatedAt) - suite.world().now).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(findings.generatedAt) - suite.world().now).toBeLessThan(10 * 60_000);
+      const users = suite.world().users.filter((user) => user.orgId === suite.customer.organization.id);
       const signedIn = (days: number) =>
         users.find(
           (user) =>
             user.lastLogin &&
-            Math.round((world().now - Date.parse(user.lastLogin)) / DAY) === days &&
-            user.roleIdsByAid[customer.groups[0]?.aid ?? ''],
+            Math.round((suite.world().now - Date.parse(user.lastLogin)) / DAY) === days &&
+            user.roleIdsByAid[suite.customer.groups[0]?.aid ?? ''],
         )?.uid;
       expect(found['inactive-users']).toContain(signedIn(60));
       expect(found['inactive-users']?.includes(signedIn(35) ?? '')).toBe(kind === 'ahc-v6');
@@ -179,7 +158,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
         ['alert_activity_summary', 'deployment_summary', 'quotas', 'thousandeyes_plan_overview', 'users_roles'].sort(),
       );
       const workbook = new ExcelJS.Workbook();
-      await workbook.xlsx.load((await reportFile(tam, report, '.xlsx')) as unknown as ArrayBuffer);
+      await workbook.xlsx.load((await reportFile(suite.client, report, '.xlsx')) as unknown as ArrayBuffer);
       expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
         'Summary',
         'Findings',
@@ -190,10 +169,10 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
         'Users and roles',
         'Alert activity summary (last 30',
       ]);
-      expect((await reportFile(tam, report, '.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await reportFile(suite.client, report, '.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
       // Webex: the score and the worst findings, then the files.
       const messages =
-        testApp.sandbox?.webex.messages.filter((message) => message.toPersonEmail === 'tam@demo.local') ?? [];
+        suite.app.sandbox?.webex.messages.filter((message) => message.toPersonEmail === 'tam@demo.local') ?? [];
       expect(messages.some((message) => message.markdown?.includes(`score **${findings.score.value}/100**`))).toBe(
         true,
       );
@@ -201,14 +180,16 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   );
 
   it('a second run lists what changed since the first, and the score trend grows', async () => {
-    const first = await findingsOf(tam, await run(tam, 'ahc-v7', customer.token));
+    const first = await findingsOf(suite.client, await run(suite.client, 'ahc-v7', suite.customer.token));
     // Someone signs in, and a dashboard gets its second widget.
-    const user = world().users.find((candidate) => first.checks[0]?.items.some((item) => item.id === candidate.uid));
+    const user = suite
+      .world()
+      .users.find((candidate) => first.checks[0]?.items.some((item) => item.id === candidate.uid));
     if (!user) throw new Error('an inactive user to bring back');
-    user.lastLogin = new Date(world().now).toISOString();
-    const sparse = world().dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance');
+    user.lastLogin = new Date(suite.world().now).toISOString();
+    const sparse = suite.world().dashboards.find((dashboard) => dashboard.title === 'Payroll at a glance');
     sparse?.widgets.push({ ...sparse.widgets[0]!, id: 'added-widget', title: 'Payroll latency' });
-    const second = await findingsOf(tam, await run(tam, 'ahc-v7', customer.token));
+    const second = await findingsOf(suite.client, await run(suite.client, 'ahc-v7', suite.customer.token));
     expect(second.changes.previousAt).toBe(first.generatedAt);
     expect(second.changes.items).toEqual(
       expect.arrayContaining([
@@ -229,10 +210,10 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   });
 
   it('with the read-only token, the checks it cannot read are unknown and say why; nothing crashes', async () => {
-    const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
-    const report = await run(tam, 'ahc-v7', readOnly);
+    const readOnly = suite.world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
+    const report = await run(suite.client, 'ahc-v7', readOnly);
     expect(report.status, report.error ?? '').toBe('done');
-    const findings = await findingsOf(tam, report);
+    const findings = await findingsOf(suite.client, report);
     const status = Object.fromEntries(findings.checks.map((check) => [check.id, check]));
     for (const id of ['inactive-users', 'login-frequency', 'units-projected'] as const) {
       expect(status[id]?.status).toBe('unknown');
@@ -244,32 +225,32 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   });
 
   it('AHC-IE: Super User only, on the server too; its tables and days range as chosen', async () => {
-    const refused = await tam.request({
+    const refused = await suite.client.request({
       method: 'POST',
       url: '/api/reports',
       payload: {
         kind: 'ahc-ie',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: customer.groups,
+        token: suite.customer.token,
+        organization: suite.customer.organization,
+        accountGroups: suite.customer.groups,
         options: {},
       },
     });
     expect(refused.statusCode).toBe(403);
-    const superUser = await signedInClient(testApp.app, 'superuser@demo.local');
+    const superUser = await signedInClient(suite.app.app, 'superuser@demo.local');
     const badDays = await superUser.request({
       method: 'POST',
       url: '/api/reports',
       payload: {
         kind: 'ahc-ie',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: customer.groups,
+        token: suite.customer.token,
+        organization: suite.customer.organization,
+        accountGroups: suite.customer.groups,
         options: { daysRange: 30 },
       },
     });
     expect(badDays.statusCode).toBe(400);
-    const report = await run(superUser, 'ahc-ie', customer.token, {
+    const report = await run(superUser, 'ahc-ie', suite.customer.token, {
       daysRange: 14,
       tables: ['quotas', 'alert_activity_summary'],
     });
@@ -282,7 +263,7 @@ describe.each(DATABASES)('the account health check (%s)', (database) => {
   });
 
   it('counts health checks on the dashboard', async () => {
-    const metrics = (await tam.request({ method: 'GET', url: '/api/dashboard/metrics' })).json();
+    const metrics = (await suite.client.request({ method: 'GET', url: '/api/dashboard/metrics' })).json();
     expect(metrics.healthCheck).toBeGreaterThanOrEqual(5);
   });
 });

@@ -1,43 +1,27 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  createTestApp,
   DATABASES,
   testClock,
   reportFile,
   requestReport,
-  sandboxCustomer,
-  signedInClient,
   type SandboxCustomer,
-  type TestApp,
-  type TestClient,
+  reportSuite,
 } from './build-test-app.js';
 
 const DAY = 86_400_000;
 
 describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
-  let testApp: TestApp;
-  let tam: TestClient;
-  let customer: SandboxCustomer;
-  let clock: () => Date;
-
-  beforeAll(async () => {
-    // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
-    clock = testClock();
-    testApp = await createTestApp(database, {}, { clock });
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    customer = await sandboxCustomer(testApp, tam);
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
+  // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
+  const clock = testClock();
+  const suite = reportSuite(database, 'tam@demo.local', { clock });
 
   const run = (options: Record<string, unknown>, accountGroups: SandboxCustomer['groups'] = []) =>
-    requestReport(tam, customer, 'tam-activity', { options, accountGroups });
+    requestReport(suite.client, suite.customer, 'tam-activity', { options, accountGroups });
 
   it('counts every audit event of the window once, across the organization, in its spreadsheet', async () => {
     // No event sits within minutes of the window's start, where the report's moment and this one differ.
-    const world = testApp.sandbox?.platform.world;
+    const world = suite.app.sandbox?.platform.world;
     const start = clock().getTime() - 14 * DAY;
     for (const event of world?.auditEvents ?? [])
       if (Math.abs(Date.parse(event.date) - start) < 5 * 60_000)
@@ -45,7 +29,7 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
     const report = await run({ daysRange: 14, planner: [] });
     expect(report.status, report.error ?? '').toBe('done');
     expect(report.options).toEqual({ daysRange: 14, planner: [] });
-    const bytes = await reportFile(tam, report, '.xlsx');
+    const bytes = await reportFile(suite.client, report, '.xlsx');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
@@ -57,7 +41,7 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
       'Events',
     ]);
 
-    const aids = new Set(customer.groups.map((group) => group.aid));
+    const aids = new Set(suite.customer.groups.map((group) => group.aid));
     const inWindow = (world?.auditEvents ?? []).filter(
       (event) => aids.has(event.aid) && Date.parse(event.date) >= start,
     );
@@ -71,24 +55,24 @@ describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
       if (number > 1) listed.set(String(row.getCell(1).value), Number(row.getCell(2).value));
     });
     expect(listed).toEqual(perUser);
-    const pdfBytes = await reportFile(tam, report, '.pdf');
+    const pdfBytes = await reportFile(suite.client, report, '.pdf');
     expect(pdfBytes.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('keeps to the chosen account groups, and refuses a days range the spec does not offer', async () => {
-    const [first] = customer.groups;
+    const [first] = suite.customer.groups;
     const report = await run({ daysRange: 7 }, first ? [first] : []);
-    const page = (await reportFile(tam, report, '.html', true)).toString('utf8');
+    const page = (await reportFile(suite.client, report, '.html', true)).toString('utf8');
     expect(page).toContain('TAM activity report');
     expect(page).toContain(first?.accountGroupName ?? 'no group');
-    expect(page).not.toContain(customer.groups[1]?.accountGroupName);
-    const refused = await tam.request({
+    expect(page).not.toContain(suite.customer.groups[1]?.accountGroupName);
+    const refused = await suite.client.request({
       method: 'POST',
       url: '/api/reports',
       payload: {
         kind: 'tam-activity',
-        token: customer.token,
-        organization: customer.organization,
+        token: suite.customer.token,
+        organization: suite.customer.organization,
         accountGroups: [],
         options: { daysRange: 30 },
       },

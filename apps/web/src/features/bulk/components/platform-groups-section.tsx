@@ -1,7 +1,7 @@
 import { Button } from '../../../components/ui/button';
 import type { PlatformGroups } from '../hooks/use-platform-groups';
 import { GroupSelect } from './group-select';
-import { TokenField } from './token-field';
+import { TokenField } from '../../../components/ui/token-field';
 
 /** The first two steps of the labels and users tools on one page: the token, then the account groups. */
 export function PlatformGroupsSection({ platform }: { platform: PlatformGroups }) {
@@ -9,7 +9,13 @@ export function PlatformGroupsSection({ platform }: { platform: PlatformGroups }
     <section className="space-y-3" aria-label="Account groups">
       <div className="flex flex-wrap items-end gap-3">
         <div className="min-w-72 flex-1">
-          <TokenField list="bulk-tests" value={platform.rawToken} onChange={platform.setToken} />
+          <TokenField
+            label="OAuth Token"
+            placeholder="Paste the Org Admin's API token"
+            recent={{ list: 'bulk-tests', pick: platform.setToken }}
+            value={platform.rawToken}
+            onChange={(event) => platform.setToken(event.target.value)}
+          />
         </div>
         <Button
           variant="primary"

@@ -9,7 +9,7 @@ import { downloadText } from '../../../lib/download';
 import { templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
 import { RunItems, RunState, RunTotals, useFinishToast } from './run-results';
-import { TokenField } from './token-field';
+import { TokenField } from '../../../components/ui/token-field';
 
 const CELL_LABEL: Record<BulkRunItem['status'], string> = {
   pending: 'Waiting',
@@ -179,7 +179,15 @@ function UndoButton({
             This deletes the {count} {count === 1 ? 'test' : 'tests'} this run created, and nothing else: tests it
             skipped because they already existed stay as they are.
           </p>
-          {!knownToken && <TokenField list="bulk-tests" value={token} onChange={setToken} />}
+          {!knownToken && (
+            <TokenField
+              label="OAuth Token"
+              placeholder="Paste the Org Admin's API token"
+              recent={{ list: 'bulk-tests', pick: setToken }}
+              value={token}
+              onChange={(event) => setToken(event.target.value)}
+            />
+          )}
         </div>
       </Dialog>
     </>

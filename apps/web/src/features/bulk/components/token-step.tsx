@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { PlatformGroups } from '../hooks/use-platform-groups';
-import type { TokenList } from '../recent-tokens';
-import { TokenField } from './token-field';
+import type { TokenList } from '../../../lib/recent-tokens';
+import { TokenField } from '../../../components/ui/token-field';
 
 export interface TokenStepProps {
   platform: PlatformGroups;
@@ -18,7 +18,13 @@ export function TokenStep({ platform, list, nextLabel, onNext, children }: Token
     <section className="space-y-4" aria-label="Authentication">
       <h2 className="text-xl font-semibold">Authentication</h2>
       {children}
-      <TokenField list={list} value={platform.rawToken} onChange={platform.setToken} />
+      <TokenField
+        label="OAuth Token"
+        placeholder="Paste the Org Admin's API token"
+        recent={{ list: list, pick: platform.setToken }}
+        value={platform.rawToken}
+        onChange={(event) => platform.setToken(event.target.value)}
+      />
       <div className="flex justify-end">
         <Button variant="primary" busy={platform.loading} busyLabel="Checking the token" onClick={onNext}>
           {nextLabel}

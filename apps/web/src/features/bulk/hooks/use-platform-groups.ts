@@ -3,7 +3,7 @@ import { BULK_MESSAGES, bulkTokenSchema, type BulkAccountGroup, type ReportAccou
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
-import { rememberToken, type TokenList } from '../recent-tokens';
+import { rememberToken, type TokenList } from '../../../lib/recent-tokens';
 
 const refusedToken = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
 

@@ -4,7 +4,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard, type ReportAccountGroup } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { Field, Select, TextArea, TextInput } from '../../../components/ui/field';
+import { Field, Select, TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -17,6 +17,7 @@ import {
   SCREENSHOT_FIELDS,
   type CloneFormValues,
 } from '../clone-form-schema';
+import { TokenField } from '../../../components/ui/token-field';
 
 const LATER_FIELDS = ['aid', 'dashboardId', 'description', ...SCREENSHOT_FIELDS] as const;
 const isUnauthorized = (error: unknown) =>
@@ -147,11 +148,7 @@ export function CloneForm() {
       <h2 className="text-xl font-semibold">Clone Dashboard</h2>
       {unauthorized && <Banner tone="error">{DASHBOARD_MESSAGES.tokenBanner}</Banner>}
       <div className="flex items-end gap-2">
-        <TextInput
-          label="OAuth token"
-          type="password"
-          autoComplete="off"
-          className="font-mono"
+        <TokenField
           fieldClassName="flex-1"
           placeholder="Paste the Org Admin's API token"
           hint="Pasting validates it. The token is used for this clone only and never stored."

@@ -4,12 +4,13 @@ import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Dialog } from '../../../components/ui/dialog';
-import { Select, TextInput } from '../../../components/ui/field';
+import { Select } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { usePushDashboard, usePushPlan } from '../api/push-dashboard';
+import { TokenField } from '../../../components/ui/token-field';
 
 type Mapped = PushPlan['mapped'][number];
 type Dropped = PushPlan['dropped'][number];
@@ -146,11 +147,7 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
         {dashboard?.status === 'pending' && <Banner tone="info">{DASHBOARD_MESSAGES.pushPending}</Banner>}
         {dashboard?.status === 'rejected' && <Banner tone="error">{DASHBOARD_MESSAGES.pushRejected}</Banner>}
         <div className="flex items-end gap-2">
-          <TextInput
-            label="OAuth token"
-            type="password"
-            autoComplete="off"
-            className="font-mono"
+          <TokenField
             fieldClassName="flex-1"
             placeholder="Token of the customer organization to push into"
             value={token}

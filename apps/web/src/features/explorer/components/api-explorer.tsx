@@ -11,6 +11,7 @@ import { downloadText } from '../../../lib/download';
 import { useCallOperation, useOperations } from '../api/explorer';
 import { toCsv } from '../export';
 import { JsonTree } from './json-tree';
+import { TokenField } from '../../../components/ui/token-field';
 
 const METHOD_TONES: Record<ApiOperation['method'], BadgeTone> = {
   GET: 'info',
@@ -153,14 +154,7 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
           else send();
         }}
       >
-        <TextInput
-          label="OAuth token"
-          type="password"
-          autoComplete="off"
-          className="font-mono"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-        />
+        <TokenField value={token} onChange={(event) => setToken(event.target.value)} />
         <div className="grid gap-3 sm:grid-cols-2">
           {operation.parameters.map((parameter) =>
             parameter.enum.length > 0 && !parameter.isArray ? (

@@ -26,6 +26,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useCreateReport } from '../api/create-report';
+import { TokenField } from '../../../components/ui/token-field';
 
 export interface ReportWizardProps {
   /** The mission the button asked for; an unknown one is refused with a toast. */
@@ -277,11 +278,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
         className="space-y-3"
       >
         {step === 1 && (
-          <TextInput
-            label="OAuth token"
-            type="password"
-            autoComplete="off"
-            className="font-mono"
+          <TokenField
             placeholder="Bearer token of an Org Admin of the customer organization"
             hint="The token is used for this report only and is erased when the report is done."
             {...form.register('token', { onChange: () => setTokenProblem(null) })}

@@ -2,10 +2,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { rerunReportInputSchema, type ReportRequest } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
-import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useRerunReport } from '../api/rerun-report';
+import { TokenField } from '../../../components/ui/token-field';
 
 /** The same report again: the token is never kept, so it is pasted again. */
 export function RerunForm({ report, onDone }: { report: ReportRequest; onDone: () => void }) {
@@ -29,13 +29,11 @@ export function RerunForm({ report, onDone }: { report: ReportRequest; onDone: (
   );
   return (
     <form className="mt-2 flex items-start gap-2" onSubmit={submit} noValidate>
-      <TextInput
-        type="password"
+      <TokenField
         label={<span className="sr-only">OAuth token for the new run</span>}
         placeholder="Paste the OAuth token again"
-        autoComplete="off"
         fieldClassName="flex-1"
-        className="font-mono text-sm"
+        className="text-sm"
         error={form.formState.errors.token?.message}
         {...form.register('token')}
       />

@@ -7,6 +7,7 @@ import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { diagnosticDownloadUrl, useRunDiagnostic, useSendDiagnostic } from '../api/diagnostics';
+import { TokenField } from '../../../components/ui/token-field';
 
 const TONES: Record<CheckStatus, BadgeTone> = { pass: 'success', warn: 'warning', fail: 'danger', unknown: 'neutral' };
 type Tool = DiagnosticReport['tools'][number];
@@ -56,15 +57,7 @@ export function DiagnosticTool({ userEmail }: { userEmail: string }) {
           run();
         }}
       >
-        <TextInput
-          label="OAuth token"
-          type="password"
-          autoComplete="off"
-          className="font-mono"
-          fieldClassName="min-w-80 flex-1"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-        />
+        <TokenField fieldClassName="min-w-80 flex-1" value={token} onChange={(event) => setToken(event.target.value)} />
         <Button type="submit" variant="primary" busy={diagnose.isPending} busyLabel="Diagnosing">
           Run diagnostic
         </Button>

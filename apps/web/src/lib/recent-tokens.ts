@@ -1,5 +1,5 @@
 import { RECENT_TOKENS } from '@ce/contract';
-import { readUserItem, writeUserItem } from '../../lib/user-storage';
+import { readUserItem, writeUserItem } from './user-storage';
 
 /** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard. */
 export type TokenList = 'bulk-tests' | 'agent-wizard';

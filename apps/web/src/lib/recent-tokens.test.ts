@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { setStorageOwner } from '../../lib/user-storage';
+import { setStorageOwner } from './user-storage';
 import { recentTokens, rememberToken, tokenChipLabel } from './recent-tokens';
 
 class MemoryStorage implements Storage {
