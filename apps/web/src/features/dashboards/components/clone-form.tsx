@@ -4,7 +4,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard, type ReportAccountGroup } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
-import { Field, Select, TextArea } from '../../../components/ui/field';
+import { Select, TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -18,6 +18,7 @@ import {
   type CloneFormValues,
 } from '../clone-form-schema';
 import { TokenField } from '../../../components/ui/token-field';
+import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 
 const LATER_FIELDS = ['aid', 'dashboardId', 'description', ...SCREENSHOT_FIELDS] as const;
 const isUnauthorized = (error: unknown) =>
@@ -200,28 +201,17 @@ export function CloneForm() {
       />
       <div key={filesKey} className="grid gap-3 sm:grid-cols-3">
         {SCREENSHOT_FIELDS.map((field, index) => (
-          <Field key={field} label={`Screenshot ${index + 1}`} error={errors[field]?.message}>
-            {(control) => (
-              <input
-                {...control}
-                type="file"
-                accept="image/*"
-                className="block w-full text-sm"
-                onChange={(event) =>
-                  form.setValue(field, event.target.files?.[0] ?? null, { shouldValidate: form.formState.isSubmitted })
-                }
-              />
-            )}
-          </Field>
+          <FilePicker
+            key={field}
+            label={`Screenshot ${index + 1}`}
+            error={errors[field]?.message}
+            accept="image/*"
+            onFile={(file) => form.setValue(field, file, { shouldValidate: form.formState.isSubmitted })}
+          />
         ))}
       </div>
       <p className="text-xs text-slate-500">Three images (PNG, JPEG, GIF or WebP), each at most 5 MB.</p>
-      {clone.isPending && (
-        <div className="space-y-1">
-          <progress className="w-full" aria-label="Upload progress" max={1} value={progress} />
-          <p className="text-xs text-slate-500">{Math.round(progress * 100)}% uploaded</p>
-        </div>
-      )}
+      {clone.isPending && <UploadProgress share={progress} />}
       <Button type="submit" variant="primary" busy={clone.isPending} busyLabel="Cloning Dashboard">
         {clone.isPending ? 'Cloning Dashboard...' : 'Clone Dashboard'}
       </Button>

@@ -9,10 +9,11 @@ import {
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
-import { Field, TextInput } from '../../../components/ui/field';
+import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { captureFileUrl, useAnalyzeCapture, useCapture, useCaptures, useShareCapture } from '../api/captures';
 import { TimelineChart } from './timeline-chart';
+import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 
 type Conversation = CaptureSummary['conversations'][number];
 type DnsEntry = CaptureSummary['dns'][number];
@@ -91,21 +92,16 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
         a timeline. It is kept for the retention period and can be sent with its case in Webex.
       </p>
       <div className="flex flex-wrap items-end gap-3">
-        <Field label="Capture file" hint="Recognised by its content, not its name">
-          {(control) => (
-            <input
-              {...control}
-              type="file"
-              accept=".pcap,.pcapng,.cap,application/vnd.tcpdump.pcap"
-              className="block text-sm"
-              onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-            />
-          )}
-        </Field>
+        <FilePicker
+          label="Capture file"
+          hint="Recognised by its content, not its name"
+          accept=".pcap,.pcapng,.cap,application/vnd.tcpdump.pcap"
+          onFile={setFile}
+        />
         <Button variant="primary" onClick={submit} busy={analyze.isPending} busyLabel="Reading the capture">
           Analyze capture
         </Button>
-        {analyze.isPending && <progress className="w-48" aria-label="Upload progress" max={1} value={progress} />}
+        {analyze.isPending && <UploadProgress className="w-48" share={progress} />}
       </div>
       {shown && <CaptureView entry={shown} userEmail={userEmail} />}
       <History list={captures.data} onShow={setShownId} onPage={setPage} />

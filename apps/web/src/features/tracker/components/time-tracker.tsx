@@ -14,13 +14,14 @@ import { Badge } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
-import { Field, Select } from '../../../components/ui/field';
+import { Select } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
 import { resultsUrl, useCreateTasks, useDownloadTemplate, useParseFile } from '../api/tracker';
 import { byEngagement, fileProblem } from '../file-check';
 import { TaskTable } from './task-table';
+import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 
 /** The Time Tracking page: instructions, the template, and the 'TAM Time Tracker' modal. */
 export function TimeTracker() {
@@ -220,26 +221,14 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
             value={weekStart}
             onChange={(event) => setWeekStart(event.target.value)}
           />
-          <Field label="Hours file" hint=".xlsx, .xls or .csv, under 10 MB">
-            {(control) => (
-              <input
-                key={fileKey}
-                {...control}
-                type="file"
-                accept=".xlsx,.xls,.csv"
-                className="block w-full text-sm"
-                onChange={(event) => setFile(event.target.files?.[0] ?? null)}
-              />
-            )}
-          </Field>
-          {parse.isPending && (
-            <div className="space-y-1">
-              <progress className="w-full" aria-label="Upload progress" max={1} value={progress} />
-              <p className="text-xs text-slate-500">
-                {progress < 1 ? `${Math.round(progress * 100)}% uploaded` : 'Reading the rows…'}
-              </p>
-            </div>
-          )}
+          <FilePicker
+            key={fileKey}
+            label="Hours file"
+            hint=".xlsx, .xls or .csv, under 10 MB"
+            accept=".xlsx,.xls,.csv"
+            onFile={setFile}
+          />
+          {parse.isPending && <UploadProgress share={progress} afterUpload="Reading the rows…" />}
           {uploadError && <Banner tone="error">{uploadError}</Banner>}
         </div>
       )}
