@@ -14,8 +14,8 @@ import {
 } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
-import { useScanDuplicates } from '../api/platform-reads';
-import { useStartRun } from '../api/runs';
+import { useScanDuplicates } from '../api/scan-duplicates';
+import { useStartRun } from '../api/start-run';
 import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { GroupSelect } from './group-select';

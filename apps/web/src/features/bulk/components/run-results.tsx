@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { useBulkRun } from '../api/runs';
+import { useBulkRun } from '../api/run';
 
 interface KindWords {
   subject: string;

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { DASHBOARD_LIMITS, type CommunityDashboard, type DashboardSort } from '@ce/contract';
 import { apiRequest } from '../../../lib/api-client';
 
@@ -21,56 +21,3 @@ export function useCommunityDashboards(search: string, sort: DashboardSort) {
     placeholderData: (previous) => previous,
   });
 }
-
-/** GET /api/community-dashboards/{id}/template: the spec's dashboard_template (its first item is the definition). */
-export function useDashboardTemplate(id: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['community-dashboards', 'template', id],
-    queryFn: async () =>
-      (
-        await apiRequest<{ dashboardTemplate: Record<string, unknown>[] }>(`/api/community-dashboards/${id}/template`, {
-          timeoutMs: DASHBOARD_LIMITS.timeoutMs,
-        })
-      ).dashboardTemplate,
-    enabled,
-    staleTime: Infinity,
-  });
-}
-
-export const imageUrl = (id: string, position: number) => `/api/community-dashboards/${id}/images/${position}`;
-
-/** Mutations on one entry; each reloads the gallery when it succeeds (the vote's new count comes from there). */
-function useEntryMutation<Input, Output>(request: (input: Input) => Promise<Output>) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: request,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: communityQueryKey() }),
-  });
-}
-
-export const useVote = () =>
-  useEntryMutation((input: { id: string; action: 'Vote' | 'Voted' }) =>
-    apiRequest<{ votes: number; userVoted: boolean; message: string }>(`/api/community-dashboards/${input.id}/vote`, {
-      method: 'POST',
-      body: { action: input.action },
-      timeoutMs: DASHBOARD_LIMITS.timeoutMs,
-    }),
-  );
-
-export const useReview = () =>
-  useEntryMutation((input: { id: string; text: string }) =>
-    apiRequest<void>(`/api/community-dashboards/${input.id}/reviews`, {
-      method: 'POST',
-      body: { text: input.text },
-      timeoutMs: DASHBOARD_LIMITS.timeoutMs,
-    }),
-  );
-
-export const useSetStatus = () =>
-  useEntryMutation((input: { id: string; status: 'approved' | 'rejected'; comment: string }) =>
-    apiRequest<void>(`/api/community-dashboards/${input.id}/status`, {
-      method: 'POST',
-      body: { status: input.status, comment: input.comment },
-      timeoutMs: DASHBOARD_LIMITS.timeoutMs,
-    }),
-  );

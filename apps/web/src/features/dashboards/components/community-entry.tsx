@@ -4,7 +4,11 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { imageUrl, useDashboardTemplate, useReview, useSetStatus, useVote } from '../api/community-dashboards';
+import { imageUrl } from '../api/image-url';
+import { useDashboardTemplate } from '../api/dashboard-template';
+import { useReview } from '../api/review';
+import { useSetStatus } from '../api/set-status';
+import { useVote } from '../api/vote';
 import { ImageDialog } from './image-dialog';
 
 const STATUS_TONES: Record<DashboardStatus, BadgeTone> = {

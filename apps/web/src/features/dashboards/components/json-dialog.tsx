@@ -3,7 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { useDashboardTemplate } from '../api/community-dashboards';
+import { useDashboardTemplate } from '../api/dashboard-template';
 
 export interface JsonDialogProps {
   dashboard: CommunityDashboard | null;

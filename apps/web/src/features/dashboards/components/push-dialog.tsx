@@ -9,7 +9,8 @@ import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
-import { usePushDashboard, usePushPlan } from '../api/push-dashboard';
+import { usePushDashboard } from '../api/push-dashboard';
+import { usePushPlan } from '../api/push-plan';
 import { TokenField } from '../../../components/ui/token-field';
 
 type Mapped = PushPlan['mapped'][number];

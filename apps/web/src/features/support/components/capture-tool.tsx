@@ -11,7 +11,10 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { captureFileUrl, useAnalyzeCapture, useCapture, useCaptures, useShareCapture } from '../api/captures';
+import { captureFileUrl, useCapture } from '../api/capture';
+import { useAnalyzeCapture } from '../api/analyze-capture';
+import { useCaptures } from '../api/captures';
+import { useShareCapture } from '../api/share-capture';
 import { TimelineChart } from './timeline-chart';
 import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 

@@ -6,7 +6,8 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { diagnosticDownloadUrl, useRunDiagnostic, useSendDiagnostic } from '../api/diagnostics';
+import { diagnosticDownloadUrl, useSendDiagnostic } from '../api/send-diagnostic';
+import { useRunDiagnostic } from '../api/run-diagnostic';
 import { TokenField } from '../../../components/ui/token-field';
 
 const TONES: Record<CheckStatus, BadgeTone> = { pass: 'success', warn: 'warning', fail: 'danger', unknown: 'neutral' };

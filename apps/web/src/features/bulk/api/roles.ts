@@ -1,0 +1,8 @@
+import { useMutation } from '@tanstack/react-query';
+import { post } from './platform-call';
+
+/** POST /api/bulk/roles: the roles of the token's organization. */
+export const fetchRoles = async (token: string) =>
+  (await post<{ roles: { roleId: string; name: string }[] }>('/api/bulk/roles', { token })).roles;
+
+export const useLoadRoles = () => useMutation({ mutationFn: fetchRoles });

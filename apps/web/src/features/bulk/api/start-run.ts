@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type BulkRun, type CreateBulkRunInput } from '@ce/contract';
+import { apiRequest } from '../../../lib/api-client';
+import { runQueryKey } from './run';
+import { runsQueryKey } from './runs';
+
+/** POST /api/bulk/runs: a run is started on the server. */
+export const startRun = (input: CreateBulkRunInput) =>
+  apiRequest<BulkRun>('/api/bulk/runs', { method: 'POST', body: input });
+
+export function useStartRun() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: startRun,
+    onSuccess: (run) => {
+      queryClient.setQueryData(runQueryKey(run.id), run);
+      return queryClient.invalidateQueries({ queryKey: runsQueryKey() });
+    },
+  });
+}

@@ -1,0 +1,1 @@
+export const imageUrl = (id: string, position: number) => `/api/community-dashboards/${id}/images/${position}`;

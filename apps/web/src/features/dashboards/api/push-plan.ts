@@ -1,0 +1,16 @@
+import { useMutation } from '@tanstack/react-query';
+import { DASHBOARD_LIMITS, type PushPlan } from '@ce/contract';
+import { apiRequest } from '../../../lib/api-client';
+import type { PushInput } from './push-dashboard';
+
+/** POST /api/community-dashboards/{id}/push-plan: what maps and what is dropped, before deploying. */
+export function usePushPlan() {
+  return useMutation({
+    mutationFn: ({ id, ...body }: PushInput) =>
+      apiRequest<PushPlan>(`/api/community-dashboards/${id}/push-plan`, {
+        method: 'POST',
+        body,
+        timeoutMs: DASHBOARD_LIMITS.timeoutMs,
+      }),
+  });
+}

@@ -1,0 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
+import type { ExplorerAnswer, ExplorerCall } from '@ce/contract';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/explorer/call: a mutation, the token is a secret and never a cache key. */
+export function useCallOperation() {
+  return useMutation({
+    mutationFn: (call: ExplorerCall) =>
+      apiRequest<ExplorerAnswer>('/api/explorer/call', { method: 'POST', body: call }),
+  });
+}

@@ -1,0 +1,11 @@
+import { useMutation } from '@tanstack/react-query';
+import type { DiagnosticReport } from '@ce/contract';
+import { apiRequest } from '../../../lib/api-client';
+
+/** POST /api/diagnostics: a mutation, the token is a secret and never a cache key. */
+export function useRunDiagnostic() {
+  return useMutation({
+    mutationFn: (token: string) =>
+      apiRequest<DiagnosticReport>('/api/diagnostics', { method: 'POST', body: { token } }),
+  });
+}
