@@ -3,6 +3,7 @@ import type { AppInfo, LoginInput, SessionResponse, SessionUser, SignInResponse,
 import { LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
 import { ApiRequestError, apiRequest } from './api-client';
+import { SHOWN_IN_PLACE } from './error-toasts';
 
 export const sessionQueryKey = ['session'] as const;
 
@@ -36,6 +37,7 @@ export function useAppInfo() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SHOWN_IN_PLACE,
     mutationFn: (input: LoginInput) =>
       apiRequest<SignInResponse>('/api/session', { method: 'POST', body: input, expectUnauthorized: true }),
     onSuccess: (response) => {
@@ -47,6 +49,7 @@ export function useLogin() {
 export function useCompleteNewPassword() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SHOWN_IN_PLACE,
     mutationFn: (input: { session: string; newPassword: string }) =>
       apiRequest<SessionResponse>('/api/session/new-password', {
         method: 'POST',
@@ -59,6 +62,7 @@ export function useCompleteNewPassword() {
 
 export function useRequestPasswordReset() {
   return useMutation({
+    meta: SHOWN_IN_PLACE,
     mutationFn: (email: string) =>
       apiRequest<{ message: string }>('/api/password-reset', { method: 'POST', body: { email } }),
   });
@@ -66,6 +70,7 @@ export function useRequestPasswordReset() {
 
 export function useConfirmPasswordReset() {
   return useMutation({
+    meta: SHOWN_IN_PLACE,
     mutationFn: (input: { email: string; code: string; newPassword: string }) =>
       apiRequest<{ message: string }>('/api/password-reset/confirm', { method: 'POST', body: input }),
   });
@@ -80,6 +85,7 @@ export function useConfirmPasswordReset() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
+    meta: SHOWN_IN_PLACE,
     mutationFn: () => apiRequest<SignOutResponse>('/api/session', { method: 'DELETE', expectUnauthorized: true }),
     onSettled: (response) => {
       localStorage.clear();

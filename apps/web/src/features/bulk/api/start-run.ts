@@ -3,14 +3,16 @@ import { type BulkRun, type CreateBulkRunInput } from '@ce/contract';
 import { apiRequest } from '../../../lib/api-client';
 import { runQueryKey } from './run';
 import { runsQueryKey } from './runs';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
 /** POST /api/bulk/runs: a run is started on the server. */
 export const startRun = (input: CreateBulkRunInput) =>
   apiRequest<BulkRun>('/api/bulk/runs', { method: 'POST', body: input });
 
-export function useStartRun() {
+export function useStartRun(meta?: ErrorToastMeta) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta,
     mutationFn: startRun,
     onSuccess: (run) => {
       queryClient.setQueryData(runQueryKey(run.id), run);

@@ -16,7 +16,7 @@ import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
 import { useScanDuplicates } from '../api/scan-duplicates';
 import { useStartRun } from '../api/start-run';
-import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
+import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
@@ -49,7 +49,7 @@ export function AgentsWizard() {
   const [runId, openRun] = useRunParam();
   const [step, setStep] = useState(1);
   const [scan, setScan] = useState<DuplicateScan | null>(null);
-  const scanner = useScanDuplicates();
+  const scanner = useScanDuplicates(platformErrors(BULK_MESSAGES.agentsFailed));
   const scanning = scanner.isPending;
   const form = useForm<DeleteAgentsFormValues, unknown, DeleteAgentsFormOutput>({
     resolver: zodResolver(deleteAgentsFormSchema),
@@ -59,7 +59,7 @@ export function AgentsWizard() {
   const marked = useMemo(() => new Set(agentIds.value), [agentIds.value]);
   const setMarked = (next: ReadonlySet<string>) => agentIds.onChange([...next]);
   const confirmation = useWatch({ control: form.control, name: 'confirmation' });
-  const startRun = useStartRun();
+  const startRun = useStartRun(platformErrors('Failed to delete agents'));
   const current = runId ? 4 : step;
 
   const backToStart = () => {
@@ -88,8 +88,8 @@ export function AgentsWizard() {
       setScan(result);
       form.reset();
       setStep(3);
-    } catch (error) {
-      toastPlatformError(error, BULK_MESSAGES.agentsFailed);
+    } catch {
+      // Said by the query client's error toast (platformErrors).
     }
   };
   const remove = form.handleSubmit(
@@ -112,7 +112,6 @@ export function AgentsWizard() {
         },
         {
           onSuccess: (run) => openRun(run.id),
-          onError: (error) => toastPlatformError(error, 'Failed to delete agents'),
         },
       );
     },

@@ -22,7 +22,7 @@ import { usePlanTests } from '../api/plan-tests';
 import { useBulkRun } from '../api/run';
 import { useStartRun } from '../api/start-run';
 import { downloadText } from '../../../lib/download';
-import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
+import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { readTemplatesFile, templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
@@ -53,7 +53,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const [runId, openRun] = useRunParam();
   const [step, setStep] = useState(1);
   const [agents, setAgents] = useState<{ key: string; groups: GroupAgents[] } | null>(null);
-  const loadAgents = useLoadAgents();
+  const loadAgents = useLoadAgents(platformErrors(BULK_MESSAGES.agentsFailed));
   const agentsLoading = loadAgents.isPending;
   const form = useForm<BulkTestsFormValues, unknown, BulkTestsFormOutput>({
     resolver: zodResolver(bulkTestsFormSchema),
@@ -67,9 +67,9 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   // A plan describes one set of templates: any edit to them and it is not shown any more.
   const { subscribe } = form;
   useEffect(() => subscribe({ formState: { values: true }, callback: () => setPlanned(null) }), [subscribe]);
-  const planTests = usePlanTests();
+  const planTests = usePlanTests(platformErrors('Failed to plan the run'));
   const planning = planTests.isPending;
-  const startRun = useStartRun();
+  const startRun = useStartRun(platformErrors(BULK_MESSAGES.createFailed));
   const { data: run } = useBulkRun(runId);
   const runActive = startRun.isPending || (run !== undefined && !isFinished(run));
 
@@ -106,9 +106,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
         for (const failed of loaded.groups.filter((group) => group.error))
           toast.error(`${failed.accountGroupName}: ${failed.error ?? BULK_MESSAGES.agentsFailed}`);
         if (loaded.groups.every((group) => group.agents.length === 0)) toast.warning(BULK_MESSAGES.noAgents);
-      } catch (error) {
-        toastPlatformError(error, BULK_MESSAGES.agentsFailed);
-        return;
+      } catch {
+        return; // Said by the query client's error toast (platformErrors).
       }
     }
     setStep(3);
@@ -139,7 +138,6 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       { token: platform.token, accountGroups: platform.chosen, templates: checked },
       {
         onSuccess: ({ cells }) => setPlanned({ groupKey, cells }),
-        onError: (error) => toastPlatformError(error, 'Failed to plan the run'),
       },
     ),
   );
@@ -157,7 +155,6 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
       },
       {
         onSuccess: (started) => openRun(started.id),
-        onError: (error) => toastPlatformError(error, BULK_MESSAGES.createFailed),
       },
     );
   });

@@ -8,7 +8,7 @@ import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadTests } from '../api/tests';
 import { useStartRun } from '../api/start-run';
-import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
+import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
@@ -36,9 +36,9 @@ export function LabelsTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
   const [tests, setTests] = useState<GroupTests[] | null>(null);
-  const loadTestsOf = useLoadTests();
+  const loadTestsOf = useLoadTests(platformErrors('Failed to load tests'));
   const [filter, setFilter] = useState('');
-  const startRun = useStartRun();
+  const startRun = useStartRun(platformErrors('Failed to apply the label'));
   const form = useForm<LabelsForm>({ resolver: zodResolver(labelsFormSchema), defaultValues: DEFAULTS });
   const { field: testsField } = useController({ control: form.control, name: 'tests' });
   const chosen = useMemo(() => new Set(testsField.value), [testsField.value]);
@@ -55,8 +55,8 @@ export function LabelsTab() {
         toast.error(`${failed.accountGroupName}: ${failed.error ?? 'Failed to load tests'}`);
       setTests(loaded.groups);
       form.setValue('tests', []);
-    } catch (error) {
-      toastPlatformError(error, 'Failed to load tests');
+    } catch {
+      // Said by the query client's error toast (platformErrors).
     }
   };
 
@@ -94,7 +94,6 @@ export function LabelsTab() {
         },
         {
           onSuccess: (run) => openRun(run.id),
-          onError: (error) => toastPlatformError(error, 'Failed to apply the label'),
         },
       );
     },

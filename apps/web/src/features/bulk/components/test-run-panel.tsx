@@ -3,7 +3,6 @@ import { isFinished, type BulkRun, type BulkRunItem } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/toast-store';
 import { useBulkRun } from '../api/run';
 import { useUndoRun } from '../api/undo-run';
 import { downloadText } from '../../../lib/download';
@@ -146,7 +145,6 @@ function UndoButton({
           setOpen(false);
           onUndone(undoRun.id);
         },
-        onError: (failure) => toast.error(failure.message),
       },
     );
   };

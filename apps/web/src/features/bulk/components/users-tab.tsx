@@ -9,7 +9,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { parseInvitees, usersFormSchema } from '../invitees';
 import { useLoadRoles } from '../api/roles';
 import { useStartRun } from '../api/start-run';
-import { toastPlatformError, usePlatformGroups } from '../hooks/use-platform-groups';
+import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
 import { useRunParam } from '../hooks/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
@@ -39,17 +39,21 @@ interface UsersForm {
 export function UsersTab() {
   const platform = usePlatformGroups('bulk-tests');
   const [runId, openRun] = useRunParam();
-  const startRun = useStartRun();
+  const startRun = useStartRun(platformErrors('Failed to invite users'));
   const { token, groups } = platform;
   const form = useForm<UsersForm>({ resolver: zodResolver(usersFormSchema), defaultValues: { roleId: '', text: '' } });
   const roleId = useWatch({ control: form.control, name: 'roleId' });
   const text = useWatch({ control: form.control, name: 'text' });
 
   // The organization's roles, read again whenever a token's account groups are loaded.
-  const { mutate: loadRoles, data: loadedRoles, reset: forgetRoles } = useLoadRoles();
+  const {
+    mutate: loadRoles,
+    data: loadedRoles,
+    reset: forgetRoles,
+  } = useLoadRoles(platformErrors('Failed to load roles'));
   useEffect(() => {
     if (!groups) return;
-    loadRoles(token, { onError: (error) => toastPlatformError(error, 'Failed to load roles') });
+    loadRoles(token);
     return forgetRoles;
   }, [groups, token, loadRoles, forgetRoles]);
   const roles = groups ? (loadedRoles ?? null) : null;
@@ -78,7 +82,6 @@ export function UsersTab() {
         },
         {
           onSuccess: (run) => openRun(run.id),
-          onError: (error) => toastPlatformError(error, 'Failed to invite users'),
         },
       );
     },

@@ -3,15 +3,18 @@ import { BULK_MESSAGES, bulkTokenSchema, type BulkAccountGroup, type ReportAccou
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
+import { apiErrorText, type ErrorToastMeta } from '../../../lib/error-toasts';
 import { rememberToken, type TokenList } from '../../../lib/recent-tokens';
 
 const refusedToken = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
 
-/** The error toast for a failed platform read: a refused token gets the bulk wizard's words and title. */
-export function toastPlatformError(error: unknown, fallback: string) {
-  if (refusedToken(error)) toast.error(BULK_MESSAGES.invalidToken, { title: BULK_MESSAGES.invalidTokenTitle });
-  else toast.error(error instanceof Error && error.message ? error.message : fallback);
-}
+/** What a failed call of the bulk tools says: a refused token gets the bulk wizard's words and title. */
+export const platformErrors = (fallback: string): ErrorToastMeta => ({
+  errorMessage: (error) =>
+    refusedToken(error)
+      ? { text: BULK_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
+      : apiErrorText(error, fallback),
+});
 
 /**
  * Step 1 and 2 of every bulk tool: a customer's token, the account groups it sees and the ones the
@@ -22,7 +25,9 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
   const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [unauthorized, setUnauthorized] = useState(false);
-  const { mutateAsync: loadAccountGroups, isPending: loading } = useLoadAccountGroups();
+  const { mutateAsync: loadAccountGroups, isPending: loading } = useLoadAccountGroups(
+    platformErrors(BULK_MESSAGES.groupsFailed),
+  );
 
   const load = useCallback(async (): Promise<boolean> => {
     const checked = bulkTokenSchema(minLength).safeParse(token);
@@ -43,8 +48,7 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
       setSelected((previous) => new Set(loaded.filter((group) => previous.has(group.aid)).map((group) => group.aid)));
       return true;
     } catch (error) {
-      toastPlatformError(error, BULK_MESSAGES.groupsFailed);
-      // Bulk tests on an account-group 401 also say so in the spec's words, titled Unauthorized (section 8).
+      // The failure's toast is raised by the query client (platformErrors); bulk tests on an account-group 401 also say so in the spec's words, titled Unauthorized (section 8).
       if (refusedToken(error)) {
         setUnauthorized(true);
         toast.error(BULK_MESSAGES.groupsUnauthorized, { title: BULK_MESSAGES.groupsUnauthorizedTitle });

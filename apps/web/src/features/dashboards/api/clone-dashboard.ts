@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DASHBOARD_LIMITS, type CloneDashboardFields, type CommunityDashboard } from '@ce/contract';
 import { uploadForm } from '../../../lib/upload';
 import { communityQueryKey } from './community-dashboards';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
 export interface CloneInput extends CloneDashboardFields {
   screenshots: File[];
@@ -20,9 +21,10 @@ export const cloneDashboard = ({ screenshots, onProgress, ...fields }: CloneInpu
 };
 
 /** A successful clone reloads the gallery (spec section 4). */
-export function useCloneDashboard() {
+export function useCloneDashboard(meta?: ErrorToastMeta) {
   const queryClient = useQueryClient();
   return useMutation({
+    meta,
     mutationFn: cloneDashboard,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: communityQueryKey() }),
   });

@@ -19,6 +19,7 @@ import {
 } from '../clone-form-schema';
 import { TokenField } from '../../../components/ui/token-field';
 import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
 const LATER_FIELDS = ['aid', 'dashboardId', 'description', ...SCREENSHOT_FIELDS] as const;
 const isUnauthorized = (error: unknown) =>
@@ -29,6 +30,14 @@ const isUnauthorized = (error: unknown) =>
  * description of at least 50 characters and three screenshots. The dashboard is read on the server and
  * stored in the community gallery.
  */
+/** A refused form (400) says why under the spec's title; anything else is the spec's failure. */
+const CLONE_ERRORS: ErrorToastMeta = {
+  errorMessage: (error) =>
+    error instanceof ApiRequestError && error.status === 400
+      ? { text: error.message, title: DASHBOARD_MESSAGES.cloneFailed }
+      : DASHBOARD_MESSAGES.cloneFailed,
+};
+
 export function CloneForm() {
   const form = useForm<CloneFormValues>({
     resolver: zodResolver(cloneFormSchema),
@@ -42,9 +51,9 @@ export function CloneForm() {
   const [progress, setProgress] = useState(0);
   // File inputs cannot be emptied by value: a new key gives fresh ones whenever the form clears them.
   const [filesKey, setFilesKey] = useState(0);
-  const loadGroups = useLoadAccountGroups();
-  const loadDashboards = useGroupDashboards();
-  const clone = useCloneDashboard();
+  const loadGroups = useLoadAccountGroups({ errorMessage: () => DASHBOARD_MESSAGES.tokenCheckFailed });
+  const loadDashboards = useGroupDashboards({ errorMessage: () => DASHBOARD_MESSAGES.loadFailed });
+  const clone = useCloneDashboard(CLONE_ERRORS);
 
   const organizations = useMemo(() => organizationsOf(groups), [groups]);
   const organizationGroups = groups
@@ -78,7 +87,6 @@ export function CloneForm() {
         setGroups([]);
         clearFrom(['organizationId', ...LATER_FIELDS]);
         setUnauthorized(true);
-        toast.error(DASHBOARD_MESSAGES.tokenCheckFailed);
       },
     });
   };
@@ -92,7 +100,6 @@ export function CloneForm() {
         onSuccess: setDashboards,
         onError: (error) => {
           if (isUnauthorized(error)) setUnauthorized(true);
-          toast.error(DASHBOARD_MESSAGES.loadFailed);
         },
       },
     );
@@ -125,18 +132,12 @@ export function CloneForm() {
             reset();
           },
           onError: (error) => {
-            if (!(error instanceof ApiRequestError)) {
-              toast.error(DASHBOARD_MESSAGES.cloneFailed);
-              return;
-            }
+            if (!(error instanceof ApiRequestError)) return;
             if (isUnauthorized(error)) setUnauthorized(true);
             // The server's check of a field (a screenshot that is no image) shows under that field.
             for (const field of error.fields)
               if ((Object.keys(EMPTY_CLONE_FORM) as string[]).includes(field.path))
                 form.setError(field.path as keyof CloneFormValues, { message: field.message });
-            toast.error(error.status === 400 ? error.message : DASHBOARD_MESSAGES.cloneFailed, {
-              title: error.status === 400 ? DASHBOARD_MESSAGES.cloneFailed : undefined,
-            });
           },
         },
       );

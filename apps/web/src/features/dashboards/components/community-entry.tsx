@@ -29,7 +29,7 @@ export interface CommunityEntryProps {
 export function CommunityEntry({ dashboard, canReview, onJson, onPush }: CommunityEntryProps) {
   const [expanded, setExpanded] = useState(false);
   const [image, setImage] = useState<number | null>(null);
-  const vote = useVote();
+  const vote = useVote({ errorMessage: () => DASHBOARD_MESSAGES.voteFailed });
   const template = useDashboardTemplate(dashboard.id, expanded);
   const headingId = `entry-${dashboard.id}`;
 
@@ -39,7 +39,6 @@ export function CommunityEntry({ dashboard, canReview, onJson, onPush }: Communi
       { id: dashboard.id, action },
       {
         onSuccess: (answer) => toast.success(answer.message),
-        onError: () => toast.error(DASHBOARD_MESSAGES.voteFailed),
       },
     );
   };
@@ -158,7 +157,6 @@ function Reviews({ dashboard }: { dashboard: CommunityDashboard }) {
           setText('');
           toast.success('Review added');
         },
-        onError: (error) => toast.error(error.message),
       },
     );
   };
@@ -205,7 +203,6 @@ function ReviewerDecision({ dashboard }: { dashboard: CommunityDashboard }) {
       { id: dashboard.id, status, comment: comment.trim() },
       {
         onSuccess: () => toast.success(status === 'approved' ? 'Dashboard approved' : 'Dashboard rejected'),
-        onError: (error) => toast.error(error.message),
       },
     );
   return (

@@ -12,6 +12,7 @@ import { ApiRequestError } from '../../../lib/api-client';
 import { usePushDashboard } from '../api/push-dashboard';
 import { usePushPlan } from '../api/push-plan';
 import { TokenField } from '../../../components/ui/token-field';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
 type Mapped = PushPlan['mapped'][number];
 type Dropped = PushPlan['dropped'][number];
@@ -30,6 +31,8 @@ const DROPPED_COLUMNS: ColumnDef<Dropped, unknown>[] = [
 ];
 
 /** The spec's push failures (section 8): a refused token, the server's own words, or a general message. */
+const PUSH_ERRORS: ErrorToastMeta = { errorMessage: pushFailureMessage };
+
 export function pushFailureMessage(error: unknown): string {
   if (error instanceof ApiRequestError) {
     if (error.status === 401 || error.status === 403) return DASHBOARD_MESSAGES.pushUnauthorized;
@@ -53,9 +56,9 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
   const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
   const [organizationId, setOrganizationId] = useState('');
   const [aid, setAid] = useState('');
-  const loadGroups = useLoadAccountGroups();
-  const plan = usePushPlan();
-  const push = usePushDashboard();
+  const loadGroups = useLoadAccountGroups(PUSH_ERRORS);
+  const plan = usePushPlan(PUSH_ERRORS);
+  const push = usePushDashboard(PUSH_ERRORS);
 
   const organizations = useMemo(() => organizationsOf(groups), [groups]);
   const organizationGroups = groups.filter((group) => group.organizationId === organizationId);
@@ -83,18 +86,13 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
         setAid('');
         plan.reset();
       },
-      onError: (error) => toast.error(pushFailureMessage(error)),
     });
   };
 
   const choose = (next: string) => {
     setAid(next);
     plan.reset();
-    if (next && dashboard)
-      plan.mutate(
-        { id: dashboard.id, token: token.trim(), organizationId, aid: next },
-        { onError: (error) => toast.error(pushFailureMessage(error)) },
-      );
+    if (next && dashboard) plan.mutate({ id: dashboard.id, token: token.trim(), organizationId, aid: next });
   };
 
   // One key per dashboard and target group: a retry after a timeout answers the push already made (the
@@ -124,7 +122,6 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
           toast.success(answer.message);
           close();
         },
-        onError: (error) => toast.error(pushFailureMessage(error)),
       },
     );
   };

@@ -132,7 +132,7 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
         confirm: options.confirm ?? false,
         nextHref: options.nextHref,
       },
-      { onSuccess: setAnswer, onError: (error) => toast.error(error.message) },
+      { onSuccess: setAnswer },
     );
   };
 

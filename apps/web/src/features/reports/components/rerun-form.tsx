@@ -3,13 +3,13 @@ import { useForm } from 'react-hook-form';
 import { rerunReportInputSchema, type ReportRequest } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
-import { ApiRequestError } from '../../../lib/api-client';
 import { useRerunReport } from '../api/rerun-report';
 import { TokenField } from '../../../components/ui/token-field';
+import { apiErrorText } from '../../../lib/error-toasts';
 
 /** The same report again: the token is never kept, so it is pasted again. */
 export function RerunForm({ report, onDone }: { report: ReportRequest; onDone: () => void }) {
-  const rerun = useRerunReport();
+  const rerun = useRerunReport({ errorMessage: (error) => apiErrorText(error, 'Could not run the report again') });
   const form = useForm<{ token: string }>({
     resolver: zodResolver(rerunReportInputSchema),
     defaultValues: { token: '' },
@@ -22,8 +22,6 @@ export function RerunForm({ report, onDone }: { report: ReportRequest; onDone: (
           toast.success('Report Requested Successfully');
           onDone();
         },
-        onError: (error) =>
-          toast.error(error instanceof ApiRequestError ? error.message : 'Could not run the report again'),
       },
     ),
   );

@@ -12,6 +12,7 @@ import { useAppInfo } from '../../../lib/session';
 import { useChangePassword } from '../api/change-password';
 import { useEndMySession } from '../api/end-my-session';
 import { useMySessions } from '../api/my-sessions';
+import { SHOWN_IN_PLACE } from '../../../lib/error-toasts';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
@@ -46,7 +47,7 @@ const firstProblem = (errors: FieldErrors<PasswordValues>) =>
 
 export function ChangePasswordSection() {
   const [problem, setProblem] = useState<string | null>(null);
-  const changePassword = useChangePassword();
+  const changePassword = useChangePassword(SHOWN_IN_PLACE);
   const policy = useAppInfo().data?.passwordPolicy;
   const form = useForm<PasswordValues>({
     resolver: zodResolver(changePasswordFormSchema),
@@ -109,7 +110,7 @@ export function ChangePasswordSection() {
 
 export function SessionsSection() {
   const sessions = useMySessions();
-  const endSession = useEndMySession();
+  const endSession = useEndMySession({ errorMessage: (error) => errorText(error, 'Could not end the session') });
   return (
     <section className={section} aria-labelledby="sessions-heading">
       <h2 id="sessions-heading" className="text-lg font-medium">
@@ -142,7 +143,6 @@ export function SessionsSection() {
                 onClick={() =>
                   endSession.mutate(session.id, {
                     onSuccess: () => toast.success('Session ended'),
-                    onError: (error) => toast.error(errorText(error, 'Could not end the session')),
                   })
                 }
               >

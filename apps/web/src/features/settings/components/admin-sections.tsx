@@ -29,7 +29,7 @@ const isRole = (value: string): value is Role => ROLES.some((role) => role === v
 
 /** The invitation: an email, a name if known, a role; the server answers with a temporary password. */
 function InviteForm({ onInvited }: { onInvited: (created: { email: string; temporaryPassword: string }) => void }) {
-  const invite = useInviteUser();
+  const invite = useInviteUser({ errorMessage: (error) => errorText(error, 'Could not create the account') });
   const form = useForm<InviteUserInput>({
     resolver: zodResolver(inviteUserInputSchema),
     defaultValues: { email: '', name: '', role: 'TAM' },
@@ -43,7 +43,6 @@ function InviteForm({ onInvited }: { onInvited: (created: { email: string; tempo
           form.reset();
           toast.success(`Account created for ${user.email}`);
         },
-        onError: (error) => toast.error(errorText(error, 'Could not create the account')),
       },
     ),
   );
@@ -69,15 +68,13 @@ function InviteForm({ onInvited }: { onInvited: (created: { email: string; tempo
 /** Super User: invite with a role (the temporary password is shown once), change role, disable, enable. */
 export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
   const users = useUsers();
-  const { mutate: updateUser } = useUpdateUser();
+  const { mutate: updateUser } = useUpdateUser({
+    errorMessage: (error) => errorText(error, 'Could not change the account'),
+  });
   const [created, setCreated] = useState<{ email: string; temporaryPassword: string } | null>(null);
 
   const columns = useMemo<ColumnDef<UserAccount, unknown>[]>(() => {
-    const change = (id: string, changes: { role?: Role; disabled?: boolean }) =>
-      updateUser(
-        { id, ...changes },
-        { onError: (error) => toast.error(errorText(error, 'Could not change the account')) },
-      );
+    const change = (id: string, changes: { role?: Role; disabled?: boolean }) => updateUser({ id, ...changes });
     return [
       { id: 'email', header: 'Email', accessorFn: (user) => user.email },
       { id: 'name', header: 'Name', accessorFn: (user) => user.name ?? '—' },

@@ -1,8 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
-export function useSendDiagnostic() {
+export function useSendDiagnostic(meta?: ErrorToastMeta) {
   return useMutation({
+    meta,
     mutationFn: ({ id, email }: { id: string; email: string }) =>
       apiRequest<void>(`/api/diagnostics/${id}/send`, { method: 'POST', body: { email } }),
   });

@@ -61,7 +61,7 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
   const [progress, setProgress] = useState(0);
   const [shownId, setShownId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
-  const analyze = useAnalyzeCapture();
+  const analyze = useAnalyzeCapture({ errorTitle: 'The capture could not be read' });
   const captures = useCaptures(page);
   // The capture shown is read from its own query: the upload's answer seeds it, sharing updates it.
   const opened = useCapture(shownId);
@@ -81,7 +81,6 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
           if (entry.summary.problem)
             toast.warning(entry.summary.problem.message, { title: 'Read up to a damaged part' });
         },
-        onError: (error) => toast.error(error.message, { title: 'The capture could not be read' }),
       },
     );
   };
@@ -201,7 +200,6 @@ function ShareForm({ entry, userEmail }: { entry: CaptureEntry; userEmail: strin
       { id: entry.id, email: email.trim(), caseNumber: caseNumber.trim() },
       {
         onSuccess: () => toast.success(PCAP_MESSAGES.shared),
-        onError: (error) => toast.error(error.message),
       },
     );
   return (

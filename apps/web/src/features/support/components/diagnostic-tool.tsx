@@ -152,7 +152,6 @@ function ReportView({ report, userEmail }: { report: DiagnosticReport; userEmail
               { id: report.id, email: email.trim() },
               {
                 onSuccess: () => toast.success('Diagnostic sent in Webex'),
-                onError: (error) => toast.error(error.message),
               },
             )
           }

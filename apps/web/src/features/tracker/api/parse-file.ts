@@ -1,10 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { type ParseResponse } from '@ce/contract';
 import { uploadForm } from '../../../lib/upload';
+import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
 /** POST /api/tracker/parse (multipart, with progress): the rows of an hours file and the warnings. */
-export function useParseFile() {
+export function useParseFile(meta?: ErrorToastMeta) {
   return useMutation({
+    meta,
     mutationFn: ({
       file,
       weekStart,

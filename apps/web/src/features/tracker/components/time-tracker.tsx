@@ -25,8 +25,15 @@ import { useParseFile } from '../api/parse-file';
 import { byEngagement, fileProblem } from '../file-check';
 import { TaskTable } from './task-table';
 import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
+import { apiErrorText, type ErrorToastMeta } from '../../../lib/error-toasts';
 
 /** The Time Tracking page: instructions, the template, and the 'TAM Time Tracker' modal. */
+/** What a failed upload says, in the banner and in its toast. */
+const uploadFailure = (error: unknown) =>
+  error instanceof ApiRequestError ? TRACKER_MESSAGES.uploadFailed(error.message) : TRACKER_MESSAGES.uploadUnexpected;
+const UPLOAD_ERRORS: ErrorToastMeta = { errorMessage: uploadFailure, errorTitle: TRACKER_MESSAGES.uploadFailedToast };
+const CREATE_ERRORS: ErrorToastMeta = { errorMessage: (error) => TRACKER_MESSAGES.requestFailed(apiErrorText(error)) };
+
 export function TimeTracker() {
   const [open, setOpen] = useState(false);
   const template = useDownloadTemplate();
@@ -44,11 +51,7 @@ export function TimeTracker() {
       </p>
       <div className="flex flex-wrap items-center gap-3">
         <Button
-          onClick={() =>
-            template.mutate(undefined, {
-              onError: (error) => toast.error(error.message),
-            })
-          }
+          onClick={() => template.mutate(undefined, {})}
           busy={template.isPending}
           busyLabel="Downloading the template"
         >
@@ -92,8 +95,8 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [answer, setAnswer] = useState<CreateTasksResponse | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
-  const parse = useParseFile();
-  const create = useCreateTasks();
+  const parse = useParseFile(UPLOAD_ERRORS);
+  const create = useCreateTasks(CREATE_ERRORS);
   const message = useRotatingMessage(create.isPending);
 
   // Leaving the page while tasks are being created would lose the answer: the browser asks first.
@@ -150,14 +153,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
               title: `${parsed.warnings.length} warning${parsed.warnings.length === 1 ? '' : 's'}`,
             });
         },
-        onError: (error) => {
-          const text =
-            error instanceof ApiRequestError
-              ? TRACKER_MESSAGES.uploadFailed(error.message)
-              : TRACKER_MESSAGES.uploadUnexpected;
-          setUploadError(text);
-          toast.error(text, { title: TRACKER_MESSAGES.uploadFailedToast });
-        },
+        onError: (error) => setUploadError(uploadFailure(error)),
       },
     );
   };
@@ -181,7 +177,6 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
           toast[outcome.tone](outcome.message);
           if (outcome.closes) setTimeout(close, TRACKER_LIMITS.closeAfterMs);
         },
-        onError: (error) => toast.error(TRACKER_MESSAGES.requestFailed(error.message)),
       },
     );
   };

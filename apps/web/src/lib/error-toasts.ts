@@ -1,0 +1,39 @@
+import { ApiRequestError } from './api-client';
+
+/**
+ * What a mutation says when it fails. By default the query client raises one error toast with the
+ * server's message (every call goes through the API client, so its errors carry one); a feature adds
+ * only what is specific to it: its own wording or title, or `errorToast: false` when it answers a failure
+ * itself (a message that depends on more than the error, a banner instead of a toast).
+ */
+export interface ErrorToastMeta extends Record<string, unknown> {
+  errorToast?: false;
+  /** The toast's text (and title) for this mutation's failures (default: the server's message). */
+  errorMessage?: (error: unknown) => string | { text: string; title?: string };
+  errorTitle?: string;
+}
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: ErrorToastMeta;
+  }
+}
+
+/** For a mutation whose form shows its failure in place (a banner, a line under a field): no toast. */
+export const SHOWN_IN_PLACE: ErrorToastMeta = { errorToast: false };
+
+/** The server's message, or `fallback` when the failure did not come from the API client. */
+export const apiErrorText = (error: unknown, fallback = 'Something went wrong. Please try again.') =>
+  error instanceof ApiRequestError || (error instanceof Error && error.message) ? (error as Error).message : fallback;
+
+/** The toast a failed mutation raises, or null when its feature says it itself. */
+export function errorToastOf(
+  error: unknown,
+  meta: ErrorToastMeta | undefined,
+): { text: string; title?: string } | null {
+  if (meta?.errorToast === false) return null;
+  if (error instanceof DOMException && error.name === 'AbortError') return null;
+  const said = meta?.errorMessage ? meta.errorMessage(error) : apiErrorText(error);
+  const { text, title = meta?.errorTitle } = typeof said === 'string' ? { text: said } : said;
+  return { text, ...(title ? { title } : {}) };
+}
