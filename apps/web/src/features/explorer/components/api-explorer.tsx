@@ -1,5 +1,8 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import type { ApiOperation, ExplorerAnswer } from '@ce/contract';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { explorerCallSchema, type ApiOperation, type ExplorerAnswer } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -21,6 +24,23 @@ const METHOD_TONES: Record<ApiOperation['method'], BadgeTone> = {
   PATCH: 'warning',
   DELETE: 'danger',
 };
+
+const isJson = (text: string) => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** An operation's form: the contract's token rule, one text per parameter, and a JSON body for writes. */
+const operationFormSchema = (withBody: boolean) =>
+  explorerCallSchema.pick({ token: true }).extend({
+    params: z.array(z.string()),
+    body: withBody ? z.string().refine(isJson, 'The body is not valid JSON') : z.string(),
+  });
+type OperationValues = z.input<ReturnType<typeof operationFormSchema>>;
 
 /** API Tools: the platform's operations from its document, a form per operation, and its answer. */
 export function ApiExplorer({ canWrite }: { canWrite: boolean }) {
@@ -93,48 +113,41 @@ export function ApiExplorer({ canWrite }: { canWrite: boolean }) {
 }
 
 function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWrite: boolean }) {
-  const [token, setToken] = useState('');
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [body, setBody] = useState('{\n}');
+  const writes = operation.method !== 'GET';
+  const schema = useMemo(() => operationFormSchema(writes && operation.hasBody), [writes, operation.hasBody]);
+  const form = useForm<OperationValues>({
+    resolver: zodResolver(schema),
+    defaultValues: { token: '', params: operation.parameters.map(() => ''), body: '{\n}' },
+  });
   const [confirming, setConfirming] = useState(false);
   const [answer, setAnswer] = useState<ExplorerAnswer | null>(null);
   const call = useCallOperation();
-  const writes = operation.method !== 'GET';
-  const field = (name: string) => values[name] ?? '';
 
-  const send = (options: { confirm?: boolean; nextHref?: string } = {}) => {
-    if (!token.trim()) {
-      toast.error('OAuth token not provided');
-      return;
-    }
-    let parsedBody: unknown;
-    if (writes && operation.hasBody) {
-      try {
-        parsedBody = JSON.parse(body);
-      } catch {
-        toast.error('The body is not valid JSON');
-        return;
-      }
-    }
-    const pick = (where: 'path' | 'query') =>
-      Object.fromEntries(
-        operation.parameters
-          .filter((parameter) => parameter.in === where)
-          .map((parameter) => [parameter.name, field(parameter.name)]),
-      );
-    call.mutate(
-      {
-        token: token.trim(),
-        operationId: operation.id,
-        pathParams: pick('path'),
-        query: pick('query'),
-        body: parsedBody,
-        confirm: options.confirm ?? false,
-        nextHref: options.nextHref,
+  // Checked when sent (a write after its confirmation), in the order the page says what is missing.
+  const send = (options: { confirm?: boolean; nextHref?: string } = {}) =>
+    void form.handleSubmit(
+      (valid) => {
+        const pick = (where: 'path' | 'query') =>
+          Object.fromEntries(
+            operation.parameters.flatMap((parameter, index) =>
+              parameter.in === where ? [[parameter.name, valid.params[index] ?? '']] : [],
+            ),
+          );
+        call.mutate(
+          {
+            token: valid.token,
+            operationId: operation.id,
+            pathParams: pick('path'),
+            query: pick('query'),
+            body: writes && operation.hasBody ? JSON.parse(valid.body) : undefined,
+            confirm: options.confirm ?? false,
+            nextHref: options.nextHref,
+          },
+          { onSuccess: setAnswer },
+        );
       },
-      { onSuccess: setAnswer },
-    );
-  };
+      (errors) => toast.error(errors.token?.message ?? errors.body?.message ?? 'Check the parameters'),
+    )();
 
   return (
     <article aria-label="Operation" className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
@@ -149,15 +162,16 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
       </div>
       <form
         className="space-y-3"
+        noValidate
         onSubmit={(event) => {
           event.preventDefault();
           if (writes) setConfirming(true);
           else send();
         }}
       >
-        <TokenField value={token} onChange={(event) => setToken(event.target.value)} />
+        <TokenField {...form.register('token')} />
         <div className="grid gap-3 sm:grid-cols-2">
-          {operation.parameters.map((parameter) =>
+          {operation.parameters.map((parameter, index) =>
             parameter.enum.length > 0 && !parameter.isArray ? (
               <Select
                 key={`${parameter.in}:${parameter.name}`}
@@ -165,8 +179,7 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
                 hint={parameter.description}
                 placeholder="(not sent)"
                 options={parameter.enum.map((value) => ({ value, label: value }))}
-                value={field(parameter.name)}
-                onChange={(event) => setValues({ ...values, [parameter.name]: event.target.value })}
+                {...form.register(`params.${index}`)}
               />
             ) : (
               <TextInput
@@ -181,20 +194,13 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
                 ]
                   .filter(Boolean)
                   .join(' · ')}
-                value={field(parameter.name)}
-                onChange={(event) => setValues({ ...values, [parameter.name]: event.target.value })}
+                {...form.register(`params.${index}`)}
               />
             ),
           )}
         </div>
         {writes && operation.hasBody && (
-          <TextArea
-            label="Body (JSON)"
-            rows={6}
-            className="font-mono text-sm"
-            value={body}
-            onChange={(event) => setBody(event.target.value)}
-          />
+          <TextArea label="Body (JSON)" rows={6} className="font-mono text-sm" {...form.register('body')} />
         )}
         {writes && !canWrite ? (
           <p className="text-sm text-amber-800">Writes through the explorer are for Super Users.</p>

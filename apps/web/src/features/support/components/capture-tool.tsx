@@ -1,5 +1,9 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
+  shareCaptureSchema,
   PCAP_MESSAGES,
   type CaptureEntry,
   type CaptureList,
@@ -20,6 +24,11 @@ import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 
 type Conversation = CaptureSummary['conversations'][number];
 type DnsEntry = CaptureSummary['dns'][number];
+
+/** The upload form: one capture file (the server recognises it by its content). */
+const captureUploadSchema = z.object({ file: z.instanceof(File, { message: PCAP_MESSAGES.fileRequired }) });
+type CaptureUpload = z.input<typeof captureUploadSchema>;
+type ShareCapture = z.input<typeof shareCaptureSchema>;
 
 const CONVERSATION_COLUMNS: ColumnDef<Conversation, unknown>[] = [
   { header: 'Protocol', accessorKey: 'protocol' },
@@ -57,7 +66,7 @@ function CutNote({ summary, list }: { summary: CaptureSummary; list: CaptureSumm
 
 /** PCAP Support: upload a capture, read its summary, share it with a case, and the history. */
 export function CaptureTool({ userEmail }: { userEmail: string }) {
-  const [file, setFile] = useState<File | null>(null);
+  const form = useForm<CaptureUpload>({ resolver: zodResolver(captureUploadSchema) });
   const [progress, setProgress] = useState(0);
   const [shownId, setShownId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
@@ -67,11 +76,11 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
   const opened = useCapture(shownId);
   const shown = opened.data ?? null;
 
-  const submit = () => {
-    if (!file) {
-      toast.error(PCAP_MESSAGES.fileRequired);
-      return;
-    }
+  const submit = form.handleSubmit(
+    ({ file }) => analyzeFile(file),
+    (errors) => toast.error(errors.file?.message ?? PCAP_MESSAGES.fileRequired),
+  );
+  const analyzeFile = (file: File) => {
     setProgress(0);
     analyze.mutate(
       { file, onProgress: setProgress },
@@ -98,9 +107,14 @@ export function CaptureTool({ userEmail }: { userEmail: string }) {
           label="Capture file"
           hint="Recognised by its content, not its name"
           accept=".pcap,.pcapng,.cap,application/vnd.tcpdump.pcap"
-          onFile={setFile}
+          onFile={(file) => (file ? form.setValue('file', file) : form.resetField('file'))}
         />
-        <Button variant="primary" onClick={submit} busy={analyze.isPending} busyLabel="Reading the capture">
+        <Button
+          variant="primary"
+          onClick={() => void submit()}
+          busy={analyze.isPending}
+          busyLabel="Reading the capture"
+        >
           Analyze capture
         </Button>
         {analyze.isPending && <UploadProgress className="w-48" share={progress} />}
@@ -192,23 +206,31 @@ function CaptureView({ entry, userEmail }: { entry: CaptureEntry; userEmail: str
 }
 
 function ShareForm({ entry, userEmail }: { entry: CaptureEntry; userEmail: string }) {
-  const [email, setEmail] = useState(userEmail);
-  const [caseNumber, setCaseNumber] = useState('');
+  const form = useForm<ShareCapture>({
+    resolver: zodResolver(shareCaptureSchema),
+    defaultValues: { email: userEmail, caseNumber: '' },
+  });
   const share = useShareCapture();
-  const send = () =>
-    share.mutate(
-      { id: entry.id, email: email.trim(), caseNumber: caseNumber.trim() },
-      {
-        onSuccess: () => toast.success(PCAP_MESSAGES.shared),
-      },
-    );
+  const caseNumber = form.watch('caseNumber');
+  const send = form.handleSubmit((values) =>
+    share.mutate({ id: entry.id, ...values }, { onSuccess: () => toast.success(PCAP_MESSAGES.shared) }),
+  );
   return (
     <section aria-label="Share in Webex" className="space-y-2 rounded-md bg-slate-50 p-3">
       <h3 className="font-semibold">Share with a case in Webex</h3>
       <div className="flex flex-wrap items-end gap-3">
-        <TextInput label="Case number" value={caseNumber} onChange={(event) => setCaseNumber(event.target.value)} />
-        <TextInput label="Send to" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-        <Button onClick={send} busy={share.isPending} busyLabel="Sending" disabled={!caseNumber.trim()}>
+        <TextInput
+          label="Case number"
+          error={form.formState.errors.caseNumber?.message}
+          {...form.register('caseNumber')}
+        />
+        <TextInput
+          label="Send to"
+          type="email"
+          error={form.formState.errors.email?.message}
+          {...form.register('email')}
+        />
+        <Button onClick={() => void send()} busy={share.isPending} busyLabel="Sending" disabled={!caseNumber.trim()}>
           Send in Webex
         </Button>
       </div>

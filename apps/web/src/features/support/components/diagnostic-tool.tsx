@@ -1,5 +1,7 @@
-import { useState } from 'react';
-import type { CheckStatus, DiagnosticReport } from '@ce/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { diagnoseRequestSchema, sendDiagnosticSchema, type CheckStatus, type DiagnosticReport } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -8,7 +10,11 @@ import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { diagnosticDownloadUrl, useSendDiagnostic } from '../api/send-diagnostic';
 import { useRunDiagnostic } from '../api/run-diagnostic';
+import { SHOWN_IN_PLACE } from '../../../lib/error-toasts';
 import { TokenField } from '../../../components/ui/token-field';
+
+type DiagnoseRequest = z.input<typeof diagnoseRequestSchema>;
+type SendDiagnostic = z.input<typeof sendDiagnosticSchema>;
 
 const TONES: Record<CheckStatus, BadgeTone> = { pass: 'success', warn: 'warning', fail: 'danger', unknown: 'neutral' };
 type Tool = DiagnosticReport['tools'][number];
@@ -33,15 +39,12 @@ const PERMISSION_COLUMNS: ColumnDef<Permission, unknown>[] = [
 
 /** The Diagnostic Tool: paste a customer's token, see what a support engineer asks first. */
 export function DiagnosticTool({ userEmail }: { userEmail: string }) {
-  const [token, setToken] = useState('');
-  const diagnose = useRunDiagnostic();
-  const run = () => {
-    if (!token.trim()) {
-      toast.error('OAuth token not provided');
-      return;
-    }
-    diagnose.mutate(token.trim());
-  };
+  const form = useForm<DiagnoseRequest>({ resolver: zodResolver(diagnoseRequestSchema), defaultValues: { token: '' } });
+  const diagnose = useRunDiagnostic(SHOWN_IN_PLACE);
+  const run = form.handleSubmit(
+    ({ token }) => diagnose.mutate(token),
+    (errors) => toast.error(errors.token?.message ?? 'OAuth token not provided'),
+  );
   const report = diagnose.data;
   return (
     <section className="space-y-6">
@@ -51,14 +54,8 @@ export function DiagnosticTool({ userEmail }: { userEmail: string }) {
         organization&apos;s rate-limit headroom, and agents, tests and quota at a glance. The token is used for this run
         only and never kept.
       </p>
-      <form
-        className="flex flex-wrap items-end gap-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          run();
-        }}
-      >
-        <TokenField fieldClassName="min-w-80 flex-1" value={token} onChange={(event) => setToken(event.target.value)} />
+      <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={(event) => void run(event)}>
+        <TokenField fieldClassName="min-w-80 flex-1" {...form.register('token')} />
         <Button type="submit" variant="primary" busy={diagnose.isPending} busyLabel="Diagnosing">
           Run diagnostic
         </Button>
@@ -70,8 +67,14 @@ export function DiagnosticTool({ userEmail }: { userEmail: string }) {
 }
 
 function ReportView({ report, userEmail }: { report: DiagnosticReport; userEmail: string }) {
-  const [email, setEmail] = useState(userEmail);
+  const form = useForm<SendDiagnostic>({
+    resolver: zodResolver(sendDiagnosticSchema),
+    defaultValues: { email: userEmail },
+  });
   const send = useSendDiagnostic();
+  const submit = form.handleSubmit(({ email }) =>
+    send.mutate({ id: report.id, email }, { onSuccess: () => toast.success('Diagnostic sent in Webex') }),
+  );
   return (
     <article aria-label="Diagnostic" className="space-y-5 rounded-lg border border-slate-200 bg-white p-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -142,22 +145,18 @@ function ReportView({ report, userEmail }: { report: DiagnosticReport; userEmail
           </ul>
         </section>
       )}
-      <section aria-label="Send in Webex" className="flex flex-wrap items-end gap-3 rounded-md bg-slate-50 p-3">
-        <TextInput label="Send to" type="email" value={email} onChange={(event) => setEmail(event.target.value)} />
-        <Button
-          busy={send.isPending}
-          busyLabel="Sending"
-          onClick={() =>
-            send.mutate(
-              { id: report.id, email: email.trim() },
-              {
-                onSuccess: () => toast.success('Diagnostic sent in Webex'),
-              },
-            )
-          }
-        >
-          Send in Webex
-        </Button>
+      <section aria-label="Send in Webex" className="rounded-md bg-slate-50 p-3">
+        <form noValidate onSubmit={(event) => void submit(event)} className="flex flex-wrap items-end gap-3">
+          <TextInput
+            label="Send to"
+            type="email"
+            error={form.formState.errors.email?.message}
+            {...form.register('email')}
+          />
+          <Button type="submit" busy={send.isPending} busyLabel="Sending">
+            Send in Webex
+          </Button>
+        </form>
       </section>
     </article>
   );

@@ -1,4 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
   creationOutcome,
   TEMPLATE_VERSION_LABEL,
@@ -28,6 +31,15 @@ import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
 import { apiErrorText, type ErrorToastMeta } from '../../../lib/error-toasts';
 
 /** The Time Tracking page: instructions, the template, and the 'TAM Time Tracker' modal. */
+/** The upload form: the week and the file, checked as the spec says before anything is sent. */
+const uploadSchema = z
+  .object({ weekStart: z.string(), file: z.custom<File | null>() })
+  .superRefine(({ file, weekStart }, context) => {
+    const problem = fileProblem(file, weekStart);
+    if (problem) context.addIssue({ code: 'custom', path: ['file'], message: problem });
+  });
+type UploadValues = z.infer<typeof uploadSchema>;
+
 /** What a failed upload says, in the banner and in its toast. */
 const uploadFailure = (error: unknown) =>
   error instanceof ApiRequestError ? TRACKER_MESSAGES.uploadFailed(error.message) : TRACKER_MESSAGES.uploadUnexpected;
@@ -86,8 +98,12 @@ function useRotatingMessage(running: boolean) {
 
 function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => void }) {
   const weeks = useMemo(() => weekStarts(), []);
-  const [weekStart, setWeekStart] = useState(weeks.at(-1) ?? '');
-  const [file, setFile] = useState<File | null>(null);
+  const form = useForm<UploadValues>({
+    resolver: zodResolver(uploadSchema),
+    defaultValues: { weekStart: weeks.at(-1) ?? '', file: null },
+  });
+  const weekStart = form.watch('weekStart');
+  const file = form.watch('file');
   const [fileKey, setFileKey] = useState(0);
   const [progress, setProgress] = useState(0);
   const [rows, setRows] = useState<TrackerRow[] | null>(null);
@@ -112,7 +128,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
     setWarnings([]);
     setSelected(new Set());
     setAnswer(null);
-    setFile(null);
+    form.setValue('file', null);
     setFileKey((key) => key + 1);
     setUploadError(null);
     setProgress(0);
@@ -125,7 +141,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
       return;
     }
     startOver();
-    setWeekStart(weeks.at(-1) ?? '');
+    form.reset({ weekStart: weeks.at(-1) ?? '', file: null });
     onClose();
   };
 
@@ -134,11 +150,14 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
       toast.warning(TRACKER_MESSAGES.uploadInProgress);
       return;
     }
-    const problem = fileProblem(file, weekStart);
-    if (problem || !file) {
-      toast.error(problem ?? TRACKER_MESSAGES.fileAndDateRequired);
-      return;
-    }
+    void form.handleSubmit(
+      (valid) => send(valid.file as File, valid.weekStart),
+      // The spec's checks before sending (section 5), in its words.
+      (errors) =>
+        toast.error(errors.file?.message ?? errors.weekStart?.message ?? TRACKER_MESSAGES.fileAndDateRequired),
+    )();
+  };
+  const send = (file: File, weekStart: string) => {
     setUploadError(null);
     setProgress(0);
     parse.mutate(
@@ -216,15 +235,14 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
           <Select
             label="Week starting"
             options={weeks.map((week) => ({ value: week, label: week }))}
-            value={weekStart}
-            onChange={(event) => setWeekStart(event.target.value)}
+            {...form.register('weekStart')}
           />
           <FilePicker
             key={fileKey}
             label="Hours file"
             hint=".xlsx, .xls or .csv, under 10 MB"
             accept=".xlsx,.xls,.csv"
-            onFile={setFile}
+            onFile={(chosen) => form.setValue('file', chosen)}
           />
           {parse.isPending && <UploadProgress share={progress} afterUpload="Reading the rows…" />}
           {uploadError && <Banner tone="error">{uploadError}</Banner>}

@@ -1,3 +1,4 @@
+// Runs first of the bulk files (by name): its first test counts the recent runs of a fresh user.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import {
