@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   shareCaptureSchema,
@@ -211,7 +211,7 @@ function ShareForm({ entry, userEmail }: { entry: CaptureEntry; userEmail: strin
     defaultValues: { email: userEmail, caseNumber: '' },
   });
   const share = useShareCapture();
-  const caseNumber = form.watch('caseNumber');
+  const caseNumber = useWatch({ control: form.control, name: 'caseNumber' });
   const send = form.handleSubmit((values) =>
     share.mutate({ id: entry.id, ...values }, { onSuccess: () => toast.success(PCAP_MESSAGES.shared) }),
   );

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import {
   creationOutcome,
@@ -102,8 +102,8 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
     resolver: zodResolver(uploadSchema),
     defaultValues: { weekStart: weeks.at(-1) ?? '', file: null },
   });
-  const weekStart = form.watch('weekStart');
-  const file = form.watch('file');
+  const weekStart = useWatch({ control: form.control, name: 'weekStart' });
+  const file = useWatch({ control: form.control, name: 'file' });
   const [fileKey, setFileKey] = useState(0);
   const [progress, setProgress] = useState(0);
   const [rows, setRows] = useState<TrackerRow[] | null>(null);

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useController, type UseFormReturn } from 'react-hook-form';
+import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { TAM_DAYS_RANGES, type ReportAccountGroup, type ReportKind } from '@ce/contract';
 import { CheckList } from '../../../../components/ui/check-list';
 import { Select, TextArea, TextInput } from '../../../../components/ui/field';
@@ -30,7 +30,7 @@ export function SelectionStep({
   onSearchChange,
 }: SelectionStepProps) {
   const accountGroups = useController({ control: form.control, name: 'accountGroups' });
-  const organizationId = form.watch('organizationId');
+  const organizationId = useWatch({ control: form.control, name: 'organizationId' });
   const selected = useMemo(() => new Set(accountGroups.field.value), [accountGroups.field.value]);
   const errors = form.formState.errors;
   return (
