@@ -96,11 +96,7 @@ export const serverBoundaries = {
           },
           {
             from: element('server-app'),
-            allow: [
-              { to: element('server-shared') },
-              { to: element('server-module') },
-              { to: element('server-app') },
-            ],
+            allow: [{ to: element('server-shared') }, { to: element('server-module') }, { to: element('server-app') }],
           },
         ],
       },
