@@ -133,6 +133,26 @@ export const alertRuleSchema = z.looseObject({
 });
 export type AlertRule = z.infer<typeof alertRuleSchema>;
 
+/** The body of an alert rule's POST and PUT (`RuleDetailUpdate`): tests by id, notifications as read. */
+export interface AlertRuleBody {
+  ruleName: string;
+  expression: string;
+  alertType: string;
+  roundsViolatingOutOf: number;
+  roundsViolatingRequired?: number;
+  roundsViolatingMode?: string;
+  direction?: string;
+  notifyOnClear?: boolean;
+  isDefault?: boolean;
+  alertGroupType?: string;
+  minimumSources?: number;
+  minimumSourcesPct?: number;
+  severity?: string;
+  description?: string;
+  testIds?: string[];
+  notifications?: Record<string, unknown>;
+}
+
 export const alertSchema = z.looseObject({
   id: z.string(),
   alertType: z.string().optional(),

@@ -41,6 +41,9 @@ const CLIENT_OPERATIONS = [
   'DELETE /agents/{agentId}',
   'GET /alerts/rules',
   'GET /alerts/rules/{ruleId}',
+  'POST /alerts/rules',
+  'PUT /alerts/rules/{ruleId}',
+  'DELETE /alerts/rules/{ruleId}',
   'GET /alerts',
   'GET /alert-suppression-windows',
   'GET /alert-suppression-windows/{windowId}',
@@ -191,6 +194,34 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
 
     const rules = await admin.alertRules.list(aid);
     await admin.alertRules.get(rules[0]?.ruleId ?? '', aid);
+    const ruleTests = (await admin.tests.list(aid)).slice(0, 2).map((test) => test.testId);
+    const ruleBody = {
+      ruleName: 'Contract rule',
+      expression: '((errorType != "None"))',
+      alertType: 'http-server',
+      roundsViolatingOutOf: 3,
+      roundsViolatingRequired: 2,
+      roundsViolatingMode: 'exact',
+      severity: 'major',
+      testIds: ruleTests,
+      notifications: { email: { recipients: ['noc@example.com'], message: '' } },
+    };
+    const rule = await admin.alertRules.create(ruleBody, aid);
+    const readBack = await admin.alertRules.get(rule.ruleId, aid);
+    expect([readBack.ruleName, readBack.testIds, readBack.roundsViolatingRequired]).toEqual([
+      'Contract rule',
+      ruleTests,
+      2,
+    ]);
+    await admin.alertRules.update(rule.ruleId, { ...ruleBody, ruleName: 'Contract rule, renamed', testIds: [] }, aid);
+    expect((await admin.alertRules.get(rule.ruleId, aid)).ruleName).toBe('Contract rule, renamed');
+    await admin.alertRules.delete(rule.ruleId, aid);
+    await expect(admin.alertRules.get(rule.ruleId, aid)).rejects.toMatchObject({ status: 404 });
+    await expect(
+      admin.alertRules.create({ ...ruleBody, ruleName: '', testIds: ['no-such-test'] }, aid),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
     for await (const _alert of admin.alerts.list({ aid, range: { window: '90d' }, max: 5 })) break;
 
     const windows = await admin.alertSuppressionWindows.list(aid);

@@ -1,4 +1,4 @@
-import { alertRuleSchema, alertSchema, suppressionWindowSchema } from '../schemas.js';
+import { alertRuleSchema, alertSchema, suppressionWindowSchema, type AlertRuleBody } from '../schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const alertRules = (caller: Caller) => ({
@@ -6,6 +6,29 @@ export const alertRules = (caller: Caller) => ({
     caller.list('alertRules', alertRuleSchema, 'alerts/rules', 'alert rules', { aid, signal }),
   get: (ruleId: string, aid?: string, signal?: AbortSignal) =>
     caller.request(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'alert rule', { aid, signal }),
+  /** A new rule in the account group (`Edit alert rules`); never retried: a repeat would make a second one. */
+  create: (body: AlertRuleBody, aid?: string, signal?: AbortSignal) =>
+    caller.request(alertRuleSchema, 'alerts/rules', 'created alert rule', {
+      method: 'POST',
+      body,
+      aid,
+      signal,
+      idempotent: false,
+    }),
+  /** Replaces a rule's definition (PUT: the whole body, as for a creation). */
+  update: (ruleId: string, body: AlertRuleBody, aid?: string, signal?: AbortSignal) =>
+    caller.request(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'updated alert rule', {
+      method: 'PUT',
+      body,
+      aid,
+      signal,
+    }),
+  delete: (ruleId: string, aid?: string, signal?: AbortSignal) =>
+    caller.http.call<void>(caller.auth, `alerts/rules/${encodeURIComponent(ruleId)}`, {
+      method: 'DELETE',
+      aid,
+      signal,
+    }),
 });
 
 export const alerts = (caller: Caller) => ({

@@ -72,6 +72,16 @@ export interface AlertRule {
   description: string;
   testIds: string[];
   notificationEmails: string[];
+  /** Notifications through integrations (third-party, webhook, custom webhook), as the rule names them. */
+  integrations?: RuleIntegration[];
+}
+
+export interface RuleIntegration {
+  kind: 'thirdParty' | 'webhook' | 'customWebhook';
+  integrationId: string;
+  integrationType: string;
+  integrationName?: string;
+  target?: string;
 }
 
 export interface Alert {

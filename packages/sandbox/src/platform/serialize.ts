@@ -134,9 +134,12 @@ export class Serializer {
         .map((testId) => this.world.tests.find((test) => test.testId === testId))
         .filter((test): test is Test => test !== undefined)
         .map((test) => this.testSummary(test, false));
-      body.notifications = rule.notificationEmails.length
+      const notifications: Record<string, unknown> = rule.notificationEmails.length
         ? { email: { recipients: rule.notificationEmails, message: '' } }
         : {};
+      for (const { kind, ...integration } of rule.integrations ?? [])
+        notifications[kind] = [...((notifications[kind] as unknown[] | undefined) ?? []), integration];
+      body.notifications = notifications;
     }
     return body;
   }

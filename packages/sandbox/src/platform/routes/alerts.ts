@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { AlertRule } from '../model.js';
+import { ruleFromBody } from './alert-rules.js';
 import { problem, overLimit, queryOf, list, timeRange, paginate } from './http.js';
 import type { RouteContext } from './context.js';
 
@@ -20,6 +22,66 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
     );
     if (!rule) return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
     return hal(reply).send(serializer.alertRule(rule, true));
+  });
+
+  const INVALID = 'Request validation failed. There are invalid or missing fields';
+  /** The tests of the group say which rules they carry: kept in step with the rule's `testIds`. */
+  const linkTests = (rule: AlertRule, removed = false) => {
+    for (const test of state.world.tests.filter((candidate) => candidate.aid === rule.aid)) {
+      const others = test.alertRuleIds.filter((ruleId) => ruleId !== rule.ruleId);
+      test.alertRuleIds = !removed && rule.testIds.includes(test.testId) ? [...others, rule.ruleId] : others;
+    }
+  };
+
+  app.post('/alerts/rules', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const full = overLimit(
+      reply,
+      state.world.alertRules.filter((rule) => rule.aid === group.aid).length,
+      'alert rules',
+      'account group',
+    );
+    if (full) return full;
+    const rule = ruleFromBody(
+      (request.body ?? {}) as Record<string, unknown>,
+      { ruleId: state.newId(), aid: group.aid, isDefault: false },
+      state,
+    );
+    if (Array.isArray(rule)) return problem(reply, 400, INVALID, undefined, rule);
+    state.world.alertRules.push(rule);
+    linkTests(rule);
+    reply.header('Location', serializer.link(`/alerts/rules/${rule.ruleId}`).href);
+    return hal(reply).status(201).send(serializer.alertRule(rule, true));
+  });
+
+  app.put<{ Params: { ruleId: string } }>('/alerts/rules/:ruleId', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const index = state.world.alertRules.findIndex(
+      (candidate) => candidate.ruleId === request.params.ruleId && candidate.aid === group.aid,
+    );
+    const existing = state.world.alertRules[index];
+    if (!existing) return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
+    const rule = ruleFromBody(
+      (request.body ?? {}) as Record<string, unknown>,
+      { ruleId: existing.ruleId, aid: group.aid, isDefault: existing.isDefault },
+      state,
+    );
+    if (Array.isArray(rule)) return problem(reply, 400, INVALID, undefined, rule);
+    state.world.alertRules[index] = rule;
+    linkTests(rule);
+    return hal(reply).send(serializer.alertRule(rule, true));
+  });
+
+  app.delete<{ Params: { ruleId: string } }>('/alerts/rules/:ruleId', async (request, reply) => {
+    const { group } = caller(request);
+    const index = state.world.alertRules.findIndex(
+      (candidate) => candidate.ruleId === request.params.ruleId && candidate.aid === group.aid,
+    );
+    const rule = state.world.alertRules[index];
+    if (!rule) return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
+    state.world.alertRules.splice(index, 1);
+    linkTests(rule, true);
+    return reply.status(204).send();
   });
 
   app.get('/alerts', async (request, reply) => {
