@@ -1,0 +1,252 @@
+import type { AlertRule, AlertRuleBody } from '@ce/platform-client';
+import {
+  differencesOf,
+  type ChangeItem,
+  type DroppedReference,
+  type ResolvedReference,
+} from '../../core/change-set.js';
+
+/** A test as a rule names it: matched in a target by name and type. */
+export interface RuleTest {
+  testId: string;
+  testName: string;
+  type: string;
+}
+
+/** A webhook integration of an organization, matched by name. */
+export interface Integration {
+  integrationId: string;
+  integrationName: string;
+}
+
+export interface RuleSource {
+  /** The source account group's rules, read in detail (tests, notifications). */
+  rules: AlertRule[];
+  /** The source account group's tests, to name the rules' tests. */
+  tests: RuleTest[];
+}
+
+export interface RuleTarget {
+  aid: string;
+  accountGroupName: string;
+  /** Whether the target is in the source's organization (third-party integrations are kept only there). */
+  sameOrganization: boolean;
+  rules: AlertRule[];
+  tests: RuleTest[];
+  webhooks: Integration[];
+}
+
+export interface RulePlanOptions {
+  /** A rule of that name exists in the target and differs: what to do. `ask` leaves it to the user. */
+  onConflict: 'ask' | 'skip' | 'update' | 'rename';
+  /** A rule whose tests exist nowhere in the target: keep it without them, or leave it out. */
+  whenNoTestsLeft: 'keep' | 'skip';
+  /** Make a default rule default in the target too (a default rule applies to every new test). */
+  keepDefault: boolean;
+}
+
+export type RuleChange = ChangeItem<AlertRuleBody> & {
+  /** The plan's words for the item: create, update, unchanged, conflict (to decide) or skip. */
+  status: 'create' | 'update' | 'unchanged' | 'conflict' | 'skip';
+};
+
+/** The fields a migration compares and writes. */
+const FIELDS = [
+  'ruleName',
+  'expression',
+  'alertType',
+  'direction',
+  'notifyOnClear',
+  'isDefault',
+  'alertGroupType',
+  'minimumSources',
+  'minimumSourcesPct',
+  'roundsViolatingMode',
+  'roundsViolatingOutOf',
+  'roundsViolatingRequired',
+  'severity',
+  'description',
+  'testIds',
+  'notifications',
+] as const satisfies readonly (keyof AlertRuleBody)[];
+
+const WEBHOOK_KINDS = ['webhook', 'customWebhook'] as const;
+type Notification = Record<string, unknown>;
+
+const testIdsOf = (rule: AlertRule) => rule.testIds ?? rule.tests?.map((test) => test.testId) ?? [];
+const listOf = (value: unknown): Notification[] => (Array.isArray(value) ? (value as Notification[]) : []);
+
+/** A rule as the body a POST or PUT takes, with its tests and notifications as given. */
+function bodyOf(rule: AlertRule, testIds: string[], notifications: Record<string, unknown>): AlertRuleBody {
+  const body: AlertRuleBody = {
+    ruleName: rule.ruleName,
+    expression: rule.expression ?? '',
+    alertType: rule.alertType ?? '',
+    roundsViolatingOutOf: rule.roundsViolatingOutOf ?? 1,
+    roundsViolatingRequired: rule.roundsViolatingRequired ?? 1,
+    testIds: [...testIds].sort(),
+    notifications,
+  };
+  for (const field of [
+    'direction',
+    'notifyOnClear',
+    'isDefault',
+    'alertGroupType',
+    'minimumSources',
+    'minimumSourcesPct',
+    'roundsViolatingMode',
+    'severity',
+    'description',
+  ] as const)
+    if (rule[field] !== undefined) Object.assign(body, { [field]: rule[field] });
+  return body;
+}
+
+/** The notifications of a target's own rule, as comparable as a mapped one. */
+const ownNotifications = (rule: AlertRule) => {
+  const notifications = { ...((rule.notifications ?? {}) as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(notifications))
+    if (Array.isArray(value) && value.length === 0) delete notifications[key];
+  return notifications;
+};
+
+/** The first name free in the target: "Name (2)", "Name (3)", ... */
+function freeName(name: string, taken: Set<string>): string {
+  for (let counter = 2; ; counter++) if (!taken.has(`${name} (${counter})`)) return `${name} (${counter})`;
+}
+
+/**
+ * Plans copying (or moving) alert rules into target account groups, one item per rule and target, and
+ * writes nothing. Tests are mapped by name and type (those missing are dropped, or the rule is left out when
+ * none is left and the options say so); email recipients are kept; webhooks are mapped by name in the target
+ * organization; third-party integrations are kept within the organization and dropped across (the platform
+ * lists none, so they cannot be matched by name); a default rule stays default only when asked. A rule of the
+ * same name in the target is unchanged when identical, and otherwise a conflict resolved by the options.
+ */
+export function planRules(source: RuleSource, targets: RuleTarget[], options: RulePlanOptions): RuleChange[] {
+  const sourceTests = new Map(source.tests.map((test) => [test.testId, test]));
+  return targets.flatMap((target) => {
+    const testsByKey = new Map(target.tests.map((test) => [`${test.type}\u0000${test.testName}`, test]));
+    const webhooksByName = new Map(target.webhooks.map((hook) => [hook.integrationName, hook]));
+    const byName = new Map(target.rules.map((rule) => [rule.ruleName, rule]));
+    const taken = new Set(target.rules.map((rule) => rule.ruleName));
+    return source.rules.map((rule): RuleChange => {
+      const resolved: ResolvedReference[] = [];
+      const dropped: DroppedReference[] = [];
+      const testIds: string[] = [];
+      for (const testId of testIdsOf(rule)) {
+        const test = sourceTests.get(testId);
+        const match = test && testsByKey.get(`${test.type}\u0000${test.testName}`);
+        if (test && match) {
+          testIds.push(match.testId);
+          resolved.push({ kind: 'test', name: test.testName, from: testId, to: match.testId });
+        } else
+          dropped.push({
+            kind: 'test',
+            name: test?.testName ?? `test ${testId}`,
+            reason: test
+              ? `No ${test.type} test of this name in ${target.accountGroupName}`
+              : 'Not a test of the source account group',
+          });
+      }
+      const notifications: Record<string, unknown> = {};
+      const given = (rule.notifications ?? {}) as Record<string, unknown>;
+      const email = given.email as { recipients?: unknown[] } | undefined;
+      if (email?.recipients?.length) notifications.email = email;
+      const thirdParty = listOf(given.thirdParty);
+      if (target.sameOrganization && thirdParty.length) notifications.thirdParty = thirdParty;
+      for (const integration of target.sameOrganization ? [] : thirdParty)
+        dropped.push({
+          kind: 'integration',
+          name: String(integration.integrationType ?? integration.integrationId),
+          reason: 'A third-party integration cannot be matched in another organization: add it there again',
+        });
+      for (const kind of WEBHOOK_KINDS) {
+        const mapped: Notification[] = [];
+        for (const integration of listOf(given[kind])) {
+          const name = String(integration.integrationName ?? integration.integrationId ?? '');
+          const match = webhooksByName.get(name);
+          if (match) {
+            mapped.push({ ...integration, integrationId: match.integrationId });
+            resolved.push({
+              kind: 'integration',
+              name,
+              from: String(integration.integrationId ?? ''),
+              to: match.integrationId,
+            });
+          } else
+            dropped.push({
+              kind: 'integration',
+              name,
+              reason: 'No integration of this name in the target organization',
+            });
+        }
+        if (mapped.length) notifications[kind] = mapped;
+      }
+
+      const after = bodyOf(
+        { ...rule, isDefault: options.keepDefault ? rule.isDefault === true : false },
+        testIds,
+        notifications,
+      );
+      const item = { kind: 'alert-rule', targetAid: target.aid, name: rule.ruleName, resolved, dropped };
+      const hadTests = testIdsOf(rule).length > 0;
+      if (hadTests && testIds.length === 0 && options.whenNoTestsLeft === 'skip')
+        return {
+          ...item,
+          action: 'skip',
+          status: 'skip',
+          before: null,
+          after: null,
+          differences: [],
+          reason: `None of its tests exist in ${target.accountGroupName}`,
+        };
+      const existing = byName.get(rule.ruleName);
+      if (!existing) {
+        taken.add(rule.ruleName);
+        return { ...item, action: 'create', status: 'create', before: null, after, differences: [] };
+      }
+      const before = bodyOf(existing, testIdsOf(existing), ownNotifications(existing));
+      const differences = differencesOf(before, after, FIELDS);
+      if (differences.length === 0)
+        return { ...item, action: 'skip', status: 'unchanged', before, after: null, differences, reason: 'Identical' };
+      switch (options.onConflict) {
+        case 'update':
+          return { ...item, action: 'update', status: 'update', before, after, differences };
+        case 'rename': {
+          const name = freeName(rule.ruleName, taken);
+          taken.add(name);
+          return {
+            ...item,
+            name,
+            action: 'create',
+            status: 'create',
+            before: null,
+            after: { ...after, ruleName: name },
+            differences: [],
+          };
+        }
+        case 'skip':
+          return {
+            ...item,
+            action: 'skip',
+            status: 'skip',
+            before,
+            after: null,
+            differences,
+            reason: 'A rule of this name exists',
+          };
+        case 'ask':
+          return {
+            ...item,
+            action: 'skip',
+            status: 'conflict',
+            before,
+            after,
+            differences,
+            reason: 'A different rule of this name exists: skip it, update it, or create this one under a new name',
+          };
+      }
+    });
+  });
+}
