@@ -1,5 +1,3 @@
-import { ApiRequestError } from './api-client';
-
 /**
  * What a mutation says when it fails. By default the query client raises one error toast with the
  * server's message (every call goes through the API client, so its errors carry one); a feature adds
@@ -22,9 +20,9 @@ declare module '@tanstack/react-query' {
 /** For a mutation whose form shows its failure in place (a banner, a line under a field): no toast. */
 export const SHOWN_IN_PLACE: ErrorToastMeta = { errorToast: false };
 
-/** The server's message, or `fallback` when the failure did not come from the API client. */
+/** The failure's message (the server's, for the API client's errors), or `fallback` when it has none. */
 export const apiErrorText = (error: unknown, fallback = 'Something went wrong. Please try again.') =>
-  error instanceof ApiRequestError || (error instanceof Error && error.message) ? (error as Error).message : fallback;
+  error instanceof Error && error.message ? error.message : fallback;
 
 /** The toast a failed mutation raises, or null when its feature says it itself. */
 export function errorToastOf(

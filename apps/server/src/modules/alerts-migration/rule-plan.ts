@@ -50,11 +50,8 @@ export type RuleChange = ChangeItem<AlertRuleBody> & {
   status: 'create' | 'update' | 'unchanged' | 'conflict' | 'skip';
 };
 
-/** The fields a migration compares and writes. */
-const FIELDS = [
-  'ruleName',
-  'expression',
-  'alertType',
+/** The fields a rule may leave out; a body carries them only when the rule has them. */
+const OPTIONAL_FIELDS = [
   'direction',
   'notifyOnClear',
   'isDefault',
@@ -62,10 +59,18 @@ const FIELDS = [
   'minimumSources',
   'minimumSourcesPct',
   'roundsViolatingMode',
-  'roundsViolatingOutOf',
-  'roundsViolatingRequired',
   'severity',
   'description',
+] as const satisfies readonly (keyof AlertRuleBody)[];
+
+/** The fields a migration compares and writes. */
+const FIELDS = [
+  'ruleName',
+  'expression',
+  'alertType',
+  'roundsViolatingOutOf',
+  'roundsViolatingRequired',
+  ...OPTIONAL_FIELDS,
   'testIds',
   'notifications',
 ] as const satisfies readonly (keyof AlertRuleBody)[];
@@ -87,18 +92,7 @@ function bodyOf(rule: AlertRule, testIds: string[], notifications: Record<string
     testIds: [...testIds].sort(),
     notifications,
   };
-  for (const field of [
-    'direction',
-    'notifyOnClear',
-    'isDefault',
-    'alertGroupType',
-    'minimumSources',
-    'minimumSourcesPct',
-    'roundsViolatingMode',
-    'severity',
-    'description',
-  ] as const)
-    if (rule[field] !== undefined) Object.assign(body, { [field]: rule[field] });
+  for (const field of OPTIONAL_FIELDS) if (rule[field] !== undefined) Object.assign(body, { [field]: rule[field] });
   return body;
 }
 
