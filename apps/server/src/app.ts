@@ -11,9 +11,11 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { sessionJobs } from './modules/auth/sessions.job.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
-import { BulkRunJob } from './modules/bulk/bulk-run.job.js';
-import { BulkRepository } from './modules/bulk/bulk.repository.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
+import { ChangeSetJob } from './core/change-sets/job.js';
+import { mergeTools } from './core/change-sets/handlers.js';
+import { ChangeSetRepository } from './core/change-sets/repository.js';
+import { bulkChangeSets } from './modules/bulk/bulk-kinds.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
@@ -105,7 +107,7 @@ export interface BuiltApp {
     tracker: TrackerService;
   };
   /** The background jobs of the modules that have them (tests play the worker through these). */
-  jobs: { reports: ReportJobs; bulk: BulkRunJob };
+  jobs: { reports: ReportJobs; bulk: ChangeSetJob };
   /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
@@ -251,20 +253,28 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       clock: options.clock,
     });
     await app.register(reportsRoutes, { reports });
-    const bulkRepository = new BulkRepository(db);
-    const bulk = new BulkService({ repository: bulkRepository, queue, tokens, platform, customer });
-    const bulkJob = new BulkRunJob({
-      repository: bulkRepository,
+    // Every write into a customer's account goes through one change-set engine (core/change-sets).
+    const changeSets = new ChangeSetRepository(db);
+    const bulk = new BulkService({ repository: changeSets, queue, tokens, platform, customer });
+    const bulkJob = new ChangeSetJob({
+      repository: changeSets,
       queue,
       tokens,
       platform,
-      usage,
+      tools: mergeTools(bulkChangeSets(usage)),
+      onWrite: async (run, item, resultId) =>
+        audit.record(
+          { id: run.userId, email: await changeSets.requesterEmail(run.userId) },
+          `change-set.${item.action}`,
+          `${run.organizationName} / ${item.accountGroupName}: ${item.subject}`,
+          { changeSet: run.id, kind: run.kind, aid: item.aid, resultId },
+        ),
       logger: app.log,
       instanceId: config.instanceId,
       leaseMs: config.jobLeaseMs,
       metrics,
     });
-    // Runs stop taking items before the queue stops: they resume on the next worker, not after a long wait.
+    // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
     await app.register(bulkRoutes, { bulk });
     const dashboards = new DashboardsService({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PlatformError, PlatformHttp } from '@ce/platform-client';
-import { BulkRepository } from '../src/modules/bulk/bulk.repository.js';
+import { ChangeSetRepository } from '../src/core/change-sets/repository.js';
 import { ExclusiveLocks } from '../src/core/exclusive-locks.js';
 import { injectFetch } from '../src/adapters/inject-fetch.js';
 import { SharedRateBudgets } from '../src/core/rate-budget.js';
@@ -120,8 +120,8 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
       [run?.id],
     );
     const runId = run?.id ?? '';
-    const onFirst = new BulkRepository(first.database.db);
-    const onSecond = new BulkRepository(second.database.db);
+    const onFirst = new ChangeSetRepository(first.database.db);
+    const onSecond = new ChangeSetRepository(second.database.db);
     const old = await onFirst.leases.claim(runId, new Date(), 'worker-a');
     expect(old?.lease.generation).toBe(1);
     // While the lease holds, nobody else takes the run.

@@ -18,7 +18,7 @@ export interface LeaseTiming {
 }
 export const leaseTiming = (leaseMs = LEASE_MS): LeaseTiming => ({ leaseMs, heartbeatMs: Math.floor(leaseMs / 4) });
 
-/** A table of jobs: reports and bulk runs both have these columns (and the requester in `userId`). */
+/** A table of jobs: reports and change sets both have these columns (and the requester in `userId`). */
 export type LeasedTable = PgTable & {
   id: PgColumn;
   status: PgColumn;
@@ -26,6 +26,7 @@ export type LeasedTable = PgTable & {
   leaseOwner: PgColumn;
   leaseGeneration: PgColumn;
   userId: PgColumn;
+  kind: PgColumn;
   startedAt: PgColumn;
   createdAt: PgColumn;
 };
@@ -161,11 +162,18 @@ export class Leases<T extends LeasedTable> {
   }
 
   /** How many of a user's jobs are waiting or running. */
-  async activeCount(userId: string): Promise<number> {
+  /** The user's jobs queued or running, of `kinds` when given. */
+  async activeCount(userId: string, kinds?: string[]): Promise<number> {
     const [row] = await this.db
       .select({ value: count() })
       .from(this.table as PgTable)
-      .where(and(eq(this.table.userId, userId), inArray(this.table.status, ['queued', 'running'])));
+      .where(
+        and(
+          eq(this.table.userId, userId),
+          inArray(this.table.status, ['queued', 'running']),
+          kinds ? inArray(this.table.kind, kinds) : undefined,
+        ),
+      );
     return Number(row?.value ?? 0);
   }
 

@@ -58,6 +58,12 @@ export class SealedTokens {
           .select({ id: bulkRuns.tokenId })
           .from(bulkRuns)
           .where(and(isNotNull(bulkRuns.tokenId), inArray(bulkRuns.status, ACTIVE))),
+      )
+      .union(
+        this.db
+          .select({ id: bulkRuns.targetTokenId })
+          .from(bulkRuns)
+          .where(and(isNotNull(bulkRuns.targetTokenId), inArray(bulkRuns.status, ACTIVE))),
       );
     const unreferenced = await this.db
       .delete(sealedTokens)

@@ -1,9 +1,12 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { jobColumns } from './job-columns.js';
+import { sealedTokens } from './shared-state.js';
 
 /**
- * A bulk run: a server job that performs many platform operations (create tests, delete agents,
- * label tests, invite users), paced by the organization's rate limit and resumable after a crash.
+ * A change set (the table keeps its first name, from the bulk tools): a server job that performs many
+ * writes into a customer's account (create tests, delete agents, label tests, invite users, migrate alert
+ * rules), paced by the organization's rate limit, each exactly once, resumable after a crash, undoable.
+ * See core/change-sets.
  */
 export const bulkRuns = pgTable(
   'bulk_runs',
@@ -15,6 +18,9 @@ export const bulkRuns = pgTable(
     planned: boolean('planned').notNull().default(false),
     undoOf: uuid('undo_of'),
     undoneBy: uuid('undone_by'),
+    /** A second organization's token, for a change set that reads one organization and writes another. */
+    targetTokenId: uuid('target_token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
+    targetOrganizationId: text('target_organization_id'),
   },
   (table) => [index('bulk_runs_user_idx').on(table.userId, table.createdAt)],
 );
@@ -34,6 +40,14 @@ export const bulkRunItems = pgTable(
     accountGroupName: text('account_group_name').notNull(),
     subject: text('subject').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    /** Which token writes the item: the run's own (`source`) or its second organization's (`target`). */
+    side: text('side').notNull().default('source'),
+    /** Items run phase by phase: a later phase starts when the earlier one has ended (a move deletes last). */
+    phase: integer('phase').notNull().default(0),
+    /** What the item replaces or removes, as read when planned: what its undo puts back. */
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    /** The plan's account of the item: references resolved and dropped, field differences. */
+    details: jsonb('details').$type<Record<string, unknown>>(),
     status: text('status').notNull().default('pending'),
     resultId: text('result_id'),
     note: text('note'),

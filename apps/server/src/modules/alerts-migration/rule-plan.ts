@@ -4,7 +4,7 @@ import {
   type ChangeItem,
   type DroppedReference,
   type ResolvedReference,
-} from '../../core/change-set.js';
+} from '../../core/change-sets/change-item.js';
 
 /** A test as a rule names it: matched in a target by name and type. */
 export interface RuleTest {

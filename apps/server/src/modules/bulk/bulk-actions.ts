@@ -1,81 +1,51 @@
 import { z } from 'zod';
 import { BULK_MESSAGES } from '@ce/contract';
-import { PLATFORM_TEST_TYPES, PlatformError, testCreateBodySchema, type PlatformSession } from '@ce/platform-client';
+import { PLATFORM_TEST_TYPES, testCreateBodySchema } from '@ce/platform-client';
+import {
+  changeHandler,
+  deleteOnce,
+  sendAgain,
+  type AnyChangeHandler,
+  type ChangeHandler,
+} from '../../core/change-sets/handlers.js';
 
-/**
- * What one item of a bulk run does on the platform. An item row keeps its action in a column and its
- * payload as jsonb; `itemPayload` reads both back through this union, so nothing is assumed of the jsonb.
- */
-export const itemPayloadSchema = z.discriminatedUnion('action', [
-  z.object({
-    action: z.literal('create-test'),
+/** What each action of the bulk tools stores beside its name (the item's payload, jsonb). */
+export const BULK_PAYLOADS = {
+  'create-test': z.object({
     type: z.enum(PLATFORM_TEST_TYPES),
     body: testCreateBodySchema,
     /** Tests of that name in the group when the run was planned: never this run's, never adopted. */
     knownIds: z.array(z.string()).default([]),
   }),
-  z.object({ action: z.literal('delete-test'), type: z.enum(PLATFORM_TEST_TYPES), testId: z.string() }),
-  z.object({ action: z.literal('delete-agent'), agentId: z.string() }),
-  z.object({
-    action: z.literal('label-tests'),
+  'delete-test': z.object({ type: z.enum(PLATFORM_TEST_TYPES), testId: z.string() }),
+  'delete-agent': z.object({ agentId: z.string() }),
+  'label-tests': z.object({
     tag: z.object({ key: z.string(), value: z.string(), color: z.string() }),
     testIds: z.array(z.string()),
   }),
-  z.object({
-    action: z.literal('invite-user'),
+  'invite-user': z.object({
     email: z.string(),
     name: z.string(),
     roleId: z.string(),
     aids: z.array(z.string()),
   }),
-]);
-export type ItemPayload = z.infer<typeof itemPayloadSchema>;
-export type ItemAction = ItemPayload['action'];
+};
+export type ItemAction = keyof typeof BULK_PAYLOADS;
 
-/** The payload column of an item of `action` (what is stored beside the action). */
-export type StoredPayload<A extends ItemAction> = Omit<Extract<ItemPayload, { action: A }>, 'action'>;
-
-/** An item as the actions see it; `startedAt` is when it was claimed for sending. */
-export interface ItemContext {
-  aid: string;
-  subject: string;
-  startedAt?: Date | null;
-}
+/** The payload an item of `action` stores. */
+export type StoredPayload<A extends ItemAction> = z.input<(typeof BULK_PAYLOADS)[A]>;
 
 /** Clocks of the platform and of this server may differ by this much. */
 const CLOCK_SKEW_MS = 60_000;
 
-export type ItemResult = { resultId?: string | null; note?: string | null };
+const handler = <A extends ItemAction>(
+  action: A,
+  rest: Omit<ChangeHandler<z.output<(typeof BULK_PAYLOADS)[A]>>, 'payload'>,
+): AnyChangeHandler => changeHandler({ payload: BULK_PAYLOADS[action] as never, ...rest });
 
-interface ActionHandler<P> {
-  /** What a failure says when the platform gave no words of its own. */
-  failure: string;
-  execute(session: PlatformSession, payload: P, item: ItemContext): Promise<ItemResult>;
-  /**
-   * After a crash, whether an item that was sent took effect: the id it produced, or null to send it
-   * again (deletions answer 404 when repeated and labelling is idempotent, so sending again is safe).
-   */
-  reconcile(session: PlatformSession, payload: P, item: ItemContext): Promise<string | null>;
-}
-
-type PayloadOf<A extends ItemAction> = Extract<ItemPayload, { action: A }>;
-type ActionTable = { [A in ItemAction]: ActionHandler<PayloadOf<A>> };
-
-/** A deletion that answers 404 was done before (by an earlier attempt or by someone else). */
-async function deleteOnce(id: string, remove: () => Promise<unknown>): Promise<ItemResult> {
-  try {
-    await remove();
-    return { resultId: id, note: 'Deleted' };
-  } catch (error) {
-    if (error instanceof PlatformError && error.status === 404) return { resultId: id, note: 'Already deleted' };
-    throw error;
-  }
-}
-
-const sendAgain = async () => null;
-
-const ACTIONS: ActionTable = {
-  'create-test': {
+/** The bulk tools' actions, as the change-set engine performs, reconciles and undoes them. */
+export const BULK_ACTIONS: Record<ItemAction, AnyChangeHandler> = {
+  'create-test': handler('create-test', {
     failure: BULK_MESSAGES.createFailed,
     async execute(session, { type, body }, item) {
       return { resultId: (await session.tests.create(type, body, item.aid)).testId };
@@ -96,19 +66,24 @@ const ACTIONS: ActionTable = {
       );
       return ours?.testId ?? null;
     },
-  },
-  'delete-test': {
+    /** What a tests run created, its undo deletes (and nothing else). */
+    undo: ({ type }, item) =>
+      item.resultId
+        ? { action: 'delete-test', payload: { type, testId: item.resultId }, resultId: item.resultId }
+        : null,
+  }),
+  'delete-test': handler('delete-test', {
     failure: 'Failed to delete test',
     execute: (session, { type, testId }, item) =>
       deleteOnce(testId, () => session.tests.delete(type, testId, item.aid)),
     reconcile: sendAgain,
-  },
-  'delete-agent': {
+  }),
+  'delete-agent': handler('delete-agent', {
     failure: 'Failed to delete agent',
     execute: (session, { agentId }, item) => deleteOnce(agentId, () => session.agents.delete(agentId, item.aid)),
     reconcile: sendAgain,
-  },
-  'label-tests': {
+  }),
+  'label-tests': handler('label-tests', {
     failure: 'Failed to label tests',
     async execute(session, { tag, testIds }, item) {
       const existing = (await session.tags.list(item.aid)).find(
@@ -126,8 +101,8 @@ const ACTIONS: ActionTable = {
       };
     },
     reconcile: sendAgain,
-  },
-  'invite-user': {
+  }),
+  'invite-user': handler('invite-user', {
     failure: 'Failed to invite user',
     async execute(session, { email, name, roleId, aids }, item) {
       const user = await session.users.invite(
@@ -145,36 +120,5 @@ const ACTIONS: ActionTable = {
       const users = await session.users.list();
       return users.find((candidate) => candidate.email.toLowerCase() === item.subject)?.uid ?? null;
     },
-  },
+  }),
 };
-
-const jsonObject = z.record(z.string(), z.unknown());
-
-/** Reads an item's action and jsonb payload back into one checked value. */
-export function itemPayload(item: { action: string; payload: unknown }): ItemPayload {
-  return itemPayloadSchema.parse({ ...jsonObject.parse(item.payload), action: item.action });
-}
-
-/** Performs one item against the platform. */
-export function executeItem<A extends ItemAction>(
-  session: PlatformSession,
-  payload: PayloadOf<A>,
-  item: ItemContext,
-): Promise<ItemResult> {
-  const handler: ActionTable[A] = ACTIONS[payload.action];
-  return handler.execute(session, payload, item);
-}
-
-/** After a crash: the id an item that was sent produced, or null to send it again. */
-export function reconcileItem<A extends ItemAction>(
-  session: PlatformSession,
-  payload: PayloadOf<A>,
-  item: ItemContext,
-): Promise<string | null> {
-  const handler: ActionTable[A] = ACTIONS[payload.action];
-  return handler.reconcile(session, payload, item);
-}
-
-export function failureOf(action: ItemAction): string {
-  return ACTIONS[action].failure;
-}

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newTestTemplate, type TestTemplate } from '@ce/contract';
 import { PlatformError } from '@ce/platform-client';
-import {
-  createBody,
-  findDuplicates,
-  planCells,
-  platformFailure,
-  uniqueName,
-  type GroupInventory,
-} from './bulk-plan.js';
+import { createBody, findDuplicates, planCells, uniqueName, type GroupInventory } from './bulk-plan.js';
+import { platformFailure } from '../../core/change-sets/handlers.js';
 
 const template = (changes: Partial<TestTemplate>): TestTemplate => ({ ...newTestTemplate(), ...changes });
 const agent = (agentId: string, agentName: string) => ({

@@ -8,15 +8,8 @@ import {
   type TestTemplate,
 } from '@ce/contract';
 import { PlatformError, type PlatformSession, type TestCreateBody } from '@ce/platform-client';
+import { platformFailure } from '../../core/change-sets/handlers.js';
 import { mapPool } from '../../core/map-pool.js';
-
-/** What a platform failure says about one item, in the platform's own words when it gave some. */
-export function platformFailure(error: unknown, fallback: string): string {
-  if (!(error instanceof PlatformError)) return fallback;
-  const fields = error.fieldErrors.map((field) => field.message).filter(Boolean);
-  if (fields.length) return fields.join('; ');
-  return error.detail ?? error.message ?? fallback;
-}
 
 export const toBulkAgent = (agent: {
   agentId: string;

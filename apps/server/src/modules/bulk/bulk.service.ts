@@ -1,6 +1,7 @@
 import {
   BULK_ITEM_LIMIT,
   BULK_MESSAGES,
+  BULK_RUN_KINDS,
   BULK_RUN_LABELS,
   bulkRunItemSchema,
   bulkRunSchema,
@@ -27,9 +28,15 @@ import type { SealedTokens } from '../../core/sealed-tokens.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { storedInput, toStoredInput } from './bulk-input.js';
 import { mapPool } from '../../core/map-pool.js';
-import { findDuplicates, inventory, planCells, platformFailure } from './bulk-plan.js';
-import { endRun, sendBulkRunJob } from './bulk-run.job.js';
-import type { BulkItemRow, BulkRepository, BulkRunRow, ItemTotals } from './bulk.repository.js';
+import { platformFailure } from '../../core/change-sets/handlers.js';
+import { findDuplicates, inventory, planCells } from './bulk-plan.js';
+import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
+import type {
+  ChangeItemRow,
+  ChangeSetRepository,
+  ChangeSetRow,
+  ItemTotals,
+} from '../../core/change-sets/repository.js';
 
 /** The kinds the bulk-operations screens show together. */
 const VISIBLE_KINDS: Record<'tests' | 'agents' | 'labels' | 'users', BulkRunKind[]> = {
@@ -38,6 +45,8 @@ const VISIBLE_KINDS: Record<'tests' | 'agents' | 'labels' | 'users', BulkRunKind
   labels: ['labels'],
   users: ['users'],
 };
+
+const BULK_RUN_KINDS_ALL = [...BULK_RUN_KINDS];
 
 function totalsOf(rows: ItemTotals[], runId: string): BulkRun['totals'] {
   const count = (status: string) =>
@@ -52,7 +61,7 @@ function totalsOf(rows: ItemTotals[], runId: string): BulkRun['totals'] {
 const itemFields = bulkRunItemSchema.pick({ action: true, status: true });
 const runFields = bulkRunSchema.pick({ kind: true, status: true });
 
-function itemToApi(item: BulkItemRow): BulkRunItem {
+function itemToApi(item: ChangeItemRow): BulkRunItem {
   return {
     id: item.id,
     position: item.position,
@@ -67,7 +76,7 @@ function itemToApi(item: BulkItemRow): BulkRunItem {
   };
 }
 
-function summaryToApi(row: BulkRunRow & { requestedBy: string }, totals: ItemTotals[]): BulkRunSummary {
+function summaryToApi(row: ChangeSetRow & { requestedBy: string }, totals: ItemTotals[]): BulkRunSummary {
   return {
     id: row.id,
     ...runFields.parse(row),
@@ -100,7 +109,7 @@ function aidsOf(request: CreateBulkRun): string[] {
 }
 
 export interface BulkDependencies {
-  repository: BulkRepository;
+  repository: ChangeSetRepository;
   queue: JobQueue;
   tokens: SealedTokens;
   platform: PlatformClient;
@@ -233,9 +242,9 @@ export class BulkService {
     return this.get(user, row.id);
   }
 
-  private async enqueueOrEnd(row: BulkRunRow): Promise<void> {
+  private async enqueueOrEnd(row: ChangeSetRow): Promise<void> {
     try {
-      await sendBulkRunJob(this.deps.queue, this.deps.repository, row.id);
+      await sendChangeSetJob(this.deps.queue, this.deps.repository, row.id);
     } catch (error) {
       await endRun(this.deps.repository, this.deps.tokens, row, 'The run could not be queued. Start it again.');
       throw error;
@@ -247,7 +256,7 @@ export class BulkService {
     return this.deps.repository.deleteFinishedBefore(before);
   }
 
-  private async visible(user: SessionUser, id: string): Promise<BulkRunRow> {
+  private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
     const row = await this.deps.repository.findRun(id);
     if (!row || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
       throw new AppError(404, 'run_not_found', 'No such bulk run');
@@ -256,7 +265,7 @@ export class BulkService {
 
   /** The user's runs that ended after `since` having failed, or with operations that failed. */
   async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
-    const rows = await this.deps.repository.problemsSince(user.id, since, limit);
+    const rows = await this.deps.repository.problemsSince(user.id, since, limit, BULK_RUN_KINDS_ALL);
     const totals = await this.deps.repository.totals(rows.map((row) => row.id));
     return rows.flatMap((row): WorkNotification[] => {
       if (!row.finishedAt) return [];
@@ -289,7 +298,7 @@ export class BulkService {
 
   /** How many of the user's runs are queued or running. */
   activeCount(user: SessionUser): Promise<number> {
-    return this.deps.repository.activeCount(user.id);
+    return this.deps.repository.activeCount(user.id, BULK_RUN_KINDS_ALL);
   }
 
   async list(user: SessionUser, view: keyof typeof VISIBLE_KINDS): Promise<BulkRunSummary[]> {

@@ -1,17 +1,19 @@
 import { conflictChoice, type TestTemplate } from '@ce/contract';
 import type { PlatformSession } from '@ce/platform-client';
+import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
+import type { ChangeItemRow, ChangeSetRow, NewChangeItem } from '../../core/change-sets/repository.js';
 import { AppError } from '../../core/errors.js';
-import { itemPayload, type ItemAction, type StoredPayload } from './bulk-actions.js';
+import type { UsageService } from '../usage/usage.service.js';
+import { BULK_ACTIONS, type ItemAction, type StoredPayload } from './bulk-actions.js';
 import { storedInput } from './bulk-input.js';
 import { createBody, inventory, nameKey, planCells, uniqueName } from './bulk-plan.js';
-import type { BulkRepository, BulkRunRow, NewBulkItem } from './bulk.repository.js';
 
 /** One new item of `action`, its payload shaped as the action reads it back. */
 function newItem<A extends ItemAction>(
   action: A,
   payload: StoredPayload<A>,
-  item: Omit<NewBulkItem, 'action' | 'payload' | 'position'>,
-): Omit<NewBulkItem, 'position'> {
+  item: Omit<NewChangeItem, 'action' | 'payload' | 'position'>,
+): Omit<NewChangeItem, 'position'> {
   return { ...item, action, payload };
 }
 
@@ -19,14 +21,10 @@ function newItem<A extends ItemAction>(
  * The items of a run, decided once by its first worker: what each does on the platform, with what it
  * needs to be done exactly once (the ids a creation must never take for its own, the conflicts resolved).
  */
-export async function planRunItems(
-  run: BulkRunRow,
-  session: PlatformSession,
-  repository: Pick<BulkRepository, 'items'>,
-): Promise<NewBulkItem[]> {
+async function planRunItems(run: ChangeSetRow, session: PlatformSession): Promise<NewChangeItem[]> {
   const input = storedInput(run);
-  const items: NewBulkItem[] = [];
-  const add = (item: Omit<NewBulkItem, 'position'>) => items.push({ ...item, position: items.length });
+  const items: NewChangeItem[] = [];
+  const add = (item: Omit<NewChangeItem, 'position'>) => items.push({ ...item, position: items.length });
   switch (input.kind) {
     case 'tests': {
       const found = await inventory(session, input.accountGroups, { tests: true, agents: true });
@@ -69,27 +67,8 @@ export async function planRunItems(
       }
       break;
     }
-    case 'undo-tests': {
-      for (const source of await repository.items(input.sourceRunId)) {
-        if (source.status !== 'done' || !source.resultId) continue;
-        const created = itemPayload(source);
-        if (created.action !== 'create-test') continue;
-        add(
-          newItem(
-            'delete-test',
-            { type: created.type, testId: source.resultId },
-            {
-              templateIndex: source.templateIndex,
-              aid: source.aid,
-              accountGroupName: source.accountGroupName,
-              subject: source.subject,
-              resultId: source.resultId,
-            },
-          ),
-        );
-      }
-      break;
-    }
+    case 'undo-tests':
+      throw new Error('an undo is planned by the engine');
     case 'agents':
       for (const agent of input.agents) {
         add(
@@ -146,4 +125,27 @@ export async function planRunItems(
     }
   }
   return items;
+}
+
+/** Tests created count towards usage; an undo takes them back. */
+async function countTests(usage: UsageService, run: ChangeSetRow, items: ChangeItemRow[]): Promise<void> {
+  const done = items.filter((item) => item.status === 'done').length;
+  if (done > 0)
+    await usage.record({ tool: 'tests-created', userId: run.userId, quantity: run.kind === 'tests' ? done : -done });
+}
+
+/** The bulk tools on the change-set engine: their kinds of run and their actions. */
+export function bulkChangeSets(usage: UsageService): ChangeSetTools {
+  const plan = (run: ChangeSetRow, sessions: { source: PlatformSession }) => planRunItems(run, sessions.source);
+  const finished = (run: ChangeSetRow, items: ChangeItemRow[]) => countTests(usage, run, items);
+  return {
+    kinds: {
+      tests: { plan, finished },
+      'undo-tests': { ...undoKind(() => BULK_ACTIONS), finished },
+      agents: { plan },
+      labels: { plan },
+      users: { plan },
+    },
+    actions: BULK_ACTIONS,
+  };
 }

@@ -1,16 +1,16 @@
 import { and, asc, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
-import type { Db } from '../../core/database.js';
-import { Leases, type Lease } from '../../core/lease.js';
-import { emailOf } from '../../core/requester.js';
+import type { Db } from '../database.js';
+import { Leases, type Lease } from '../lease.js';
+import { emailOf } from '../requester.js';
 
-export type BulkRunRow = typeof bulkRuns.$inferSelect;
-export type BulkItemRow = typeof bulkRunItems.$inferSelect;
-export type NewBulkItem = Omit<typeof bulkRunItems.$inferInsert, 'runId'>;
+export type ChangeSetRow = typeof bulkRuns.$inferSelect;
+export type ChangeItemRow = typeof bulkRunItems.$inferSelect;
+export type NewChangeItem = Omit<typeof bulkRunItems.$inferInsert, 'runId'>;
 export type ItemTotals = { runId: string; status: string; count: number };
 
-/** SQL for bulk runs and their items. */
-export class BulkRepository {
+/** SQL for change sets (the tables keep the bulk tools' names) and their items. */
+export class ChangeSetRepository {
   readonly leases: Leases<typeof bulkRuns>;
 
   constructor(private readonly db: Db) {
@@ -19,21 +19,23 @@ export class BulkRepository {
 
   /** Inserts a run and its sealed token in one transaction: neither exists without the other. */
   async insertRun(
-    row: Omit<typeof bulkRuns.$inferInsert, 'tokenId'>,
+    row: Omit<typeof bulkRuns.$inferInsert, 'tokenId' | 'targetTokenId'>,
     sealToken: (tx: Pick<Db, 'insert'>) => Promise<string>,
-  ): Promise<BulkRunRow> {
+    sealTargetToken?: (tx: Pick<Db, 'insert'>) => Promise<string>,
+  ): Promise<ChangeSetRow> {
     return this.db.transaction(async (tx) => {
       const tokenId = await sealToken(tx);
+      const targetTokenId = sealTargetToken ? await sealTargetToken(tx) : null;
       const [created] = await tx
         .insert(bulkRuns)
-        .values({ ...row, tokenId })
+        .values({ ...row, tokenId, targetTokenId })
         .returning();
       if (!created) throw new Error('insert returned no row');
       return created;
     });
   }
 
-  async findRun(id: string): Promise<BulkRunRow | undefined> {
+  async findRun(id: string): Promise<ChangeSetRow | undefined> {
     const [row] = await this.db.select().from(bulkRuns).where(eq(bulkRuns.id, id));
     return row;
   }
@@ -51,8 +53,8 @@ export class BulkRepository {
     return rows.map((row) => ({ ...row.run, requestedBy: row.requestedBy }));
   }
 
-  /** The user's runs that ended after `since` having failed, or with operations that failed; newest first. */
-  async problemsSince(userId: string, since: Date, limit: number): Promise<BulkRunRow[]> {
+  /** The user's runs of `kinds` that ended after `since` having failed, or with items that failed; newest first. */
+  async problemsSince(userId: string, since: Date, limit: number, kinds: string[]): Promise<ChangeSetRow[]> {
     const failedItem = this.db
       .select({ one: sql`1` })
       .from(bulkRunItems)
@@ -63,6 +65,7 @@ export class BulkRepository {
       .where(
         and(
           eq(bulkRuns.userId, userId),
+          inArray(bulkRuns.kind, kinds),
           gt(bulkRuns.finishedAt, since),
           or(eq(bulkRuns.status, 'failed'), exists(failedItem)),
         ),
@@ -71,8 +74,8 @@ export class BulkRepository {
       .limit(limit);
   }
 
-  activeCount(userId: string): Promise<number> {
-    return this.leases.activeCount(userId);
+  activeCount(userId: string, kinds: string[]): Promise<number> {
+    return this.leases.activeCount(userId, kinds);
   }
 
   requesterEmail(userId: string): Promise<string> {
@@ -103,7 +106,7 @@ export class BulkRepository {
   }
 
   /** Writes a run's items and marks it planned, once: a second planner (after a crash) writes nothing. */
-  async plan(runId: string, items: NewBulkItem[]): Promise<void> {
+  async plan(runId: string, items: NewChangeItem[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [run] = await tx
         .update(bulkRuns)
@@ -120,8 +123,12 @@ export class BulkRepository {
     });
   }
 
-  async items(runId: string): Promise<BulkItemRow[]> {
-    return this.db.select().from(bulkRunItems).where(eq(bulkRunItems.runId, runId)).orderBy(asc(bulkRunItems.position));
+  async items(runId: string): Promise<ChangeItemRow[]> {
+    return this.db
+      .select()
+      .from(bulkRunItems)
+      .where(eq(bulkRunItems.runId, runId))
+      .orderBy(asc(bulkRunItems.phase), asc(bulkRunItems.position));
   }
 
   /**
