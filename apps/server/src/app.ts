@@ -16,6 +16,9 @@ import { ChangeSetJob } from './core/change-sets/job.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetRepository } from './core/change-sets/repository.js';
 import { bulkChangeSets } from './modules/bulk/bulk-kinds.js';
+import { alertsMigrationRoutes } from './modules/alerts-migration/alerts-migration.routes.js';
+import { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
+import { alertsMigrationChangeSets } from './modules/alerts-migration/kinds.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
@@ -103,6 +106,7 @@ export interface BuiltApp {
     customer: CustomerService;
     reports: ReportsService;
     bulk: BulkService;
+    migration: AlertsMigrationService;
     dashboards: DashboardsService;
     tracker: TrackerService;
   };
@@ -261,7 +265,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       queue,
       tokens,
       platform,
-      tools: mergeTools(bulkChangeSets(usage)),
+      tools: mergeTools(
+        bulkChangeSets(usage),
+        alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
+      ),
       onWrite: async (run, item, resultId) =>
         audit.record(
           { id: run.userId, email: await changeSets.requesterEmail(run.userId) },
@@ -277,6 +284,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
     app.addHook('preClose', async () => bulkJob.stop());
     await app.register(bulkRoutes, { bulk });
+    const migration = new AlertsMigrationService({ repository: changeSets, queue, tokens, platform, customer });
+    await app.register(alertsMigrationRoutes, { migration });
     const dashboards = new DashboardsService({
       repository: new DashboardsRepository(db),
       platform,
@@ -312,7 +321,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       diagnostics: new DiagnosticsService({ repository: diagnosticsRepository, platform, webex }),
     });
     // What ended badly, told wherever the user is in the app.
-    await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk]) });
+    await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk, migration]) });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -352,7 +361,20 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       app,
       database,
       queue,
-      services: { auth, identity, users, usage, platform, audit, customer, reports, bulk, dashboards, tracker },
+      services: {
+        auth,
+        identity,
+        users,
+        usage,
+        platform,
+        audit,
+        customer,
+        reports,
+        bulk,
+        migration,
+        dashboards,
+        tracker,
+      },
       jobs: { reports: reportJobs, bulk: bulkJob },
       sandbox,
       tokens,

@@ -12,6 +12,8 @@ export * from './sign-in-errors.js';
 export * from './identity.js';
 export * from './reports.js';
 export * from './bulk.js';
+export * from './change-sets.js';
+export * from './alerts-migration.js';
 export * from './notifications.js';
 export * from './health.js';
 export * from './dashboards.js';

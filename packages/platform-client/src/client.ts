@@ -1,7 +1,7 @@
 import { PlatformHttp, type PlatformAuth, type PlatformHttpOptions } from './http.js';
 import { accountGroups, auditUserEvents, roles, users } from './resources/account-groups.js';
 import { agents } from './resources/agents.js';
-import { alertRules, alerts, alertSuppressionWindows } from './resources/alerts.js';
+import { alertRules, alerts, alertSuppressionWindows, webhooks } from './resources/alerts.js';
 import { Caller } from './resources/caller.js';
 import { dashboards } from './resources/dashboards.js';
 import { endpointAgents, endpointLabels, endpointTests } from './resources/endpoint.js';
@@ -41,6 +41,7 @@ export class PlatformSession {
   readonly alertRules: ReturnType<typeof alertRules>;
   readonly alerts: ReturnType<typeof alerts>;
   readonly alertSuppressionWindows: ReturnType<typeof alertSuppressionWindows>;
+  readonly webhooks: ReturnType<typeof webhooks>;
   readonly dashboards: ReturnType<typeof dashboards>;
   readonly tags: ReturnType<typeof tags>;
   readonly usage: ReturnType<typeof usage>;
@@ -62,6 +63,7 @@ export class PlatformSession {
     this.alertRules = alertRules(this.caller);
     this.alerts = alerts(this.caller);
     this.alertSuppressionWindows = alertSuppressionWindows(this.caller);
+    this.webhooks = webhooks(this.caller);
     this.dashboards = dashboards(this.caller);
     this.tags = tags(this.caller);
     this.usage = usage(this.caller);

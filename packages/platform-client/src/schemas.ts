@@ -182,6 +182,16 @@ export const suppressionWindowSchema = z.looseObject({
 });
 export type SuppressionWindow = z.infer<typeof suppressionWindowSchema>;
 
+/** A webhook operation (`Integrations_API_WebhookOperation`): rules' webhook notifications name it. */
+export const webhookSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  enabled: z.boolean().optional(),
+  category: z.string().optional(),
+  status: z.string().optional(),
+});
+export type Webhook = z.infer<typeof webhookSchema>;
+
 export const dashboardSchema = z.looseObject({
   dashboardId: z.string(),
   title: z.string(),

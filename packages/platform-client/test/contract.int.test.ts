@@ -48,6 +48,8 @@ const CLIENT_OPERATIONS = [
   'GET /alert-suppression-windows',
   'GET /alert-suppression-windows/{windowId}',
   'POST /alert-suppression-windows',
+  'DELETE /alert-suppression-windows/{windowId}',
+  'GET /operations/webhooks',
   'GET /dashboards',
   'GET /dashboards/{dashboardId}',
   'POST /dashboards',
@@ -226,7 +228,7 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
 
     const windows = await admin.alertSuppressionWindows.list(aid);
     await admin.alertSuppressionWindows.get(windows[0]?.alertSuppressionWindowId ?? '', aid);
-    await admin.alertSuppressionWindows.create(
+    const window = await admin.alertSuppressionWindows.create(
       {
         name: 'Contract window',
         isEnabled: true,
@@ -238,6 +240,17 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
       },
       aid,
     );
+    await admin.alertSuppressionWindows.delete(window.alertSuppressionWindowId, aid);
+    await expect(admin.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid)).rejects.toMatchObject({
+      status: 404,
+    });
+    const webhookGroup = (await admin.accountGroups.list()).find(
+      (group) => group.accountGroupName === 'Acme - Data Centers',
+    );
+    expect((await admin.webhooks.list(webhookGroup?.aid)).map((hook) => hook.name)).toEqual([
+      'NOC webhook',
+      'Legacy pager bridge',
+    ]);
 
     const dashboards = await admin.dashboards.list(aid);
     const dashboard = await admin.dashboards.get(dashboards[0]?.dashboardId ?? '', aid);

@@ -1,4 +1,10 @@
-import { alertRuleSchema, alertSchema, suppressionWindowSchema, type AlertRuleBody } from '../schemas.js';
+import {
+  alertRuleSchema,
+  alertSchema,
+  suppressionWindowSchema,
+  webhookSchema,
+  type AlertRuleBody,
+} from '../schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const alertRules = (caller: Caller) => ({
@@ -80,4 +86,16 @@ export const alertSuppressionWindows = (caller: Caller) => ({
       signal,
       idempotent: false,
     }),
+  delete: (windowId: string, aid?: string, signal?: AbortSignal) =>
+    caller.http.call<void>(caller.auth, `alert-suppression-windows/${encodeURIComponent(windowId)}`, {
+      method: 'DELETE',
+      aid,
+      signal,
+    }),
+});
+
+/** Webhook operations (Integrations API): what rules' webhook notifications name, per account group. */
+export const webhooks = (caller: Caller) => ({
+  list: (aid?: string, signal?: AbortSignal) =>
+    caller.list('items', webhookSchema, 'operations/webhooks', 'webhook operations', { aid, signal }),
 });

@@ -1,6 +1,7 @@
 import type { AccountGroup, Organization, User } from './model.js';
 import { buildGroup, type OrganizationBuild, type WorldPlan } from './group-builder.js';
 import { addDashboardReferences, addEndpointSelection, plantHealthCases } from './planted-cases.js';
+import { plantMigrationCases } from './migration-cases.js';
 import { SeededRandom } from './random.js';
 import { DAY, ORGS, CLOUD_LOCATIONS, FIRST, LAST } from './world-tables.js';
 import type { GeneratorOptions, World } from './world.js';
@@ -71,6 +72,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
     roles: [],
     dashboards: [],
     suppressionWindows: [],
+    webhooks: [],
     tags: [],
     endpointAgents: [],
     endpointTests: [],
@@ -171,7 +173,10 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   addEndpointSelection(world, now, () => id());
   addDashboardReferences(world);
   // The large world keeps its round sizes (100 groups, 10,000 tests, 3,000 rules) for the benchmarks.
-  if (size === 'demo') plantHealthCases(world, now, () => id());
+  if (size === 'demo') {
+    plantHealthCases(world, now, () => id());
+    plantMigrationCases(world, () => id());
+  }
   world.alerts.sort((a, b) => b.startDate.localeCompare(a.startDate));
   world.auditEvents.sort((a, b) => b.date.localeCompare(a.date));
 

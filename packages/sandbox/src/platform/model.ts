@@ -164,6 +164,17 @@ export interface SuppressionWindow {
   testIds: string[];
 }
 
+/** A webhook operation (Integrations API): what a rule's webhook notification names. Per account group. */
+export interface Webhook {
+  id: string;
+  aid: string;
+  name: string;
+  enabled: boolean;
+  category: 'alerts' | 'recommendations' | 'traffic-monitoring';
+  status: 'pending' | 'connected' | 'failing' | 'unverified';
+  path: string;
+}
+
 export interface Tag {
   id: string;
   aid: string;

@@ -16,6 +16,7 @@ import type {
   Test,
   Token,
   User,
+  Webhook,
 } from './model.js';
 
 export type WorldSize = 'demo' | 'large';
@@ -33,6 +34,7 @@ export interface World {
   roles: Role[];
   dashboards: Dashboard[];
   suppressionWindows: SuppressionWindow[];
+  webhooks: Webhook[];
   tags: Tag[];
   endpointAgents: EndpointAgent[];
   endpointTests: EndpointTest[];

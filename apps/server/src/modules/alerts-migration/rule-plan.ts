@@ -43,11 +43,19 @@ export interface RulePlanOptions {
   whenNoTestsLeft: 'keep' | 'skip';
   /** Make a default rule default in the target too (a default rule applies to every new test). */
   keepDefault: boolean;
+  /** The user's answer for one conflict (source rule, target group), over `onConflict`. */
+  decide?: (ruleId: string, aid: string) => 'skip' | 'update' | 'rename' | undefined;
 }
 
 export type RuleChange = ChangeItem<AlertRuleBody> & {
   /** The plan's words for the item: create, update, unchanged, conflict (to decide) or skip. */
   status: 'create' | 'update' | 'unchanged' | 'conflict' | 'skip';
+  /** The source rule, its id and name. */
+  sourceId: string;
+  sourceName: string;
+  /** The target's rule of that name (an update's), and the ids of the target's rules of the item's name. */
+  existingId: string | null;
+  knownIds: string[];
 };
 
 /** The fields a rule may leave out; a body carries them only when the rule has them. */
@@ -183,7 +191,17 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         testIds,
         notifications,
       );
-      const item = { kind: 'alert-rule', targetAid: target.aid, name: rule.ruleName, resolved, dropped };
+      const item = {
+        kind: 'alert-rule',
+        targetAid: target.aid,
+        name: rule.ruleName,
+        resolved,
+        dropped,
+        sourceId: rule.ruleId,
+        sourceName: rule.ruleName,
+        existingId: null,
+        knownIds: [] as string[],
+      };
       const hadTests = testIdsOf(rule).length > 0;
       if (hadTests && testIds.length === 0 && options.whenNoTestsLeft === 'skip')
         return {
@@ -202,16 +220,18 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
       }
       const before = bodyOf(existing, testIdsOf(existing), ownNotifications(existing));
       const differences = differencesOf(before, after, FIELDS);
+      const found = { ...item, existingId: existing.ruleId, knownIds: [existing.ruleId] };
       if (differences.length === 0)
-        return { ...item, action: 'skip', status: 'unchanged', before, after: null, differences, reason: 'Identical' };
-      switch (options.onConflict) {
+        return { ...found, action: 'skip', status: 'unchanged', before, after: null, differences, reason: 'Identical' };
+      switch (options.decide?.(rule.ruleId, target.aid) ?? options.onConflict) {
         case 'update':
-          return { ...item, action: 'update', status: 'update', before, after, differences };
+          return { ...found, action: 'update', status: 'update', before, after, differences };
         case 'rename': {
           const name = freeName(rule.ruleName, taken);
           taken.add(name);
           return {
-            ...item,
+            ...found,
+            existingId: null,
             name,
             action: 'create',
             status: 'create',
@@ -222,7 +242,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         }
         case 'skip':
           return {
-            ...item,
+            ...found,
             action: 'skip',
             status: 'skip',
             before,
@@ -232,7 +252,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
           };
         case 'ask':
           return {
-            ...item,
+            ...found,
             action: 'skip',
             status: 'conflict',
             before,
@@ -244,3 +264,9 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
     });
   });
 }
+
+/** A rule's own definition as a body (its tests and notifications as they are): what an undo puts back. */
+export const ownBody = (rule: AlertRule): AlertRuleBody => bodyOf(rule, testIdsOf(rule), ownNotifications(rule));
+
+/** The ids of the tests a rule covers. */
+export { testIdsOf };

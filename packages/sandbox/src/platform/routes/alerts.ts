@@ -4,7 +4,7 @@ import { ruleFromBody } from './alert-rules.js';
 import { problem, overLimit, queryOf, list, timeRange, paginate } from './http.js';
 import type { RouteContext } from './context.js';
 
-/** Alert rules, alerts and alert suppression windows. */
+/** Alert rules, alerts, alert suppression windows, and the webhook operations rules notify through. */
 export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal }: RouteContext): void {
   app.get('/alerts/rules', async (request, reply) => {
     const { group, serializer } = caller(request);
@@ -176,5 +176,31 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
     return hal(reply)
       .status(201)
       .send(serializer.suppressionWindow(window, worldNow(), true));
+  });
+
+  app.delete<{ Params: { windowId: string } }>('/alert-suppression-windows/:windowId', async (request, reply) => {
+    const { group } = caller(request);
+    const index = state.world.suppressionWindows.findIndex(
+      (candidate) => candidate.alertSuppressionWindowId === request.params.windowId && candidate.aid === group.aid,
+    );
+    if (index < 0)
+      return problem(reply, 404, 'Not Found', `Alert suppression window ${request.params.windowId} not found`);
+    state.world.suppressionWindows.splice(index, 1);
+    return reply.status(204).send();
+  });
+
+  /** Webhook operations (Integrations API): what rules' webhook notifications name, per account group. */
+  app.get('/operations/webhooks', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    return hal(reply).send({
+      items: state.world.webhooks
+        .filter((hook) => hook.aid === group.aid)
+        .map(({ aid: _aid, ...hook }) => ({
+          ...hook,
+          type: 'webhook',
+          _links: { self: serializer.link(`/operations/webhooks/${hook.id}`) },
+        })),
+      _links: { self: serializer.link('/operations/webhooks') },
+    });
   });
 }

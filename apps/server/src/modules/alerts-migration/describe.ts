@@ -1,0 +1,36 @@
+import type { AlertRule } from '@ce/platform-client';
+
+const list = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+
+/** A rule's condition in words: "2 of 3 rounds: responseTime >= 500 ms". */
+export function conditionInWords(rule: AlertRule): string {
+  const expression = (rule.expression ?? '').replace(/^\(+|\)+$/g, '').trim() || 'no condition';
+  const outOf = rule.roundsViolatingOutOf ?? 1;
+  const required = rule.roundsViolatingRequired ?? 1;
+  return `${required} of ${outOf} round${outOf === 1 ? '' : 's'}: ${expression}`;
+}
+
+/** Who a rule tells, in words: email recipients, webhooks by name, third-party integrations by type. */
+export function notificationsInWords(rule: AlertRule): string[] {
+  const notifications = (rule.notifications ?? {}) as Record<string, unknown>;
+  const email = notifications.email as { recipients?: unknown[] } | undefined;
+  return [
+    ...(email?.recipients ?? []).map((recipient) => `Email: ${String(recipient)}`),
+    ...list(notifications.webhook).map((hook) => `Webhook: ${String(hook.integrationName ?? hook.integrationId)}`),
+    ...list(notifications.customWebhook).map(
+      (hook) => `Custom webhook: ${String(hook.integrationName ?? hook.integrationId)}`,
+    ),
+    ...list(notifications.thirdParty).map(
+      (integration) => `Integration: ${String(integration.integrationType ?? integration.integrationId)}`,
+    ),
+  ];
+}
+
+/** A value of a field difference, in words for the plan's table. */
+export function valueInWords(value: unknown): string {
+  if (value === undefined || value === null) return '(none)';
+  if (typeof value === 'string') return value || '(empty)';
+  if (Array.isArray(value)) return value.length ? value.map(valueInWords).join(', ') : '(none)';
+  return JSON.stringify(value);
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { WebexClient } from '../../adapters/webex-client.js';
+import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
+import type { ChangeItemRow, ChangeSetRow } from '../../core/change-sets/repository.js';
+import { resultsWorkbook, type ResultRow } from '../../report-kit/change-set-results.js';
+import { mdLines, mdSafe } from '../../report-kit/markdown.js';
+import { MIGRATION_ACTIONS } from './actions.js';
+import { changeItems, migrationInputSchema, planMigration, type MigrationInput } from './plan.js';
+
+export const MIGRATION_KINDS = ['alerts-migration', 'undo-alerts-migration'];
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+/** A migration's stored input (an undo keeps its migration's, with the migration's id). */
+export function migrationInput(run: { input: unknown }): MigrationInput {
+  return migrationInputSchema.parse(jsonObject.parse(run.input));
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  'create-rule': 'Create',
+  'update-rule': 'Update',
+  'delete-rule': 'Delete',
+  'keep-rule': 'Leave',
+  'create-window': 'Create',
+  'delete-window': 'Delete',
+  'keep-window': 'Leave',
+};
+
+/** The results file's rows: one per item, what it did and why, with the references it left behind. */
+export function resultRows(items: ChangeItemRow[]): ResultRow[] {
+  return items.map((item) => {
+    const details = item.details ?? {};
+    const dropped = Array.isArray(details.dropped) ? (details.dropped as { name?: string; reason?: string }[]) : [];
+    return {
+      accountGroup: item.accountGroupName,
+      kind: item.action.endsWith('window') ? 'Suppression window' : 'Alert rule',
+      name: item.subject,
+      action: ACTION_WORDS[item.action] ?? item.action,
+      status: item.status,
+      id: item.resultId,
+      note: item.note,
+      error: item.error,
+      dropped: dropped.map((reference) => `${reference.name ?? ''}: ${reference.reason ?? ''}`).join('; '),
+    };
+  });
+}
+
+/** The Webex message a finished migration (or undo) sends its requester, with the results file. */
+async function deliverSummary(
+  webex: WebexClient,
+  email: string,
+  run: ChangeSetRow,
+  items: ChangeItemRow[],
+): Promise<void> {
+  const input = migrationInput(run);
+  const count = (status: string) => items.filter((item) => item.status === status).length;
+  const undo = run.kind === 'undo-alerts-migration';
+  const targets = input.targets.map((target) => target.accountGroupName).join(', ');
+  const markdown = mdLines([
+    undo
+      ? mdSafe`**Alerts migration undone** for ${run.organizationName}`
+      : mdSafe`**Alerts migration (${input.options.mode})** for ${run.organizationName}`,
+    mdSafe`From ${input.accountGroupName} to ${targets}${input.targetOrganizationName ? ` (${input.targetOrganizationName})` : ''}`,
+    mdSafe`Done: ${count('done')} · Left as they were: ${count('skipped')} · Failed: ${count('failed')}`,
+    run.error ? mdSafe`The run stopped: ${run.error}` : null,
+    mdSafe`Each item, its new id and any reference left behind are in the attached results.`,
+  ]);
+  await webex.send(email, markdown.text, {
+    filename: `alerts-migration-${run.id.slice(0, 8)}.xlsx`,
+    contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    content: await resultsWorkbook('Results', resultRows(items)),
+  });
+}
+
+export interface MigrationKindDependencies {
+  webex: WebexClient | null;
+  requesterEmail(userId: string): Promise<string>;
+}
+
+/** Alerts migration on the change-set engine: its kinds (the migration and its undo) and its actions. */
+export function alertsMigrationChangeSets(deps: MigrationKindDependencies): ChangeSetTools {
+  const finished = async (run: ChangeSetRow, items: ChangeItemRow[]) => {
+    if (deps.webex) await deliverSummary(deps.webex, await deps.requesterEmail(run.userId), run, items);
+  };
+  return {
+    kinds: {
+      'alerts-migration': {
+        plan: async (run, sessions) => {
+          const input = migrationInput(run);
+          return changeItems(await planMigration(input, sessions), input);
+        },
+        finished,
+      },
+      'undo-alerts-migration': { ...undoKind(() => MIGRATION_ACTIONS), finished },
+    },
+    actions: MIGRATION_ACTIONS,
+  };
+}

@@ -1,0 +1,356 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import type { MigrationPlan, MigrationRequest, MigrationRules, MigrationRun } from '@ce/contract';
+import {
+  createTestApp,
+  DATABASES,
+  sandboxCustomer,
+  signedInClient,
+  untilFinished,
+  type SandboxCustomer,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
+
+type Input = Omit<Partial<MigrationRequest>, 'options'> & { options?: Partial<MigrationRequest['options']> };
+
+describe.each(DATABASES)('alerts migration (%s)', (kind) => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let acme: SandboxCustomer;
+  const world = () => {
+    if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
+    return testApp.sandbox.platform.world;
+  };
+  const group = (name: string) => {
+    const found = world().accountGroups.find((candidate) => candidate.accountGroupName === name);
+    if (!found) throw new Error(`no group ${name}`);
+    return found;
+  };
+  const source = () => group('Acme - Data Centers');
+  const saas = () => group('Acme - SaaS Apps');
+  const staging = () => group('Acme - Staging');
+  const ruleIdOf = (name: string) =>
+    world().alertRules.find((rule) => rule.aid === source().aid && rule.ruleName === name)?.ruleId ?? '';
+  const MIGRATED = ['Migration: portal latency', 'Migration: portal errors', 'Migration: portal availability'];
+
+  /**
+   * A group's rules as data, ids left out (a restored rule gets a new id), tests and integrations as sets
+   * (the platform groups notifications by kind, so their order carries nothing): what "exactly" compares.
+   */
+  const rulesOf = (aid: string) =>
+    world()
+      .alertRules.filter((rule) => rule.aid === aid)
+      .map(({ ruleId: _id, ...rule }) => ({
+        ...rule,
+        testIds: [...rule.testIds].sort(),
+        integrations: [...(rule.integrations ?? [])].sort((a, b) => a.integrationId.localeCompare(b.integrationId)),
+      }))
+      .sort((a, b) => a.ruleName.localeCompare(b.ruleName));
+  const windowsOf = (aid: string) =>
+    world()
+      .suppressionWindows.filter((window) => window.aid === aid)
+      .map(({ alertSuppressionWindowId: _id, ...window }) => window)
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const snapshot = (...aids: string[]) => structuredClone(aids.map((aid) => [rulesOf(aid), windowsOf(aid)]));
+
+  const request = (changes: Input = {}) => ({
+    token: acme.token,
+    organization: acme.organization,
+    aid: source().aid,
+    ruleIds: MIGRATED.map(ruleIdOf),
+    targets: [{ aid: saas().aid }],
+    ...changes,
+    options: {
+      mode: 'copy',
+      onConflict: 'ask',
+      whenNoTestsLeft: 'keep',
+      keepDefault: false,
+      includeWindows: false,
+      ...changes.options,
+    },
+  });
+  const start = async (payload: object) => {
+    const response = await tam.request({ method: 'POST', url: '/api/alerts-migration/runs', payload });
+    expect(response.statusCode, response.body).toBe(202);
+    return response.json<MigrationRun>();
+  };
+  const finished = (id: string) =>
+    untilFinished(() =>
+      tam
+        .request({ method: 'GET', url: `/api/alerts-migration/runs/${id}` })
+        .then((response) => response.json<MigrationRun>()),
+    );
+  const undo = async (id: string, payload: object = { token: acme.token }) => {
+    const response = await tam.request({ method: 'POST', url: `/api/alerts-migration/runs/${id}/undo`, payload });
+    expect(response.statusCode, response.body).toBe(202);
+    return finished(response.json<MigrationRun>().id);
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    acme = await sandboxCustomer(testApp, tam);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it("lists the source's rules with their condition, tests and notifications in words, and its windows", async () => {
+    const response = await tam.request({
+      method: 'POST',
+      url: '/api/alerts-migration/rules',
+      payload: { token: acme.token, organization: acme.organization, aid: source().aid },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const listed = response.json<MigrationRules>();
+    expect(listed.accountGroupName).toBe('Acme - Data Centers');
+    expect(listed.rules.find((rule) => rule.ruleName === 'Migration: portal latency')).toMatchObject({
+      condition: '2 of 3 rounds: responseTime >= 500 ms',
+      severity: 'major',
+      isDefault: false,
+      tests: ['Migration portal', 'Migration checkout'],
+      notifications: ['Email: noc@acme.example.com', 'Webhook: NOC webhook', 'Integration: pager-duty'],
+    });
+    expect(listed.rules.find((rule) => rule.ruleName === 'Migration: default HTTP rule')?.isDefault).toBe(true);
+    expect(listed.windows.find((window) => window.name === 'Migration: portal freeze')?.ruleIds).toEqual(
+      expect.arrayContaining(MIGRATED.map(ruleIdOf)),
+    );
+  });
+
+  it('refuses a target equal to the source, no rules, and a refused token, in words', async () => {
+    const same = await tam.request({
+      method: 'POST',
+      url: '/api/alerts-migration/plan',
+      payload: request({ targets: [{ aid: source().aid }] }),
+    });
+    expect(same.statusCode).toBe(400);
+    expect(same.body).toContain('A target cannot be the source account group');
+    const none = await tam.request({
+      method: 'POST',
+      url: '/api/alerts-migration/plan',
+      payload: request({ ruleIds: [] }),
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toContain('Select at least one alert rule');
+    const revoked = world().tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '';
+    const refused = await tam.request({
+      method: 'POST',
+      url: '/api/alerts-migration/rules',
+      payload: { token: revoked, organization: acme.organization, aid: source().aid },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().error.message).toBe('Invalid OAuth token. Please check your token and try again.');
+  });
+
+  it('plans without writing: create with a test and an integration dropped, unchanged, and a conflict with its differences', async () => {
+    const before = snapshot(saas().aid);
+    const calls = world().tests.length;
+    const response = await tam.request({
+      method: 'POST',
+      url: '/api/alerts-migration/plan',
+      payload: request({
+        ruleIds: [...MIGRATED, 'Migration: checkout availability'].map(ruleIdOf),
+        options: { includeWindows: true },
+      }),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const plan = response.json<MigrationPlan>();
+    const item = (name: string) => plan.items.find((candidate) => candidate.sourceName === name);
+    expect(item('Migration: portal latency')).toMatchObject({
+      status: 'create',
+      accountGroupName: 'Acme - SaaS Apps',
+      dropped: [
+        { kind: 'test', name: 'Migration checkout', reason: 'No http-server test of this name in Acme - SaaS Apps' },
+      ],
+    });
+    expect(item('Migration: portal latency')?.resolved.map((reference) => reference.name)).toEqual([
+      'Migration portal',
+      'NOC webhook',
+    ]);
+    expect(item('Migration: portal errors')).toMatchObject({ status: 'unchanged' });
+    expect(item('Migration: portal availability')).toMatchObject({ status: 'conflict' });
+    expect(item('Migration: portal availability')?.differences).toEqual([
+      { field: 'roundsViolatingOutOf', before: '5', after: '3' },
+      { field: 'severity', before: 'critical', after: 'major' },
+      {
+        field: 'notifications',
+        before: 'Email: noc@acme.example.com, Webhook: NOC webhook',
+        after: 'Email: noc@acme.example.com',
+      },
+    ]);
+    expect(item('Migration: checkout availability')?.dropped).toEqual([
+      { kind: 'test', name: 'Migration checkout', reason: 'No http-server test of this name in Acme - SaaS Apps' },
+      {
+        kind: 'integration',
+        name: 'Legacy pager bridge',
+        reason: 'No integration of this name in the target organization',
+      },
+    ]);
+    expect(item('Migration: portal freeze')).toMatchObject({ kind: 'suppression-window', status: 'create' });
+    expect(plan.writes).toBe(3);
+    expect(snapshot(saas().aid)).toEqual(before);
+    expect(world().tests.length).toBe(calls);
+  });
+
+  it('copies into two groups as decided, with results, Webex, an audit entry per write, then undoes exactly', async () => {
+    const before = snapshot(source().aid, saas().aid, staging().aid);
+    const run = await finished(
+      (
+        await start(
+          request({
+            targets: [{ aid: saas().aid }, { aid: staging().aid }],
+            options: { includeWindows: true },
+            decisions: [{ ruleId: ruleIdOf('Migration: portal availability'), aid: saas().aid, choice: 'update' }],
+          }),
+        )
+      ).id,
+    );
+    expect(run.status).toBe('done');
+    const done = run.items.filter((item) => item.status === 'done');
+    // SaaS Apps: latency created, availability updated, the window; Staging: all three rules created.
+    expect(done.map((item) => `${item.accountGroupName}: ${item.action} ${item.subject}`).sort()).toEqual(
+      [
+        'Acme - SaaS Apps: create-rule Migration: portal latency',
+        'Acme - SaaS Apps: create-window Migration: portal freeze',
+        'Acme - SaaS Apps: update-rule Migration: portal availability',
+        'Acme - Staging: create-rule Migration: portal availability',
+        'Acme - Staging: create-rule Migration: portal errors',
+        'Acme - Staging: create-rule Migration: portal latency',
+      ].sort(),
+    );
+    expect(
+      run.items.find((item) => item.subject === 'Migration: portal errors' && item.aid === saas().aid),
+    ).toMatchObject({ status: 'skipped', note: 'Identical' });
+    const created = world().alertRules.find(
+      (rule) => rule.aid === saas().aid && rule.ruleName === 'Migration: portal latency',
+    );
+    expect(created?.ruleId).toBe(
+      done.find((item) => item.subject === 'Migration: portal latency' && item.aid === saas().aid)?.resultId,
+    );
+    const portal = world().tests.find((test) => test.aid === saas().aid && test.testName === 'Migration portal');
+    expect(created?.testIds).toEqual([portal?.testId]);
+    expect(created?.integrations).toEqual([
+      expect.objectContaining({ kind: 'thirdParty', integrationType: 'pager-duty' }),
+      expect.objectContaining({
+        kind: 'webhook',
+        integrationName: 'NOC webhook',
+        integrationId: expect.stringMatching(/3$/),
+      }),
+    ]);
+    expect(
+      world().alertRules.find((rule) => rule.aid === saas().aid && rule.ruleName === 'Migration: portal availability')
+        ?.severity,
+    ).toBe('major');
+
+    const csv = await tam.request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results?format=csv` });
+    expect(csv.headers['content-type']).toContain('text/csv');
+    expect(csv.body).toContain('Acme - SaaS Apps,Alert rule,Migration: portal latency,Create,done');
+    const xlsx = await tam.request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results` });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.getWorksheet('Results')?.rowCount).toBe(run.items.length + 1);
+    const message = testApp.sandbox?.webex.messages.find((candidate) =>
+      candidate.markdown.includes('**Alerts migration (copy)** for Acme Corporation'),
+    );
+    expect(message?.toPersonEmail).toBe('tam@demo.local');
+    expect(message?.markdown).toContain('Done: 6');
+
+    const superUser = await signedInClient(testApp.app, 'superuser@demo.local');
+    const audit = (await superUser.request({ method: 'GET', url: '/api/audit-log' })).json().entries as {
+      action: string;
+      detail: { changeSet?: string };
+    }[];
+    expect(audit.filter((entry) => entry.detail.changeSet === run.id)).toHaveLength(6);
+
+    const undone = await undo(run.id);
+    expect(undone.status).toBe('done');
+    expect(undone.totals).toMatchObject({ done: 6, failed: 0 });
+    expect(snapshot(source().aid, saas().aid, staging().aid)).toEqual(before);
+    const again = await tam.request({
+      method: 'POST',
+      url: `/api/alerts-migration/runs/${run.id}/undo`,
+      payload: { token: acme.token },
+    });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('moves: the source rules go only once every target took them, and undo brings them back', async () => {
+    const before = snapshot(source().aid, saas().aid, staging().aid);
+    const run = await finished(
+      (
+        await start(
+          request({
+            ruleIds: ['Migration: portal latency', 'Migration: portal availability'].map(ruleIdOf),
+            targets: [{ aid: saas().aid }, { aid: staging().aid }],
+            options: { mode: 'move' },
+          }),
+        )
+      ).id,
+    );
+    expect(run.status).toBe('done');
+    // Availability's conflict in SaaS Apps was not decided: it stays in the source; latency moved.
+    const deletions = run.items.filter((item) => item.action === 'delete-rule');
+    expect(deletions.map((item) => [item.subject, item.status, item.note])).toEqual([
+      ['Migration: portal latency', 'done', 'Deleted'],
+      ['Migration: portal availability', 'skipped', 'Kept in the source: not every target took this rule'],
+    ]);
+    expect(rulesOf(source().aid).map((rule) => rule.ruleName)).not.toContain('Migration: portal latency');
+    expect(rulesOf(source().aid).map((rule) => rule.ruleName)).toContain('Migration: portal availability');
+
+    await undo(run.id);
+    expect(snapshot(source().aid, saas().aid, staging().aid)).toEqual(before);
+  });
+
+  it('copies into another organization with its own token: webhooks by name, third-party integrations dropped', async () => {
+    const globex = world().organizations[1];
+    const globexToken =
+      world().tokens.find((token) => token.kind === 'org-admin' && token.orgId === globex?.orgId)?.token ?? '';
+    const target = world().accountGroups.find((candidate) => candidate.orgId === globex?.orgId);
+    if (!globex || !target) throw new Error('the demo world has a second organization');
+    const before = snapshot(source().aid, target.aid);
+    const payload = request({
+      ruleIds: ['Migration: portal latency'].map(ruleIdOf),
+      targets: [{ aid: target.aid }],
+      targetOrganization: { token: globexToken, organization: { id: globex.orgId, name: globex.name } },
+    });
+    const plan = (
+      await tam.request({ method: 'POST', url: '/api/alerts-migration/plan', payload })
+    ).json<MigrationPlan>();
+    expect(
+      plan.items[0]?.dropped.map((reference) => `${reference.kind} ${reference.name}: ${reference.reason}`),
+    ).toEqual([
+      'test Migration portal: No http-server test of this name in ' + target.accountGroupName,
+      'test Migration checkout: No http-server test of this name in ' + target.accountGroupName,
+      'integration pager-duty: A third-party integration cannot be matched in another organization: add it there again',
+      'integration NOC webhook: No integration of this name in the target organization',
+    ]);
+    const run = await finished((await start(payload)).id);
+    expect(run).toMatchObject({ status: 'done', targetOrganizationName: globex.name, totals: { done: 1 } });
+    const copied = world().alertRules.find(
+      (rule) => rule.aid === target.aid && rule.ruleName === 'Migration: portal latency',
+    );
+    expect(copied).toMatchObject({ testIds: [], notificationEmails: ['noc@acme.example.com'] });
+    expect(copied?.integrations ?? []).toEqual([]);
+
+    const missing = await tam.request({
+      method: 'POST',
+      url: `/api/alerts-migration/runs/${run.id}/undo`,
+      payload: { token: acme.token },
+    });
+    expect(missing.statusCode).toBe(400);
+    await undo(run.id, { token: acme.token, targetToken: globexToken });
+    expect(snapshot(source().aid, target.aid)).toEqual(before);
+  });
+
+  it('names the permission a token lacks, per item, without stopping the others', async () => {
+    const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
+    const run = await finished(
+      (await start({ ...request({ targets: [{ aid: staging().aid }] }), token: readOnly })).id,
+    );
+    expect(run.totals.failed).toBe(3);
+    expect(run.items[0]?.error).toBe(
+      'The token does not have permission for this operation. The token\'s user needs the "Edit alert rules" permission in this account group.',
+    );
+  });
+});
