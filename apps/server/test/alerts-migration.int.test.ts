@@ -353,4 +353,31 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
       'The token does not have permission for this operation. The token\'s user needs the "Edit alert rules" permission in this account group.',
     );
   });
+
+  it('finds a creation sent before a crash instead of sending it again', async () => {
+    const before = snapshot(staging().aid);
+    const run = await finished(
+      (await start(request({ ruleIds: [ruleIdOf('Migration: portal errors')], targets: [{ aid: staging().aid }] }))).id,
+    );
+    const createdId = run.items[0]?.resultId;
+    // The crash: the worker sent the creation and died before recording its answer.
+    const sql = (text: string, values: unknown[]) => testApp.database.sql.executeSql(text, values);
+    await sql(`update bulk_run_items set status = 'running', result_id = null, started_at = now() where run_id = $1`, [
+      run.id,
+    ]);
+    await sql(
+      `update bulk_runs set status = 'running', finished_at = null, lease_until = now() - interval '1 minute' where id = $1`,
+      [run.id],
+    );
+    await sql('update bulk_runs set token_id = $2 where id = $1', [run.id, await testApp.tokens.seal(acme.token)]);
+    expect(await testApp.jobs.bulk.recoverOrphans(false)).toBe(1);
+    await testApp.jobs.bulk.run(run.id);
+    const resumed = await finished(run.id);
+    expect(resumed.items[0]).toMatchObject({ status: 'done', resultId: createdId, note: 'Confirmed after a restart' });
+    expect(
+      world().alertRules.filter((rule) => rule.aid === staging().aid && rule.ruleName === 'Migration: portal errors'),
+    ).toHaveLength(1);
+    await undo(run.id);
+    expect(snapshot(staging().aid)).toEqual(before);
+  });
 });

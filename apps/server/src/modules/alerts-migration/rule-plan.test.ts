@@ -118,4 +118,22 @@ describe('planning alert rules into other account groups', () => {
       ['t2', 'create'],
     ]);
   });
+
+  it("takes the user's answer for one conflict over the choice for all, and keeps the target's rule id", () => {
+    const source = rule({});
+    const into = target({ rules: [rule({ ruleId: 'x', severity: 'minor' })] });
+    const decided = planRules(
+      { rules: [source], tests: sourceTests },
+      [into, target({ aid: 't2', rules: [rule({ ruleId: 'y', severity: 'minor' })] })],
+      {
+        ...options,
+        decide: (ruleId, aid) => (ruleId === '1' && aid === 't1' ? 'update' : undefined),
+      },
+    );
+    expect(decided.map((item) => [item.targetAid, item.status, item.existingId])).toEqual([
+      ['t1', 'update', 'x'],
+      ['t2', 'conflict', 'y'],
+    ]);
+    expect(decided[0]).toMatchObject({ sourceId: '1', sourceName: 'Latency', knownIds: ['x'] });
+  });
 });
