@@ -251,7 +251,7 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.getWorksheet('Results')?.rowCount).toBe(run.items.length + 1);
     const message = testApp.sandbox?.webex.messages.find((candidate) =>
-      candidate.markdown.includes('**Alerts migration (copy)** for Acme Corporation'),
+      candidate.markdown?.includes('**Alerts migration (copy)** for Acme Corporation'),
     );
     expect(message?.toPersonEmail).toBe('tam@demo.local');
     expect(message?.markdown).toContain('Done: 6');
