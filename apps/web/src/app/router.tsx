@@ -35,6 +35,9 @@ const DiagnosticToolPage = lazy(() =>
   import('./routes/support-pages').then((module) => ({ default: module.DiagnosticToolPage })),
 );
 const ApiToolsPage = lazy(() => import('./routes/explorer-page').then((module) => ({ default: module.ApiToolsPage })));
+const AlertsMigrationPage = lazy(() =>
+  import('./routes/alerts-migration-page').then((module) => ({ default: module.AlertsMigrationPage })),
+);
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -55,6 +58,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.support]: <PcapSupportPage />,
   [PATHS.diagnosticTool]: <DiagnosticToolPage />,
   [PATHS.apiTools]: <ApiToolsPage />,
+  [PATHS.alertsMigration]: <AlertsMigrationPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -8,10 +8,6 @@ export interface ToolPageInfo {
 
 /** Title and one sentence for each page; a page shows only this until its tool is built. */
 export const TOOL_PAGES: Partial<Record<AppPath, ToolPageInfo>> = {
-  [PATHS.alertsMigration]: {
-    title: 'Alerts Migration',
-    description: 'Moves alert rules from one account group to another.',
-  },
   [PATHS.backupRestore]: {
     title: 'Backup & Restore',
     description: 'Saves the configuration of an account group so it can be restored later.',

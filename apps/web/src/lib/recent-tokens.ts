@@ -1,8 +1,8 @@
 import { RECENT_TOKENS } from '@ce/contract';
 import { readUserItem, writeUserItem } from './user-storage';
 
-/** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard. */
-export type TokenList = 'bulk-tests' | 'agent-wizard';
+/** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard (and one for alerts migration). */
+export type TokenList = 'bulk-tests' | 'agent-wizard' | 'alerts-migration';
 const itemName = (list: TokenList) => `recent-tokens.${list}`;
 
 /**

@@ -1,0 +1,126 @@
+import type { MigrationDecision, MigrationPlan, MigrationPlanItem } from '@ce/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+
+const STATUS: Record<MigrationPlanItem['status'], { tone: BadgeTone; label: string }> = {
+  create: { tone: 'success', label: 'create' },
+  update: { tone: 'sky', label: 'update' },
+  unchanged: { tone: 'neutral', label: 'unchanged' },
+  conflict: { tone: 'danger', label: 'conflict' },
+  skip: { tone: 'amber', label: 'skip' },
+  delete: { tone: 'purple', label: 'delete from source' },
+};
+
+const CHOICES = [
+  { value: '', label: 'Decide…' },
+  { value: 'skip', label: 'Skip it' },
+  { value: 'update', label: 'Update the existing rule' },
+  { value: 'rename', label: 'Create under a new name' },
+] as const;
+
+const decisionKey = (item: Pick<MigrationPlanItem, 'sourceId' | 'aid'>) => `${item.sourceId}\u0000${item.aid}`;
+
+/** The plan, before anything is written: per rule and target what happens, the differences, what is dropped. */
+export function PlanView({
+  plan,
+  decisions,
+  onDecide,
+}: {
+  plan: MigrationPlan;
+  decisions: ReadonlyMap<string, MigrationDecision['choice']>;
+  onDecide: (item: MigrationPlanItem, choice: MigrationDecision['choice'] | null) => void;
+}) {
+  const totals = Object.entries(plan.totals);
+  return (
+    <section className="space-y-3" aria-label="Plan">
+      <h2 className="text-xl font-semibold">Plan</h2>
+      <p className="text-sm text-slate-600" data-testid="plan-totals">
+        {totals
+          .map(([status, count]) => `${count} ${STATUS[status as MigrationPlanItem['status']]?.label ?? status}`)
+          .join(' · ')}
+        {' · '}
+        {plan.writes} write{plan.writes === 1 ? '' : 's'} into the customer&apos;s account
+      </p>
+      <div className="overflow-x-auto rounded-md border border-slate-200">
+        <table className="w-full text-left text-sm" aria-label="Planned changes">
+          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th className="px-3 py-2">Item</th>
+              <th className="px-3 py-2">Account group</th>
+              <th className="px-3 py-2">Plan</th>
+              <th className="px-3 py-2">Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.items.map((item) => {
+              const decided = decisions.get(decisionKey(item));
+              return (
+                <tr
+                  key={`${item.kind}:${decisionKey(item)}:${item.status}`}
+                  className="border-t border-slate-100 align-top"
+                >
+                  <td className="px-3 py-2">
+                    <div className="font-medium">{item.name}</div>
+                    {item.kind === 'suppression-window' && (
+                      <div className="text-xs text-slate-500">suppression window</div>
+                    )}
+                  </td>
+                  <td className="px-3 py-2">{item.accountGroupName}</td>
+                  <td className="px-3 py-2">
+                    <Badge tone={STATUS[item.status].tone}>{STATUS[item.status].label}</Badge>
+                    {item.status === 'conflict' && (
+                      <select
+                        aria-label={`What to do with ${item.name} in ${item.accountGroupName}`}
+                        className="mt-2 block rounded-md border border-slate-300 px-2 py-1"
+                        value={decided ?? ''}
+                        onChange={(event) =>
+                          onDecide(item, (event.target.value || null) as MigrationDecision['choice'] | null)
+                        }
+                      >
+                        {CHOICES.map((choice) => (
+                          <option key={choice.value} value={choice.value}>
+                            {choice.label}
+                          </option>
+                        ))}
+                      </select>
+                    )}
+                  </td>
+                  <td className="space-y-1 px-3 py-2">
+                    {item.reason && item.status !== 'conflict' && <p className="text-slate-600">{item.reason}</p>}
+                    {item.differences.length > 0 && (
+                      <dl
+                        className="grid grid-cols-[auto_1fr] gap-x-3 text-xs"
+                        aria-label={`Differences of ${item.name}`}
+                      >
+                        {item.differences.map((difference) => (
+                          <div key={difference.field} className="contents">
+                            <dt className="font-mono text-slate-500">{difference.field}</dt>
+                            <dd>
+                              <span className="text-red-700 line-through">{difference.before}</span>
+                              {' → '}
+                              <span className="text-green-800">{difference.after}</span>
+                            </dd>
+                          </div>
+                        ))}
+                      </dl>
+                    )}
+                    {item.dropped.length > 0 && (
+                      <ul className="text-xs text-amber-800" aria-label={`Dropped from ${item.name}`}>
+                        {item.dropped.map((reference) => (
+                          <li key={`${reference.kind}:${reference.name}`}>
+                            Dropped {reference.kind} {reference.name}: {reference.reason}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+export { decisionKey };

@@ -1,0 +1,78 @@
+import { expect, test } from '@playwright/test';
+import { orgAdminToken, platformGet } from './bulk-helpers';
+import { signIn } from './helpers';
+
+type Rule = { ruleId: string; ruleName: string; severity?: string };
+const rulesIn = async (page: Parameters<typeof platformGet>[0], token: string, aid: string) =>
+  (await platformGet<{ alertRules: Rule[] }>(page, token, `/alerts/rules?aid=${aid}`)).alertRules;
+
+test('migrates alert rules with a plan decided per conflict, shows the results, and undoes it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'tam@demo.local');
+  const token = await orgAdminToken(page);
+  const groups = (
+    await platformGet<{ accountGroups: { aid: string; accountGroupName: string }[] }>(page, token, '/account-groups')
+  ).accountGroups;
+  const saas = groups.find((group) => group.accountGroupName === 'Acme - SaaS Apps');
+  if (!saas) throw new Error('the demo world has Acme - SaaS Apps');
+  const before = await rulesIn(page, token, saas.aid);
+
+  await page.goto('/home/tools/alerts-migration');
+  await expect(page.getByRole('heading', { level: 1, name: 'Alerts Migration' })).toBeVisible();
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await expect(page.getByText('Please provide a valid OAuth token')).toBeVisible();
+  await page.getByLabel('OAuth Token', { exact: true }).fill(token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await page.getByLabel('Source account group').selectOption({ label: 'Acme - Data Centers' });
+  await page.getByRole('button', { name: 'Load Rules' }).click();
+
+  const rules = page.getByTestId('rules');
+  await rules.getByLabel('Search rules').fill('Migration: portal');
+  await expect(rules.getByTestId('picker-count')).toHaveText('0 selected · 3 shown of 10');
+  await rules.getByRole('button', { name: 'Select All Rules', exact: true }).click();
+  await rules.getByRole('checkbox', { name: /Migration: portal errors/ }).uncheck();
+  await rules.getByRole('button', { name: 'Invert' }).click();
+  await rules.getByRole('button', { name: 'Invert' }).click();
+  await expect(rules.getByTestId('picker-count')).toHaveText('2 selected · 3 shown of 10');
+  const latencyRow = rules.getByRole('listitem').filter({ hasText: 'Migration: portal latency' });
+  await expect(latencyRow).toContainText('2 of 3 rounds: responseTime >= 500 ms');
+  await expect(latencyRow).toContainText('Tests: Migration portal, Migration checkout');
+  await expect(latencyRow).toContainText('Webhook: NOC webhook');
+  await expect(latencyRow.getByRole('checkbox')).toBeChecked();
+
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(page.getByText('Select at least one target account group')).toBeVisible();
+  await page.getByTestId('targets').getByRole('checkbox', { name: 'Acme - SaaS Apps' }).check();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+
+  const plan = page.getByRole('table', { name: 'Planned changes' });
+  await expect(plan.getByRole('row', { name: /Migration: portal latency.*create/ })).toContainText(
+    'Dropped test Migration checkout: No http-server test of this name in Acme - SaaS Apps',
+  );
+  const differences = page.getByRole('definition').filter({ hasText: 'critical' });
+  await expect(differences).toHaveText('critical → major');
+  await page.getByRole('button', { name: 'Apply Migration' }).click();
+  await expect(
+    page.getByText('Decide every conflict first: skip it, update it, or create it under a new name'),
+  ).toBeVisible();
+  await page.getByLabel('What to do with Migration: portal availability in Acme - SaaS Apps').selectOption('update');
+  await page.getByRole('button', { name: 'Apply Migration' }).click();
+
+  await expect(page.getByTestId('migration-status')).toContainText('Finished · 2 done', { timeout: 30_000 });
+  const results = page.getByRole('table', { name: 'Migration results' });
+  const created = results.getByRole('row').filter({ hasText: 'Create rule' });
+  await expect(created).toContainText('Migration: portal latency');
+  const after = await rulesIn(page, token, saas.aid);
+  const latency = after.find((rule) => rule.ruleName === 'Migration: portal latency');
+  await expect(created).toContainText(latency?.ruleId ?? 'the new id');
+  expect(after.find((rule) => rule.ruleName === 'Migration: portal availability')?.severity).toBe('major');
+  await expect(page.getByRole('link', { name: 'Download results (CSV)' })).toHaveAttribute('href', /format=csv$/);
+
+  await page.getByRole('button', { name: 'Undo Migration' }).click();
+  await expect(page.getByRole('heading', { name: /Undo of a migration/ })).toBeVisible();
+  await expect(page.getByTestId('migration-status')).toContainText('Finished · 2 done', { timeout: 30_000 });
+  const restored = await rulesIn(page, token, saas.aid);
+  expect(restored.map((rule) => [rule.ruleName, rule.severity]).sort()).toEqual(
+    before.map((rule) => [rule.ruleName, rule.severity]).sort(),
+  );
+});
