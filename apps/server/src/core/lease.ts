@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { and, count, eq, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { Db } from './database.js';
@@ -198,6 +199,8 @@ export async function whileLeased<T>(
   timing: LeaseTiming = leaseTiming(),
 ): Promise<T> {
   const controller = new AbortController();
+  // Every platform call of the job listens to this one signal; a job makes many at once.
+  setMaxListeners(256, controller.signal);
   let heldUntil = Date.now() + timing.leaseMs;
   const lost = () => controller.abort(new LeaseLostError(lease.id));
   const heartbeat = setInterval(() => {
