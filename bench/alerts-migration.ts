@@ -17,9 +17,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CSRF_COOKIE, CSRF_HEADER, type MigrationRun } from '@ce/contract';
+import type { MigrationRun } from '@ce/contract';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config/config.js';
+import { signedInSession } from './http-session.js';
 import { windowRate } from './rate-windows.js';
 
 const RULES = Number(process.env.BENCH_RULES ?? 200);
@@ -41,29 +42,7 @@ if (!sandbox) throw new Error('the bench needs the embedded sandbox');
 const origin = await app.listen({ host: '127.0.0.1', port: 0 });
 
 // A signed-in TAM, as the browser would be.
-const cookies: Record<string, string> = {};
-async function call<T>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${origin}${url}`, {
-    method,
-    headers: {
-      cookie: Object.entries(cookies)
-        .map(([name, value]) => `${name}=${value}`)
-        .join('; '),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...(method === 'GET' ? {} : { [CSRF_HEADER]: cookies[CSRF_COOKIE] ?? '' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  for (const cookie of response.headers.getSetCookie()) {
-    const [pair = ''] = cookie.split(';');
-    const [name = '', ...value] = pair.split('=');
-    cookies[name.trim()] = value.join('=');
-  }
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
-await call('GET', '/api/app-info');
-await call('POST', '/api/session', { email: 'tam@demo.local', password: config.demoPassword });
+const call = await signedInSession(origin, 'tam@demo.local', config.demoPassword);
 
 const platform = sandbox.platform;
 platform.reset();

@@ -1,3 +1,6 @@
+import { BULK_MESSAGES } from '@ce/contract';
+import { ApiRequestError } from './api-client';
+
 /**
  * What a mutation says when it fails. By default the query client raises one error toast with the
  * server's message (every call goes through the API client, so its errors carry one); a feature adds
@@ -35,3 +38,14 @@ export function errorToastOf(
   const { text, title = meta?.errorTitle } = typeof said === 'string' ? { text: said } : said;
   return { text, ...(title ? { title } : {}) };
 }
+
+/**
+ * For a call made with a customer's token: a token the platform refused gets the spec's words and title
+ * (section 8), any other failure the server's message or `fallback`.
+ */
+export const customerTokenErrors = (fallback: string): ErrorToastMeta => ({
+  errorMessage: (error) =>
+    error instanceof ApiRequestError && error.status === 401
+      ? { text: BULK_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
+      : apiErrorText(error, fallback),
+});

@@ -14,6 +14,7 @@ import {
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
+import { changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
 import type {
   ChangeItemRow,
   ChangeSetRepository,
@@ -37,14 +38,6 @@ export interface AlertsMigrationDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   customer: CustomerService;
-}
-
-function totalsOf(rows: ItemTotals[], runId: string): MigrationRun['totals'] {
-  const count = (status: string) =>
-    rows.filter((row) => row.runId === runId && row.status === status).reduce((sum, row) => sum + row.count, 0);
-  const pending = count('pending') + count('running');
-  const [done, skipped, failed] = [count('done'), count('skipped'), count('failed')];
-  return { total: pending + done + skipped + failed, pending, done, skipped, failed };
 }
 
 const runFields = migrationRunSchema.pick({ status: true });
@@ -240,7 +233,7 @@ export class AlertsMigrationService {
       sourceAccountGroupName: input.accountGroupName,
       mode: input.options.mode,
       error: row.error,
-      totals: totalsOf(totals, row.id),
+      totals: changeSetTotals(totals, row.id),
       createdAt: row.createdAt.toISOString(),
       startedAt: row.startedAt?.toISOString() ?? null,
       finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -283,35 +276,12 @@ export class AlertsMigrationService {
   async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
     const rows = await this.deps.repository.problemsSince(user.id, since, limit, MIGRATION_KINDS);
     const totals = await this.deps.repository.totals(rows.map((row) => row.id));
-    return rows.flatMap((row): WorkNotification[] => {
-      if (!row.finishedAt) return [];
-      const label = row.kind === 'alerts-migration' ? 'Alerts migration' : 'Undo of an alerts migration';
-      const about = {
-        source: 'alerts-migration',
-        path: PATHS.alertsMigration,
-        at: row.finishedAt.toISOString(),
-      } as const;
-      if (row.status === 'failed')
-        return [
-          {
-            ...about,
-            key: `${row.id}:failed`,
-            outcome: 'failed',
-            title: `${label} failed`,
-            message: `${row.organizationName}: ${row.error ?? 'The run stopped.'}`,
-          },
-        ];
-      const { failed, total } = totalsOf(totals, row.id);
-      return [
-        {
-          ...about,
-          key: `${row.id}:partly-failed`,
-          outcome: 'partly-failed',
-          title: `${label}: ${failed} of ${total} failed`,
-          message: `${row.organizationName}: each failure and its reason are in the migration's results.`,
-        },
-      ];
-    });
+    const label = (kind: string) => (kind === 'alerts-migration' ? 'Alerts migration' : 'Undo of an alerts migration');
+    return changeSetProblems(rows, totals, label, "the migration's results").map(({ kind: _kind, ...problem }) => ({
+      ...problem,
+      source: 'alerts-migration' as const,
+      path: PATHS.alertsMigration,
+    }));
   }
 
   /** The user's migrations queued or running. */

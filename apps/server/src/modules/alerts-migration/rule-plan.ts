@@ -112,6 +112,36 @@ const ownNotifications = (rule: AlertRule) => {
   return notifications;
 };
 
+/**
+ * Maps a source item's tests into a target by name and type: the target's ids, each test resolved, and each
+ * one the target lacks dropped with the reason.
+ */
+export function mapTests(sourceTests: RuleTest[], target: { accountGroupName: string; tests: RuleTest[] }) {
+  const bySource = new Map(sourceTests.map((test) => [test.testId, test]));
+  const byKey = new Map(target.tests.map((test) => [`${test.type}\u0000${test.testName}`, test]));
+  return (ids: string[]) => {
+    const resolved: ResolvedReference[] = [];
+    const dropped: DroppedReference[] = [];
+    const testIds: string[] = [];
+    for (const testId of ids) {
+      const test = bySource.get(testId);
+      const match = test && byKey.get(`${test.type}\u0000${test.testName}`);
+      if (test && match) {
+        testIds.push(match.testId);
+        resolved.push({ kind: 'test', name: test.testName, from: testId, to: match.testId });
+      } else
+        dropped.push({
+          kind: 'test',
+          name: test?.testName ?? `test ${testId}`,
+          reason: test
+            ? `No ${test.type} test of this name in ${target.accountGroupName}`
+            : 'Not a test of the source account group',
+        });
+    }
+    return { testIds, resolved, dropped };
+  };
+}
+
 /** The first name free in the target: "Name (2)", "Name (3)", ... */
 function freeName(name: string, taken: Set<string>): string {
   for (let counter = 2; ; counter++) if (!taken.has(`${name} (${counter})`)) return `${name} (${counter})`;
@@ -126,31 +156,13 @@ function freeName(name: string, taken: Set<string>): string {
  * same name in the target is unchanged when identical, and otherwise a conflict resolved by the options.
  */
 export function planRules(source: RuleSource, targets: RuleTarget[], options: RulePlanOptions): RuleChange[] {
-  const sourceTests = new Map(source.tests.map((test) => [test.testId, test]));
   return targets.flatMap((target) => {
-    const testsByKey = new Map(target.tests.map((test) => [`${test.type}\u0000${test.testName}`, test]));
+    const testMapper = mapTests(source.tests, target);
     const webhooksByName = new Map(target.webhooks.map((hook) => [hook.integrationName, hook]));
     const byName = new Map(target.rules.map((rule) => [rule.ruleName, rule]));
     const taken = new Set(target.rules.map((rule) => rule.ruleName));
     return source.rules.map((rule): RuleChange => {
-      const resolved: ResolvedReference[] = [];
-      const dropped: DroppedReference[] = [];
-      const testIds: string[] = [];
-      for (const testId of testIdsOf(rule)) {
-        const test = sourceTests.get(testId);
-        const match = test && testsByKey.get(`${test.type}\u0000${test.testName}`);
-        if (test && match) {
-          testIds.push(match.testId);
-          resolved.push({ kind: 'test', name: test.testName, from: testId, to: match.testId });
-        } else
-          dropped.push({
-            kind: 'test',
-            name: test?.testName ?? `test ${testId}`,
-            reason: test
-              ? `No ${test.type} test of this name in ${target.accountGroupName}`
-              : 'Not a test of the source account group',
-          });
-      }
+      const { testIds, resolved, dropped } = testMapper(testIdsOf(rule));
       const notifications: Record<string, unknown> = {};
       const given = (rule.notifications ?? {}) as Record<string, unknown>;
       const email = given.email as { recipients?: unknown[] } | undefined;

@@ -1,6 +1,6 @@
 import type { SuppressionWindow } from '@ce/platform-client';
 import type { DroppedReference, ResolvedReference } from '../../core/change-sets/change-item.js';
-import type { RuleTest } from './rule-plan.js';
+import { mapTests, type RuleTest } from './rule-plan.js';
 
 /** What a suppression window's POST takes (`AlertSuppressionWindowRequest`). */
 export interface WindowBody {
@@ -48,10 +48,9 @@ export function planWindows(
   sourceTests: RuleTest[],
   targets: WindowTarget[],
 ): WindowChange[] {
-  const bySource = new Map(sourceTests.map((test) => [test.testId, test]));
   const coming = windows.filter((window) => testIdsOf(window).some((testId) => migratedTestIds.has(testId)));
   return targets.flatMap((target) => {
-    const byKey = new Map(target.tests.map((test) => [`${test.type}\u0000${test.testName}`, test]));
+    const testMapper = mapTests(sourceTests, target);
     return coming.map((window): WindowChange => {
       const base = {
         kind: 'suppression-window' as const,
@@ -71,22 +70,7 @@ export function planWindows(
           dropped: [],
           reason: 'A window of this name exists',
         };
-      const resolved: ResolvedReference[] = [];
-      const dropped: DroppedReference[] = [];
-      const testIds: string[] = [];
-      for (const testId of testIdsOf(window)) {
-        const test = bySource.get(testId);
-        const match = test && byKey.get(`${test.type}\u0000${test.testName}`);
-        if (test && match) {
-          testIds.push(match.testId);
-          resolved.push({ kind: 'test', name: test.testName, from: testId, to: match.testId });
-        } else
-          dropped.push({
-            kind: 'test',
-            name: test?.testName ?? `test ${testId}`,
-            reason: `No ${test?.type ?? ''} test of this name in ${target.accountGroupName}`.replace('  ', ' '),
-          });
-      }
+      const { testIds, resolved, dropped } = testMapper(testIdsOf(window));
       if (testIds.length === 0)
         return {
           ...base,

@@ -29,6 +29,7 @@ import { readForCustomer, type CustomerService } from '../customer/customer.serv
 import { storedInput, toStoredInput } from './bulk-input.js';
 import { mapPool } from '../../core/map-pool.js';
 import { platformFailure } from '../../core/change-sets/handlers.js';
+import { changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
 import { findDuplicates, inventory, planCells } from './bulk-plan.js';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
 import type {
@@ -47,16 +48,6 @@ const VISIBLE_KINDS: Record<'tests' | 'agents' | 'labels' | 'users', BulkRunKind
 };
 
 const BULK_RUN_KINDS_ALL = [...BULK_RUN_KINDS];
-
-function totalsOf(rows: ItemTotals[], runId: string): BulkRun['totals'] {
-  const count = (status: string) =>
-    rows.filter((row) => row.runId === runId && row.status === status).reduce((sum, row) => sum + row.count, 0);
-  const pending = count('pending') + count('running');
-  const done = count('done');
-  const skipped = count('skipped');
-  const failed = count('failed');
-  return { total: pending + done + skipped + failed, pending, done, skipped, failed };
-}
 
 const itemFields = bulkRunItemSchema.pick({ action: true, status: true });
 const runFields = bulkRunSchema.pick({ kind: true, status: true });
@@ -84,7 +75,7 @@ function summaryToApi(row: ChangeSetRow & { requestedBy: string }, totals: ItemT
     organizationName: row.organizationName,
     accountGroups: storedInput(row).accountGroups,
     error: row.error,
-    totals: totalsOf(totals, row.id),
+    totals: changeSetTotals(totals, row.id),
     createdAt: row.createdAt.toISOString(),
     startedAt: row.startedAt?.toISOString() ?? null,
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -267,33 +258,16 @@ export class BulkService {
   async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
     const rows = await this.deps.repository.problemsSince(user.id, since, limit, BULK_RUN_KINDS_ALL);
     const totals = await this.deps.repository.totals(rows.map((row) => row.id));
-    return rows.flatMap((row): WorkNotification[] => {
-      if (!row.finishedAt) return [];
-      const { kind, status } = runFields.parse(row);
-      const label = BULK_RUN_LABELS[kind];
-      const path = VISIBLE_KINDS.tests.includes(kind) ? PATHS.bulkTests : PATHS.bulkOperations;
-      const about = { source: 'bulk', path, at: row.finishedAt.toISOString() } as const;
-      if (status === 'failed')
-        return [
-          {
-            ...about,
-            key: `${row.id}:failed`,
-            outcome: 'failed',
-            title: `${label} failed`,
-            message: `${row.organizationName}: ${row.error ?? 'The run stopped.'}`,
-          },
-        ];
-      const { failed, total } = totalsOf(totals, row.id);
-      return [
-        {
-          ...about,
-          key: `${row.id}:partly-failed`,
-          outcome: 'partly-failed',
-          title: `${label}: ${failed} of ${total} failed`,
-          message: `${row.organizationName}: each failure and its reason are in the run's results.`,
-        },
-      ];
-    });
+    return changeSetProblems(
+      rows,
+      totals,
+      (kind) => BULK_RUN_LABELS[runFields.shape.kind.parse(kind)],
+      "the run's results",
+    ).map(({ kind, ...problem }) => ({
+      ...problem,
+      source: 'bulk' as const,
+      path: VISIBLE_KINDS.tests.includes(runFields.shape.kind.parse(kind)) ? PATHS.bulkTests : PATHS.bulkOperations,
+    }));
   }
 
   /** How many of the user's runs are queued or running. */

@@ -1,20 +1,12 @@
 import { useCallback, useState } from 'react';
-import { ALERTS_MIGRATION_MESSAGES, BULK_MESSAGES, bulkTokenSchema, type ReportAccountGroup } from '@ce/contract';
+import { BULK_MESSAGES, bulkTokenSchema, type ReportAccountGroup } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
-import { ApiRequestError } from '../../../lib/api-client';
-import { apiErrorText, type ErrorToastMeta } from '../../../lib/error-toasts';
+import { customerTokenErrors } from '../../../lib/error-toasts';
 import { rememberToken } from '../../../lib/recent-tokens';
 
-const refused = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
-
 /** What a failed call of the tool says: a refused token gets the spec's words and title. */
-export const migrationErrors = (fallback: string): ErrorToastMeta => ({
-  errorMessage: (error) =>
-    refused(error)
-      ? { text: ALERTS_MIGRATION_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
-      : apiErrorText(error, fallback),
-});
+export const migrationErrors = customerTokenErrors;
 
 /**
  * A customer's token and what it sees: the account groups, and the organization picked among them. The

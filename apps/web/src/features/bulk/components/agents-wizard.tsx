@@ -17,7 +17,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { useScanDuplicates } from '../api/scan-duplicates';
 import { useStartRun } from '../api/start-run';
 import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
-import { useRunParam } from '../hooks/use-run-param';
+import { useRunParam } from '../../../lib/use-run-param';
 import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';

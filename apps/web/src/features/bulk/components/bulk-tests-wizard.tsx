@@ -23,7 +23,7 @@ import { useBulkRun } from '../api/run';
 import { useStartRun } from '../api/start-run';
 import { downloadText } from '../../../lib/download';
 import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
-import { useRunParam } from '../hooks/use-run-param';
+import { useRunParam } from '../../../lib/use-run-param';
 import { readTemplatesFile, templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
 import { GroupSelect } from './group-select';

@@ -9,7 +9,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { useLoadTests } from '../api/tests';
 import { useStartRun } from '../api/start-run';
 import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
-import { useRunParam } from '../hooks/use-run-param';
+import { useRunParam } from '../../../lib/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';

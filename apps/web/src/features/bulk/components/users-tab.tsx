@@ -10,7 +10,7 @@ import { parseInvitees, usersFormSchema } from '../invitees';
 import { useLoadRoles } from '../api/roles';
 import { useStartRun } from '../api/start-run';
 import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups';
-import { useRunParam } from '../hooks/use-run-param';
+import { useRunParam } from '../../../lib/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
 import { RunPanel } from './run-results';

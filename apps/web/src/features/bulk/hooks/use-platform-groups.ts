@@ -3,18 +3,13 @@ import { BULK_MESSAGES, bulkTokenSchema, type BulkAccountGroup, type ReportAccou
 import { toast } from '../../../components/ui/toast-store';
 import { useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
-import { apiErrorText, type ErrorToastMeta } from '../../../lib/error-toasts';
+import { customerTokenErrors } from '../../../lib/error-toasts';
 import { rememberToken, type TokenList } from '../../../lib/recent-tokens';
 
 const refusedToken = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
 
 /** What a failed call of the bulk tools says: a refused token gets the bulk wizard's words and title. */
-export const platformErrors = (fallback: string): ErrorToastMeta => ({
-  errorMessage: (error) =>
-    refusedToken(error)
-      ? { text: BULK_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
-      : apiErrorText(error, fallback),
-});
+export const platformErrors = customerTokenErrors;
 
 /**
  * Step 1 and 2 of every bulk tool: a customer's token, the account groups it sees and the ones the

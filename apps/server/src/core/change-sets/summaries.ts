@@ -1,0 +1,74 @@
+import type { ItemTotals } from './repository.js';
+
+export interface ChangeSetTotals {
+  total: number;
+  pending: number;
+  done: number;
+  skipped: number;
+  failed: number;
+}
+
+/** A change set's items counted by outcome (running ones count as pending). */
+export function changeSetTotals(rows: ItemTotals[], runId: string): ChangeSetTotals {
+  const count = (status: string) =>
+    rows.filter((row) => row.runId === runId && row.status === status).reduce((sum, row) => sum + row.count, 0);
+  const pending = count('pending') + count('running');
+  const [done, skipped, failed] = [count('done'), count('skipped'), count('failed')];
+  return { total: pending + done + skipped + failed, pending, done, skipped, failed };
+}
+
+/** What a change set that ended badly tells its requester: failed, or some of its items failed. */
+export interface ChangeSetProblem {
+  /** The change set's kind, for the caller to say where it is shown. */
+  kind: string;
+  key: string;
+  outcome: 'failed' | 'partly-failed';
+  title: string;
+  message: string;
+  at: string;
+}
+
+/**
+ * The notifications of change sets that ended badly: `label` names a set's kind ("Create tests"),
+ * `where` says where each failure's reason is ("the run's results").
+ */
+export function changeSetProblems(
+  rows: {
+    id: string;
+    kind: string;
+    status: string;
+    error: string | null;
+    organizationName: string;
+    finishedAt: Date | null;
+  }[],
+  totals: ItemTotals[],
+  label: (kind: string) => string,
+  where: string,
+): ChangeSetProblem[] {
+  return rows.flatMap((row): ChangeSetProblem[] => {
+    if (!row.finishedAt) return [];
+    const at = row.finishedAt.toISOString();
+    if (row.status === 'failed')
+      return [
+        {
+          kind: row.kind,
+          key: `${row.id}:failed`,
+          outcome: 'failed',
+          title: `${label(row.kind)} failed`,
+          message: `${row.organizationName}: ${row.error ?? 'The run stopped.'}`,
+          at,
+        },
+      ];
+    const { failed, total } = changeSetTotals(totals, row.id);
+    return [
+      {
+        kind: row.kind,
+        key: `${row.id}:partly-failed`,
+        outcome: 'partly-failed',
+        title: `${label(row.kind)}: ${failed} of ${total} failed`,
+        message: `${row.organizationName}: each failure and its reason are in ${where}.`,
+        at,
+      },
+    ];
+  });
+}
