@@ -1,106 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import type { MigrationPlan, MigrationRequest, MigrationRules, MigrationRun } from '@ce/contract';
-import {
-  createTestApp,
-  DATABASES,
-  sandboxCustomer,
-  signedInClient,
-  untilFinished,
-  type SandboxCustomer,
-  type TestApp,
-  type TestClient,
-} from './build-test-app.js';
-
-type Input = Omit<Partial<MigrationRequest>, 'options'> & { options?: Partial<MigrationRequest['options']> };
+import type { MigrationPlan, MigrationRules } from '@ce/contract';
+import { DATABASES, signedInClient } from './build-test-app.js';
+import { MIGRATED, migrationSuite } from './support/alerts-migration.js';
 
 describe.each(DATABASES)('alerts migration (%s)', (kind) => {
-  let testApp: TestApp;
-  let tam: TestClient;
-  let acme: SandboxCustomer;
-  const world = () => {
-    if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
-    return testApp.sandbox.platform.world;
-  };
-  const group = (name: string) => {
-    const found = world().accountGroups.find((candidate) => candidate.accountGroupName === name);
-    if (!found) throw new Error(`no group ${name}`);
-    return found;
-  };
-  const source = () => group('Acme - Data Centers');
-  const saas = () => group('Acme - SaaS Apps');
-  const staging = () => group('Acme - Staging');
-  const ruleIdOf = (name: string) =>
-    world().alertRules.find((rule) => rule.aid === source().aid && rule.ruleName === name)?.ruleId ?? '';
-  const MIGRATED = ['Migration: portal latency', 'Migration: portal errors', 'Migration: portal availability'];
-
-  /**
-   * A group's rules as data, ids left out (a restored rule gets a new id), tests and integrations as sets
-   * (the platform groups notifications by kind, so their order carries nothing): what "exactly" compares.
-   */
-  const rulesOf = (aid: string) =>
-    world()
-      .alertRules.filter((rule) => rule.aid === aid)
-      .map(({ ruleId: _id, ...rule }) => ({
-        ...rule,
-        testIds: [...rule.testIds].sort(),
-        integrations: [...(rule.integrations ?? [])].sort((a, b) => a.integrationId.localeCompare(b.integrationId)),
-      }))
-      .sort((a, b) => a.ruleName.localeCompare(b.ruleName));
-  const windowsOf = (aid: string) =>
-    world()
-      .suppressionWindows.filter((window) => window.aid === aid)
-      .map(({ alertSuppressionWindowId: _id, ...window }) => window)
-      .sort((a, b) => a.name.localeCompare(b.name));
-  const snapshot = (...aids: string[]) => structuredClone(aids.map((aid) => [rulesOf(aid), windowsOf(aid)]));
-
-  const request = (changes: Input = {}) => ({
-    token: acme.token,
-    organization: acme.organization,
-    aid: source().aid,
-    ruleIds: MIGRATED.map(ruleIdOf),
-    targets: [{ aid: saas().aid }],
-    ...changes,
-    options: {
-      mode: 'copy',
-      onConflict: 'ask',
-      whenNoTestsLeft: 'keep',
-      keepDefault: false,
-      includeWindows: false,
-      ...changes.options,
-    },
-  });
-  const start = async (payload: object) => {
-    const response = await tam.request({ method: 'POST', url: '/api/alerts-migration/runs', payload });
-    expect(response.statusCode, response.body).toBe(202);
-    return response.json<MigrationRun>();
-  };
-  const finished = (id: string) =>
-    untilFinished(() =>
-      tam
-        .request({ method: 'GET', url: `/api/alerts-migration/runs/${id}` })
-        .then((response) => response.json<MigrationRun>()),
-    );
-  const undo = async (id: string, payload: object = { token: acme.token }) => {
-    const response = await tam.request({ method: 'POST', url: `/api/alerts-migration/runs/${id}/undo`, payload });
-    expect(response.statusCode, response.body).toBe(202);
-    return finished(response.json<MigrationRun>().id);
-  };
-
-  beforeAll(async () => {
-    testApp = await createTestApp(kind);
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    acme = await sandboxCustomer(testApp, tam);
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
+  const suite = migrationSuite(kind);
+  const { world, source, saas, staging, ruleIdOf, rulesOf, snapshot, request, start, finished, undo } = suite;
+  const tam = () => suite.tam();
+  const acme = () => suite.acme();
 
   it("lists the source's rules with their condition, tests and notifications in words, and its windows", async () => {
-    const response = await tam.request({
+    const response = await tam().request({
       method: 'POST',
       url: '/api/alerts-migration/rules',
-      payload: { token: acme.token, organization: acme.organization, aid: source().aid },
+      payload: { token: acme().token, organization: acme().organization, aid: source().aid },
     });
     expect(response.statusCode, response.body).toBe(200);
     const listed = response.json<MigrationRules>();
@@ -119,14 +33,14 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
   });
 
   it('refuses a target equal to the source, no rules, and a refused token, in words', async () => {
-    const same = await tam.request({
+    const same = await tam().request({
       method: 'POST',
       url: '/api/alerts-migration/plan',
       payload: request({ targets: [{ aid: source().aid }] }),
     });
     expect(same.statusCode).toBe(400);
     expect(same.body).toContain('A target cannot be the source account group');
-    const none = await tam.request({
+    const none = await tam().request({
       method: 'POST',
       url: '/api/alerts-migration/plan',
       payload: request({ ruleIds: [] }),
@@ -134,10 +48,10 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     expect(none.statusCode).toBe(400);
     expect(none.body).toContain('Select at least one alert rule');
     const revoked = world().tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '';
-    const refused = await tam.request({
+    const refused = await tam().request({
       method: 'POST',
       url: '/api/alerts-migration/rules',
-      payload: { token: revoked, organization: acme.organization, aid: source().aid },
+      payload: { token: revoked, organization: acme().organization, aid: source().aid },
     });
     expect(refused.statusCode).toBe(401);
     expect(refused.json().error.message).toBe('Invalid OAuth token. Please check your token and try again.');
@@ -146,7 +60,7 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
   it('plans without writing: create with a test and an integration dropped, unchanged, and a conflict with its differences', async () => {
     const before = snapshot(saas().aid);
     const calls = world().tests.length;
-    const response = await tam.request({
+    const response = await tam().request({
       method: 'POST',
       url: '/api/alerts-migration/plan',
       payload: request({
@@ -243,20 +157,22 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
         ?.severity,
     ).toBe('major');
 
-    const csv = await tam.request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results?format=csv` });
+    const csv = await tam().request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results?format=csv` });
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.body).toContain('Acme - SaaS Apps,Alert rule,Migration: portal latency,Create,done');
-    const xlsx = await tam.request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results` });
+    const xlsx = await tam().request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}/results` });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.getWorksheet('Results')?.rowCount).toBe(run.items.length + 1);
-    const message = testApp.sandbox?.webex.messages.find((candidate) =>
-      candidate.markdown?.includes('**Alerts migration (copy)** for Acme Corporation'),
-    );
+    const message = suite
+      .app()
+      .sandbox?.webex.messages.find((candidate) =>
+        candidate.markdown?.includes('**Alerts migration (copy)** for Acme Corporation'),
+      );
     expect(message?.toPersonEmail).toBe('tam@demo.local');
     expect(message?.markdown).toContain('Done: 6');
 
-    const superUser = await signedInClient(testApp.app, 'superuser@demo.local');
+    const superUser = await signedInClient(suite.app().app, 'superuser@demo.local');
     const audit = (await superUser.request({ method: 'GET', url: '/api/audit-log' })).json().entries as {
       action: string;
       detail: { changeSet?: string };
@@ -267,10 +183,10 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     expect(undone.status).toBe('done');
     expect(undone.totals).toMatchObject({ done: 6, failed: 0 });
     expect(snapshot(source().aid, saas().aid, staging().aid)).toEqual(before);
-    const again = await tam.request({
+    const again = await tam().request({
       method: 'POST',
       url: `/api/alerts-migration/runs/${run.id}/undo`,
-      payload: { token: acme.token },
+      payload: { token: acme().token },
     });
     expect(again.statusCode).toBe(409);
   });
@@ -315,7 +231,7 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
       targetOrganization: { token: globexToken, organization: { id: globex.orgId, name: globex.name } },
     });
     const plan = (
-      await tam.request({ method: 'POST', url: '/api/alerts-migration/plan', payload })
+      await tam().request({ method: 'POST', url: '/api/alerts-migration/plan', payload })
     ).json<MigrationPlan>();
     expect(
       plan.items[0]?.dropped.map((reference) => `${reference.kind} ${reference.name}: ${reference.reason}`),
@@ -333,51 +249,13 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     expect(copied).toMatchObject({ testIds: [], notificationEmails: ['noc@acme.example.com'] });
     expect(copied?.integrations ?? []).toEqual([]);
 
-    const missing = await tam.request({
+    const missing = await tam().request({
       method: 'POST',
       url: `/api/alerts-migration/runs/${run.id}/undo`,
-      payload: { token: acme.token },
+      payload: { token: acme().token },
     });
     expect(missing.statusCode).toBe(400);
-    await undo(run.id, { token: acme.token, targetToken: globexToken });
+    await undo(run.id, { token: acme().token, targetToken: globexToken });
     expect(snapshot(source().aid, target.aid)).toEqual(before);
-  });
-
-  it('names the permission a token lacks, per item, without stopping the others', async () => {
-    const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
-    const run = await finished(
-      (await start({ ...request({ targets: [{ aid: staging().aid }] }), token: readOnly })).id,
-    );
-    expect(run.totals.failed).toBe(3);
-    expect(run.items[0]?.error).toBe(
-      'The token does not have permission for this operation. The token\'s user needs the "Edit alert rules" permission in this account group.',
-    );
-  });
-
-  it('finds a creation sent before a crash instead of sending it again', async () => {
-    const before = snapshot(staging().aid);
-    const run = await finished(
-      (await start(request({ ruleIds: [ruleIdOf('Migration: portal errors')], targets: [{ aid: staging().aid }] }))).id,
-    );
-    const createdId = run.items[0]?.resultId;
-    // The crash: the worker sent the creation and died before recording its answer.
-    const sql = (text: string, values: unknown[]) => testApp.database.sql.executeSql(text, values);
-    await sql(`update bulk_run_items set status = 'running', result_id = null, started_at = now() where run_id = $1`, [
-      run.id,
-    ]);
-    await sql(
-      `update bulk_runs set status = 'running', finished_at = null, lease_until = now() - interval '1 minute' where id = $1`,
-      [run.id],
-    );
-    await sql('update bulk_runs set token_id = $2 where id = $1', [run.id, await testApp.tokens.seal(acme.token)]);
-    expect(await testApp.jobs.bulk.recoverOrphans(false)).toBe(1);
-    await testApp.jobs.bulk.run(run.id);
-    const resumed = await finished(run.id);
-    expect(resumed.items[0]).toMatchObject({ status: 'done', resultId: createdId, note: 'Confirmed after a restart' });
-    expect(
-      world().alertRules.filter((rule) => rule.aid === staging().aid && rule.ruleName === 'Migration: portal errors'),
-    ).toHaveLength(1);
-    await undo(run.id);
-    expect(snapshot(staging().aid)).toEqual(before);
   });
 });
