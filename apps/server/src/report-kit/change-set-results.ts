@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import { neutralize } from './spreadsheet-safety.js';
 import { streamWorkbook, type Column } from './stream-workbook.js';
 
@@ -35,15 +36,17 @@ export function resultsWorkbook(title: string, rows: Iterable<ResultRow>): Promi
   });
 }
 
-/** A CSV field (RFC 4180): formula-safe, quoted when it holds a quote, a comma or a line break. */
-function csvField(value: string | null): string {
-  const text = String(neutralize(value ?? ''));
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-/** A change set's results as CSV (UTF-8 with a byte-order mark, so spreadsheet programs read accents). */
+/**
+ * A change set's results as CSV (RFC 4180, CRLF; UTF-8 with a byte-order mark, so spreadsheet programs read
+ * accents): quoted where needed, and text a spreadsheet would run as a formula disarmed.
+ */
 export function resultsCsv(rows: Iterable<ResultRow>): Buffer {
-  const lines = [COLUMNS.map((column) => csvField(column.header)).join(',')];
-  for (const row of rows) lines.push(COLUMNS.map((column) => csvField(row[column.key])).join(','));
-  return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8');
+  const csv = Papa.unparse(
+    {
+      fields: COLUMNS.map((column) => column.header),
+      data: [...rows].map((row) => COLUMNS.map((column) => neutralize(row[column.key] ?? ''))),
+    },
+    { newline: '\r\n' },
+  );
+  return Buffer.from(`\uFEFF${csv}\r\n`, 'utf8');
 }
