@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { crc32, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { TRACKER_LIMITS, TRACKER_MESSAGES } from '@ce/contract';
+import { unzipVerified, ZipError, zipDirectory } from '../../core/zip.js';
 
 /** A file the tracker refuses, with the message the user sees (always a 4xx). */
 export class SheetError extends Error {
@@ -47,130 +47,27 @@ function looksLikeText(bytes: Buffer): boolean {
   return !(start.startsWith('<!doctype') || start.startsWith('<html') || start.startsWith('<?xml'));
 }
 
-interface ZipEntry {
-  name: string;
-  flags: number;
-  method: number;
-  crc: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
-}
+const ZIP_LIMITS = { maxEntries: MAX_ZIP_ENTRIES, maxUnzippedBytes: MAX_UNZIPPED_BYTES };
 
-const damaged = () => new SheetError(TRACKER_MESSAGES.emptyFile);
-
-/** The end-of-central-directory record: where the directory starts, how long it is, how many entries. */
-function endRecord(bytes: Buffer): { at: number; count: number; size: number; offset: number } {
-  for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at--) {
-    if (bytes.readUInt32LE(at) !== 0x06054b50) continue;
-    // Nothing may follow the record but its own comment: no second archive hiding behind the first.
-    if (at + 22 + bytes.readUInt16LE(at + 20) !== bytes.length) throw damaged();
-    // One disk only; both entry counts agree.
-    if (bytes.readUInt16LE(at + 4) !== 0 || bytes.readUInt16LE(at + 6) !== 0) throw damaged();
-    if (bytes.readUInt16LE(at + 8) !== bytes.readUInt16LE(at + 10)) throw damaged();
-    return {
-      at,
-      count: bytes.readUInt16LE(at + 10),
-      size: bytes.readUInt32LE(at + 12),
-      offset: bytes.readUInt32LE(at + 16),
-    };
+/** The zip rules (core/zip.ts) in the tracker's words. */
+function inTrackerWords<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ZipError)) throw error;
+    throw new SheetError(
+      error.problem === 'too-large'
+        ? 'The file unpacks to far more than an hours sheet holds.'
+        : TRACKER_MESSAGES.emptyFile,
+    );
   }
-  throw damaged();
 }
 
-/**
- * The zip's central directory, checked: no Zip64, a sane number of entries, sizes that add up, and a
- * directory that ends exactly where the end record begins.
- */
-function zipEntries(bytes: Buffer): { entries: ZipEntry[]; directoryAt: number } {
-  const end = endRecord(bytes);
-  if (end.count > MAX_ZIP_ENTRIES || end.offset + end.size !== end.at) throw damaged();
-  const entries: ZipEntry[] = [];
-  let offset = end.offset;
-  let total = 0;
-  for (let index = 0; index < end.count; index++) {
-    if (offset + 46 > end.at || bytes.readUInt32LE(offset) !== 0x02014b50) throw damaged();
-    const nameLength = bytes.readUInt16LE(offset + 28);
-    const entry = {
-      flags: bytes.readUInt16LE(offset + 8),
-      method: bytes.readUInt16LE(offset + 10),
-      crc: bytes.readUInt32LE(offset + 16),
-      compressedSize: bytes.readUInt32LE(offset + 20),
-      size: bytes.readUInt32LE(offset + 24),
-      name: bytes.toString('utf8', offset + 46, offset + 46 + nameLength),
-      localOffset: bytes.readUInt32LE(offset + 42),
-    };
-    if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.flags & 0x1) throw damaged();
-    total += entry.size;
-    if (total > MAX_UNZIPPED_BYTES) throw new SheetError('The file unpacks to far more than an hours sheet holds.');
-    entries.push(entry);
-    offset += 46 + nameLength + bytes.readUInt16LE(offset + 30) + bytes.readUInt16LE(offset + 32);
-  }
-  if (offset !== end.at) throw damaged();
-  return { entries, directoryAt: end.offset };
-}
+const zipEntries = (bytes: Buffer) => inTrackerWords(() => zipDirectory(bytes, ZIP_LIMITS));
 
-/**
- * Walks the local headers from the first byte and holds each to the central directory: the same entries
- * in the same places, names, methods and sizes, a data descriptor (when there is one) that says the same,
- * no gap and nothing extra before the directory. The streaming workbook reader reads local headers, so an
- * entry the directory does not list (a bomb smuggled past the directory's sizes) never reaches it. Every
- * entry is then inflated once with a cap at its declared size, and must come to exactly that size and CRC;
- * each worksheet must be whole.
- */
-function verifyZip(bytes: Buffer): void {
-  const { entries, directoryAt } = zipEntries(bytes);
-  entries.sort((a, b) => a.localOffset - b.localOffset);
-  let expected = 0;
-  for (const entry of entries) {
-    const header = entry.localOffset;
-    if (header !== expected || header + 30 > directoryAt || bytes.readUInt32LE(header) !== 0x04034b50) throw damaged();
-    const flags = bytes.readUInt16LE(header + 6);
-    const nameLength = bytes.readUInt16LE(header + 26);
-    const start = header + 30 + nameLength + bytes.readUInt16LE(header + 28);
-    if (
-      flags !== entry.flags ||
-      bytes.readUInt16LE(header + 8) !== entry.method ||
-      bytes.toString('utf8', header + 30, header + 30 + nameLength) !== entry.name
-    )
-      throw damaged();
-    const described = (flags & 0x8) !== 0;
-    if (
-      !described &&
-      (bytes.readUInt32LE(header + 18) !== entry.compressedSize || bytes.readUInt32LE(header + 22) !== entry.size)
-    )
-      throw damaged();
-    let next = start + entry.compressedSize;
-    if (next > directoryAt) throw damaged();
-    if (described) {
-      // crc, compressed size, size; with or without the optional signature.
-      const signed = next + 4 <= directoryAt && bytes.readUInt32LE(next) === 0x08074b50;
-      const at = signed ? next + 4 : next;
-      if (
-        at + 12 > directoryAt ||
-        bytes.readUInt32LE(at) !== entry.crc ||
-        bytes.readUInt32LE(at + 4) !== entry.compressedSize ||
-        bytes.readUInt32LE(at + 8) !== entry.size
-      )
-        throw damaged();
-      next = at + 12;
-    }
-    const data = bytes.subarray(start, start + entry.compressedSize);
-    let content: Buffer;
-    if (entry.method === 0) content = data;
-    else if (entry.method === 8) {
-      try {
-        content = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) });
-      } catch {
-        throw damaged();
-      }
-    } else throw damaged();
-    if (content.length !== entry.size || crc32(content) !== entry.crc) throw damaged();
-    verifySheet(entry.name, content);
-    expected = next;
-  }
-  if (expected !== directoryAt) throw damaged();
-}
+/** Every entry held to the directory and inflated once (core/zip.ts); each worksheet must be whole. */
+const verifyZip = (bytes: Buffer) =>
+  inTrackerWords(() => unzipVerified(bytes, ZIP_LIMITS, (entry, content) => verifySheet(entry.name, content)));
 
 /**
  * Each worksheet's XML must be whole: a sheet cut in the middle (its rows end, its closing tag is missing)
