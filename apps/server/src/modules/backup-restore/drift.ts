@@ -1,0 +1,82 @@
+import { BACKUP_KINDS, canonicalJson, type BackupItem, type BackupKind } from './archive.js';
+
+/** One field that differs, by its path in the item's configuration ("agents", "alertRules", "url"). */
+export interface FieldChange {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+export interface DriftChange {
+  kind: BackupKind;
+  key: string;
+  name: string;
+  /** From the first side to the second: added (only in the second), removed (only in the first), changed. */
+  change: 'added' | 'removed' | 'changed';
+  fields: FieldChange[];
+}
+
+export type DriftCounts = Record<BackupKind, { added: number; removed: number; changed: number; unchanged: number }>;
+
+/** A value as the comparison shows it: text as it is, anything else as compact JSON. */
+const shown = (value: unknown): string | null =>
+  value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(JSON.parse(canonicalJson(value)));
+
+/** The leaves of a configuration by path: objects are walked, arrays and scalars are leaves. */
+function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>))
+      leaves(item, prefix ? `${prefix}.${key}` : key, into);
+    if (Object.keys(value).length === 0 && prefix) into.set(prefix, value);
+  } else if (value !== undefined) into.set(prefix, value);
+  return into;
+}
+
+/** The fields of `after`'s configuration that differ from `before`'s, compared as data (key order ignored). */
+export function fieldChanges(before: Record<string, unknown>, after: Record<string, unknown>): FieldChange[] {
+  const [was, will] = [leaves(before), leaves(after)];
+  const paths = [...new Set([...was.keys(), ...will.keys()])].sort();
+  return paths.flatMap((path) => {
+    const [from, to] = [was.get(path), will.get(path)];
+    return canonicalJson(from ?? null) === canonicalJson(to ?? null)
+      ? []
+      : [{ path, before: shown(from), after: shown(to) }];
+  });
+}
+
+/**
+ * Compares two sides of an account group's configuration (a backup and the live group, or two backups),
+ * item by item by kind and key; server-managed fields are not part of an item's configuration, so ids,
+ * dates and links never count as a change.
+ */
+export function drift(first: BackupItem[], second: BackupItem[]): { changes: DriftChange[]; counts: DriftCounts } {
+  const id = (item: BackupItem) => `${item.kind}\u0000${item.key}`;
+  const before = new Map(first.map((item) => [id(item), item]));
+  const after = new Map(second.map((item) => [id(item), item]));
+  const counts = Object.fromEntries(
+    BACKUP_KINDS.map((kind) => [kind, { added: 0, removed: 0, changed: 0, unchanged: 0 }]),
+  ) as DriftCounts;
+  const changes: DriftChange[] = [];
+  for (const [key, item] of before) {
+    const other = after.get(key);
+    if (!other) {
+      counts[item.kind].removed += 1;
+      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
+      continue;
+    }
+    const fields = fieldChanges(item.config, other.config);
+    if (fields.length === 0) counts[item.kind].unchanged += 1;
+    else {
+      counts[item.kind].changed += 1;
+      changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
+    }
+  }
+  for (const [key, item] of after)
+    if (!before.has(key)) {
+      counts[item.kind].added += 1;
+      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'added', fields: [] });
+    }
+  const order = (change: DriftChange) => BACKUP_KINDS.indexOf(change.kind);
+  changes.sort((a, b) => order(a) - order(b) || a.key.localeCompare(b.key));
+  return { changes, counts };
+}
