@@ -11,15 +11,12 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { sessionJobs } from './modules/auth/sessions.job.js';
 import { SessionsRepository } from './modules/auth/sessions.repository.js';
-import { bulkRoutes } from './modules/bulk/bulk.routes.js';
-import { ChangeSetJob } from './core/change-sets/job.js';
-import { mergeTools } from './core/change-sets/handlers.js';
-import { ChangeSetRepository } from './core/change-sets/repository.js';
-import { bulkChangeSets } from './modules/bulk/bulk-kinds.js';
-import { alertsMigrationRoutes } from './modules/alerts-migration/alerts-migration.routes.js';
-import { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
-import { alertsMigrationChangeSets } from './modules/alerts-migration/kinds.js';
-import { BulkService } from './modules/bulk/bulk.service.js';
+import type { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
+import type { BackupJob } from './modules/backup-restore/backup.job.js';
+import type { ChangeSetJob } from './core/change-sets/job.js';
+import { registerGroupTools } from './group-tools.js';
+import type { BackupsService } from './modules/backup-restore/backups.service.js';
+import type { BulkService } from './modules/bulk/bulk.service.js';
 import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
 import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
 import { DashboardsService } from './modules/dashboards/dashboards.service.js';
@@ -107,11 +104,12 @@ export interface BuiltApp {
     reports: ReportsService;
     bulk: BulkService;
     migration: AlertsMigrationService;
+    backups: BackupsService;
     dashboards: DashboardsService;
     tracker: TrackerService;
   };
   /** The background jobs of the modules that have them (tests play the worker through these). */
-  jobs: { reports: ReportJobs; bulk: ChangeSetJob };
+  jobs: { reports: ReportJobs; bulk: ChangeSetJob; backups: BackupJob };
   /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
@@ -257,35 +255,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       clock: options.clock,
     });
     await app.register(reportsRoutes, { reports });
-    // Every write into a customer's account goes through one change-set engine (core/change-sets).
-    const changeSets = new ChangeSetRepository(db);
-    const bulk = new BulkService({ repository: changeSets, queue, tokens, platform, customer });
-    const bulkJob = new ChangeSetJob({
-      repository: changeSets,
+    // Every write into a customer's account goes through one change-set engine; backups read groups whole.
+    const { bulk, bulkJob, migration, backups, backupJob } = await registerGroupTools(app, {
+      db,
       queue,
       tokens,
       platform,
-      tools: mergeTools(
-        bulkChangeSets(usage),
-        alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
-      ),
-      onWrite: async (run, item, resultId) =>
-        audit.record(
-          { id: run.userId, email: await changeSets.requesterEmail(run.userId) },
-          `change-set.${item.action}`,
-          `${run.organizationName} / ${item.accountGroupName}: ${item.subject}`,
-          { changeSet: run.id, kind: run.kind, aid: item.aid, resultId },
-        ),
-      logger: app.log,
-      instanceId: config.instanceId,
-      leaseMs: config.jobLeaseMs,
+      customer,
+      usage,
+      audit,
+      webex,
+      config,
       metrics,
     });
-    // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
-    app.addHook('preClose', async () => bulkJob.stop());
-    await app.register(bulkRoutes, { bulk });
-    const migration = new AlertsMigrationService({ repository: changeSets, queue, tokens, platform, customer });
-    await app.register(alertsMigrationRoutes, { migration });
     const dashboards = new DashboardsService({
       repository: new DashboardsRepository(db),
       platform,
@@ -343,6 +325,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         ...identityJobs(identity, config.retentionDays, app.log),
         ...reportJobs.jobs(config.retentionDays),
         ...bulkJob.jobs(config.retentionDays),
+        ...backupJob.jobs(config.backupRetentionDays),
         ...pcapJobs(pcapRepository, config.retentionDays, app.log),
         ...diagnosticsJobs(diagnosticsRepository, config.retentionDays, app.log),
         ...trackerJobs(trackerRepository, config.retentionDays, app.log),
@@ -353,6 +336,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const embedded = database.kind === 'pglite';
       await reportJobs.recoverOrphans(embedded);
       await bulkJob.recoverOrphans(embedded);
+      await backupJob.recoverOrphans(embedded);
       await tokens.sweep();
     }
 
@@ -372,10 +356,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         reports,
         bulk,
         migration,
+        backups,
         dashboards,
         tracker,
       },
-      jobs: { reports: reportJobs, bulk: bulkJob },
+      jobs: { reports: reportJobs, bulk: bulkJob, backups: backupJob },
       sandbox,
       tokens,
     };

@@ -14,6 +14,7 @@ export * from './reports.js';
 export * from './bulk.js';
 export * from './change-sets.js';
 export * from './alerts-migration.js';
+export * from './backups.js';
 export * from './notifications.js';
 export * from './health.js';
 export * from './dashboards.js';

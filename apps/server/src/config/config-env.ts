@@ -129,6 +129,7 @@ export const envSchema = z.object({
     .optional(),
   OIDC_REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(true),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  BACKUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
-import { bulkRuns, reportRequests, sealedTokens } from '../db/schema.js';
+import { backups, bulkRuns, reportRequests, sealedTokens } from '../db/schema.js';
 import type { Db } from './database.js';
 import { periodicJob, type Job } from './jobs.js';
 import { RetiredKeyError, type TokenVault } from './token-vault.js';
@@ -64,6 +64,12 @@ export class SealedTokens {
           .select({ id: bulkRuns.targetTokenId })
           .from(bulkRuns)
           .where(and(isNotNull(bulkRuns.targetTokenId), inArray(bulkRuns.status, ACTIVE))),
+      )
+      .union(
+        this.db
+          .select({ id: backups.tokenId })
+          .from(backups)
+          .where(and(isNotNull(backups.tokenId), inArray(backups.status, ACTIVE))),
       );
     const unreferenced = await this.db
       .delete(sealedTokens)

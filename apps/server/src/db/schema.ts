@@ -10,3 +10,4 @@ export * from './schema/bulk.js';
 export * from './schema/dashboards.js';
 export * from './schema/tracker.js';
 export * from './schema/support.js';
+export * from './schema/backups.js';

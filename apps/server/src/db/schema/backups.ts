@@ -1,0 +1,40 @@
+import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
+import { jobColumns } from './job-columns.js';
+
+/**
+ * A backup of one account group's configuration: made by a job from a customer's token (sealed while it
+ * runs), or uploaded; the archive's bytes in chunks beside it. Kept for the backups' own retention.
+ */
+export const backups = pgTable(
+  'backups',
+  {
+    ...jobColumns(),
+    aid: text('aid').notNull(),
+    accountGroupName: text('account_group_name').notNull(),
+    /** 'live' (read from the platform) or 'upload' (an archive someone sent). */
+    origin: text('origin').notNull().default('live'),
+    /** Items per kind, from the manifest. */
+    counts: jsonb('counts').$type<Record<string, number>>(),
+    items: integer('items'),
+    size: integer('size'),
+    /** SHA-256 of the archive's bytes. */
+    checksum: text('checksum'),
+  },
+  (table) => [
+    index('backups_organization_idx').on(table.organizationId, table.aid, table.createdAt),
+    index('backups_user_idx').on(table.userId, table.createdAt),
+  ],
+);
+
+export const backupChunks = pgTable(
+  'backup_chunks',
+  {
+    backupId: uuid('backup_id')
+      .notNull()
+      .references(() => backups.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    content: bytea('content').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.backupId, table.position] })],
+);

@@ -1,0 +1,182 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { PlatformError, type PlatformClient } from '@ce/platform-client';
+import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
+import { LeaseLostError, leaseTiming, whileLeased, type LeasedJobDependencies } from '../../core/lease.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
+import { BackupArchiveWriter, type BackupItem } from './archive.js';
+import type { BackupRow, BackupsRepository } from './backups.repository.js';
+import { readGroup } from './read.js';
+
+export const BACKUP_QUEUE = 'backups.run';
+const BACKUP_RECOVERY_QUEUE = 'backups.recover';
+const BACKUP_RETENTION_QUEUE = 'backups.retention';
+/** The archive is stored in chunks of about this size, as it is written. */
+const CHUNK_BYTES = 1024 * 1024;
+const LOST_JOB_GRACE_MS = 2 * 60_000;
+const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
+const DAY_MS = 86_400_000;
+const REFUSED = 'The platform refused the token: start the backup again with a valid one.';
+
+export async function sendBackupJob(queue: JobQueue, repository: BackupsRepository, id: string): Promise<void> {
+  const jobId = await queue.send(
+    BACKUP_QUEUE,
+    { backupId: id },
+    { retryLimit: 2, retryDelay: 5, expireInSeconds: 4 * 3600 },
+  );
+  await repository.update(id, { jobId });
+}
+
+export interface BackupJobDependencies extends LeasedJobDependencies {
+  repository: BackupsRepository;
+  queue: JobQueue;
+  tokens: SealedTokens;
+  platform: PlatformClient;
+}
+
+/** Collects the archive's bytes and stores them a chunk at a time, hashing them as they go. */
+class ChunkSink {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private position = 0;
+  size = 0;
+  private readonly hash = createHash('sha256');
+
+  constructor(private readonly store: (position: number, content: Buffer) => Promise<void>) {}
+
+  async write(bytes: Buffer): Promise<void> {
+    this.hash.update(bytes);
+    this.size += bytes.length;
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes >= CHUNK_BYTES) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    if (this.pendingBytes === 0) return;
+    const content = Buffer.concat(this.pending);
+    this.pending = [];
+    this.pendingBytes = 0;
+    await this.store(this.position++, content);
+  }
+
+  checksum(): string {
+    return this.hash.digest('hex');
+  }
+}
+
+/**
+ * The backup job: claims a backup under a lease, reads its account group once at the organization's pace
+ * and writes the archive as it reads (each item into the zip and to the database in chunks, so memory stays
+ * flat), then records the counts, size and checksum and erases the token. A backup whose worker died is
+ * sent back to the queue and read again from the start (reads change nothing); retention is its own.
+ */
+export class BackupJob {
+  constructor(private readonly deps: BackupJobDependencies) {}
+
+  jobs(retentionDays: number): Job[] {
+    return [
+      queuedJob({
+        queue: BACKUP_QUEUE,
+        data: z.object({ backupId: z.uuid() }),
+        run: ({ backupId }) => this.run(backupId),
+      }),
+      periodicJob(BACKUP_RECOVERY_QUEUE, EVERY_MINUTE, async () => {
+        await this.recoverOrphans(false);
+      }),
+      periodicJob(BACKUP_RETENTION_QUEUE, NIGHTLY, async () => {
+        const deleted = await this.deps.repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS));
+        if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: backups deleted');
+      }),
+    ];
+  }
+
+  /** Backups whose worker or queue job was lost go back to the queue; those whose token is gone end. */
+  async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
+    const { repository, queue, tokens } = this.deps;
+    const candidates = await repository.leases.requeueOrphans(now, all);
+    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
+    for (const row of await repository.leases.waiting(waitingSince)) {
+      if (candidates.some((candidate) => candidate.id === row.id)) continue;
+      const state = !all && row.jobId ? await queue.jobState(BACKUP_QUEUE, row.jobId) : null;
+      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
+    }
+    for (const row of candidates) {
+      if ((await tokens.open(row.tokenId)) === null) {
+        await this.end(row, 'The token is no longer available: start the backup again.');
+        continue;
+      }
+      await sendBackupJob(queue, repository, row.id);
+    }
+    this.deps.metrics?.recovered('backups', candidates.length);
+    return candidates.length;
+  }
+
+  private async end(row: Pick<BackupRow, 'id' | 'tokenId'>, error: string): Promise<void> {
+    await this.deps.repository.update(row.id, { status: 'failed', error, finishedAt: new Date(), leaseUntil: null });
+    await this.deps.tokens.erase(row.tokenId);
+  }
+
+  async run(backupId: string): Promise<void> {
+    const { repository } = this.deps;
+    const claimed = await repository.leases.claim(backupId, new Date(), this.deps.instanceId, this.deps.leaseMs);
+    if (!claimed) return;
+    const { row, lease } = claimed;
+    let ended = false;
+    try {
+      const done = await whileLeased(
+        lease,
+        (held, until) => repository.leases.renew(held, until),
+        (signal) => this.write(row, signal),
+        leaseTiming(this.deps.leaseMs),
+      );
+      ended = await repository.leases.write(lease, { ...done, status: 'done', finishedAt: new Date(), error: null });
+    } catch (error) {
+      if (error instanceof LeaseLostError) return;
+      const message =
+        error instanceof PlatformError
+          ? error.status === 401
+            ? REFUSED
+            : error.message
+          : 'The backup stopped because of an internal error.';
+      if (!(error instanceof PlatformError))
+        this.deps.logger.error({ err: error, backupId, jobGeneration: lease.generation }, 'backup failed');
+      ended = await repository.leases.write(lease, { status: 'failed', finishedAt: new Date(), error: message });
+    } finally {
+      if (ended) {
+        await this.deps.tokens.erase(row.tokenId);
+        await repository.leases.write(lease, { leaseUntil: null });
+      }
+    }
+  }
+
+  /** Reads the group and writes the archive, item by item; answers what the row records of it. */
+  private async write(row: BackupRow, signal: AbortSignal) {
+    const { repository } = this.deps;
+    const token = await this.deps.tokens.open(row.tokenId);
+    if (token === null) throw new Error('the backup token is gone');
+    const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal });
+    await repository.clearChunks(row.id);
+    const sink = new ChunkSink((position, content) => repository.addChunk(row.id, position, content));
+    const writer = new BackupArchiveWriter({
+      organization: { id: row.organizationId, name: row.organizationName },
+      accountGroup: { aid: row.aid, accountGroupName: row.accountGroupName },
+      createdAt: row.createdAt.toISOString(),
+      createdBy: await repository.requesterEmail(row.userId),
+    });
+    // Items arrive from reads running at once; each is written as it comes, in arrival order.
+    let writing = Promise.resolve();
+    let items = 0;
+    await readGroup(session, row.aid, (item: BackupItem) => {
+      items += 1;
+      const bytes = writer.add(item);
+      writing = writing.then(() => sink.write(bytes));
+    });
+    await writing;
+    const { bytes, manifest } = writer.finish();
+    await sink.write(bytes);
+    await sink.flush();
+    return { counts: manifest.counts, items, size: sink.size, checksum: sink.checksum() };
+  }
+}

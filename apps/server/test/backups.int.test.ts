@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import type { Backup, Drift } from '@ce/contract';
+import { readArchive } from '../src/modules/backup-restore/archive.js';
+import { writeZip } from '../src/core/zip.js';
+import {
+  createTestApp,
+  DATABASES,
+  multipartBody,
+  sandboxCustomer,
+  signedInClient,
+  untilFinished,
+  type SandboxCustomer,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
+
+describe.each(DATABASES)('backups (%s)', (kind) => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let acme: SandboxCustomer;
+  const world = () => {
+    if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
+    return testApp.sandbox.platform.world;
+  };
+  const group = () => {
+    const found = world().accountGroups.find((candidate) => candidate.accountGroupName === 'Acme - Staging');
+    if (!found) throw new Error('the demo world has Acme - Staging');
+    return found;
+  };
+  const backUp = async () => {
+    const response = await tam.request({
+      method: 'POST',
+      url: '/api/backups',
+      payload: { token: acme.token, organization: acme.organization, accountGroups: [{ aid: group().aid }] },
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    const [queued] = response.json<{ backups: Backup[] }>().backups;
+    return untilFinished(() =>
+      tam.request({ method: 'GET', url: `/api/backups/${queued?.id}` }).then((answer) => answer.json<Backup>()),
+    );
+  };
+  const archiveOf = async (id: string) =>
+    (await tam.request({ method: 'GET', url: `/api/backups/${id}/archive` })).rawPayload;
+  const upload = async (bytes: Buffer, name = 'anything.bin') => {
+    const { payload, headers } = await multipartBody({}, { file: { bytes, name } });
+    return tam.request({ method: 'POST', url: '/api/backups/upload', payload, headers });
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp(kind);
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    acme = await sandboxCustomer(testApp, tam);
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('backs up a group whole, each list and each detail read once, as an archive a team can keep, and keeps no token', async () => {
+    const calls = testApp.sandbox?.platform.calls ?? [];
+    const from = calls.length;
+    const backup = await backUp();
+    const read = (path: string) =>
+      calls.slice(from).filter((call) => call.method === 'GET' && call.path === path).length;
+    expect(backup).toMatchObject({
+      status: 'done',
+      origin: 'live',
+      accountGroupName: 'Acme - Staging',
+      requestedBy: 'tam@demo.local',
+    });
+    const tests = world().tests.filter((test) => test.aid === group().aid);
+    const rules = world().alertRules.filter((rule) => rule.aid === group().aid);
+    expect(backup.counts).toMatchObject({ test: tests.length, 'alert-rule': rules.length });
+    expect([read('/tests'), read('/alerts/rules'), read('/alerts/rules/:ruleId'), read('/dashboards')]).toEqual([
+      1,
+      1,
+      rules.length,
+      1,
+    ]);
+    const bytes = await archiveOf(backup.id);
+    expect(bytes.length).toBe(backup.size);
+    const { manifest, items } = readArchive(bytes);
+    expect(manifest.source).toMatchObject({ accountGroup: { aid: group().aid, accountGroupName: 'Acme - Staging' } });
+    const test = items.find((item) => item.kind === 'test' && item.name === tests[0]?.testName);
+    expect(test?.server).toHaveProperty('testId', tests[0]?.testId);
+    expect(test?.config).not.toHaveProperty('testId');
+    expect(test?.config.agents).toEqual(expect.arrayContaining([expect.any(String)]));
+    const { rows } = await testApp.database.sql.executeSql('select token_id from backups where id = $1', [backup.id]);
+    expect(rows).toEqual([{ token_id: null }]);
+  });
+
+  it('finds exactly what changed since the backup: a test edited, a rule deleted, a dashboard added', async () => {
+    const backup = await backUp();
+    const test = world().tests.find((candidate) => candidate.aid === group().aid && candidate.type === 'http-server');
+    const rule = world().alertRules.find((candidate) => candidate.aid === group().aid);
+    if (!test || !rule) throw new Error('the group has a test and a rule');
+    test.interval = test.interval === 300 ? 600 : 300;
+    world().alertRules.splice(world().alertRules.indexOf(rule), 1);
+    world().dashboards.push({
+      dashboardId: 'f00dfeedf00dfeedf00dfeed',
+      aid: group().aid,
+      title: 'Added after the backup',
+      description: '',
+      isBuiltIn: false,
+      isPrivate: false,
+      createdBy: '1',
+      modifiedDate: new Date().toISOString(),
+      widgets: [],
+    });
+    const response = await tam.request({
+      method: 'POST',
+      url: `/api/backups/${backup.id}/drift`,
+      payload: { token: acme.token },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const drift = response.json<Drift>();
+    expect(
+      drift.changes.map((change) => [
+        change.kind,
+        change.name,
+        change.change,
+        change.fields.map((field) => field.path),
+      ]),
+    ).toEqual([
+      ['test', test.testName, 'changed', ['interval']],
+      ['alert-rule', rule.ruleName, 'removed', []],
+      ['dashboard', 'Added after the backup', 'added', []],
+    ]);
+    expect(drift.counts.dashboard).toMatchObject({ added: 1 });
+
+    const xlsx = await tam.request({
+      method: 'POST',
+      url: `/api/backups/${backup.id}/drift/export?format=xlsx`,
+      payload: { token: acme.token },
+    });
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
+    expect(workbook.getWorksheet('Changes')?.rowCount).toBe(4);
+    const html = await tam.request({
+      method: 'POST',
+      url: `/api/backups/${backup.id}/drift/export?format=html`,
+      payload: { token: acme.token },
+    });
+    expect(html.headers['content-type']).toContain('text/html');
+    expect(html.body).toContain('Added after the backup');
+  });
+
+  it('keeps an uploaded archive, recognised by its content whatever its name, and compares two backups', async () => {
+    const first = await backUp();
+    const bytes = await archiveOf(first.id);
+    const uploaded = await upload(bytes, 'notes.txt');
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const kept = uploaded.json<Backup>();
+    expect(kept).toMatchObject({
+      origin: 'upload',
+      status: 'done',
+      accountGroupName: 'Acme - Staging',
+      items: first.items,
+    });
+    const same = await tam.request({
+      method: 'POST',
+      url: `/api/backups/${first.id}/drift`,
+      payload: { backupId: kept.id },
+    });
+    expect(same.json<Drift>().changes).toEqual([]);
+
+    const listed = await tam.request({
+      method: 'GET',
+      url: '/api/backups?search=staging&sort=createdAt&direction=asc',
+    });
+    const ids = listed.json<{ backups: Backup[] }>().backups.map((backup) => backup.id);
+    expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(kept.id));
+    const none = await tam.request({ method: 'GET', url: '/api/backups?search=no-such-group' });
+    expect(none.json<{ backups: Backup[] }>().backups).toEqual([]);
+  });
+
+  it('refuses a hostile or foreign upload with a clear message, and keeps nothing of it', async () => {
+    const before = (await tam.request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>().backups
+      .length;
+    const refusals = [
+      [
+        Buffer.from('%PDF-1.7 not a zip'),
+        'This file is not a backup archive, or it is damaged: it is not a whole zip file.',
+      ],
+      [
+        writeZip([{ name: 'readme.txt', content: Buffer.from('hello') }]),
+        'This zip is not a backup archive: it holds no manifest.json.',
+      ],
+    ] as const;
+    for (const [bytes, message] of refusals) {
+      const response = await upload(bytes, 'backup.zip');
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.message).toBe(message);
+    }
+    const after = (await tam.request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>().backups
+      .length;
+    expect(after).toBe(before);
+  });
+});

@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { BULK_MESSAGES } from './bulk.js';
+import { platformTokenSchema } from './reports.js';
+
+/** What Backup & Restore says (the token messages are the spec's, shared with the other tools). */
+export const BACKUP_MESSAGES = {
+  tokenRequired: BULK_MESSAGES.tokenRequired,
+  groupsRequired: BULK_MESSAGES.groupsRequired,
+  notAnArchive: 'This file is not a backup archive.',
+  againstRequired: 'Compare with the live account group (with a token) or with another backup',
+  notFinished: 'This backup is not finished yet.',
+} as const;
+
+/** One request backs up at most this many account groups (one backup each). */
+export const BACKUP_GROUP_LIMIT = 50;
+/** The largest archive an upload may send. */
+export const BACKUP_UPLOAD_MAX_BYTES = 100 * 1024 * 1024;
+
+const organizationSchema = z.object({ id: z.string().min(1).max(64), name: z.string().min(1).max(255) });
+
+export const createBackupsSchema = z.object({
+  token: platformTokenSchema,
+  organization: organizationSchema,
+  accountGroups: z
+    .array(z.object({ aid: z.string().min(1).max(64) }))
+    .min(1, BACKUP_MESSAGES.groupsRequired)
+    .max(BACKUP_GROUP_LIMIT, `At most ${BACKUP_GROUP_LIMIT} account groups at once`),
+});
+export type CreateBackups = z.infer<typeof createBackupsSchema>;
+
+export const backupSchema = z.object({
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  origin: z.enum(['live', 'upload']),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  aid: z.string(),
+  accountGroupName: z.string(),
+  requestedBy: z.string(),
+  counts: z.record(z.string(), z.number().int()).nullable(),
+  items: z.number().int().nullable(),
+  size: z.number().int().nullable(),
+  checksum: z.string().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type Backup = z.infer<typeof backupSchema>;
+
+export const BACKUP_SORTS = ['createdAt', 'accountGroupName', 'organizationName', 'items', 'size'] as const;
+export const backupListQuerySchema = z.object({
+  search: z.string().trim().max(200).optional(),
+  sort: z.enum(BACKUP_SORTS).default('createdAt'),
+  direction: z.enum(['asc', 'desc']).default('desc'),
+});
+export const backupListSchema = z.object({ backups: z.array(backupSchema) });
+
+/** What a backup is compared with: the live account group (a token reads it) or another backup. */
+export const driftRequestSchema = z
+  .object({
+    token: platformTokenSchema.optional(),
+    backupId: z.uuid().optional(),
+  })
+  .refine((request) => Boolean(request.token) !== Boolean(request.backupId), {
+    message: BACKUP_MESSAGES.againstRequired,
+  });
+export type DriftRequest = z.infer<typeof driftRequestSchema>;
+
+export const DRIFT_CHANGES = ['added', 'removed', 'changed'] as const;
+export const driftSchema = z.object({
+  /** What the backup was compared with, in words ("Acme - Production, live" or a backup's date). */
+  against: z.string(),
+  changes: z.array(
+    z.object({
+      kind: z.string(),
+      key: z.string(),
+      name: z.string(),
+      change: z.enum(DRIFT_CHANGES),
+      fields: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+    }),
+  ),
+  counts: z.record(
+    z.string(),
+    z.object({
+      added: z.number().int(),
+      removed: z.number().int(),
+      changed: z.number().int(),
+      unchanged: z.number().int(),
+    }),
+  ),
+});
+export type Drift = z.infer<typeof driftSchema>;
+export const driftExportQuerySchema = z.object({ format: z.enum(['xlsx', 'html']).default('xlsx') });
