@@ -17,6 +17,9 @@ import { BackupJob } from './modules/backup-restore/backup.job.js';
 import { backupsRoutes } from './modules/backup-restore/backups.routes.js';
 import { BackupsRepository } from './modules/backup-restore/backups.repository.js';
 import { BackupsService } from './modules/backup-restore/backups.service.js';
+import { restoreChangeSets } from './modules/backup-restore/restore-kinds.js';
+import { restoresRoutes } from './modules/backup-restore/restores.routes.js';
+import { RestoresService } from './modules/backup-restore/restores.service.js';
 import { bulkChangeSets } from './modules/bulk/bulk-kinds.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
@@ -46,6 +49,7 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   const { db, queue, tokens, platform, customer, usage, audit, webex, config, metrics } = deps;
   const leased = { logger: app.log, instanceId: config.instanceId, leaseMs: config.jobLeaseMs, metrics };
   const changeSets = new ChangeSetRepository(db);
+  const backupsRepository = new BackupsRepository(db);
   const bulk = new BulkService({ repository: changeSets, queue, tokens, platform, customer });
   const bulkJob = new ChangeSetJob({
     repository: changeSets,
@@ -55,6 +59,7 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
     tools: mergeTools(
       bulkChangeSets(usage),
       alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
+      restoreChangeSets(backupsRepository),
     ),
     onWrite: async (run, item, resultId) =>
       audit.record(
@@ -70,9 +75,10 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   await app.register(bulkRoutes, { bulk });
   const migration = new AlertsMigrationService({ repository: changeSets, queue, tokens, platform, customer });
   await app.register(alertsMigrationRoutes, { migration });
-  const backupsRepository = new BackupsRepository(db);
   const backups = new BackupsService({ repository: backupsRepository, queue, tokens, platform, customer });
   const backupJob = new BackupJob({ repository: backupsRepository, queue, tokens, platform, ...leased });
   await app.register(backupsRoutes, { backups });
+  const restores = new RestoresService({ backups: backupsRepository, changeSets, queue, tokens, platform, customer });
+  await app.register(restoresRoutes, { restores });
   return { bulk, bulkJob, migration, backups, backupJob };
 }

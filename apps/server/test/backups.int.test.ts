@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import type { Backup, Drift } from '@ce/contract';
+import { restoreItemRef, type Backup, type Drift, type RestorePlan, type RestoreRun } from '@ce/contract';
+import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import { readArchive } from '../src/modules/backup-restore/archive.js';
 import { writeZip } from '../src/core/zip.js';
 import {
@@ -51,6 +52,8 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     testApp = await createTestApp(kind);
     tam = await signedInClient(testApp.app, 'tam@demo.local');
     acme = await sandboxCustomer(testApp, tam);
+    // Backups, drifts and restores read whole groups many times over here: the pacing has tests of its own.
+    testApp.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000 });
   });
   afterAll(async () => {
     await testApp.close();
@@ -195,5 +198,80 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     const after = (await tam.request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>().backups
       .length;
     expect(after).toBe(before);
+  });
+
+  it('restores what changed so the group equals the backup again, in order, each once; undo brings the changes back', async () => {
+    const backup = await backUp();
+    const test = world().tests.find((candidate) => candidate.aid === group().aid && candidate.type === 'http-server');
+    const rule = world().alertRules.find((candidate) => candidate.aid === group().aid && candidate.testIds.length > 0);
+    if (!test || !rule) throw new Error('the group has a test and a rule with tests');
+    test.interval = test.interval === 300 ? 600 : 300;
+    world().alertRules.splice(world().alertRules.indexOf(rule), 1);
+    world().dashboards.push({
+      dashboardId: 'c0ffeec0ffeec0ffeec0ffee',
+      aid: group().aid,
+      title: 'Made after the backup',
+      description: '',
+      isBuiltIn: false,
+      isPrivate: false,
+      createdBy: '1',
+      modifiedDate: new Date().toISOString(),
+      widgets: [],
+    });
+    const driftNow = async () =>
+      (
+        await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/drift`, payload: { token: acme.token } })
+      ).json<Drift>();
+    const changes = (await driftNow()).changes;
+    expect(changes).toHaveLength(3);
+    const request = {
+      token: acme.token,
+      items: changes.filter((change) => change.change !== 'added').map(restoreItemRef),
+      remove: changes.filter((change) => change.change === 'added').map(restoreItemRef),
+    };
+    const plan = await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/restore/plan`, payload: request });
+    expect(plan.statusCode, plan.body).toBe(200);
+    expect(plan.json<RestorePlan>().steps.map((step) => [step.kind, step.status, step.phase])).toEqual([
+      ['test', 'update', 0],
+      ['alert-rule', 'create', 1],
+      ['dashboard', 'delete', 2],
+    ]);
+    expect(plan.json<RestorePlan>().steps[0]?.differences.map((difference) => difference.path)).toEqual(['interval']);
+
+    const calls = testApp.sandbox?.platform.calls ?? [];
+    const from = calls.length;
+    const started = await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/restore`, payload: request });
+    expect(started.statusCode, started.body).toBe(202);
+    const readRun = (id: string) =>
+      untilFinished(() =>
+        tam.request({ method: 'GET', url: `/api/restores/${id}` }).then((answer) => answer.json<RestoreRun>()),
+      );
+    const restored = await readRun(started.json<RestoreRun>().id);
+    expect(restored).toMatchObject({ status: 'done', totals: { done: 3, failed: 0 } });
+    const writes = calls
+      .slice(from)
+      .filter((call) => call.method !== 'GET')
+      .map((call) => `${call.method} ${call.path} ${call.status}`);
+    expect(writes.sort()).toEqual(
+      ['DELETE /dashboards/:dashboardId 204', 'POST /alerts/rules 201', 'PUT /tests/http-server/:testId 200'].sort(),
+    );
+    expect((await driftNow()).changes).toEqual([]);
+    const restoredRule = world().alertRules.find(
+      (candidate) => candidate.aid === group().aid && candidate.ruleName === rule.ruleName,
+    );
+    expect(restoredRule?.testIds.sort()).toEqual([...rule.testIds].sort());
+
+    const undo = await tam.request({
+      method: 'POST',
+      url: `/api/restores/${restored.id}/undo`,
+      payload: { token: acme.token },
+    });
+    expect(undo.statusCode, undo.body).toBe(202);
+    expect(await readRun(undo.json<RestoreRun>().id)).toMatchObject({ status: 'done', totals: { done: 3, failed: 0 } });
+    expect((await driftNow()).changes.map((change) => [change.kind, change.name, change.change])).toEqual(
+      changes.map((change) => [change.kind, change.name, change.change]),
+    );
+    const csv = await tam.request({ method: 'GET', url: `/api/restores/${restored.id}/results?format=csv` });
+    expect(csv.body).toContain(`Acme - Staging,alert-rule,${rule.ruleName},Create,done`);
   });
 });

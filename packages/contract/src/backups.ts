@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BULK_MESSAGES } from './bulk.js';
 import { platformTokenSchema } from './reports.js';
+import { changeSetSchema } from './change-sets.js';
 
 /** What Backup & Restore says (the token messages are the spec's, shared with the other tools). */
 export const BACKUP_MESSAGES = {
@@ -91,3 +92,44 @@ export const driftSchema = z.object({
 });
 export type Drift = z.infer<typeof driftSchema>;
 export const driftExportQuerySchema = z.object({ format: z.enum(['xlsx', 'html']).default('xlsx') });
+
+/** How an item of a backup or of a group is named in a restore request: `kind/key` ("test/http-server: Portal"). */
+export const restoreItemRef = (item: { kind: string; key: string }) => `${item.kind}/${item.key}`;
+
+export const restoreRequestSchema = z.object({
+  token: platformTokenSchema,
+  /** The group to restore into: the backup's own (default) or another of the token's organization. */
+  aid: z.string().min(1).max(64).optional(),
+  /** Another organization's group: its Org Admin token and the organization. */
+  targetOrganization: z.object({ token: platformTokenSchema, organization: organizationSchema }).optional(),
+  /** Backup items to put back. */
+  items: z.array(z.string().max(1000)).max(20_000).default([]),
+  /** The target's items to delete (added since the backup: "undo these changes"). */
+  remove: z.array(z.string().max(1000)).max(20_000).default([]),
+});
+export type RestoreRequest = z.output<typeof restoreRequestSchema>;
+
+export const restorePlanSchema = z.object({
+  accountGroupName: z.string(),
+  steps: z.array(
+    z.object({
+      kind: z.string(),
+      key: z.string(),
+      name: z.string(),
+      status: z.enum(['create', 'update', 'unchanged', 'delete', 'cannot']),
+      phase: z.number().int(),
+      differences: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
+      dropped: z.array(z.object({ kind: z.string(), name: z.string(), reason: z.string() })),
+      reason: z.string().nullable(),
+    }),
+  ),
+});
+export type RestorePlan = z.infer<typeof restorePlanSchema>;
+
+export const restoreRunSchema = changeSetSchema.extend({
+  backupId: z.string(),
+  accountGroupName: z.string(),
+  targetOrganizationName: z.string().nullable(),
+});
+export type RestoreRun = z.infer<typeof restoreRunSchema>;
+export const restoreUndoSchema = z.object({ token: platformTokenSchema, targetToken: platformTokenSchema.optional() });

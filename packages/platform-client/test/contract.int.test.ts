@@ -54,6 +54,7 @@ const CLIENT_OPERATIONS = [
   'GET /dashboards/{dashboardId}',
   'POST /dashboards',
   'PUT /dashboards/{dashboardId}',
+  'DELETE /dashboards/{dashboardId}',
   'GET /dashboards/{dashboardId}/widgets/{widgetId}',
   'GET /tags',
   'POST /tags',
@@ -283,6 +284,8 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
       },
       aid,
     );
+    await admin.dashboards.delete(created.dashboardId, aid);
+    await expect(admin.dashboards.get(created.dashboardId, aid)).rejects.toMatchObject({ status: 404 });
 
     await admin.tags.list(aid);
     const tag = await admin.tags.create({ key: 'contract', value: 'yes', objectType: 'test', color: '#2ca02c' }, aid);

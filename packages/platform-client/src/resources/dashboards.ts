@@ -24,6 +24,12 @@ export const dashboards = (caller: Caller) => ({
       aid,
       signal,
     }),
+  delete: (dashboardId: string, aid?: string, signal?: AbortSignal) =>
+    caller.http.call<void>(caller.auth, `dashboards/${encodeURIComponent(dashboardId)}`, {
+      method: 'DELETE',
+      aid,
+      signal,
+    }),
   widget: (dashboardId: string, widgetId: string, aid?: string, signal?: AbortSignal) =>
     caller.http.call<Record<string, unknown>>(
       caller.auth,

@@ -11,6 +11,14 @@ export interface ItemContext {
   before?: Record<string, unknown> | null;
 }
 
+/**
+ * The change set around an item: its items as they stand when the item's phase began, so an item can use
+ * what an earlier phase made (the id of a test created before the rule that names it).
+ */
+export interface SetContext {
+  items: readonly ChangeItemRow[];
+}
+
 export type ItemResult = { resultId?: string | null; note?: string | null };
 
 /** The item that reverses a done one: its action and payload (the rest is copied from the done item). */
@@ -31,7 +39,7 @@ export interface ChangeHandler<P> {
   failure: string;
   /** The platform permission the write needs, named when the platform answers 403. */
   permission?: string;
-  execute(session: PlatformSession, payload: P, item: ItemContext): Promise<ItemResult>;
+  execute(session: PlatformSession, payload: P, item: ItemContext, set: SetContext): Promise<ItemResult>;
   /**
    * After a crash, whether an item that was sent took effect: the id it produced, or null to send it
    * again (only when sending again is safe: a deletion that answers 404, an idempotent write).

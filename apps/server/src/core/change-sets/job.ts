@@ -271,7 +271,7 @@ export class ChangeSetJob {
           if (!(await repository.claimItem(item.id, new Date(), lease))) return;
           let result;
           try {
-            result = await handler.execute(sessionOf(item), payload, item);
+            result = await handler.execute(sessionOf(item), payload, item, { items: current });
           } catch (error) {
             if (isRejection(error)) {
               rejected = true;

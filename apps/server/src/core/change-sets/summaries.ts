@@ -1,4 +1,6 @@
-import type { ItemTotals } from './repository.js';
+import { z } from 'zod';
+import { CHANGE_ITEM_STATUSES } from '@ce/contract';
+import type { ChangeItemRow, ItemTotals } from './repository.js';
 
 export interface ChangeSetTotals {
   total: number;
@@ -71,4 +73,21 @@ export function changeSetProblems(
       },
     ];
   });
+}
+
+/** An item as the API shows it (`changeSetItemSchema`). */
+export function changeItemToApi(item: ChangeItemRow) {
+  return {
+    id: item.id,
+    position: item.position,
+    phase: item.phase,
+    action: item.action,
+    aid: item.aid,
+    accountGroupName: item.accountGroupName,
+    subject: item.subject,
+    status: z.enum(CHANGE_ITEM_STATUSES).parse(item.status),
+    resultId: item.resultId,
+    note: item.note,
+    error: item.error,
+  };
 }

@@ -1,7 +1,6 @@
 import {
   ALERTS_MIGRATION_MESSAGES,
   can,
-  changeSetItemSchema,
   migrationRunSchema,
   type MigrationPlan,
   type MigrationRequest,
@@ -14,13 +13,8 @@ import {
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
-import { changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
-import type {
-  ChangeItemRow,
-  ChangeSetRepository,
-  ChangeSetRow,
-  ItemTotals,
-} from '../../core/change-sets/repository.js';
+import { changeItemToApi, changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
+import type { ChangeSetRepository, ChangeSetRow, ItemTotals } from '../../core/change-sets/repository.js';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
@@ -41,7 +35,6 @@ export interface AlertsMigrationDependencies {
 }
 
 const runFields = migrationRunSchema.pick({ status: true });
-const itemFields = changeSetItemSchema.pick({ status: true });
 
 /**
  * Alerts migration, the requests' side: the source's rules, the plan (read, never written), and
@@ -255,7 +248,7 @@ export class AlertsMigrationService {
       this.deps.repository.totals([id]),
       this.deps.repository.requesterEmail(row.userId),
     ]);
-    return { ...this.summary({ ...row, requestedBy }, totals), items: items.map(itemToApi) };
+    return { ...this.summary({ ...row, requestedBy }, totals), items: items.map(changeItemToApi) };
   }
 
   /** The results file of a migration (or its undo): XLSX or CSV, text formula-safe. */
@@ -288,20 +281,4 @@ export class AlertsMigrationService {
   activeCount(user: SessionUser): Promise<number> {
     return this.deps.repository.activeCount(user.id, MIGRATION_KINDS);
   }
-}
-
-function itemToApi(item: ChangeItemRow): MigrationRun['items'][number] {
-  return {
-    id: item.id,
-    position: item.position,
-    phase: item.phase,
-    action: item.action,
-    aid: item.aid,
-    accountGroupName: item.accountGroupName,
-    subject: item.subject,
-    ...itemFields.parse(item),
-    resultId: item.resultId,
-    note: item.note,
-    error: item.error,
-  };
 }

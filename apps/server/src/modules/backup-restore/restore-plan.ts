@@ -7,8 +7,11 @@ export interface RestoreStep {
   kind: BackupKind;
   key: string;
   name: string;
-  status: 'create' | 'update' | 'unchanged' | 'cannot';
-  /** Tests first (phase 0); what points at tests after them (phase 1): rules, windows, dashboards, tags. */
+  status: 'create' | 'update' | 'unchanged' | 'delete' | 'cannot';
+  /**
+   * Tests first (phase 0); what points at tests after them (phase 1: rules, windows, dashboards, tags); then
+   * deletions, what points at tests (phase 2) before the tests (phase 3).
+   */
   phase: number;
   /** What will be written: the item's configuration with its references as the target knows them. */
   config: Record<string, unknown> | null;
@@ -31,6 +34,9 @@ export interface RestoreTarget {
   /** Test types the target's plan allows, when known. */
   allowedTestTypes?: ReadonlySet<string>;
 }
+
+/** Kinds whose deletion restore can carry out (and undo by creating them again). */
+const DELETABLE: ReadonlySet<BackupKind> = new Set(['test', 'alert-rule', 'suppression-window', 'dashboard']);
 
 const PHASE: Record<BackupKind, number> = {
   test: 0,
@@ -69,7 +75,7 @@ export const RESTORABLE: ReadonlySet<BackupKind> = new Set([
  * cannot be restored says why (an agent missing there, a masked secret, a test type the target does not
  * allow, a kind restore does not write). Tests come first (phase 0), what points at them after.
  */
-export function planRestore(chosen: BackupItem[], target: RestoreTarget): RestoreStep[] {
+export function planRestore(chosen: BackupItem[], target: RestoreTarget, removals: BackupItem[] = []): RestoreStep[] {
   const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
   // The tests the target will have once phase 0 is done: its own and those restored.
   const testsAfter = new Set([
@@ -137,5 +143,26 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget): Restor
       ? { ...base, status: 'update', config, before: there.config, differences, reason: null }
       : { ...base, status: 'unchanged', config: null, before: null, differences, reason: null };
   });
-  return steps.sort((a, b) => a.phase - b.phase);
+  const deletions = removals.map((item): RestoreStep => {
+    const base = {
+      kind: item.kind,
+      key: item.key,
+      name: item.name,
+      existingId: String(item.server[ID_FIELD[item.kind] ?? 'id'] ?? '') || null,
+      resolved: [],
+      dropped: [],
+      differences: [],
+      config: null,
+    };
+    if (!DELETABLE.has(item.kind) || !base.existingId)
+      return {
+        ...base,
+        phase: 2,
+        status: 'cannot',
+        before: null,
+        reason: `Restore does not delete ${item.kind} items`,
+      };
+    return { ...base, phase: item.kind === 'test' ? 3 : 2, status: 'delete', before: item.config, reason: null };
+  });
+  return [...steps, ...deletions].sort((a, b) => a.phase - b.phase);
 }

@@ -121,6 +121,16 @@ export function dashboardRoutes(app: FastifyInstance, { state, worldNow, caller,
     return hal(reply).send(serializer.dashboard(dashboard));
   });
 
+  app.delete<{ Params: { dashboardId: string } }>('/dashboards/:dashboardId', async (request, reply) => {
+    const { group } = caller(request);
+    const index = state.world.dashboards.findIndex(
+      (candidate) => candidate.dashboardId === request.params.dashboardId && candidate.aid === group.aid,
+    );
+    if (index < 0) return problem(reply, 404, 'Not Found', `Dashboard ${request.params.dashboardId} not found`);
+    state.world.dashboards.splice(index, 1);
+    return reply.status(204).send();
+  });
+
   app.get<{ Params: { dashboardId: string; widgetId: string } }>(
     '/dashboards/:dashboardId/widgets/:widgetId',
     async (request, reply) => {

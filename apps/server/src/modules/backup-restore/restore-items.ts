@@ -1,0 +1,118 @@
+import type { NewChangeItem } from '../../core/change-sets/repository.js';
+import type { BackupItem } from './archive.js';
+import type { RestoreWrite } from './restore-actions.js';
+import type { RestoreStep, RestoreTarget } from './restore-plan.js';
+
+type Json = Record<string, unknown>;
+
+/**
+ * An item's configuration as the platform's POST or PUT takes it: agents by the target's ids, a test's
+ * alert rules and tags left to the rules and tags that hold them, tests named by key for the engine to
+ * resolve when the item is sent (those created by the same restore have ids only then).
+ */
+function toWrite(
+  item: Pick<BackupItem, 'kind' | 'key' | 'config'>,
+  target: RestoreTarget,
+  known: Record<string, string>,
+): RestoreWrite {
+  const { kind, key } = item;
+  const config = item.config as Json;
+  const keys = (field: string) => (Array.isArray(config[field]) ? (config[field] as string[]) : []);
+  switch (kind) {
+    case 'test': {
+      const { type: _type, agents, ...body } = config;
+      return {
+        kind,
+        key,
+        body: {
+          ...body,
+          agents: ((agents as string[] | undefined) ?? []).map((name) => ({
+            agentId: target.agents.get(name) ?? name,
+          })),
+          alertRules: [],
+        },
+      };
+    }
+    case 'alert-rule':
+    case 'suppression-window': {
+      const { tests: _tests, ...body } = config;
+      return { kind, key, body, tests: { field: 'testIds', keys: keys('tests'), known } };
+    }
+    case 'tag': {
+      const { assignments: _assignments, ...body } = config;
+      return { kind, key, body, tests: { field: 'assignments', keys: keys('assignments'), known } };
+    }
+    case 'dashboard': {
+      // The layout names the old widgets' ids: the platform lays the widgets out again.
+      const { layout: _layout, ...body } = config;
+      return { kind, key, body };
+    }
+    case 'endpoint-label':
+    case 'endpoint-scheduled-test':
+    case 'endpoint-dynamic-test':
+    case 'reference':
+      throw new Error(`restore does not write ${kind} items`);
+  }
+}
+
+/** A restore plan as change-set items: one per step, the writes ready to send, the rest kept with the reason. */
+export function restoreItems(
+  steps: RestoreStep[],
+  target: RestoreTarget & { aid: string; side: string },
+): NewChangeItem[] {
+  const known = Object.fromEntries(
+    target.items
+      .filter((item) => item.kind === 'test' && item.server.testId)
+      .map((item) => [item.key, String(item.server.testId)]),
+  );
+  const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
+  return steps.map((step, position): NewChangeItem => {
+    const common = {
+      position,
+      phase: step.phase,
+      side: target.side,
+      templateIndex: null,
+      aid: target.aid,
+      accountGroupName: target.accountGroupName,
+      subject: step.name,
+      details: {
+        kind: step.kind,
+        key: step.key,
+        status: step.status,
+        differences: step.differences,
+        resolved: step.resolved,
+        dropped: step.dropped,
+      },
+    };
+    const there = existing.get(`${step.kind}\u0000${step.key}`);
+    if (step.status === 'create' && step.config)
+      return {
+        ...common,
+        action: 'restore-create',
+        payload: { ...toWrite({ ...step, config: step.config }, target, known), knownIds: [] },
+      };
+    if (step.status === 'update' && step.config && step.existingId && there)
+      return {
+        ...common,
+        action: 'restore-update',
+        payload: { ...toWrite({ ...step, config: step.config }, target, known), id: step.existingId },
+        before: toWrite(there, target, known) as unknown as Json,
+        resultId: step.existingId,
+      };
+    if (step.status === 'delete' && step.existingId && there)
+      return {
+        ...common,
+        action: 'restore-delete',
+        payload: { kind: step.kind, key: step.key, id: step.existingId, recreate: toWrite(there, target, known) },
+        resultId: step.existingId,
+      };
+    return {
+      ...common,
+      action: 'restore-keep',
+      payload: {},
+      status: 'skipped',
+      resultId: step.existingId,
+      note: step.status === 'unchanged' ? 'Identical' : (step.reason ?? 'Not restored'),
+    };
+  });
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import type { PlatformSession } from '@ce/platform-client';
+import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
+import type { ChangeSetRow } from '../../core/change-sets/repository.js';
+import { readArchive, type BackupItem } from './archive.js';
+import type { BackupsRepository } from './backups.repository.js';
+import { readGroup } from './read.js';
+import { RESTORE_ACTIONS } from './restore-actions.js';
+import { restoreItems } from './restore-items.js';
+import { planRestore, type RestoreStep, type RestoreTarget } from './restore-plan.js';
+
+export const RESTORE_KINDS = ['restore', 'undo-restore'];
+
+/** A restore as stored with its change set: which backup, which items, into which group. */
+export const restoreInputSchema = z.object({
+  backupId: z.string(),
+  backupName: z.string(),
+  aid: z.string(),
+  accountGroupName: z.string(),
+  /** Backup items to put back, by `kind/key`. */
+  items: z.array(z.string()),
+  /** The target's items to delete (added since the backup), by `kind/key`. */
+  remove: z.array(z.string()),
+  crossOrganization: z.boolean(),
+  targetOrganizationName: z.string().nullable(),
+});
+export type RestoreInput = z.infer<typeof restoreInputSchema>;
+
+export const itemId = (item: Pick<BackupItem, 'kind' | 'key'>) => `${item.kind}/${item.key}`;
+
+/** A stored backup's items, read back from its archive (checked as an upload is). */
+export async function backupItems(repository: BackupsRepository, backupId: string): Promise<BackupItem[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of repository.chunks(backupId)) chunks.push(chunk);
+  return readArchive(Buffer.concat(chunks)).items;
+}
+
+/** What the target holds and can use, read once: its items as a backup reads them, and its agents by name. */
+export async function readRestoreTarget(
+  session: PlatformSession,
+  aid: string,
+  accountGroupName: string,
+): Promise<RestoreTarget> {
+  const items: BackupItem[] = [];
+  const [agents] = await Promise.all([
+    session.agents.list({ aid }),
+    readGroup(session, aid, (item) => items.push(item)),
+  ]);
+  return { accountGroupName, items, agents: new Map(agents.map((agent) => [agent.agentName, agent.agentId])) };
+}
+
+/** The restore's plan from what is stored and what the target holds now. */
+export async function restorePlan(
+  repository: BackupsRepository,
+  input: RestoreInput,
+  session: PlatformSession,
+): Promise<{ steps: RestoreStep[]; target: RestoreTarget }> {
+  const wanted = new Set(input.items);
+  const removing = new Set(input.remove);
+  const chosen = (await backupItems(repository, input.backupId)).filter((item) => wanted.has(itemId(item)));
+  const target = await readRestoreTarget(session, input.aid, input.accountGroupName);
+  const removals = target.items.filter((item) => removing.has(itemId(item)));
+  return { steps: planRestore(chosen, target, removals), target };
+}
+
+/** Backup & Restore on the change-set engine: a restore and its undo, and their writes. */
+export function restoreChangeSets(repository: BackupsRepository): ChangeSetTools {
+  return {
+    kinds: {
+      restore: {
+        async plan(run: ChangeSetRow, sessions) {
+          const input = restoreInputSchema.parse(run.input);
+          const session = input.crossOrganization && sessions.target ? sessions.target : sessions.source;
+          const { steps, target } = await restorePlan(repository, input, session);
+          return restoreItems(steps, {
+            ...target,
+            aid: input.aid,
+            side: input.crossOrganization ? 'target' : 'source',
+          });
+        },
+      },
+      'undo-restore': undoKind(() => RESTORE_ACTIONS),
+    },
+    actions: RESTORE_ACTIONS,
+  };
+}
