@@ -274,4 +274,67 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     const csv = await tam.request({ method: 'GET', url: `/api/restores/${restored.id}/results?format=csv` });
     expect(csv.body).toContain(`Acme - Staging,alert-rule,${rule.ruleName},Create,done`);
   });
+
+  it("restores into another organization's group with every reference remapped by name", async () => {
+    const backup = await backUp();
+    const globex = world().organizations[1];
+    const globexToken =
+      world().tokens.find((token) => token.kind === 'org-admin' && token.orgId === globex?.orgId)?.token ?? '';
+    const target = world().accountGroups.find((candidate) => candidate.orgId === globex?.orgId);
+    if (!globex || !target) throw new Error('the demo world has a second organization');
+    const cloud = new Set(
+      world()
+        .agents.filter((agent) => agent.agentType === 'cloud')
+        .map((agent) => agent.agentId),
+    );
+    // Tests on cloud agents only (an enterprise agent of Acme does not exist in Globex), and the rules on them.
+    const tests = world().tests.filter(
+      (test) => test.aid === group().aid && test.agentIds.length > 0 && test.agentIds.every((id) => cloud.has(id)),
+    );
+    const testIds = new Set(tests.map((test) => test.testId));
+    const rules = world().alertRules.filter(
+      (rule) => rule.aid === group().aid && rule.testIds.some((id) => testIds.has(id)),
+    );
+    const onEnterprise = world().tests.find(
+      (test) => test.aid === group().aid && test.agentIds.some((id) => !cloud.has(id)),
+    );
+    expect([tests.length > 0, rules.length > 0, onEnterprise !== undefined]).toEqual([true, true, true]);
+    const items = [
+      ...[...tests, ...(onEnterprise ? [onEnterprise] : [])].map((test) =>
+        restoreItemRef({ kind: 'test', key: `${test.type}: ${test.testName}` }),
+      ),
+      ...rules.map((rule) => restoreItemRef({ kind: 'alert-rule', key: rule.ruleName })),
+    ];
+    const request = {
+      token: acme.token,
+      aid: target.aid,
+      targetOrganization: { token: globexToken, organization: { id: globex.orgId, name: globex.name } },
+      items,
+    };
+    const started = await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/restore`, payload: request });
+    expect(started.statusCode, started.body).toBe(202);
+    const run = await untilFinished(() =>
+      tam
+        .request({ method: 'GET', url: `/api/restores/${started.json<RestoreRun>().id}` })
+        .then((answer) => answer.json<RestoreRun>()),
+    );
+    expect(run).toMatchObject({ status: 'done', targetOrganizationName: globex.name, totals: { failed: 0 } });
+    const refused = run.items.find((item) => item.subject === onEnterprise?.testName);
+    expect(refused).toMatchObject({ status: 'skipped', note: expect.stringMatching(/^No agent .+ in Globex - /) });
+    const inTarget = (name: string) => world().tests.find((test) => test.aid === target.aid && test.testName === name);
+    for (const test of tests) {
+      const copy = inTarget(test.testName);
+      expect(copy?.testId, test.testName).not.toBe(test.testId);
+      expect(copy?.agentIds.sort()).toEqual([...test.agentIds].sort());
+    }
+    for (const rule of rules) {
+      const copy = world().alertRules.find(
+        (candidate) => candidate.aid === target.aid && candidate.ruleName === rule.ruleName,
+      );
+      const expected = rule.testIds
+        .filter((id) => testIds.has(id))
+        .map((id) => inTarget(world().tests.find((test) => test.testId === id)?.testName ?? '')?.testId);
+      expect(copy?.testIds.sort(), rule.ruleName).toEqual(expected.sort());
+    }
+  });
 });
