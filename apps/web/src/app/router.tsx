@@ -2,7 +2,6 @@ import { lazy, Suspense, type JSX } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PATHS } from '@ce/contract';
 import { Spinner } from '../components/ui/spinner';
-import { TOOL_PAGES } from '../config/tool-pages';
 import { loadDashboard, loadShell } from './preload';
 import { LoginPage } from './routes/login-page';
 
@@ -10,9 +9,6 @@ import { LoginPage } from './routes/login-page';
 // shell and the dashboard while the user types their password, see LoginPage).
 const AppShell = lazy(() => loadShell().then((module) => ({ default: module.AppShell })));
 const DashboardPage = lazy(() => loadDashboard().then((module) => ({ default: module.DashboardPage })));
-const ToolIntroPage = lazy(() =>
-  import('./routes/tool-intro-page').then((module) => ({ default: module.ToolIntroPage })),
-);
 const reportPages = () => import('./routes/report-pages');
 const AccountHealthPage = lazy(() => reportPages().then((module) => ({ default: module.AccountHealthPage })));
 const DashboardsPage = lazy(() => reportPages().then((module) => ({ default: module.DashboardsPage })));
@@ -38,11 +34,14 @@ const ApiToolsPage = lazy(() => import('./routes/explorer-page').then((module) =
 const AlertsMigrationPage = lazy(() =>
   import('./routes/alerts-migration-page').then((module) => ({ default: module.AlertsMigrationPage })),
 );
+const BackupRestorePage = lazy(() =>
+  import('./routes/backup-restore-page').then((module) => ({ default: module.BackupRestorePage })),
+);
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
 
-/** Pages whose tools exist; every other page of the table shows its introduction. */
+/** Every tool page of the route table. */
 const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.reports]: <MyReportsPage />,
   [PATHS.accountHealth]: <AccountHealthPage />,
@@ -59,11 +58,11 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.diagnosticTool]: <DiagnosticToolPage />,
   [PATHS.apiTools]: <ApiToolsPage />,
   [PATHS.alertsMigration]: <AlertsMigrationPage />,
+  [PATHS.backupRestore]: <BackupRestorePage />,
 };
 
 const toolRoutes: RouteObject[] = [
   ...Object.entries(BUILT_PAGES).map(([path, element]) => ({ path: relative(path), element })),
-  ...Object.keys(TOOL_PAGES).map((path) => ({ path: relative(path), element: <ToolIntroPage /> })),
 ];
 
 /** The route table of spec section 2: empty and unknown paths go to /login; /home is guarded. */

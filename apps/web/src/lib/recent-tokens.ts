@@ -2,7 +2,7 @@ import { RECENT_TOKENS } from '@ce/contract';
 import { readUserItem, writeUserItem } from './user-storage';
 
 /** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard (and one for alerts migration). */
-export type TokenList = 'bulk-tests' | 'agent-wizard' | 'alerts-migration';
+export type TokenList = 'bulk-tests' | 'agent-wizard' | 'alerts-migration' | 'backup-restore';
 const itemName = (list: TokenList) => `recent-tokens.${list}`;
 
 /**

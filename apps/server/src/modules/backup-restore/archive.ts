@@ -250,7 +250,8 @@ export function readArchive(bytes: Buffer): { manifest: BackupManifest; items: B
     }
     const object = jsonObject.safeParse(value);
     if (!object.success) throw new BackupArchiveError(`${entry.path} is not a JSON object.`);
-    const id = `${entry.kind}\u0000${entry.key}`;
+    // A config file and its server file share their path below `config/` and `server/`.
+    const id = entry.path.slice(entry.part.length + 1);
     const half = halves.get(id) ?? { item: { kind: entry.kind, key: entry.key, name: entry.name, masked: [] } };
     if (entry.part === 'config') Object.assign(half.item, { config: object.data, masked: entry.masked });
     else Object.assign(half.item, { server: object.data });
@@ -261,6 +262,12 @@ export function readArchive(bytes: Buffer): { manifest: BackupManifest; items: B
       throw new BackupArchiveError(`The backup lists ${item.name ?? 'an item'} without its configuration.`);
     return { server: {}, ...item } as BackupItem;
   });
+  const keys = new Set<string>();
+  for (const item of items) {
+    if (keys.has(`${item.kind}\u0000${item.key}`))
+      throw new BackupArchiveError(`The backup lists two ${item.kind} items as ${item.key}.`);
+    keys.add(`${item.kind}\u0000${item.key}`);
+  }
   for (const kind of BACKUP_KINDS)
     if ((manifest.counts[kind] ?? 0) !== items.filter((item) => item.kind === kind).length)
       throw new BackupArchiveError(`The manifest's count of ${kind} items does not match the files.`);

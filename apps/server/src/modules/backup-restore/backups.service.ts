@@ -107,7 +107,7 @@ export class BackupsService {
   async download(user: SessionUser, id: string): Promise<{ filename: string; chunks: AsyncIterable<Buffer> }> {
     const row = await this.finished(user, id);
     const stamp = row.createdAt.toISOString().slice(0, 16).replace(/[:T]/g, '-');
-    const group = row.accountGroupName.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(0, 60);
+    const group = row.accountGroupName.replace(/[^\p{L}\p{N}._]+/gu, '-').slice(0, 60);
     return { filename: `backup-${group}-${stamp}.zip`, chunks: this.deps.repository.chunks(row.id) };
   }
 

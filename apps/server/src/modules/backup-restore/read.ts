@@ -64,8 +64,16 @@ const names = (list: unknown, field: string) =>
 export async function readGroup(
   session: PlatformSession,
   aid: string,
-  emit: (item: BackupItem) => void,
+  emitItem: (item: BackupItem) => void,
 ): Promise<void> {
+  // Keys name items across groups; two of a kind with one name (two dashboards called "Overview") get "(2)".
+  const seen = new Map<string, number>();
+  const emit = (item: BackupItem) => {
+    const id = `${item.kind}\u0000${item.key}`;
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    emitItem(count === 1 ? item : { ...item, key: `${item.key} (${count})` });
+  };
   const tests = await session.tests.list(aid);
   const testNames = new Map(tests.map((test) => [test.testId, testKey(test)]));
   const agents = new Map<string, { agentName: string; agentType: string }>();

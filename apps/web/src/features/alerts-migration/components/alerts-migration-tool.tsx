@@ -16,8 +16,9 @@ import { toast } from '../../../components/ui/toast-store';
 import { usePlanMigration } from '../api/plan';
 import { useLoadRules } from '../api/rules';
 import { useStartMigration } from '../api/start';
-import { migrationErrors, useCustomer } from '../hooks/use-customer';
-import { CustomerFields } from './customer-fields';
+import { customerTokenErrors as migrationErrors } from '../../../lib/error-toasts';
+import { useCustomer } from '../../../lib/use-customer';
+import { CustomerFields } from '../../../components/customer-fields';
 import { MigrationRunPanel } from './migration-run';
 import { decisionKey, PlanView } from './plan-view';
 import { RecentMigrations } from './recent-migrations';
@@ -52,8 +53,8 @@ export function AlertsMigrationTool() {
       }),
     [setParams],
   );
-  const source = useCustomer();
-  const other = useCustomer();
+  const source = useCustomer('alerts-migration');
+  const other = useCustomer('alerts-migration');
   const [sourceAid, setSourceAid] = useState('');
   const [rules, setRules] = useState<MigrationRules | null>(null);
   const [chosenRules, setChosenRules] = useState<Set<string>>(() => new Set());

@@ -8,7 +8,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { TokenField } from '../../../components/ui/token-field';
 import { resultsUrl, useMigration } from '../api/run';
 import { useUndoMigration } from '../api/undo';
-import { migrationErrors } from '../hooks/use-customer';
+import { customerTokenErrors as migrationErrors } from '../../../lib/error-toasts';
 
 const STATUS_TONE: Record<ChangeSetItem['status'], BadgeTone> = {
   pending: 'neutral',

@@ -1,8 +1,8 @@
-import { Button } from '../../../components/ui/button';
-import { Select } from '../../../components/ui/field';
-import { TokenField } from '../../../components/ui/token-field';
-import { organizationsOf } from '../../../lib/api/account-groups';
-import type { Customer } from '../hooks/use-customer';
+import { Button } from './ui/button';
+import { Select } from './ui/field';
+import { TokenField } from './ui/token-field';
+import { organizationsOf } from '../lib/api/account-groups';
+import type { Customer } from '../lib/use-customer';
 
 /** A customer's token, Load Account Groups, and the organization when the token sees more than one. */
 export function CustomerFields({ customer, label, name }: { customer: Customer; label: string; name: string }) {
@@ -15,7 +15,7 @@ export function CustomerFields({ customer, label, name }: { customer: Customer; 
             label={label}
             name={name}
             placeholder="Paste the Org Admin's API token"
-            recent={{ list: 'alerts-migration', pick: customer.setToken }}
+            recent={{ list: customer.list, pick: customer.setToken }}
             value={customer.rawToken}
             onChange={(event) => customer.setToken(event.target.value)}
           />

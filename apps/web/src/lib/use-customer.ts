@@ -1,22 +1,19 @@
 import { useCallback, useState } from 'react';
 import { BULK_MESSAGES, bulkTokenSchema, type ReportAccountGroup } from '@ce/contract';
-import { toast } from '../../../components/ui/toast-store';
-import { useLoadAccountGroups } from '../../../lib/api/account-groups';
-import { customerTokenErrors } from '../../../lib/error-toasts';
-import { rememberToken } from '../../../lib/recent-tokens';
-
-/** What a failed call of the tool says: a refused token gets the spec's words and title. */
-export const migrationErrors = customerTokenErrors;
+import { toast } from '../components/ui/toast-store';
+import { useLoadAccountGroups } from './api/account-groups';
+import { customerTokenErrors } from './error-toasts';
+import { rememberToken, type TokenList } from './recent-tokens';
 
 /**
  * A customer's token and what it sees: the account groups, and the organization picked among them. The
  * token lives in memory only (and, once it worked, in the user's recent tokens of this tool).
  */
-export function useCustomer() {
+export function useCustomer(list: TokenList) {
   const [token, setTokenState] = useState('');
   const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
   const [organizationId, setOrganizationId] = useState('');
-  const { mutateAsync, isPending } = useLoadAccountGroups(migrationErrors(BULK_MESSAGES.groupsFailed));
+  const { mutateAsync, isPending } = useLoadAccountGroups(customerTokenErrors(BULK_MESSAGES.groupsFailed));
 
   const load = useCallback(async () => {
     const checked = bulkTokenSchema().safeParse(token);
@@ -30,13 +27,13 @@ export function useCustomer() {
         toast.error(BULK_MESSAGES.noGroups);
         return;
       }
-      rememberToken('alerts-migration', checked.data);
+      rememberToken(list, checked.data);
       setGroups(loaded);
       setOrganizationId(loaded[0]?.organizationId ?? '');
     } catch {
       // Said by the query client's error toast (migrationErrors).
     }
-  }, [mutateAsync, token]);
+  }, [list, mutateAsync, token]);
 
   /** A different token sees different groups: what was loaded with the old one is dropped. */
   const setToken = useCallback((next: string) => {
@@ -50,6 +47,7 @@ export function useCustomer() {
     ? { id: organizationId, name: inOrganization[0].organizationName || 'N/A' }
     : null;
   return {
+    list,
     token: token.trim(),
     rawToken: token,
     setToken,

@@ -1,0 +1,116 @@
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { BACKUP_MESSAGES, type Backup } from '@ce/contract';
+import { CustomerFields } from '../../../components/customer-fields';
+import { Button } from '../../../components/ui/button';
+import { CheckList } from '../../../components/ui/check-list';
+import { FilePicker } from '../../../components/ui/file-picker';
+import { Spinner } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/toast-store';
+import { customerTokenErrors } from '../../../lib/error-toasts';
+import { useCustomer } from '../../../lib/use-customer';
+import { useBackups } from '../api/backups';
+import { useCreateBackups } from '../api/create';
+import { useUploadBackup } from '../api/upload';
+import { BackupPanel } from './backup-panel';
+import { BackupsTable } from './backups-table';
+import { RestoreRunPanel } from './restore-run';
+
+/**
+ * Backup & Restore: back up account groups with a customer's token; the backups (search, sort, download,
+ * upload one back); one backup compared with the live group or another backup, and its changes restored.
+ */
+export function BackupRestoreTool() {
+  const customer = useCustomer('backup-restore');
+  const [groups, setGroups] = useState<Set<string>>(() => new Set());
+  const [opened, setOpened] = useState<Backup | null>(null);
+  const [params, setParams] = useSearchParams();
+  const restoreId = params.get('restore');
+  const openRestore = (id: string | null) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (id) next.set('restore', id);
+      else next.delete('restore');
+      return next;
+    });
+  const { data: backups } = useBackups({ search: '', sort: 'createdAt', direction: 'desc' });
+  const create = useCreateBackups(customerTokenErrors('Failed to start the backup'));
+  const upload = useUploadBackup(customerTokenErrors('Failed to upload the archive'));
+  const [pickerKey, setPickerKey] = useState(0);
+
+  const backUp = () => {
+    if (!customer.organization) return;
+    if (groups.size === 0) {
+      toast.error(BACKUP_MESSAGES.groupsRequired);
+      return;
+    }
+    create.mutate(
+      {
+        token: customer.token,
+        organization: customer.organization,
+        accountGroups: [...groups].map((aid) => ({ aid })),
+      },
+      {
+        onSuccess: ({ backups: made }) =>
+          toast.success(`Backing up ${made.length} account group${made.length === 1 ? '' : 's'}`),
+      },
+    );
+  };
+
+  return (
+    <div className="space-y-8">
+      <section className="space-y-3" aria-label="New backup">
+        <h2 className="text-xl font-semibold">Back up</h2>
+        <CustomerFields customer={customer} label="OAuth Token" name="token" />
+        {customer.groups && (
+          <>
+            <CheckList
+              items={customer.inOrganization}
+              itemKey={(group) => group.aid}
+              renderItem={(group) => group.accountGroupName}
+              matches={(group, needle) => group.accountGroupName.toLowerCase().includes(needle)}
+              selected={groups}
+              onSelectedChange={setGroups}
+              label="Account groups"
+              searchLabel="Search account groups"
+              noun="Groups"
+            />
+            <Button variant="primary" busy={create.isPending} busyLabel="Starting" onClick={backUp}>
+              Back Up Selected Groups
+            </Button>
+          </>
+        )}
+      </section>
+
+      <section className="space-y-3" aria-label="Backups">
+        <h2 className="text-xl font-semibold">Backups</h2>
+        {backups ? <BackupsTable backups={backups} onOpen={setOpened} /> : <Spinner label="Loading backups" />}
+        <FilePicker
+          key={pickerKey}
+          label="Upload a backup archive"
+          hint="A zip downloaded from here before; it is checked whole (manifest and every file's checksum) before it is kept."
+          onFile={(file) => {
+            if (file)
+              upload.mutate(file, {
+                onSuccess: (kept) => {
+                  toast.success(`Kept the backup of ${kept.accountGroupName}`);
+                  setPickerKey((key) => key + 1);
+                },
+              });
+          }}
+        />
+      </section>
+
+      {opened && (
+        <BackupPanel
+          key={opened.id}
+          backup={opened}
+          backups={backups ?? []}
+          token={customer.token}
+          onRestore={openRestore}
+        />
+      )}
+      {restoreId && <RestoreRunPanel key={restoreId} runId={restoreId} token={customer.token} onOpen={openRestore} />}
+    </div>
+  );
+}

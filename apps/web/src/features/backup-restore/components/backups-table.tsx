@@ -1,0 +1,66 @@
+import type { Backup } from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { archiveUrl } from '../api/backups';
+
+const kb = (bytes: number | null) =>
+  bytes === null ? '…' : `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB`;
+
+/** The backups: search and sort on every column, download, and open one to compare or restore. */
+export function BackupsTable({ backups, onOpen }: { backups: Backup[]; onOpen: (backup: Backup) => void }) {
+  const columns: ColumnDef<Backup, unknown>[] = [
+    { id: 'group', header: 'Account group', accessorFn: (backup) => backup.accountGroupName },
+    { id: 'organization', header: 'Organization', accessorFn: (backup) => backup.organizationName },
+    { id: 'by', header: 'By', accessorFn: (backup) => backup.requestedBy },
+    {
+      id: 'made',
+      header: 'Made',
+      accessorFn: (backup) => backup.createdAt,
+      cell: ({ row }) => new Date(row.original.createdAt).toLocaleString(),
+    },
+    { id: 'items', header: 'Items', accessorFn: (backup) => backup.items ?? 0 },
+    { id: 'size', header: 'Size', accessorFn: (backup) => backup.size ?? 0, cell: ({ row }) => kb(row.original.size) },
+    {
+      id: 'status',
+      header: 'Status',
+      accessorFn: (backup) => backup.status,
+      cell: ({ row }) => (
+        <Badge tone={row.original.status === 'done' ? 'success' : row.original.status === 'failed' ? 'danger' : 'sky'}>
+          {row.original.origin === 'upload' ? 'uploaded' : row.original.status}
+        </Badge>
+      ),
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      enableSorting: false,
+      cell: ({ row }) =>
+        row.original.status === 'done' ? (
+          <span className="flex items-center gap-3">
+            <a className="text-brand-700 underline" href={archiveUrl(row.original.id)} download>
+              Download
+            </a>
+            <Button size="sm" onClick={() => onOpen(row.original)}>
+              Open
+            </Button>
+          </span>
+        ) : (
+          (row.original.error ?? '')
+        ),
+    },
+  ];
+  return (
+    <DataTable
+      data={backups}
+      columns={columns}
+      label="Backups"
+      empty="No backup yet."
+      filterLabel="Search backups"
+      initialSorting={[{ id: 'made', desc: true }]}
+      getRowId={(backup) => backup.id}
+      rowProps={(backup) => ({ 'data-status': backup.status })}
+      maxHeight={420}
+    />
+  );
+}

@@ -1,0 +1,107 @@
+import { useState } from 'react';
+import { isFinished, type ChangeSetItem } from '@ce/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Spinner } from '../../../components/ui/spinner';
+import { TokenField } from '../../../components/ui/token-field';
+import { customerTokenErrors } from '../../../lib/error-toasts';
+import { restoreResultsUrl, useRestore, useUndoRestore } from '../api/restore';
+
+const TONE: Record<ChangeSetItem['status'], BadgeTone> = {
+  pending: 'neutral',
+  running: 'sky',
+  done: 'success',
+  skipped: 'amber',
+  failed: 'danger',
+};
+const ACTIONS: Record<string, string> = {
+  'restore-create': 'Create',
+  'restore-update': 'Update',
+  'restore-delete': 'Delete',
+  'restore-keep': 'Leave',
+};
+const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
+  { id: 'subject', header: 'Item', accessorFn: (item) => item.subject },
+  { id: 'action', header: 'Action', accessorFn: (item) => ACTIONS[item.action] ?? item.action },
+  {
+    id: 'status',
+    header: 'Status',
+    accessorFn: (item) => item.status,
+    cell: ({ row }) => <Badge tone={TONE[row.original.status]}>{row.original.status}</Badge>,
+  },
+  { id: 'id', header: 'Id', accessorFn: (item) => item.resultId ?? '' },
+  { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
+];
+
+/** A restore (or its undo): progress, each item's outcome, the results files, and Undo. */
+export function RestoreRunPanel({
+  runId,
+  token,
+  onOpen,
+}: {
+  runId: string;
+  token: string;
+  onOpen: (id: string) => void;
+}) {
+  const { data: run } = useRestore(runId);
+  const undo = useUndoRestore(customerTokenErrors('Failed to undo the restore'));
+  const [undoToken, setUndoToken] = useState(token);
+  if (!run) return <Spinner label="Loading the restore" />;
+  const finished = isFinished(run);
+  const settled = run.totals.total - run.totals.pending;
+  const percent = run.totals.total ? Math.round((settled / run.totals.total) * 100) : 100;
+  return (
+    <section className="space-y-3" aria-label="Restore">
+      <h3 className="text-lg font-semibold">
+        {run.kind === 'undo-restore' ? 'Undo of a restore' : 'Restore'} into {run.accountGroupName}
+      </h3>
+      <div
+        role="progressbar"
+        aria-label="Restore progress"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        className="h-2 overflow-hidden rounded-full bg-slate-200"
+      >
+        <div className="h-full bg-brand-600" style={{ width: `${percent}%` }} />
+      </div>
+      <p className="text-sm text-slate-600" data-testid="restore-status">
+        {finished ? (run.status === 'failed' ? `Failed: ${run.error ?? ''}` : 'Finished') : 'In progress'} ·{' '}
+        {run.totals.done} done · {run.totals.skipped} left as they were · {run.totals.failed} failed
+      </p>
+      <DataTable
+        data={run.items}
+        columns={COLUMNS}
+        label="Restore results"
+        empty="Nothing planned yet."
+        getRowId={(item) => item.id}
+      />
+      {finished && (
+        <div className="flex gap-3">
+          <a className="text-brand-700 underline" href={restoreResultsUrl(run.id, 'xlsx')} download>
+            Download results (XLSX)
+          </a>
+          <a className="text-brand-700 underline" href={restoreResultsUrl(run.id, 'csv')} download>
+            Download results (CSV)
+          </a>
+        </div>
+      )}
+      {finished && run.kind === 'restore' && !run.undoneBy && run.totals.done > 0 && (
+        <div className="space-y-2 rounded-md border border-slate-200 p-3">
+          <TokenField label="OAuth Token" value={undoToken} onChange={(event) => setUndoToken(event.target.value)} />
+          <Button
+            variant="danger"
+            busy={undo.isPending}
+            busyLabel="Starting the undo"
+            onClick={() =>
+              undo.mutate({ id: run.id, token: undoToken.trim() }, { onSuccess: (started) => onOpen(started.id) })
+            }
+          >
+            Undo Restore
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

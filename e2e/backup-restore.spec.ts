@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { orgAdminToken, platformGet } from './bulk-helpers';
+import { signIn } from './helpers';
+
+type Test = { testId: string; testName: string; type: string; interval: number };
+
+test('backs up a group, downloads it, finds a change, restores that one item, and undoes the restore', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, 'tam@demo.local');
+  const token = await orgAdminToken(page);
+  const groups = (
+    await platformGet<{ accountGroups: { aid: string; accountGroupName: string }[] }>(page, token, '/account-groups')
+  ).accountGroups;
+  const apac = groups.find((group) => group.accountGroupName === 'Acme - APAC Offices');
+  if (!apac) throw new Error('the demo world has Acme - APAC Offices');
+  const testsIn = async () => (await platformGet<{ tests: Test[] }>(page, token, `/tests?aid=${apac.aid}`)).tests;
+  const target = (await testsIn()).find((candidate) => candidate.type === 'http-server');
+  if (!target) throw new Error('the group has an HTTP server test');
+
+  await page.goto('/home/tools/backup-restore');
+  await expect(page.getByRole('heading', { level: 1, name: 'Backup & Restore' })).toBeVisible();
+  await page.getByLabel('OAuth Token', { exact: true }).fill(token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await page
+    .getByRole('list', { name: 'Account groups' })
+    .getByRole('checkbox', { name: 'Acme - APAC Offices' })
+    .check();
+  await page.getByRole('button', { name: 'Back Up Selected Groups' }).click();
+  const row = page
+    .getByRole('table', { name: 'Backups' })
+    .getByRole('row')
+    .filter({ hasText: 'Acme - APAC Offices' })
+    .first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    row.getByRole('link', { name: 'Download' }).click(),
+  ]);
+  const bytes = readFileSync((await download.path()) ?? '');
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
+  expect(download.suggestedFilename()).toMatch(/^backup-Acme-APAC-Offices-.*\.zip$/);
+
+  // Someone changes the test at the platform after the backup.
+  const changedInterval = target.interval === 300 ? 600 : 300;
+  const put = await page.request.put(`/sandbox/te/v7/tests/http-server/${target.testId}?aid=${apac.aid}`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { interval: changedInterval },
+  });
+  expect(put.status()).toBe(200);
+
+  await row.getByRole('button', { name: 'Open' }).click();
+  await page.getByRole('button', { name: 'Compare' }).click();
+  await expect(page.getByTestId('drift-summary')).toContainText('1 change since the backup', { timeout: 30_000 });
+  const changes = page.getByTestId('changes');
+  await expect(changes).toContainText(`interval: ${target.interval} → ${changedInterval}`);
+  await changes.getByRole('checkbox', { name: new RegExp(target.testName) }).check();
+  await page.getByRole('button', { name: 'Preview Restore' }).click();
+  await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });
+  await page.getByRole('button', { name: 'Apply Restore' }).click();
+  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(target.interval);
+
+  await page.getByRole('button', { name: 'Undo Restore' }).click();
+  await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
+  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
+});
