@@ -88,6 +88,10 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     expect(test?.server).toHaveProperty('testId', tests[0]?.testId);
     expect(test?.config).not.toHaveProperty('testId');
     expect(test?.config.agents).toEqual(expect.arrayContaining([expect.any(String)]));
+    const listed = await tam.request({ method: 'GET', url: `/api/backups/${backup.id}/items` });
+    expect(listed.json<{ items: { kind: string; name: string }[] }>().items).toContainEqual(
+      expect.objectContaining({ kind: 'alert-rule', name: rules[0]?.ruleName }),
+    );
     const { rows } = await testApp.database.sql.executeSql('select token_id from backups where id = $1', [backup.id]);
     expect(rows).toEqual([{ token_id: null }]);
   });

@@ -133,3 +133,9 @@ export const restoreRunSchema = changeSetSchema.extend({
 });
 export type RestoreRun = z.infer<typeof restoreRunSchema>;
 export const restoreUndoSchema = z.object({ token: platformTokenSchema, targetToken: platformTokenSchema.optional() });
+
+/** A backup's items as its page lists them, to pick some to restore. */
+export const backupItemsSchema = z.object({
+  items: z.array(z.object({ kind: z.string(), key: z.string(), name: z.string(), masked: z.array(z.string()) })),
+});
+export type BackupItems = z.infer<typeof backupItemsSchema>;

@@ -49,6 +49,7 @@ export const OPERATION_ACCESS = {
   listBackups: 'tools',
   getBackup: 'tools',
   downloadBackup: 'tools',
+  listBackupItems: 'tools',
   uploadBackup: 'tools',
   compareBackup: 'tools',
   exportBackupDrift: 'tools',

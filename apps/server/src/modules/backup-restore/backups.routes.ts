@@ -5,6 +5,7 @@ import {
   BACKUP_MESSAGES,
   BACKUP_UPLOAD_MAX_BYTES,
   backupListQuerySchema,
+  backupItemsSchema,
   backupListSchema,
   backupSchema,
   createBackupsSchema,
@@ -88,6 +89,20 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> =
         .headers({ ...download, 'content-disposition': `attachment; filename="${file.filename}"` })
         .send(Readable.from(file.chunks));
     },
+  );
+
+  app.get(
+    '/api/backups/:id/items',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'listBackupItems',
+        summary: "The backup's items by kind and name (and the fields masked in each), to pick what to restore",
+        params,
+        response: { 200: backupItemsSchema, ...errors },
+      },
+    },
+    async (request) => backups.itemsOf(requireUser(request), request.params.id),
   );
 
   app.post(

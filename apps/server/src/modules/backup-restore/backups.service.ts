@@ -18,6 +18,7 @@ import { BackupArchiveError, readArchive, type BackupItem } from './archive.js';
 import { sendBackupJob } from './backup.job.js';
 import type { BackupQuery, BackupRow, BackupsRepository } from './backups.repository.js';
 import { drift } from './drift.js';
+import { backupItems } from './restore-kinds.js';
 import { readGroup } from './read.js';
 
 export interface BackupsDependencies {
@@ -118,10 +119,14 @@ export class BackupsService {
   }
 
   /** A backup's items, read back from its stored archive (checked as an upload is). */
-  private async items(row: BackupRow): Promise<BackupItem[]> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.deps.repository.chunks(row.id)) chunks.push(chunk);
-    return readArchive(Buffer.concat(chunks)).items;
+  private items(row: BackupRow): Promise<BackupItem[]> {
+    return backupItems(this.deps.repository, row.id);
+  }
+
+  /** What a backup holds, item by item (names and kinds, never the configurations). */
+  async itemsOf(user: SessionUser, id: string) {
+    const items = await this.items(await this.finished(user, id));
+    return { items: items.map(({ kind, key, name, masked }) => ({ kind, key, name, masked })) };
   }
 
   /**

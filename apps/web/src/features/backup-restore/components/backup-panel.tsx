@@ -14,6 +14,7 @@ import { Select } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { useDrift, useExportDrift } from '../api/drift';
+import { useBackupItems } from '../api/items';
 import { useRestorePlan, useStartRestore } from '../api/restore';
 
 type Change = Drift['changes'][number];
@@ -49,13 +50,19 @@ export function BackupPanel({
   backup,
   backups,
   token,
+  groups,
   onRestore,
 }: {
   backup: Backup;
   backups: Backup[];
   token: string;
+  /** The account groups the token sees in the backup's organization: where it may be restored. */
+  groups: { aid: string; accountGroupName: string }[];
   onRestore: (runId: string) => void;
 }) {
+  const { data: contents } = useBackupItems(backup.id);
+  const [picked, setPicked] = useState<Set<string>>(() => new Set());
+  const [targetAid, setTargetAid] = useState(backup.aid);
   const [against, setAgainst] = useState(LIVE);
   const [compared, setCompared] = useState<{ drift: Drift; request: DriftRequest } | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(() => new Set());
@@ -83,20 +90,20 @@ export function BackupPanel({
     }
   };
   const changes = compared?.drift.changes ?? [];
-  const restoreRequest = () => {
-    const picked = changes.filter((change) => chosen.has(restoreItemRef(change)));
-    return {
-      token,
-      items: picked.filter((change) => change.change !== 'added').map(restoreItemRef),
-      remove: picked.filter((change) => change.change === 'added').map(restoreItemRef),
-    };
-  };
+  // Changes picked in a drift apply to the backup's own group; items picked from the backup go anywhere.
+  const fromDrift = targetAid === backup.aid ? changes.filter((change) => chosen.has(restoreItemRef(change))) : [];
+  const restoreRequest = () => ({
+    token,
+    aid: targetAid,
+    items: [...new Set([...picked, ...fromDrift.filter((change) => change.change !== 'added').map(restoreItemRef)])],
+    remove: fromDrift.filter((change) => change.change === 'added').map(restoreItemRef),
+  });
   const preview = async () => {
     if (!token) {
       toast.error(BACKUP_MESSAGES.tokenRequired);
       return;
     }
-    if (chosen.size === 0) {
+    if (picked.size === 0 && fromDrift.length === 0) {
       toast.error('Pick at least one change to restore');
       return;
     }
@@ -179,14 +186,57 @@ export function BackupPanel({
                 Export {format.toUpperCase()}
               </Button>
             ))}
-            {changes.length > 0 && compared.request.token && (
-              <Button size="sm" busy={planRestore.isPending} busyLabel="Planning" onClick={() => void preview()}>
-                Preview Restore
-              </Button>
-            )}
           </div>
         </div>
       )}
+      <div className="space-y-3">
+        <h3 className="text-lg font-semibold">Restore</h3>
+        <p className="text-sm text-slate-600">
+          Put back the changes picked above (into this group), or pick items of the backup to restore here or into
+          another group of the organization. Nothing is written before you apply the plan.
+        </p>
+        {contents && (
+          <CheckList
+            items={contents.items}
+            itemKey={restoreItemRef}
+            renderItem={(item) => (
+              <span className="flex items-center gap-2">
+                <span className="truncate">{item.name}</span>
+                <Badge tone="neutral">{item.kind}</Badge>
+                {item.masked.length > 0 && <Badge tone="amber">masked: {item.masked.join(', ')}</Badge>}
+              </span>
+            )}
+            matches={(item, needle) => `${item.kind} ${item.name}`.toLowerCase().includes(needle)}
+            selected={picked}
+            onSelectedChange={(next) => {
+              setPicked(next);
+              setPlan(null);
+            }}
+            label="Backup items"
+            searchLabel="Search the backup's items"
+            noun="Items"
+            data-testid="backup-items"
+          />
+        )}
+        <div className="flex flex-wrap items-end gap-3">
+          <Select
+            label="Restore into"
+            value={targetAid}
+            onChange={(event) => {
+              setTargetAid(event.target.value);
+              setPlan(null);
+            }}
+            options={(groups.some((group) => group.aid === backup.aid)
+              ? groups
+              : [{ aid: backup.aid, accountGroupName: backup.accountGroupName }, ...groups]
+            ).map((group) => ({ value: group.aid, label: group.accountGroupName }))}
+            fieldClassName="min-w-72"
+          />
+          <Button className="mb-[2px]" busy={planRestore.isPending} busyLabel="Planning" onClick={() => void preview()}>
+            Preview Restore
+          </Button>
+        </div>
+      </div>
       {plan && (
         <div className="space-y-2">
           <table className="w-full text-left text-sm" aria-label="Restore plan">

@@ -107,6 +107,7 @@ export function BackupRestoreTool() {
           backup={opened}
           backups={backups ?? []}
           token={customer.token}
+          groups={customer.organizationId === opened.organizationId ? customer.inOrganization : []}
           onRestore={openRestore}
         />
       )}
