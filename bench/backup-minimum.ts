@@ -25,9 +25,10 @@ const sizes = world.accountGroups
   .sort((a, b) => b.tests + b.rules + b.windows + b.dashboards - (a.tests + a.rules + a.windows + a.dashboards));
 const largest = sizes[0];
 if (!largest) throw new Error('the large world has groups');
-// The token's groups once; tests, rules, windows and dashboards listed once and each read in detail once;
+// The token's groups once; the group's agents once (to name those widgets filter on); tests, rules, windows and dashboards listed once and each read in detail once;
 // tags once; endpoint labels by page; endpoint scheduled and dynamic tests once each.
 const minimum =
+  1 +
   1 +
   (1 + largest.tests) +
   (1 + largest.rules) +

@@ -65,7 +65,7 @@ export async function readGroup(
   session: PlatformSession,
   aid: string,
   emitItem: (item: BackupItem) => void,
-): Promise<void> {
+): Promise<{ agents: Map<string, string> }> {
   // Keys name items across groups; two of a kind with one name (two dashboards called "Overview") get "(2)".
   const seen = new Map<string, number>();
   const emit = (item: BackupItem) => {
@@ -74,6 +74,12 @@ export async function readGroup(
     seen.set(id, count);
     emitItem(count === 1 ? item : { ...item, key: `${item.key} (${count})` });
   };
+  // The group's agents by id, to name those a dashboard's widgets filter on (read once, beside the tests).
+  const agentList = session.agents
+    .list({ aid })
+    .then((agents) => agents.map((agent): [string, string] => [agent.agentId, agent.agentName]));
+  agentList.catch(() => undefined);
+
   const tests = await session.tests.list(aid);
   const testNames = new Map(tests.map((test) => [test.testId, testKey(test)]));
   const agents = new Map<string, { agentName: string; agentType: string }>();
@@ -136,7 +142,23 @@ export async function readGroup(
     const dashboard = (await session.dashboards.get(listed.dashboardId, aid)) as Json & { title: string };
     const { widgets, ...rest } = dashboard;
     const parts = split(rest, ['dashboardId', 'isBuiltIn']);
-    const widgetParts = ((widgets ?? []) as Json[]).map((widget) => split(widget, ['id', 'widgetId']));
+    // A widget's filters name tests and agents by id: by key and name here (restore maps them back).
+    const agentNames = new Map(await agentList);
+    const widgetParts = ((widgets ?? []) as Json[]).map((widget) => {
+      const parts = split(widget, ['id', 'widgetId']);
+      const filters = parts.config.filters as Record<string, unknown> | undefined;
+      if (filters && typeof filters === 'object') {
+        const named = (ids: unknown, names: (id: string) => string | undefined) =>
+          (Array.isArray(ids) ? ids.map(String) : []).map((id) => names(id) ?? `#${id}`).sort();
+        parts.config.filters = {
+          ...filters,
+          ...(filters.TEST ? { TEST: named(filters.TEST, (id) => testNames.get(id)) } : {}),
+          ...(filters.AGENT ? { AGENT: named(filters.AGENT, (id) => agentNames.get(id)) } : {}),
+        };
+        parts.server.filters = filters;
+      }
+      return parts;
+    });
     parts.config.widgets = widgetParts.map((widget) => widget.config);
     parts.server.widgets = widgetParts.map((widget) => widget.server);
     emit(item('dashboard', dashboard.title, dashboard.title, parts));
@@ -171,4 +193,5 @@ export async function readGroup(
     const name = String((test as Json).testName ?? test.testId);
     emit(item('endpoint-dynamic-test', name, name, split(test as Json, ['testId'])));
   }
+  return { agents: new Map(await agentList) };
 }

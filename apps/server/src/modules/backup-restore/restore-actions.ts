@@ -136,9 +136,17 @@ const PLATFORM: Record<
   },
 };
 
-/** A body with its tests' ids filled in, as the platform takes it. */
-const sent = ({ body, tests }: z.infer<typeof write>, set: SetContext): Json =>
-  tests?.field ? { ...body, [tests.field]: testIds(tests, set) } : body;
+/** A body with its tests' ids filled in, as the platform takes it (a dashboard's in its widgets' filters). */
+function sent({ kind, body, tests }: z.infer<typeof write>, set: SetContext): Json {
+  if (tests?.field) return { ...body, [tests.field]: testIds(tests, set) };
+  if (kind !== 'dashboard' || !tests) return body;
+  const widgets = ((body.widgets as Json[] | undefined) ?? []).map((widget) => {
+    const filters = widget.filters as Json | undefined;
+    if (!filters || !Array.isArray(filters.TEST)) return widget;
+    return { ...widget, filters: { ...filters, TEST: testIds({ ...tests, keys: filters.TEST as string[] }, set) } };
+  });
+  return { ...body, widgets };
+}
 
 /** The writes of a restore, as the change-set engine performs, reconciles and undoes them. */
 export const RESTORE_ACTIONS: Record<string, AnyChangeHandler> = {

@@ -43,9 +43,21 @@ function toWrite(
       return { kind, key, body, tests: { field: 'assignments', keys: keys('assignments'), known } };
     }
     case 'dashboard': {
-      // The layout names the old widgets' ids: the platform lays the widgets out again.
-      const { layout: _layout, ...body } = config;
-      return { kind, key, body };
+      // The layout names the old widgets' ids: the platform lays the widgets out again. Widgets' agent filters
+      // name agents (mapped here); their test filters name tests by key (mapped when sent).
+      const { layout: _layout, widgets, ...body } = config;
+      const testKeys = new Set<string>();
+      const mapped = ((widgets as Json[] | undefined) ?? []).map((widget) => {
+        const filters = widget.filters as Record<string, unknown> | undefined;
+        if (!filters) return widget;
+        for (const testKey of (filters.TEST as string[] | undefined) ?? []) testKeys.add(testKey);
+        const agents = ((filters.AGENT as string[] | undefined) ?? []).flatMap((name) => {
+          const id = target.agents.get(name);
+          return id ? [id] : [];
+        });
+        return { ...widget, filters: { ...filters, ...(filters.AGENT ? { AGENT: agents } : {}) } };
+      });
+      return { kind, key, body: { ...body, widgets: mapped }, tests: { keys: [...testKeys], known } };
     }
     case 'endpoint-label':
     case 'endpoint-scheduled-test':

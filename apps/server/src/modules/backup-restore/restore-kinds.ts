@@ -42,11 +42,8 @@ export async function readRestoreTarget(
   accountGroupName: string,
 ): Promise<RestoreTarget> {
   const items: BackupItem[] = [];
-  const [agents] = await Promise.all([
-    session.agents.list({ aid }),
-    readGroup(session, aid, (item) => items.push(item)),
-  ]);
-  return { accountGroupName, items, agents: new Map(agents.map((agent) => [agent.agentName, agent.agentId])) };
+  const { agents } = await readGroup(session, aid, (item) => items.push(item));
+  return { accountGroupName, items, agents: new Map([...agents].map(([id, name]) => [name, id])) };
 }
 
 /** The restore's plan from what is stored and what the target holds now. */
