@@ -95,9 +95,12 @@ describe('a server killed in the middle of a restore', () => {
         world.tests.filter((copy) => copy.aid === target.aid && copy.testName === test.testName),
         test.testName,
       ).toHaveLength(1);
+    // No creation was sent again and refused as a duplicate name. (A creation whose caller was killed before
+    // the answer left may be missing from the platform's call log; the world above counts what exists.)
     const creations = sandbox.platform.calls.filter(
-      (call) => call.method === 'POST' && call.path.startsWith('/tests/') && call.status === 201,
+      (call) => call.method === 'POST' && call.path.startsWith('/tests/'),
     );
-    expect(creations).toHaveLength(tests.length);
+    expect(creations.filter((call) => call.status === 400)).toEqual([]);
+    expect(creations.filter((call) => call.status === 201).length).toBeLessThanOrEqual(tests.length);
   }, 300_000);
 });
