@@ -96,7 +96,10 @@ describe('a server killed in the middle of an alerts migration', () => {
           `${rule.ruleName} in ${group.accountGroupName}`,
         ).toHaveLength(1);
     const creations = sandbox.platform.calls.filter((call) => call.method === 'POST' && call.path === '/alerts/rules');
-    expect(creations.filter((call) => call.status === 201)).toHaveLength(expected);
+    // A creation whose caller was killed before the answer left may be missing from the call log: what exists
+    // at the platform (above) is the count; none was sent again and refused.
+    expect(creations.filter((call) => call.status === 201).length).toBeLessThanOrEqual(expected);
+    expect(creations.filter((call) => call.status === 400)).toEqual([]);
     const ids = new Set(copies().map((rule) => rule.ruleId));
     expect(done.items.filter((item: { resultId: string }) => !ids.has(item.resultId))).toEqual([]);
   }, 300_000);

@@ -94,7 +94,9 @@ describe('a server killed in the middle of a bulk tests run', () => {
     const creations = sandbox.platform.calls.filter(
       (call) => call.method === 'POST' && call.path.startsWith('/tests/'),
     );
-    expect(creations.filter((call) => call.status === 201)).toHaveLength(expected);
+    // A creation whose caller was killed before the answer left may be missing from the call log: what exists
+    // at the platform (above) is the count.
+    expect(creations.filter((call) => call.status === 201).length).toBeLessThanOrEqual(expected);
     expect(creations.filter((call) => call.status === 400)).toHaveLength(0);
     // The run's items name the tests the platform holds.
     const ids = new Set(world.tests.filter((test) => test.testName.startsWith('Crash ')).map((test) => test.testId));
