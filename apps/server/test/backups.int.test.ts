@@ -364,4 +364,33 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       expect(filtered(copy), dashboard.title).toEqual(filtered(dashboard).map(targetIds));
     }
   });
+
+  it('puts a changed suppression window back as it was', async () => {
+    const backup = await backUp();
+    const window = world().suppressionWindows.find((candidate) => candidate.aid === group().aid);
+    if (!window) throw new Error('the group has a suppression window');
+    window.duration += 3600;
+    const driftNow = async () =>
+      (
+        await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/drift`, payload: { token: acme.token } })
+      ).json<Drift>();
+    const [change] = (await driftNow()).changes;
+    expect(change).toMatchObject({
+      kind: 'suppression-window',
+      change: 'changed',
+      fields: [expect.objectContaining({ path: 'duration' })],
+    });
+    const started = await tam.request({
+      method: 'POST',
+      url: `/api/backups/${backup.id}/restore`,
+      payload: { token: acme.token, items: [restoreItemRef(change ?? { kind: '', key: '' })] },
+    });
+    const run = await untilFinished(() =>
+      tam
+        .request({ method: 'GET', url: `/api/restores/${started.json<RestoreRun>().id}` })
+        .then((answer) => answer.json<RestoreRun>()),
+    );
+    expect(run.items.map((item) => [item.action, item.status])).toEqual([['restore-update', 'done']]);
+    expect((await driftNow()).changes).toEqual([]);
+  });
 });

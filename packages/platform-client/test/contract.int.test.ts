@@ -48,6 +48,7 @@ const CLIENT_OPERATIONS = [
   'GET /alert-suppression-windows',
   'GET /alert-suppression-windows/{windowId}',
   'POST /alert-suppression-windows',
+  'PUT /alert-suppression-windows/{windowId}',
   'DELETE /alert-suppression-windows/{windowId}',
   'GET /operations/webhooks',
   'GET /dashboards',
@@ -241,6 +242,18 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
       },
       aid,
     );
+    const renamed = await admin.alertSuppressionWindows.update(
+      window.alertSuppressionWindowId,
+      {
+        name: 'Contract window, renamed',
+        isEnabled: true,
+        startDate: '2026-12-01T02:00:00Z',
+        duration: 3600,
+        testIds: [],
+      },
+      aid,
+    );
+    expect(renamed.name).toBe('Contract window, renamed');
     await admin.alertSuppressionWindows.delete(window.alertSuppressionWindowId, aid);
     await expect(admin.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid)).rejects.toMatchObject({
       status: 404,

@@ -86,6 +86,14 @@ export const alertSuppressionWindows = (caller: Caller) => ({
       signal,
       idempotent: false,
     }),
+  /** Replaces a window's definition (PUT: the whole request, as for a creation). */
+  update: (windowId: string, body: Record<string, unknown>, aid?: string, signal?: AbortSignal) =>
+    caller.request(
+      suppressionWindowSchema,
+      `alert-suppression-windows/${encodeURIComponent(windowId)}`,
+      'updated alert suppression window',
+      { method: 'PUT', body, aid, signal },
+    ),
   delete: (windowId: string, aid?: string, signal?: AbortSignal) =>
     caller.http.call<void>(caller.auth, `alert-suppression-windows/${encodeURIComponent(windowId)}`, {
       method: 'DELETE',

@@ -93,7 +93,7 @@ const PLATFORM: Record<
   'suppression-window': {
     create: async (session, _key, body, aid) =>
       (await session.alertSuppressionWindows.create(body, aid)).alertSuppressionWindowId,
-    update: () => Promise.reject(new Error('a suppression window is restored only where it is missing')),
+    update: (session, _key, id, body, aid) => session.alertSuppressionWindows.update(id, body, aid),
     delete: (session, _key, id, aid) => session.alertSuppressionWindows.delete(id, aid),
     list: async (session, _key, aid) =>
       (await session.alertSuppressionWindows.list(aid)).map((window) => ({

@@ -141,6 +141,28 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
     );
   });
 
+  /** A window from an `AlertSuppressionWindowRequest` body, or the field errors when it is not one. */
+  const windowFromBody = (body: Record<string, unknown>, base: { alertSuppressionWindowId: string; aid: string }) => {
+    const errors = [];
+    if (typeof body.name !== 'string' || !body.name.trim())
+      errors.push({ code: 'REQUIRED', field: 'name', message: 'name is required' });
+    if (typeof body.startDate !== 'string' || Number.isNaN(Date.parse(body.startDate)))
+      errors.push({ code: 'REQUIRED', field: 'startDate', message: 'startDate must be a date-time' });
+    if (!Number.isInteger(body.duration) || Number(body.duration) <= 0)
+      errors.push({ code: 'REQUIRED', field: 'duration', message: 'duration must be a positive number of seconds' });
+    if (errors.length) return errors;
+    return {
+      ...base,
+      name: String(body.name),
+      isEnabled: body.isEnabled !== false,
+      startDate: String(body.startDate),
+      duration: Number(body.duration),
+      repeat: body.repeat as never,
+      endRepeat: body.endRepeat as never,
+      testIds: Array.isArray(body.testIds) ? body.testIds.map(String) : [],
+    };
+  };
+
   app.post('/alert-suppression-windows', async (request, reply) => {
     const { group, serializer } = caller(request);
     const full = overLimit(
@@ -150,32 +172,32 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
       'account group',
     );
     if (full) return full;
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const errors = [];
-    if (typeof body.name !== 'string' || !body.name.trim())
-      errors.push({ code: 'REQUIRED', field: 'name', message: 'name is required' });
-    if (typeof body.startDate !== 'string' || Number.isNaN(Date.parse(body.startDate)))
-      errors.push({ code: 'REQUIRED', field: 'startDate', message: 'startDate must be a date-time' });
-    if (!Number.isInteger(body.duration) || Number(body.duration) <= 0)
-      errors.push({ code: 'REQUIRED', field: 'duration', message: 'duration must be a positive number of seconds' });
-    if (errors.length)
-      return problem(reply, 400, 'Request validation failed. There are invalid or missing fields', undefined, errors);
-    const window = {
+    const window = windowFromBody((request.body ?? {}) as Record<string, unknown>, {
       alertSuppressionWindowId: state.newId(),
       aid: group.aid,
-      name: String(body.name),
-      isEnabled: body.isEnabled !== false,
-      startDate: String(body.startDate),
-      duration: Number(body.duration),
-      repeat: body.repeat as never,
-      endRepeat: body.endRepeat as never,
-      testIds: Array.isArray(body.testIds) ? body.testIds.map(String) : [],
-    };
+    });
+    if (Array.isArray(window)) return problem(reply, 400, INVALID, undefined, window);
     state.world.suppressionWindows.push(window);
     reply.header('Location', serializer.link(`/alert-suppression-windows/${window.alertSuppressionWindowId}`).href);
     return hal(reply)
       .status(201)
       .send(serializer.suppressionWindow(window, worldNow(), true));
+  });
+
+  app.put<{ Params: { windowId: string } }>('/alert-suppression-windows/:windowId', async (request, reply) => {
+    const { group, serializer } = caller(request);
+    const index = state.world.suppressionWindows.findIndex(
+      (candidate) => candidate.alertSuppressionWindowId === request.params.windowId && candidate.aid === group.aid,
+    );
+    if (index < 0)
+      return problem(reply, 404, 'Not Found', `Alert suppression window ${request.params.windowId} not found`);
+    const window = windowFromBody((request.body ?? {}) as Record<string, unknown>, {
+      alertSuppressionWindowId: request.params.windowId,
+      aid: group.aid,
+    });
+    if (Array.isArray(window)) return problem(reply, 400, INVALID, undefined, window);
+    state.world.suppressionWindows[index] = window;
+    return hal(reply).send(serializer.suppressionWindow(window, worldNow(), true));
   });
 
   app.delete<{ Params: { windowId: string } }>('/alert-suppression-windows/:windowId', async (request, reply) => {
