@@ -43,8 +43,8 @@ export function useUndoRestore(meta?: ErrorToastMeta) {
   const queryClient = useQueryClient();
   return useMutation({
     meta,
-    mutationFn: ({ id, token }: { id: string; token: string }) =>
-      apiRequest<RestoreRun>(`/api/restores/${id}/undo`, { method: 'POST', body: { token } }),
+    mutationFn: ({ id, ...tokens }: { id: string; token: string; targetToken?: string }) =>
+      apiRequest<RestoreRun>(`/api/restores/${id}/undo`, { method: 'POST', body: tokens }),
     onSuccess: async (run, { id }) => {
       queryClient.setQueryData(restoreQueryKey(run.id), run);
       await queryClient.invalidateQueries({ queryKey: restoreQueryKey(id) });

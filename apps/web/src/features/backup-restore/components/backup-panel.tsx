@@ -12,7 +12,9 @@ import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
 import { Select } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
+import { CustomerFields } from '../../../components/customer-fields';
 import { customerTokenErrors } from '../../../lib/error-toasts';
+import { useCustomer } from '../../../lib/use-customer';
 import { useDrift, useExportDrift } from '../api/drift';
 import { useBackupItems } from '../api/items';
 import { useRestorePlan, useStartRestore } from '../api/restore';
@@ -58,11 +60,16 @@ export function BackupPanel({
   token: string;
   /** The account groups the token sees in the backup's organization: where it may be restored. */
   groups: { aid: string; accountGroupName: string }[];
-  onRestore: (runId: string) => void;
+  /** A restore started: its id, and the other organization's token when it writes there (for its undo). */
+  onRestore: (runId: string, targetToken: string) => void;
 }) {
   const { data: contents } = useBackupItems(backup.id);
   const [picked, setPicked] = useState<Set<string>>(() => new Set());
   const [targetAid, setTargetAid] = useState(backup.aid);
+  // Another organization's group: its own Org Admin token and what it sees.
+  const [elsewhere, setElsewhere] = useState(false);
+  const other = useCustomer('backup-restore');
+  const targetGroups = elsewhere ? other.inOrganization : groups;
   const [against, setAgainst] = useState(LIVE);
   const [compared, setCompared] = useState<{ drift: Drift; request: DriftRequest } | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(() => new Set());
@@ -91,16 +98,24 @@ export function BackupPanel({
   };
   const changes = compared?.drift.changes ?? [];
   // Changes picked in a drift apply to the backup's own group; items picked from the backup go anywhere.
-  const fromDrift = targetAid === backup.aid ? changes.filter((change) => chosen.has(restoreItemRef(change))) : [];
+  const fromDrift =
+    !elsewhere && targetAid === backup.aid ? changes.filter((change) => chosen.has(restoreItemRef(change))) : [];
   const restoreRequest = () => ({
     token,
     aid: targetAid,
+    ...(elsewhere && other.organization
+      ? { targetOrganization: { token: other.token, organization: other.organization } }
+      : {}),
     items: [...new Set([...picked, ...fromDrift.filter((change) => change.change !== 'added').map(restoreItemRef)])],
     remove: fromDrift.filter((change) => change.change === 'added').map(restoreItemRef),
   });
   const preview = async () => {
-    if (!token) {
+    if (!token || (elsewhere && !other.organization)) {
       toast.error(BACKUP_MESSAGES.tokenRequired);
+      return;
+    }
+    if (!targetAid) {
+      toast.error(BACKUP_MESSAGES.groupsRequired);
       return;
     }
     if (picked.size === 0 && fromDrift.length === 0) {
@@ -218,17 +233,33 @@ export function BackupPanel({
             data-testid="backup-items"
           />
         )}
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={elsewhere}
+            onChange={(event) => {
+              setElsewhere(event.target.checked);
+              setTargetAid(event.target.checked ? '' : backup.aid);
+              setPlan(null);
+            }}
+          />
+          Into another organization (with its own Org Admin token)
+        </label>
+        {elsewhere && (
+          <CustomerFields customer={other} label="OAuth Token of the target organization" name="target-token" />
+        )}
         <div className="flex flex-wrap items-end gap-3">
           <Select
             label="Restore into"
+            placeholder={elsewhere ? 'Choose a group of that organization' : undefined}
             value={targetAid}
             onChange={(event) => {
               setTargetAid(event.target.value);
               setPlan(null);
             }}
-            options={(groups.some((group) => group.aid === backup.aid)
-              ? groups
-              : [{ aid: backup.aid, accountGroupName: backup.accountGroupName }, ...groups]
+            options={(elsewhere || targetGroups.some((group) => group.aid === backup.aid)
+              ? targetGroups
+              : [{ aid: backup.aid, accountGroupName: backup.accountGroupName }, ...targetGroups]
             ).map((group) => ({ value: group.aid, label: group.accountGroupName }))}
             fieldClassName="min-w-72"
           />
@@ -273,7 +304,10 @@ export function BackupPanel({
             busy={start.isPending}
             busyLabel="Starting"
             onClick={() =>
-              start.mutate({ id: backup.id, request: restoreRequest() }, { onSuccess: (run) => onRestore(run.id) })
+              start.mutate(
+                { id: backup.id, request: restoreRequest() },
+                { onSuccess: (run) => onRestore(run.id, elsewhere ? other.token : '') },
+              )
             }
           >
             Apply Restore

@@ -26,6 +26,7 @@ export function BackupRestoreTool() {
   const [opened, setOpened] = useState<Backup | null>(null);
   const [params, setParams] = useSearchParams();
   const restoreId = params.get('restore');
+  const [targetToken, setTargetToken] = useState('');
   const openRestore = (id: string | null) =>
     setParams((current) => {
       const next = new URLSearchParams(current);
@@ -108,10 +109,21 @@ export function BackupRestoreTool() {
           backups={backups ?? []}
           token={customer.token}
           groups={customer.organizationId === opened.organizationId ? customer.inOrganization : []}
-          onRestore={openRestore}
+          onRestore={(id, otherToken) => {
+            setTargetToken(otherToken);
+            openRestore(id);
+          }}
         />
       )}
-      {restoreId && <RestoreRunPanel key={restoreId} runId={restoreId} token={customer.token} onOpen={openRestore} />}
+      {restoreId && (
+        <RestoreRunPanel
+          key={restoreId}
+          runId={restoreId}
+          token={customer.token}
+          targetToken={targetToken}
+          onOpen={openRestore}
+        />
+      )}
     </div>
   );
 }

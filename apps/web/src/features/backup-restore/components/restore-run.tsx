@@ -38,15 +38,19 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
 export function RestoreRunPanel({
   runId,
   token,
+  targetToken,
   onOpen,
 }: {
   runId: string;
   token: string;
+  /** The other organization's token, when the restore wrote there. */
+  targetToken: string;
   onOpen: (id: string) => void;
 }) {
   const { data: run } = useRestore(runId);
   const undo = useUndoRestore(customerTokenErrors('Failed to undo the restore'));
   const [undoToken, setUndoToken] = useState(token);
+  const [undoTargetToken, setUndoTargetToken] = useState(targetToken);
   if (!run) return <Spinner label="Loading the restore" />;
   const finished = isFinished(run);
   const settled = run.totals.total - run.totals.pending;
@@ -90,6 +94,13 @@ export function RestoreRunPanel({
       {finished && run.kind === 'restore' && !run.undoneBy && run.totals.done > 0 && (
         <div className="space-y-2 rounded-md border border-slate-200 p-3">
           <TokenField label="OAuth Token" value={undoToken} onChange={(event) => setUndoToken(event.target.value)} />
+          {run.targetOrganizationName && (
+            <TokenField
+              label={`OAuth Token of ${run.targetOrganizationName}`}
+              value={undoTargetToken}
+              onChange={(event) => setUndoTargetToken(event.target.value)}
+            />
+          )}
           <Button
             variant="danger"
             busy={undo.isPending}
