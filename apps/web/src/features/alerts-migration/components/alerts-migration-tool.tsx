@@ -101,10 +101,19 @@ export function AlertsMigrationTool() {
 
   const request = (): MigrationRequest | null => {
     if (!source.organization || !rules) return null;
-    if (chosenRules.size === 0) return (toast.error(ALERTS_MIGRATION_MESSAGES.rulesRequired), null);
     const chosenTargets = targetGroups.filter((group) => targets.has(group.aid));
-    if (chosenTargets.length === 0) return (toast.error(ALERTS_MIGRATION_MESSAGES.targetsRequired), null);
-    if (elsewhere && !other.organization) return (toast.error(ALERTS_MIGRATION_MESSAGES.targetTokenRequired), null);
+    const problem =
+      chosenRules.size === 0
+        ? ALERTS_MIGRATION_MESSAGES.rulesRequired
+        : chosenTargets.length === 0
+          ? ALERTS_MIGRATION_MESSAGES.targetsRequired
+          : elsewhere && !other.organization
+            ? ALERTS_MIGRATION_MESSAGES.targetTokenRequired
+            : null;
+    if (problem) {
+      toast.error(problem);
+      return null;
+    }
     return {
       token: source.token,
       organization: source.organization,
