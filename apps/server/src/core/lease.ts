@@ -185,7 +185,32 @@ export class Leases<T extends LeasedTable> {
       .from(this.table as PgTable)
       .where(and(eq(this.table.status, 'queued'), lt(this.table.createdAt, before))) as Promise<T['$inferSelect'][]>;
   }
+
+  /**
+   * The jobs that lost their worker (a lapsed lease, taken back in one statement so two instances never both
+   * send one) or their queue job (queued for more than two minutes, its queue job gone or finished). `all`:
+   * every unfinished job is one (the embedded database belongs to this one process).
+   */
+  async orphans(
+    now: Date,
+    all: boolean,
+    jobState: (jobId: string) => Promise<string | null>,
+  ): Promise<(T['$inferSelect'] & { id: string; jobId: string | null })[]> {
+    type Row = T['$inferSelect'] & { id: string; jobId: string | null };
+    const candidates = (await this.requeueOrphans(now, all)) as Row[];
+    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
+    for (const row of (await this.waiting(waitingSince)) as Row[]) {
+      if (candidates.some((candidate) => candidate.id === row.id)) continue;
+      const state = !all && row.jobId ? await jobState(row.jobId) : null;
+      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
+    }
+    return candidates;
+  }
 }
+
+/** A queued job whose queue job is gone is sent again once it has waited this long. */
+const LOST_JOB_GRACE_MS = 2 * 60_000;
+const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
 
 /**
  * Runs `work` while renewing its lease every 15 s; the renewals stop before this returns. When a renewal

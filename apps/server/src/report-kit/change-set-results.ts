@@ -50,3 +50,14 @@ export function resultsCsv(rows: Iterable<ResultRow>): Buffer {
   );
   return Buffer.from(`\uFEFF${csv}\r\n`, 'utf8');
 }
+
+/** A change set's results file by name (no extension) and format: XLSX (default) or CSV. */
+export async function resultsFile(name: string, rows: ResultRow[], format: 'xlsx' | 'csv') {
+  return format === 'csv'
+    ? { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', body: resultsCsv(rows) }
+    : {
+        filename: `${name}.xlsx`,
+        contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        body: await resultsWorkbook('Results', rows),
+      };
+}

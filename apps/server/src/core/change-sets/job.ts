@@ -17,9 +17,6 @@ const CHANGE_SET_RETENTION_QUEUE = 'bulk.retention';
 /** Operations in flight at once for one run; the organization's limiter decides the pace. */
 const RUN_CONCURRENCY = 6;
 const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
-/** A queued run whose job is gone is sent again once it has waited this long. */
-const LOST_JOB_GRACE_MS = 2 * 60_000;
-const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
 const DAY_MS = 86_400_000;
 const STOPPED = Symbol('stopped');
 
@@ -105,14 +102,7 @@ export class ChangeSetJob {
    */
   async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
     const { repository, queue, tokens } = this.deps;
-    // Taken back in one statement: two instances recovering at once never both send the same run.
-    const candidates = await repository.leases.requeueOrphans(now, all);
-    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
-    for (const row of await repository.leases.waiting(waitingSince)) {
-      if (candidates.some((candidate) => candidate.id === row.id)) continue;
-      const state = !all && row.jobId ? await queue.jobState(CHANGE_SET_QUEUE, row.jobId) : null;
-      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
-    }
+    const candidates = await repository.leases.orphans(now, all, (jobId) => queue.jobState(CHANGE_SET_QUEUE, jobId));
     for (const row of candidates) {
       const lost = (await tokens.open(row.tokenId)) === null;
       if (lost || (row.targetTokenId && (await tokens.open(row.targetTokenId)) === null)) {

@@ -11,6 +11,7 @@ import {
   resultsFormatQuerySchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
+import { sendAttachment } from '../../core/attachment.js';
 import { errorResponses } from '../../core/errors.js';
 import type { AlertsMigrationService } from './alerts-migration.service.js';
 
@@ -122,12 +123,7 @@ export const alertsMigrationRoutes: FastifyPluginAsyncZod<{ migration: AlertsMig
     },
     async (request, reply) => {
       const file = await migration.results(requireUser(request), request.params.runId, request.query.format);
-      return reply
-        .type(file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(file.body);
+      return sendAttachment(reply, file);
     },
   );
 };

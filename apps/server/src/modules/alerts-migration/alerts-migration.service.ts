@@ -13,12 +13,13 @@ import {
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
+import { startUndo } from '../../core/change-sets/undo.js';
 import { changeItemToApi, changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
 import type { ChangeSetRepository, ChangeSetRow, ItemTotals } from '../../core/change-sets/repository.js';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
-import { resultsCsv, resultsWorkbook } from '../../report-kit/change-set-results.js';
+import { resultsFile } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { conditionInWords, notificationsInWords } from './describe.js';
 import { MIGRATION_KINDS, migrationInput, resultRows } from './kinds.js';
@@ -161,9 +162,6 @@ export class AlertsMigrationService {
     const source = await this.visible(user, runId);
     if (source.kind !== 'alerts-migration')
       throw new AppError(400, 'not_undoable', 'Only an alerts migration can be undone here.');
-    if (source.status !== 'done' && source.status !== 'failed')
-      throw new AppError(409, 'run_in_progress', 'Wait for the migration to finish before undoing it.');
-    if (source.undoneBy) throw new AppError(409, 'already_undone', 'This migration has been undone already.');
     if (source.targetOrganizationId && !tokens.targetToken)
       throw new AppError(400, 'target_token_required', ALERTS_MIGRATION_MESSAGES.targetTokenRequired);
     const done = (await this.deps.repository.items(runId)).filter((item) => item.status === 'done');
@@ -176,25 +174,15 @@ export class AlertsMigrationService {
         source.targetOrganizationId,
         input.targets.map((target) => target.aid),
       );
-    const targetToken = source.targetOrganizationId ? tokens.targetToken : undefined;
-    const row = await this.deps.repository.insertRun(
-      {
-        userId: user.id,
-        kind: 'undo-alerts-migration',
-        organizationId: source.organizationId,
-        organizationName: source.organizationName,
-        targetOrganizationId: source.targetOrganizationId,
-        input: { ...input, sourceRunId: runId },
-        undoOf: runId,
-      },
-      (tx) => this.deps.tokens.seal(tokens.token, tx),
-      targetToken ? (tx) => this.deps.tokens.seal(targetToken, tx) : undefined,
-    );
-    if (!(await this.deps.repository.markUndone(runId, row.id))) {
-      await endRun(this.deps.repository, this.deps.tokens, row, 'This migration has been undone already.');
-      throw new AppError(409, 'already_undone', 'This migration has been undone already.');
-    }
-    await this.enqueueOrEnd(row);
+    const row = await startUndo({
+      ...this.deps,
+      ...tokens,
+      userId: user.id,
+      source,
+      kind: 'undo-alerts-migration',
+      input,
+      noun: 'migration',
+    });
     return this.get(user, row.id);
   }
 
@@ -256,13 +244,7 @@ export class AlertsMigrationService {
     const row = await this.visible(user, id);
     const rows = resultRows(await this.deps.repository.items(id));
     const name = `alerts-migration-${row.createdAt.toISOString().slice(0, 10)}-${row.id.slice(0, 8)}`;
-    return format === 'csv'
-      ? { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', body: resultsCsv(rows) }
-      : {
-          filename: `${name}.xlsx`,
-          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          body: await resultsWorkbook('Results', rows),
-        };
+    return resultsFile(name, rows, format);
   }
 
   /** The user's migrations that ended after `since` having failed, or with items that failed. */

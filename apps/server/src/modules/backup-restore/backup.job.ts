@@ -14,8 +14,6 @@ const BACKUP_RECOVERY_QUEUE = 'backups.recover';
 const BACKUP_RETENTION_QUEUE = 'backups.retention';
 /** The archive is stored in chunks of about this size, as it is written. */
 const CHUNK_BYTES = 1024 * 1024;
-const LOST_JOB_GRACE_MS = 2 * 60_000;
-const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
 const DAY_MS = 86_400_000;
 const REFUSED = 'The platform refused the token: start the backup again with a valid one.';
 
@@ -95,13 +93,7 @@ export class BackupJob {
   /** Backups whose worker or queue job was lost go back to the queue; those whose token is gone end. */
   async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
     const { repository, queue, tokens } = this.deps;
-    const candidates = await repository.leases.requeueOrphans(now, all);
-    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
-    for (const row of await repository.leases.waiting(waitingSince)) {
-      if (candidates.some((candidate) => candidate.id === row.id)) continue;
-      const state = !all && row.jobId ? await queue.jobState(BACKUP_QUEUE, row.jobId) : null;
-      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
-    }
+    const candidates = await repository.leases.orphans(now, all, (jobId) => queue.jobState(BACKUP_QUEUE, jobId));
     for (const row of candidates) {
       if ((await tokens.open(row.tokenId)) === null) {
         await this.end(row, 'The token is no longer available: start the backup again.');

@@ -14,6 +14,7 @@ import {
   driftSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
+import { sendAttachment } from '../../core/attachment.js';
 import { AppError, errorResponses } from '../../core/errors.js';
 import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
 import type { BackupsService } from './backups.service.js';
@@ -22,7 +23,6 @@ import { driftHtml, driftWorkbook } from './drift-export.js';
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const params = z.object({ id: z.uuid() });
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const download = { 'cache-control': 'private, no-store', 'x-content-type-options': 'nosniff' };
 
 /** The backups API: back up groups, list, download and upload archives, compare with live or another backup. */
 export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> = async (app, { backups }) => {
@@ -84,10 +84,11 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> =
     },
     async (request, reply) => {
       const file = await backups.download(requireUser(request), request.params.id);
-      return reply
-        .type('application/zip')
-        .headers({ ...download, 'content-disposition': `attachment; filename="${file.filename}"` })
-        .send(Readable.from(file.chunks));
+      return sendAttachment(reply, {
+        filename: file.filename,
+        contentType: 'application/zip',
+        body: Readable.from(file.chunks),
+      });
     },
   );
 
@@ -173,15 +174,12 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> =
       const drift = await backups.compare(user, request.params.id, request.body);
       const title = `${backup.accountGroupName}, backup of ${backup.createdAt.slice(0, 16).replace('T', ' ')}`;
       const name = `drift-${backup.id.slice(0, 8)}`;
-      if (request.query.format === 'html')
-        return reply
-          .type('text/html; charset=utf-8')
-          .headers({ ...download, 'content-disposition': `attachment; filename="${name}.html"` })
-          .send(driftHtml(title, drift));
-      return reply
-        .type(XLSX)
-        .headers({ ...download, 'content-disposition': `attachment; filename="${name}.xlsx"` })
-        .send(await driftWorkbook(title, drift));
+      return sendAttachment(
+        reply,
+        request.query.format === 'html'
+          ? { filename: `${name}.html`, contentType: 'text/html; charset=utf-8', body: driftHtml(title, drift) }
+          : { filename: `${name}.xlsx`, contentType: XLSX, body: await driftWorkbook(title, drift) },
+      );
     },
   );
 };

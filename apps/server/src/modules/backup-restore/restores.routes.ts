@@ -8,6 +8,7 @@ import {
   resultsFormatQuerySchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
+import { sendAttachment } from '../../core/attachment.js';
 import { errorResponses } from '../../core/errors.js';
 import type { RestoresService } from './restores.service.js';
 
@@ -93,12 +94,7 @@ export const restoresRoutes: FastifyPluginAsyncZod<{ restores: RestoresService }
     },
     async (request, reply) => {
       const file = await restores.results(requireUser(request), request.params.runId, request.query.format);
-      return reply
-        .type(file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
-        .header('cache-control', 'private, no-store')
-        .header('x-content-type-options', 'nosniff')
-        .send(file.body);
+      return sendAttachment(reply, file);
     },
   );
 };

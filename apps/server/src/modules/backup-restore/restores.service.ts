@@ -1,12 +1,13 @@
 import { can, type RestorePlan, type RestoreRequest, type RestoreRun, type SessionUser } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
+import { startUndo } from '../../core/change-sets/undo.js';
 import type { ChangeSetRepository, ChangeSetRow } from '../../core/change-sets/repository.js';
 import { changeItemToApi, changeSetTotals } from '../../core/change-sets/summaries.js';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
-import { resultsCsv, resultsWorkbook, type ResultRow } from '../../report-kit/change-set-results.js';
+import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { BackupsRepository } from './backups.repository.js';
 import { RESTORE_KINDS, restoreInputSchema, restorePlan, type RestoreInput } from './restore-kinds.js';
@@ -104,35 +105,17 @@ export class RestoresService {
   async undo(user: SessionUser, runId: string, tokens: { token: string; targetToken?: string }): Promise<RestoreRun> {
     const source = await this.visible(user, runId);
     if (source.kind !== 'restore') throw new AppError(400, 'not_undoable', 'Only a restore can be undone here.');
-    if (source.status !== 'done' && source.status !== 'failed')
-      throw new AppError(409, 'run_in_progress', 'Wait for the restore to finish before undoing it.');
-    if (source.undoneBy) throw new AppError(409, 'already_undone', 'This restore has been undone already.');
-    if (source.targetOrganizationId && !tokens.targetToken)
-      throw new AppError(
-        400,
-        'target_token_required',
-        "The target organization's token is needed to undo this restore.",
-      );
-    const input = restoreInputSchema.parse(source.input);
-    const targetToken = source.targetOrganizationId ? tokens.targetToken : undefined;
-    const row = await this.deps.changeSets.insertRun(
-      {
-        userId: user.id,
-        kind: 'undo-restore',
-        organizationId: source.organizationId,
-        organizationName: source.organizationName,
-        targetOrganizationId: source.targetOrganizationId,
-        input: { ...(source.input as Record<string, unknown>), sourceRunId: runId, ...input },
-        undoOf: runId,
-      },
-      (tx) => this.deps.tokens.seal(tokens.token, tx),
-      targetToken ? (tx) => this.deps.tokens.seal(targetToken, tx) : undefined,
-    );
-    if (!(await this.deps.changeSets.markUndone(runId, row.id))) {
-      await endRun(this.deps.changeSets, this.deps.tokens, row, 'This restore has been undone already.');
-      throw new AppError(409, 'already_undone', 'This restore has been undone already.');
-    }
-    await this.enqueue(row);
+    const row = await startUndo({
+      repository: this.deps.changeSets,
+      tokens: this.deps.tokens,
+      queue: this.deps.queue,
+      ...tokens,
+      userId: user.id,
+      source,
+      kind: 'undo-restore',
+      input: restoreInputSchema.parse(source.input),
+      noun: 'restore',
+    });
     return this.get(user, row.id);
   }
 
@@ -197,12 +180,6 @@ export class RestoresService {
         .join('; '),
     }));
     const name = `restore-${row.createdAt.toISOString().slice(0, 10)}-${row.id.slice(0, 8)}`;
-    return format === 'csv'
-      ? { filename: `${name}.csv`, contentType: 'text/csv; charset=utf-8', body: resultsCsv(rows) }
-      : {
-          filename: `${name}.xlsx`,
-          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-          body: await resultsWorkbook('Results', rows),
-        };
+    return resultsFile(name, rows, format);
   }
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { isFinished, type ChangeSetItem, type MigrationRun } from '@ce/contract';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { ChangeSetProgress, ItemStatus } from '../../../components/ui/change-set-progress';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
@@ -9,14 +9,6 @@ import { TokenField } from '../../../components/ui/token-field';
 import { resultsUrl, useMigration } from '../api/run';
 import { useUndoMigration } from '../api/undo';
 import { customerTokenErrors as migrationErrors } from '../../../lib/error-toasts';
-
-const STATUS_TONE: Record<ChangeSetItem['status'], BadgeTone> = {
-  pending: 'neutral',
-  running: 'sky',
-  done: 'success',
-  skipped: 'amber',
-  failed: 'danger',
-};
 
 const ACTION_WORDS: Record<string, string> = {
   'create-rule': 'Create rule',
@@ -36,7 +28,7 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
     id: 'status',
     header: 'Status',
     accessorFn: (item) => item.status,
-    cell: ({ row }) => <Badge tone={STATUS_TONE[row.original.status]}>{row.original.status}</Badge>,
+    cell: ({ row }) => <ItemStatus status={row.original.status} />,
   },
   { id: 'id', header: 'Id', accessorFn: (item) => item.resultId ?? '' },
   { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
@@ -83,8 +75,6 @@ export function MigrationRunPanel({
   if (isError) return <p className="text-red-700">This migration could not be read.</p>;
   if (!run) return <Spinner label="Loading the migration" />;
   const finished = isFinished(run);
-  const settled = run.totals.total - run.totals.pending;
-  const percent = run.totals.total ? Math.round((settled / run.totals.total) * 100) : 100;
   const undoable = finished && run.kind === 'alerts-migration' && !run.undoneBy && run.totals.done > 0;
   return (
     <section className="space-y-4" aria-label="Migration">
@@ -96,16 +86,7 @@ export function MigrationRunPanel({
         <Button onClick={onNew}>New Migration</Button>
       </div>
       <div>
-        <div
-          role="progressbar"
-          aria-label="Migration progress"
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-valuenow={percent}
-          className="h-2 overflow-hidden rounded-full bg-slate-200"
-        >
-          <div className="h-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
-        </div>
+        <ChangeSetProgress label="Migration progress" totals={run.totals} />
         <p className="mt-1 text-sm text-slate-600" data-testid="migration-status">
           {finished ? (run.status === 'failed' ? `Failed: ${run.error ?? ''}` : 'Finished') : 'In progress'} ·{' '}
           {run.totals.done} done · {run.totals.skipped} left as they were · {run.totals.failed} failed ·{' '}

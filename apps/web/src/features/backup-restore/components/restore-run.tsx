@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { isFinished, type ChangeSetItem } from '@ce/contract';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { ChangeSetProgress, ItemStatus } from '../../../components/ui/change-set-progress';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
@@ -8,13 +8,6 @@ import { TokenField } from '../../../components/ui/token-field';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { restoreResultsUrl, useRestore, useUndoRestore } from '../api/restore';
 
-const TONE: Record<ChangeSetItem['status'], BadgeTone> = {
-  pending: 'neutral',
-  running: 'sky',
-  done: 'success',
-  skipped: 'amber',
-  failed: 'danger',
-};
 const ACTIONS: Record<string, string> = {
   'restore-create': 'Create',
   'restore-update': 'Update',
@@ -28,7 +21,7 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
     id: 'status',
     header: 'Status',
     accessorFn: (item) => item.status,
-    cell: ({ row }) => <Badge tone={TONE[row.original.status]}>{row.original.status}</Badge>,
+    cell: ({ row }) => <ItemStatus status={row.original.status} />,
   },
   { id: 'id', header: 'Id', accessorFn: (item) => item.resultId ?? '' },
   { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
@@ -53,23 +46,12 @@ export function RestoreRunPanel({
   const [undoTargetToken, setUndoTargetToken] = useState(targetToken);
   if (!run) return <Spinner label="Loading the restore" />;
   const finished = isFinished(run);
-  const settled = run.totals.total - run.totals.pending;
-  const percent = run.totals.total ? Math.round((settled / run.totals.total) * 100) : 100;
   return (
     <section className="space-y-3" aria-label="Restore">
       <h3 className="text-lg font-semibold">
         {run.kind === 'undo-restore' ? 'Undo of a restore' : 'Restore'} into {run.accountGroupName}
       </h3>
-      <div
-        role="progressbar"
-        aria-label="Restore progress"
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className="h-2 overflow-hidden rounded-full bg-slate-200"
-      >
-        <div className="h-full bg-brand-600" style={{ width: `${percent}%` }} />
-      </div>
+      <ChangeSetProgress label="Restore progress" totals={run.totals} />
       <p className="text-sm text-slate-600" data-testid="restore-status">
         {finished ? (run.status === 'failed' ? `Failed: ${run.error ?? ''}` : 'Finished') : 'In progress'} ·{' '}
         {run.totals.done} done · {run.totals.skipped} left as they were · {run.totals.failed} failed
