@@ -1,66 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { restoreItemRef, type Backup, type Drift, type RestorePlan, type RestoreRun } from '@ce/contract';
-import { DEFAULT_SCENARIO } from '@ce/sandbox';
+import { restoreItemRef, type Backup, type Drift, type RestorePlan } from '@ce/contract';
 import { readArchive } from '../src/modules/backup-restore/archive.js';
 import { writeZip } from '../src/core/zip.js';
-import {
-  createTestApp,
-  DATABASES,
-  multipartBody,
-  sandboxCustomer,
-  signedInClient,
-  untilFinished,
-  type SandboxCustomer,
-  type TestApp,
-  type TestClient,
-} from './build-test-app.js';
+import { DATABASES, multipartBody } from './build-test-app.js';
+import { backupSuite } from './support/backups.js';
 
 describe.each(DATABASES)('backups (%s)', (kind) => {
-  let testApp: TestApp;
-  let tam: TestClient;
-  let acme: SandboxCustomer;
-  const world = () => {
-    if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
-    return testApp.sandbox.platform.world;
-  };
-  const group = () => {
-    const found = world().accountGroups.find((candidate) => candidate.accountGroupName === 'Acme - Staging');
-    if (!found) throw new Error('the demo world has Acme - Staging');
-    return found;
-  };
-  const backUp = async () => {
-    const response = await tam.request({
-      method: 'POST',
-      url: '/api/backups',
-      payload: { token: acme.token, organization: acme.organization, accountGroups: [{ aid: group().aid }] },
-    });
-    expect(response.statusCode, response.body).toBe(202);
-    const [queued] = response.json<{ backups: Backup[] }>().backups;
-    return untilFinished(() =>
-      tam.request({ method: 'GET', url: `/api/backups/${queued?.id}` }).then((answer) => answer.json<Backup>()),
-    );
-  };
+  const suite = backupSuite(kind);
+  const { world, group, backUp, driftNow } = suite;
   const archiveOf = async (id: string) =>
-    (await tam.request({ method: 'GET', url: `/api/backups/${id}/archive` })).rawPayload;
+    (await suite.tam().request({ method: 'GET', url: `/api/backups/${id}/archive` })).rawPayload;
   const upload = async (bytes: Buffer, name = 'anything.bin') => {
     const { payload, headers } = await multipartBody({}, { file: { bytes, name } });
-    return tam.request({ method: 'POST', url: '/api/backups/upload', payload, headers });
+    return suite.tam().request({ method: 'POST', url: '/api/backups/upload', payload, headers });
   };
 
-  beforeAll(async () => {
-    testApp = await createTestApp(kind);
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    acme = await sandboxCustomer(testApp, tam);
-    // Backups, drifts and restores read whole groups many times over here: the pacing has tests of its own.
-    testApp.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000 });
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
-
   it('backs up a group whole, each list and each detail read once, as an archive a team can keep, and keeps no token', async () => {
-    const calls = testApp.sandbox?.platform.calls ?? [];
+    const calls = suite.app().sandbox?.platform.calls ?? [];
     const from = calls.length;
     const backup = await backUp();
     const read = (path: string) =>
@@ -88,11 +45,13 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     expect(test?.server).toHaveProperty('testId', tests[0]?.testId);
     expect(test?.config).not.toHaveProperty('testId');
     expect(test?.config.agents).toEqual(expect.arrayContaining([expect.any(String)]));
-    const listed = await tam.request({ method: 'GET', url: `/api/backups/${backup.id}/items` });
+    const listed = await suite.tam().request({ method: 'GET', url: `/api/backups/${backup.id}/items` });
     expect(listed.json<{ items: { kind: string; name: string }[] }>().items).toContainEqual(
       expect.objectContaining({ kind: 'alert-rule', name: rules[0]?.ruleName }),
     );
-    const { rows } = await testApp.database.sql.executeSql('select token_id from backups where id = $1', [backup.id]);
+    const { rows } = await suite
+      .app()
+      .database.sql.executeSql('select token_id from backups where id = $1', [backup.id]);
     expect(rows).toEqual([{ token_id: null }]);
   });
 
@@ -114,10 +73,10 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       modifiedDate: new Date().toISOString(),
       widgets: [],
     });
-    const response = await tam.request({
+    const response = await suite.tam().request({
       method: 'POST',
       url: `/api/backups/${backup.id}/drift`,
-      payload: { token: acme.token },
+      payload: { token: suite.acme().token },
     });
     expect(response.statusCode, response.body).toBe(200);
     const drift = response.json<Drift>();
@@ -135,18 +94,18 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     ]);
     expect(drift.counts.dashboard).toMatchObject({ added: 1 });
 
-    const xlsx = await tam.request({
+    const xlsx = await suite.tam().request({
       method: 'POST',
       url: `/api/backups/${backup.id}/drift/export?format=xlsx`,
-      payload: { token: acme.token },
+      payload: { token: suite.acme().token },
     });
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(xlsx.rawPayload as unknown as ArrayBuffer);
     expect(workbook.getWorksheet('Changes')?.rowCount).toBe(4);
-    const html = await tam.request({
+    const html = await suite.tam().request({
       method: 'POST',
       url: `/api/backups/${backup.id}/drift/export?format=html`,
-      payload: { token: acme.token },
+      payload: { token: suite.acme().token },
     });
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.body).toContain('Added after the backup');
@@ -164,26 +123,26 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       accountGroupName: 'Acme - Staging',
       items: first.items,
     });
-    const same = await tam.request({
+    const same = await suite.tam().request({
       method: 'POST',
       url: `/api/backups/${first.id}/drift`,
       payload: { backupId: kept.id },
     });
     expect(same.json<Drift>().changes).toEqual([]);
 
-    const listed = await tam.request({
+    const listed = await suite.tam().request({
       method: 'GET',
       url: '/api/backups?search=staging&sort=createdAt&direction=asc',
     });
     const ids = listed.json<{ backups: Backup[] }>().backups.map((backup) => backup.id);
     expect(ids.indexOf(first.id)).toBeLessThan(ids.indexOf(kept.id));
-    const none = await tam.request({ method: 'GET', url: '/api/backups?search=no-such-group' });
+    const none = await suite.tam().request({ method: 'GET', url: '/api/backups?search=no-such-group' });
     expect(none.json<{ backups: Backup[] }>().backups).toEqual([]);
   });
 
   it('refuses a hostile or foreign upload with a clear message, and keeps nothing of it', async () => {
-    const before = (await tam.request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>().backups
-      .length;
+    const before = (await suite.tam().request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>()
+      .backups.length;
     const refusals = [
       [
         Buffer.from('%PDF-1.7 not a zip'),
@@ -199,8 +158,8 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error.message).toBe(message);
     }
-    const after = (await tam.request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>().backups
-      .length;
+    const after = (await suite.tam().request({ method: 'GET', url: '/api/backups' })).json<{ backups: Backup[] }>()
+      .backups.length;
     expect(after).toBe(before);
   });
 
@@ -222,18 +181,16 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       modifiedDate: new Date().toISOString(),
       widgets: [],
     });
-    const driftNow = async () =>
-      (
-        await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/drift`, payload: { token: acme.token } })
-      ).json<Drift>();
-    const changes = (await driftNow()).changes;
+    const changes = (await driftNow(backup.id)).changes;
     expect(changes).toHaveLength(3);
     const request = {
-      token: acme.token,
+      token: suite.acme().token,
       items: changes.filter((change) => change.change !== 'added').map(restoreItemRef),
       remove: changes.filter((change) => change.change === 'added').map(restoreItemRef),
     };
-    const plan = await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/restore/plan`, payload: request });
+    const plan = await suite
+      .tam()
+      .request({ method: 'POST', url: `/api/backups/${backup.id}/restore/plan`, payload: request });
     expect(plan.statusCode, plan.body).toBe(200);
     expect(plan.json<RestorePlan>().steps.map((step) => [step.kind, step.status, step.phase])).toEqual([
       ['test', 'update', 0],
@@ -242,15 +199,9 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     ]);
     expect(plan.json<RestorePlan>().steps[0]?.differences.map((difference) => difference.path)).toEqual(['interval']);
 
-    const calls = testApp.sandbox?.platform.calls ?? [];
+    const calls = suite.app().sandbox?.platform.calls ?? [];
     const from = calls.length;
-    const started = await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/restore`, payload: request });
-    expect(started.statusCode, started.body).toBe(202);
-    const readRun = (id: string) =>
-      untilFinished(() =>
-        tam.request({ method: 'GET', url: `/api/restores/${id}` }).then((answer) => answer.json<RestoreRun>()),
-      );
-    const restored = await readRun(started.json<RestoreRun>().id);
+    const restored = await suite.restore(backup.id, request);
     expect(restored).toMatchObject({ status: 'done', totals: { done: 3, failed: 0 } });
     const writes = calls
       .slice(from)
@@ -259,23 +210,17 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     expect(writes.sort()).toEqual(
       ['DELETE /dashboards/:dashboardId 204', 'POST /alerts/rules 201', 'PUT /tests/http-server/:testId 200'].sort(),
     );
-    expect((await driftNow()).changes).toEqual([]);
+    expect((await driftNow(backup.id)).changes).toEqual([]);
     const restoredRule = world().alertRules.find(
       (candidate) => candidate.aid === group().aid && candidate.ruleName === rule.ruleName,
     );
     expect(restoredRule?.testIds.sort()).toEqual([...rule.testIds].sort());
 
-    const undo = await tam.request({
-      method: 'POST',
-      url: `/api/restores/${restored.id}/undo`,
-      payload: { token: acme.token },
-    });
-    expect(undo.statusCode, undo.body).toBe(202);
-    expect(await readRun(undo.json<RestoreRun>().id)).toMatchObject({ status: 'done', totals: { done: 3, failed: 0 } });
-    expect((await driftNow()).changes.map((change) => [change.kind, change.name, change.change])).toEqual(
+    expect(await suite.undo(restored.id)).toMatchObject({ status: 'done', totals: { done: 3, failed: 0 } });
+    expect((await driftNow(backup.id)).changes.map((change) => [change.kind, change.name, change.change])).toEqual(
       changes.map((change) => [change.kind, change.name, change.change]),
     );
-    const csv = await tam.request({ method: 'GET', url: `/api/restores/${restored.id}/results?format=csv` });
+    const csv = await suite.tam().request({ method: 'GET', url: `/api/restores/${restored.id}/results?format=csv` });
     expect(csv.body).toContain(`Acme - Staging,alert-rule,${rule.ruleName},Create,done`);
   });
 
@@ -297,28 +242,17 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       world().tags,
     ])
       for (let index = list.length - 1; index >= 0; index--) if (list[index]?.aid === target.aid) list.splice(index, 1);
-    const contents = (await tam.request({ method: 'GET', url: `/api/backups/${backup.id}/items` })).json<{
+    const contents = (await suite.tam().request({ method: 'GET', url: `/api/backups/${backup.id}/items` })).json<{
       items: { kind: string; key: string }[];
     }>().items;
     const restorable = contents.filter((item) =>
       ['test', 'alert-rule', 'suppression-window', 'dashboard', 'tag'].includes(item.kind),
     );
-    const started = await tam.request({
-      method: 'POST',
-      url: `/api/backups/${backup.id}/restore`,
-      payload: {
-        token: acme.token,
-        aid: target.aid,
-        targetOrganization: { token: globexToken, organization: { id: globex.orgId, name: globex.name } },
-        items: restorable.map(restoreItemRef),
-      },
+    const run = await suite.restore(backup.id, {
+      aid: target.aid,
+      targetOrganization: { token: globexToken, organization: { id: globex.orgId, name: globex.name } },
+      items: restorable.map(restoreItemRef),
     });
-    expect(started.statusCode, started.body).toBe(202);
-    const run = await untilFinished(() =>
-      tam
-        .request({ method: 'GET', url: `/api/restores/${started.json<RestoreRun>().id}` })
-        .then((answer) => answer.json<RestoreRun>()),
-    );
     expect(run).toMatchObject({ status: 'done', targetOrganizationName: globex.name, totals: { failed: 0 } });
     const cloud = new Set(
       world()
@@ -370,27 +304,14 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     const window = world().suppressionWindows.find((candidate) => candidate.aid === group().aid);
     if (!window) throw new Error('the group has a suppression window');
     window.duration += 3600;
-    const driftNow = async () =>
-      (
-        await tam.request({ method: 'POST', url: `/api/backups/${backup.id}/drift`, payload: { token: acme.token } })
-      ).json<Drift>();
-    const [change] = (await driftNow()).changes;
+    const [change] = (await driftNow(backup.id)).changes;
     expect(change).toMatchObject({
       kind: 'suppression-window',
       change: 'changed',
       fields: [expect.objectContaining({ path: 'duration' })],
     });
-    const started = await tam.request({
-      method: 'POST',
-      url: `/api/backups/${backup.id}/restore`,
-      payload: { token: acme.token, items: [restoreItemRef(change ?? { kind: '', key: '' })] },
-    });
-    const run = await untilFinished(() =>
-      tam
-        .request({ method: 'GET', url: `/api/restores/${started.json<RestoreRun>().id}` })
-        .then((answer) => answer.json<RestoreRun>()),
-    );
+    const run = await suite.restore(backup.id, { items: [restoreItemRef(change ?? { kind: '', key: '' })] });
     expect(run.items.map((item) => [item.action, item.status])).toEqual([['restore-update', 'done']]);
-    expect((await driftNow()).changes).toEqual([]);
+    expect((await driftNow(backup.id)).changes).toEqual([]);
   });
 });

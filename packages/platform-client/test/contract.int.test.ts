@@ -6,6 +6,7 @@ import {
   type PlatformTestType,
   type TestCreateBody,
 } from '../src/index.js';
+import { ENDPOINT_WRITE_OPERATIONS, exerciseEndpointWrites } from './contract-endpoint.js';
 import { findOpenApiDocument, OpenApiValidator } from './openapi-validator.js';
 import { startSandbox } from './start-sandbox.js';
 
@@ -66,6 +67,7 @@ const CLIENT_OPERATIONS = [
   'GET /endpoint/tests/scheduled-tests',
   'GET /endpoint/tests/dynamic-tests/agent-to-server',
   'GET /endpoint/labels',
+  ...ENDPOINT_WRITE_OPERATIONS,
 ];
 
 const documentPath = findOpenApiDocument();
@@ -311,6 +313,7 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
     await admin.endpointTests.listScheduled(aid);
     await admin.endpointTests.listDynamic(aid);
     for await (const _label of admin.endpointLabels.list(aid)) break;
+    await exerciseEndpointWrites(admin, aid);
 
     // Error answers are part of the contract too.
     await admin.tests

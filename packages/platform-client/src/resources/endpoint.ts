@@ -1,6 +1,14 @@
 import { endpointAgentSchema, endpointDynamicTestSchema, endpointLabelSchema, endpointTestSchema } from '../schemas.js';
 import { type Caller } from './caller.js';
 
+/** The endpoint scheduled test types v7 creates under `/endpoint/tests/scheduled-tests/{type}`. */
+export type EndpointScheduledType = 'agent-to-server' | 'http-server';
+type Body = Record<string, unknown>;
+
+const DYNAMIC = 'endpoint/tests/dynamic-tests/agent-to-server';
+const scheduled = (type: EndpointScheduledType, testId?: string) =>
+  `endpoint/tests/scheduled-tests/${type}${testId === undefined ? '' : `/${encodeURIComponent(testId)}`}`;
+
 export const endpointAgents = (caller: Caller) => ({
   list: (aid?: string, signal?: AbortSignal) =>
     caller.paginate('endpoint/agents', 'agents', endpointAgentSchema, { aid, signal }),
@@ -14,20 +22,63 @@ export const endpointTests = (caller: Caller) => ({
     }),
   /** Dynamic tests follow an application (Webex, Zoom, Microsoft Teams) wherever its users are. */
   listDynamic: async (aid?: string, signal?: AbortSignal) =>
-    caller.list(
-      'tests',
+    caller.list('tests', endpointDynamicTestSchema, DYNAMIC, 'dynamic endpoint tests', { aid, signal }),
+  /** A request names its agents flat (`agentSelectorType`, `agents`, `endpointAgentLabels`, `maxMachines`). */
+  createScheduled: (type: EndpointScheduledType, body: Body, aid?: string) =>
+    caller.request(endpointTestSchema, scheduled(type), 'created endpoint test', {
+      method: 'POST',
+      body,
+      aid,
+      idempotent: false,
+    }),
+  /** PATCH changes the name, interval, protocol, enabled, and the target; not which agents run it. */
+  updateScheduled: (type: EndpointScheduledType, testId: string, body: Body, aid?: string) =>
+    caller.request(endpointTestSchema, scheduled(type, testId), 'updated endpoint test', {
+      method: 'PATCH',
+      body,
+      aid,
+    }),
+  deleteScheduled: (type: EndpointScheduledType, testId: string, aid?: string) =>
+    caller.http.call<void>(caller.auth, scheduled(type, testId), { method: 'DELETE', aid }),
+  createDynamic: (body: Body, aid?: string) =>
+    caller.request(endpointDynamicTestSchema, DYNAMIC, 'created dynamic endpoint test', {
+      method: 'POST',
+      body,
+      aid,
+      idempotent: false,
+    }),
+  updateDynamic: (testId: string, body: Body, aid?: string) =>
+    caller.request(
       endpointDynamicTestSchema,
-      'endpoint/tests/dynamic-tests/agent-to-server',
-      'dynamic endpoint tests',
+      `${DYNAMIC}/${encodeURIComponent(testId)}`,
+      'updated dynamic endpoint test',
       {
+        method: 'PATCH',
+        body,
         aid,
-        signal,
       },
     ),
+  deleteDynamic: (testId: string, aid?: string) =>
+    caller.http.call<void>(caller.auth, `${DYNAMIC}/${encodeURIComponent(testId)}`, { method: 'DELETE', aid }),
 });
 
 export const endpointLabels = (caller: Caller) => ({
   /** Labels with their filters. */
   list: (aid?: string, signal?: AbortSignal) =>
     caller.paginate('endpoint/labels', 'labels', endpointLabelSchema, { aid, query: { expand: ['filters'] }, signal }),
+  create: (body: Body, aid?: string) =>
+    caller.request(endpointLabelSchema, 'endpoint/labels', 'created endpoint label', {
+      method: 'POST',
+      body,
+      aid,
+      idempotent: false,
+    }),
+  update: (id: string, body: Body, aid?: string) =>
+    caller.request(endpointLabelSchema, `endpoint/labels/${encodeURIComponent(id)}`, 'updated endpoint label', {
+      method: 'PATCH',
+      body,
+      aid,
+    }),
+  delete: (id: string, aid?: string) =>
+    caller.http.call<void>(caller.auth, `endpoint/labels/${encodeURIComponent(id)}`, { method: 'DELETE', aid }),
 });

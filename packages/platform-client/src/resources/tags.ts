@@ -14,4 +14,6 @@ export const tags = (caller: Caller) => ({
       body: { assignments },
       aid,
     }),
+  delete: (tagId: string, aid?: string) =>
+    caller.http.call<void>(caller.auth, `tags/${encodeURIComponent(tagId)}`, { method: 'DELETE', aid }),
 });

@@ -14,6 +14,8 @@ export interface AccountGroup {
   orgId: string;
   organizationName: string;
   isDefault: boolean;
+  /** Test types the group's plan leaves out: the platform refuses them (no demo group sets it). */
+  testTypesNotInPlan?: string[];
 }
 
 export interface Agent {
@@ -217,7 +219,7 @@ export interface EndpointTest {
   isEnabled: boolean;
   server?: string;
   url?: string;
-  protocol: 'icmp' | 'tcp';
+  protocol: string;
   agentSelectorConfig?: AgentSelector;
 }
 

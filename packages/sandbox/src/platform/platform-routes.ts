@@ -7,6 +7,7 @@ import { alertRoutes } from './routes/alerts.js';
 import type { RouteContext, SandboxCaller } from './routes/context.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { endpointRoutes } from './routes/endpoint.js';
+import { endpointWriteRoutes } from './routes/endpoint-writes.js';
 import { list, problem, queryOf, sleep } from './routes/http.js';
 import { tagRoutes } from './routes/tags.js';
 import { testRoutes } from './routes/tests.js';
@@ -126,6 +127,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     tagRoutes,
     usageRoutes,
     endpointRoutes,
+    endpointWriteRoutes,
   ])
     resource(app, context);
 };

@@ -180,18 +180,49 @@ export async function readGroup(
     emit(item('tag', key, `${String(rest.key ?? '')}: ${String(rest.value ?? '')}`, parts));
   }
 
+  // Endpoint tests name their labels and agents by id: by name here (restore maps them back), the ids kept apart.
+  const labelNames = new Map<string, string>();
   for await (const label of session.endpointLabels.list(aid)) {
     const parts = split(label as Json, ['id', 'labelId']);
     const name = String((label as Json).name ?? label.id);
+    labelNames.set(label.id, name);
     emit(item('endpoint-label', name, name, parts));
   }
-  for (const test of await session.endpointTests.listScheduled(aid)) {
-    const name = String((test as Json).testName ?? test.testId);
-    emit(item('endpoint-scheduled-test', name, name, split(test as Json, ['testId'])));
-  }
-  for (const test of await session.endpointTests.listDynamic(aid)) {
-    const name = String((test as Json).testName ?? test.testId);
-    emit(item('endpoint-dynamic-test', name, name, split(test as Json, ['testId'])));
-  }
+  const scheduled = await session.endpointTests.listScheduled(aid);
+  const dynamic = await session.endpointTests.listDynamic(aid);
+  const endpointAgents = [...scheduled, ...dynamic].some(
+    (test) => test.agentSelectorConfig?.agentSelectorType === 'specific-agents',
+  )
+    ? await endpointAgentNames(session, aid)
+    : new Map<string, string>();
+  for (const [kind, tests] of [
+    ['endpoint-scheduled-test', scheduled],
+    ['endpoint-dynamic-test', dynamic],
+  ] as const)
+    for (const test of tests) {
+      const parts = split(test as Json, ['testId', 'createdDate', 'isSavedEvent']);
+      const selector = test.agentSelectorConfig;
+      if (selector) {
+        const named = (ids: string[] | undefined, names: Map<string, string>) =>
+          ids?.map((id) => names.get(id) ?? `#${id}`).sort();
+        parts.config.agentSelectorConfig = {
+          ...selector,
+          ...(selector.endpointAgentLabels
+            ? { endpointAgentLabels: named(selector.endpointAgentLabels, labelNames) }
+            : {}),
+          ...(selector.agents ? { agents: named(selector.agents, endpointAgents) } : {}),
+        };
+        parts.server.agentSelectorConfig = selector;
+      }
+      const name = String(test.testName ?? test.testId);
+      emit(item(kind, name, name, parts));
+    }
   return { agents: new Map(await agentList) };
+}
+
+/** The group's endpoint agents by id and name (read only when a test names agents). */
+export async function endpointAgentNames(session: PlatformSession, aid: string): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for await (const agent of session.endpointAgents.list(aid)) names.set(agent.id, agent.name ?? agent.id);
+  return names;
 }

@@ -14,6 +14,7 @@ function toWrite(
   item: Pick<BackupItem, 'kind' | 'key' | 'config'>,
   target: RestoreTarget,
   known: Record<string, string>,
+  labelIds: Record<string, string> = {},
 ): RestoreWrite {
   const { kind, key } = item;
   const config = item.config as Json;
@@ -60,8 +61,27 @@ function toWrite(
       return { kind, key, body: { ...body, widgets: mapped }, tests: { keys: [...testKeys], known } };
     }
     case 'endpoint-label':
+      return { kind, key, body: config };
     case 'endpoint-scheduled-test':
-    case 'endpoint-dynamic-test':
+    case 'endpoint-dynamic-test': {
+      // Requests name the agents flat, by the target's ids; labels by key, resolved when sent.
+      const { agentSelectorConfig, type, ...body } = config;
+      const { endpointAgentLabels, agents, ...selector } = (agentSelectorConfig ?? {}) as Json & {
+        endpointAgentLabels?: string[];
+        agents?: string[];
+      };
+      return {
+        kind,
+        key,
+        ...(kind === 'endpoint-scheduled-test' ? { variant: String(type) } : {}),
+        body: {
+          ...body,
+          ...selector,
+          ...(agents ? { agents: agents.map((name) => target.endpointAgents?.get(name) ?? name) } : {}),
+        },
+        ...(endpointAgentLabels ? { labels: { keys: endpointAgentLabels, known: labelIds } } : {}),
+      };
+    }
     case 'reference':
       throw new Error(`restore does not write ${kind} items`);
   }
@@ -77,6 +97,12 @@ export function restoreItems(
       .filter((item) => item.kind === 'test' && item.server.testId)
       .map((item) => [item.key, String(item.server.testId)]),
   );
+  const labelIds = Object.fromEntries(
+    target.items
+      .filter((item) => item.kind === 'endpoint-label' && item.server.id)
+      .map((item) => [item.key, String(item.server.id)]),
+  );
+  const writeOf = (item: Pick<BackupItem, 'kind' | 'key' | 'config'>) => toWrite(item, target, known, labelIds);
   const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
   return steps.map((step, position): NewChangeItem => {
     const common = {
@@ -101,23 +127,25 @@ export function restoreItems(
       return {
         ...common,
         action: 'restore-create',
-        payload: { ...toWrite({ ...step, config: step.config }, target, known), knownIds: [] },
+        payload: { ...writeOf({ ...step, config: step.config }), knownIds: [] },
       };
     if (step.status === 'update' && step.config && step.existingId && there)
       return {
         ...common,
         action: 'restore-update',
-        payload: { ...toWrite({ ...step, config: step.config }, target, known), id: step.existingId },
-        before: toWrite(there, target, known) as unknown as Json,
+        payload: { ...writeOf({ ...step, config: step.config }), id: step.existingId },
+        before: writeOf(there) as unknown as Json,
         resultId: step.existingId,
       };
-    if (step.status === 'delete' && step.existingId && there)
+    if (step.status === 'delete' && step.existingId && there) {
+      const recreate = writeOf(there);
       return {
         ...common,
         action: 'restore-delete',
-        payload: { kind: step.kind, key: step.key, id: step.existingId, recreate: toWrite(there, target, known) },
+        payload: { kind: step.kind, key: step.key, variant: recreate.variant, id: step.existingId, recreate },
         resultId: step.existingId,
       };
+    }
     return {
       ...common,
       action: 'restore-keep',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { PlatformSession } from '@ce/platform-client';
+import { PlatformError, type PlatformSession, type PlatformTestType } from '@ce/platform-client';
 import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
 import type { ChangeSetRow } from '../../core/change-sets/repository.js';
 import { readArchive, type BackupItem } from './archive.js';
 import type { BackupsRepository } from './backups.repository.js';
-import { readGroup } from './read.js';
+import { endpointAgentNames, readGroup } from './read.js';
 import { RESTORE_ACTIONS } from './restore-actions.js';
 import { restoreItems } from './restore-items.js';
 import { planRestore, type RestoreStep, type RestoreTarget } from './restore-plan.js';
@@ -35,15 +35,32 @@ export async function backupItems(repository: BackupsRepository, backupId: strin
   return readArchive(Buffer.concat(chunks)).items;
 }
 
-/** What the target holds and can use, read once: its items as a backup reads them, and its agents by name. */
+/**
+ * What the target holds and can use, read once: its items as a backup reads them, its agents and endpoint
+ * agents by name, and which of `testTypes` its plan refuses (the platform answers 403 for a type it leaves out).
+ */
 export async function readRestoreTarget(
   session: PlatformSession,
   aid: string,
   accountGroupName: string,
+  testTypes: readonly string[] = [],
 ): Promise<RestoreTarget> {
   const items: BackupItem[] = [];
   const { agents } = await readGroup(session, aid, (item) => items.push(item));
-  return { accountGroupName, items, agents: new Map([...agents].map(([id, name]) => [name, id])) };
+  const endpointAgents = await endpointAgentNames(session, aid);
+  const refusedTestTypes = new Set<string>();
+  for (const type of new Set(testTypes))
+    await session.tests.listByType(type as PlatformTestType, aid).catch((error: unknown) => {
+      if (error instanceof PlatformError && error.status === 403) refusedTestTypes.add(type);
+      else throw error;
+    });
+  return {
+    accountGroupName,
+    items,
+    agents: new Map([...agents].map(([id, name]) => [name, id])),
+    endpointAgents: new Map([...endpointAgents].map(([id, name]) => [name, id])),
+    refusedTestTypes,
+  };
 }
 
 /** The restore's plan from what is stored and what the target holds now. */
@@ -55,7 +72,8 @@ export async function restorePlan(
   const wanted = new Set(input.items);
   const removing = new Set(input.remove);
   const chosen = (await backupItems(repository, input.backupId)).filter((item) => wanted.has(itemId(item)));
-  const target = await readRestoreTarget(session, input.aid, input.accountGroupName);
+  const testTypes = chosen.filter((item) => item.kind === 'test').map((item) => item.key.split(':')[0] ?? '');
+  const target = await readRestoreTarget(session, input.aid, input.accountGroupName, testTypes);
   const removals = target.items.filter((item) => removing.has(itemId(item)));
   return { steps: planRestore(chosen, target, removals), target };
 }

@@ -67,11 +67,11 @@ describe('planning a restore', () => {
     expect(reason({ ...portal, masked: ['password'] })).toBe(
       'password is masked by the platform: enter it again in the platform',
     );
-    expect(reason(portal, target({ allowedTestTypes: new Set(['agent-to-server']) }))).toBe(
-      'EMEA does not allow http-server tests',
+    expect(reason(portal, target({ refusedTestTypes: new Set(['http-server']) }))).toBe(
+      'The plan of EMEA does not include http-server tests',
     );
-    expect(reason(item('endpoint-label', 'VPN users', { name: 'VPN users' }))).toBe(
-      'endpoint-label items are kept for the record; restore does not write them',
+    expect(reason(item('reference', 'agent: Branch EA', { agentName: 'Branch EA' }))).toBe(
+      'Kept to name what the items use: agents are installed, not restored',
     );
   });
 
@@ -92,5 +92,50 @@ describe('planning a restore', () => {
       { kind: 'test', name: 'dns-server: Gone', reason: 'No test dns-server: Gone in EMEA, nor in what is restored' },
     ]);
     expect(tagStep?.config?.assignments).toEqual([]);
+  });
+
+  it('restores endpoint labels before the endpoint tests that run on them, and says what an endpoint test lacks', () => {
+    const label = item('endpoint-label', 'Macs', { name: 'Macs', matchType: 'or', filters: [] });
+    const onLabel = item('endpoint-scheduled-test', 'Portal from laptops', {
+      testName: 'Portal from laptops',
+      type: 'http-server',
+      agentSelectorConfig: { agentSelectorType: 'agent-labels', endpointAgentLabels: ['Macs'], maxMachines: 5 },
+    });
+    expect(planRestore([onLabel, label], target()).map((step) => [step.kind, step.status, step.phase])).toEqual([
+      ['endpoint-label', 'create', 0],
+      ['endpoint-scheduled-test', 'create', 1],
+    ]);
+    expect(planRestore([onLabel], target())[0]?.reason).toBe('No endpoint label Macs in EMEA, nor in what is restored');
+    const onAgents = item('endpoint-dynamic-test', 'Webex', {
+      testName: 'Webex',
+      agentSelectorConfig: { agentSelectorType: 'specific-agents', agents: ['LAPTOP-7'], maxMachines: 1 },
+    });
+    expect(planRestore([onAgents], target())[0]?.reason).toBe('No endpoint agent LAPTOP-7 in EMEA');
+    const into = target({ endpointAgents: new Map([['LAPTOP-7', 'e-1']]) });
+    expect(planRestore([onAgents], into)[0]?.resolved).toEqual([
+      { kind: 'endpoint agent', name: 'LAPTOP-7', from: 'LAPTOP-7', to: 'e-1' },
+    ]);
+    const moved = item('endpoint-dynamic-test', 'Webex', {
+      ...onAgents.config,
+      agentSelectorConfig: { agentSelectorType: 'all-agents', maxMachines: 1 },
+    });
+    expect(planRestore([onAgents], { ...into, items: [moved] })[0]?.reason).toBe(
+      'The platform does not change which agents run an endpoint test: delete it there, then restore it',
+    );
+  });
+
+  it('deletes what points at tests and labels before them', () => {
+    const removals = [
+      item('test', 'http-server: Portal', {}, { server: { testId: '281' } }),
+      item('endpoint-label', 'Macs', {}, { server: { id: 'l-1' } }),
+      item('endpoint-scheduled-test', 'Portal from laptops', {}, { server: { testId: 'e-9' } }),
+      item('tag', 'test: Owner: NOC', {}, { server: { id: 't-1' } }),
+    ];
+    expect(planRestore([], target(), removals).map((step) => [step.kind, step.status, step.phase])).toEqual([
+      ['endpoint-scheduled-test', 'delete', 2],
+      ['tag', 'delete', 2],
+      ['test', 'delete', 3],
+      ['endpoint-label', 'delete', 3],
+    ]);
   });
 });

@@ -9,8 +9,8 @@ export interface RestoreStep {
   name: string;
   status: 'create' | 'update' | 'unchanged' | 'delete' | 'cannot';
   /**
-   * Tests first (phase 0); what points at tests after them (phase 1: rules, windows, dashboards, tags); then
-   * deletions, what points at tests (phase 2) before the tests (phase 3).
+   * Tests and endpoint labels first (phase 0); what points at them after (phase 1: rules, windows, dashboards,
+   * tags, endpoint tests); then deletions, what points at them (phase 2) before them (phase 3).
    */
   phase: number;
   /** What will be written: the item's configuration with its references as the target knows them. */
@@ -31,12 +31,23 @@ export interface RestoreTarget {
   items: BackupItem[];
   /** Agents by name the target's tests may use (cloud agents and its enterprise agents). */
   agents: Map<string, string>;
-  /** Test types the target's plan allows, when known. */
-  allowedTestTypes?: ReadonlySet<string>;
+  /** Endpoint agents by name (those an endpoint test may name). */
+  endpointAgents?: Map<string, string>;
+  /** Test types the target's plan refuses (the platform answered 403 for them). */
+  refusedTestTypes?: ReadonlySet<string>;
 }
 
-/** Kinds whose deletion restore can carry out (and undo by creating them again). */
-const DELETABLE: ReadonlySet<BackupKind> = new Set(['test', 'alert-rule', 'suppression-window', 'dashboard']);
+/** Kinds restore writes, and deletes (an undo creates them again): all but the references kept for the record. */
+export const RESTORABLE: ReadonlySet<BackupKind> = new Set([
+  'test',
+  'alert-rule',
+  'suppression-window',
+  'dashboard',
+  'tag',
+  'endpoint-label',
+  'endpoint-scheduled-test',
+  'endpoint-dynamic-test',
+]);
 
 const PHASE: Record<BackupKind, number> = {
   test: 0,
@@ -57,23 +68,40 @@ const ID_FIELD: Partial<Record<BackupKind, string>> = {
   'suppression-window': 'alertSuppressionWindowId',
   dashboard: 'dashboardId',
   tag: 'id',
+  'endpoint-label': 'id',
+  'endpoint-scheduled-test': 'testId',
+  'endpoint-dynamic-test': 'testId',
 };
 
-/** Kinds the restore writes; the others are kept in a backup for the record and for drift. */
-export const RESTORABLE: ReadonlySet<BackupKind> = new Set([
-  'test',
-  'alert-rule',
-  'suppression-window',
-  'dashboard',
-  'tag',
-]);
+/** Deleted last: what other items point at (tests, endpoint labels), after what points at them. */
+const DELETED_LAST: ReadonlySet<BackupKind> = new Set(['test', 'endpoint-label']);
+const isEndpointTest = (kind: BackupKind) => kind === 'endpoint-scheduled-test' || kind === 'endpoint-dynamic-test';
+
+/**
+ * Why an endpoint test cannot go to the target: a label it runs on that the target will not have, or an
+ * agent it names that the target does not have.
+ */
+function endpointAgentsMissing(
+  config: Record<string, unknown>,
+  target: RestoreTarget,
+  labelsAfter: ReadonlySet<string>,
+): string | null {
+  const selector = (config.agentSelectorConfig ?? {}) as { endpointAgentLabels?: string[]; agents?: string[] };
+  const labels = (selector.endpointAgentLabels ?? []).filter((name) => !labelsAfter.has(name));
+  if (labels.length)
+    return `No endpoint label ${labels.join(', ')} in ${target.accountGroupName}, nor in what is restored`;
+  const agents = (selector.agents ?? []).filter((name) => !target.endpointAgents?.has(name));
+  if (agents.length) return `No endpoint agent ${agents.join(', ')} in ${target.accountGroupName}`;
+  return null;
+}
 
 /**
  * Plans restoring chosen backup items into a target group, and writes nothing: each item is created, updated
  * (with its field differences) or left unchanged by its key; references are remapped by name (agents, tests
  * inside rules, windows and tags; tests the target will not have are dropped with the reason); an item that
  * cannot be restored says why (an agent missing there, a masked secret, a test type the target does not
- * allow, a kind restore does not write). Tests come first (phase 0), what points at them after.
+ * allow, a reference kept for the record, an endpoint test whose agents differ: the platform changes them
+ * only by creating it again). Tests and endpoint labels come first (phase 0), what points at them after.
  */
 export function planRestore(chosen: BackupItem[], target: RestoreTarget, removals: BackupItem[] = []): RestoreStep[] {
   const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
@@ -82,6 +110,14 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
     ...target.items.filter((item) => item.kind === 'test').map((item) => item.key),
     ...chosen.filter((item) => item.kind === 'test').map((item) => item.key),
   ]);
+  const labelsAfter = new Set(
+    [...target.items, ...chosen].filter((item) => item.kind === 'endpoint-label').map((item) => item.key),
+  );
+  const targetLabels = new Map(
+    target.items
+      .filter((item) => item.kind === 'endpoint-label')
+      .map((item) => [item.key, String(item.server.id ?? '')]),
+  );
   const steps = chosen.map((item): RestoreStep => {
     const there = existing.get(`${item.kind}\u0000${item.key}`) ?? null;
     const base = {
@@ -102,7 +138,7 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       reason,
     });
     if (!RESTORABLE.has(item.kind))
-      return cannot(`${item.kind} items are kept for the record; restore does not write them`);
+      return cannot('Kept to name what the items use: agents are installed, not restored');
     if (item.masked.length)
       return cannot(
         `${item.masked.join(', ')} ${item.masked.length === 1 ? 'is' : 'are'} masked by the platform: enter ${item.masked.length === 1 ? 'it' : 'them'} again in the platform`,
@@ -110,8 +146,8 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
     const config = structuredClone(item.config);
     if (item.kind === 'test') {
       const type = item.key.split(':')[0] ?? '';
-      if (target.allowedTestTypes && !target.allowedTestTypes.has(type))
-        return cannot(`${target.accountGroupName} does not allow ${type} tests`);
+      if (target.refusedTestTypes?.has(type))
+        return cannot(`The plan of ${target.accountGroupName} does not include ${type} tests`);
       const agents = Array.isArray(config.agents) ? (config.agents as string[]) : [];
       const missing = agents.filter((name) => !target.agents.has(name));
       if (missing.length) return cannot(`No agent ${missing.join(', ')} in ${target.accountGroupName}`);
@@ -122,6 +158,15 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
           from: String((item.server.agentIds as Record<string, unknown> | undefined)?.[name] ?? ''),
           to: target.agents.get(name) ?? '',
         });
+    }
+    if (isEndpointTest(item.kind)) {
+      const missing = endpointAgentsMissing(config, target, labelsAfter);
+      if (missing) return cannot(missing);
+      const selector = (config.agentSelectorConfig ?? {}) as { endpointAgentLabels?: string[]; agents?: string[] };
+      for (const name of selector.endpointAgentLabels ?? [])
+        base.resolved.push({ kind: 'endpoint label', name, from: name, to: targetLabels.get(name) ?? 'restored' });
+      for (const name of selector.agents ?? [])
+        base.resolved.push({ kind: 'endpoint agent', name, from: name, to: target.endpointAgents?.get(name) ?? '' });
     }
     for (const field of ['tests', 'assignments'] as const) {
       if (!Array.isArray(config[field]) || (item.kind === 'tag' && config.objectType !== 'test')) continue;
@@ -139,6 +184,8 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
     }
     if (!there) return { ...base, status: 'create', config, before: null, differences: [], reason: null };
     const differences = fieldChanges(there.config, config);
+    if (isEndpointTest(item.kind) && differences.some((change) => change.path.startsWith('agentSelectorConfig')))
+      return cannot('The platform does not change which agents run an endpoint test: delete it there, then restore it');
     return differences.length
       ? { ...base, status: 'update', config, before: there.config, differences, reason: null }
       : { ...base, status: 'unchanged', config: null, before: null, differences, reason: null };
@@ -154,7 +201,7 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       differences: [],
       config: null,
     };
-    if (!DELETABLE.has(item.kind) || !base.existingId)
+    if (!RESTORABLE.has(item.kind) || !base.existingId)
       return {
         ...base,
         phase: 2,
@@ -162,7 +209,13 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
         before: null,
         reason: `Restore does not delete ${item.kind} items`,
       };
-    return { ...base, phase: item.kind === 'test' ? 3 : 2, status: 'delete', before: item.config, reason: null };
+    return {
+      ...base,
+      phase: DELETED_LAST.has(item.kind) ? 3 : 2,
+      status: 'delete',
+      before: item.config,
+      reason: null,
+    };
   });
   return [...steps, ...deletions].sort((a, b) => a.phase - b.phase);
 }

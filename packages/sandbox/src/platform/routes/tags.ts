@@ -90,4 +90,12 @@ export function tagRoutes(app: FastifyInstance, { state, worldNow, caller, hal }
         _links: { self: caller(request).serializer.link(`/tags/${tag.id}`) },
       });
   });
+
+  app.delete<{ Params: { id: string } }>('/tags/:id', async (request, reply) => {
+    const { group } = caller(request);
+    const index = state.world.tags.findIndex((tag) => tag.id === request.params.id && tag.aid === group.aid);
+    if (index < 0) return problem(reply, 404, 'Not Found', `Tag ${request.params.id} not found`);
+    state.world.tags.splice(index, 1);
+    return reply.status(204).send();
+  });
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Test, TestType } from '../model.js';
 import { list, overLimit, problem, queryOf } from './http.js';
 import type { PlatformState } from '../state.js';
@@ -111,9 +111,17 @@ export function testRoutes(app: FastifyInstance, { state, worldNow, caller, hal 
     });
   });
 
+  /** A group whose plan leaves a test type out is refused its tests of that type, as the platform does. */
+  const notInPlan = (reply: FastifyReply, group: { testTypesNotInPlan?: string[] }, type: string) =>
+    group.testTypesNotInPlan?.includes(type)
+      ? problem(reply, 403, 'Forbidden', `This account group's plan does not include ${type} tests`)
+      : undefined;
+
   for (const type of TEST_TYPES) {
     app.get(`/tests/${type}`, async (request, reply) => {
       const { group, serializer } = caller(request);
+      const refused = notInPlan(reply, group, type);
+      if (refused) return refused;
       const tests = testsOf(group.aid).filter((test) => test.type === type);
       return hal(reply).send({
         tests: tests.map((test) => serializer.testSummary(test, true)),
@@ -132,6 +140,8 @@ export function testRoutes(app: FastifyInstance, { state, worldNow, caller, hal 
 
     app.post(`/tests/${type}`, async (request, reply) => {
       const { group, serializer, token } = caller(request);
+      const refused = notInPlan(reply, group, type);
+      if (refused) return refused;
       const full = overLimit(reply, testsOf(group.aid).length, 'tests', 'account group');
       if (full) return full;
       const body = (request.body ?? {}) as Record<string, unknown>;
