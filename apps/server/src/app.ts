@@ -256,7 +256,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     });
     await app.register(reportsRoutes, { reports });
     // Every write into a customer's account goes through one change-set engine; backups read groups whole.
-    const { bulk, bulkJob, migration, backups, backupJob } = await registerGroupTools(app, {
+    const { bulk, bulkJob, migration, backups, backupJob, backupRestore } = await registerGroupTools(app, {
       db,
       queue,
       tokens,
@@ -303,7 +303,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       diagnostics: new DiagnosticsService({ repository: diagnosticsRepository, platform, webex }),
     });
     // What ended badly, told wherever the user is in the app.
-    await app.register(notificationsRoutes, { notifications: new NotificationsService([reports, bulk, migration]) });
+    await app.register(notificationsRoutes, {
+      notifications: new NotificationsService([reports, bulk, migration, backupRestore]),
+    });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

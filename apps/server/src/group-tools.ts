@@ -14,6 +14,7 @@ import { AlertsMigrationService } from './modules/alerts-migration/alerts-migrat
 import { alertsMigrationChangeSets } from './modules/alerts-migration/kinds.js';
 import type { AuditLog } from './modules/audit/index.js';
 import { BackupJob } from './modules/backup-restore/backup.job.js';
+import { backupRestoreNotifications } from './modules/backup-restore/backup-restore.notifications.js';
 import { backupsRoutes } from './modules/backup-restore/backups.routes.js';
 import { BackupsRepository } from './modules/backup-restore/backups.repository.js';
 import { BackupsService } from './modules/backup-restore/backups.service.js';
@@ -80,5 +81,6 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   await app.register(backupsRoutes, { backups });
   const restores = new RestoresService({ backups: backupsRepository, changeSets, queue, tokens, platform, customer });
   await app.register(restoresRoutes, { restores });
-  return { bulk, bulkJob, migration, backups, backupJob };
+  const backupRestore = backupRestoreNotifications(backupsRepository, changeSets);
+  return { bulk, bulkJob, migration, backups, backupJob, backupRestore };
 }

@@ -140,6 +140,41 @@ describe('notifications of work that ended badly', () => {
     ]);
   });
 
+  it('tells of a backup that failed, pointing at Backup & Restore', async () => {
+    const since = (await poll(tam)).now;
+    const created = await tam.request({
+      method: 'POST',
+      url: '/api/backups',
+      payload: { token, organization, accountGroups: [{ aid: group.aid }] },
+    });
+    expect(created.statusCode, created.body).toBe(202);
+    const id = created.json<{ backups: { id: string }[] }>().backups[0]?.id ?? '';
+    expect((await poll(tam, since)).active).toBe(1);
+    // The customer revokes the token before a worker reads the group.
+    const platform = testApp.sandbox?.platform;
+    const revoked = platform?.world.tokens.find((candidate) => candidate.token === token);
+    if (!revoked) throw new Error('the customer token is a sandbox token');
+    revoked.kind = 'revoked';
+    try {
+      await testApp.jobs.backups.run(id);
+    } finally {
+      revoked.kind = 'org-admin';
+    }
+    const after = await poll(tam, since);
+    expect(after.active).toBe(0);
+    expect(after.notifications.filter((notification) => notification.source === 'backup-restore')).toEqual([
+      {
+        key: `${id}:failed`,
+        source: 'backup-restore',
+        outcome: 'failed',
+        title: 'Backup failed',
+        message: expect.stringMatching(new RegExp(`^${organization.name}, ${group.accountGroupName}: .+`)),
+        path: '/home/tools/backup-restore',
+        at: expect.any(String),
+      },
+    ]);
+  });
+
   it('refuses a caller without a session, and a `since` that is not a time', async () => {
     const anonymous = await testApp.app.inject({ method: 'GET', url: '/api/notifications' });
     expect(anonymous.statusCode).toBe(401);

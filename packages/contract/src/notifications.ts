@@ -28,14 +28,14 @@ export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 export const workNotificationSchema = z.object({
   /** Unique per report or run and outcome: the browser tells each one once. */
   key: z.string(),
-  source: z.enum(['report', 'bulk', 'alerts-migration']),
+  source: z.enum(['report', 'bulk', 'alerts-migration', 'backup-restore']),
   outcome: z.enum(NOTIFICATION_OUTCOMES),
   /** Short, for the toast's title: "Alerts Report failed". */
   title: z.string(),
   /** What happened, for whom: "Acme: The platform refused the token." */
   message: z.string(),
   /** The page that shows the details (and carries the badge). */
-  path: z.enum([PATHS.reports, PATHS.bulkTests, PATHS.bulkOperations, PATHS.alertsMigration]),
+  path: z.enum([PATHS.reports, PATHS.bulkTests, PATHS.bulkOperations, PATHS.alertsMigration, PATHS.backupRestore]),
   at: z.iso.datetime(),
 });
 export type WorkNotification = z.infer<typeof workNotificationSchema>;

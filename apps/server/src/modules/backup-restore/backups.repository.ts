@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
@@ -36,6 +36,16 @@ export class BackupsRepository {
       if (!created) throw new Error('insert returned no row');
       return created;
     });
+  }
+
+  /** The user's backups that failed after `since`, newest first. */
+  problemsSince(userId: string, since: Date, limit: number): Promise<BackupRow[]> {
+    return this.db
+      .select()
+      .from(backups)
+      .where(and(eq(backups.userId, userId), eq(backups.status, 'failed'), gt(backups.finishedAt, since)))
+      .orderBy(desc(backups.finishedAt))
+      .limit(limit);
   }
 
   async find(id: string): Promise<BackupRow | undefined> {

@@ -181,8 +181,4 @@ export class BackupsService {
     await readForCustomer(() => readGroup(this.deps.platform.as({ token }), row.aid, (item) => live.push(item)));
     return { against: `${row.accountGroupName}, live`, ...drift(mine, live) };
   }
-
-  activeCount(user: SessionUser): Promise<number> {
-    return this.deps.repository.activeCount(user.id);
-  }
 }
