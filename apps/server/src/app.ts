@@ -39,6 +39,9 @@ import { customerRoutes } from './modules/customer/customer.routes.js';
 import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
+import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
+import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
+import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
 import { identityRoutes } from './modules/identity/identity.routes.js';
 import { IdentityService } from './modules/identity/identity.service.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -199,7 +202,13 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       logger: app.log,
     });
     const audit = new AuditRepository(db);
-    const users = new UsersService(usersRepository, audit);
+    const apiTokens = new ApiTokensService({
+      repository: new ApiTokensRepository(db),
+      audit,
+      security: new IdentityRepository(db),
+      maxDays: config.apiTokenMaxDays,
+    });
+    const users = new UsersService(usersRepository, audit, (account) => apiTokens.accountChanged(account));
     const sso = config.oidc
       ? new SsoService(
           { ...config.oidc, publicUrl: config.publicUrl },
@@ -213,7 +222,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       secure: (request: FastifyRequest) =>
         config.session.cookieSecure === 'auto' ? request.protocol === 'https' : config.session.cookieSecure,
     };
-    registerAccessControl(app, auth, cookies);
+    registerAccessControl(app, auth, cookies, apiTokens);
     await app.register(authRoutes, {
       auth,
       appInfo: {
@@ -226,6 +235,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       providerLogoutUrl: async (idToken) => (sso ? sso.logoutUrl(idToken) : undefined),
     });
     await app.register(identityRoutes, { identity, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
+    await app.register(apiTokensRoutes, { apiTokens });
     await app.register(ssoRoutes, { sso, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
     await app.register(usersRoutes, { users });
     await app.register(usageRoutes, { usage });

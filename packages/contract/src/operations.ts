@@ -17,6 +17,11 @@ export const OPERATION_ACCESS = {
   changePassword: 'signedIn',
   listMySessions: 'signedIn',
   endMySession: 'signedIn',
+  getApiTokenSettings: 'signedIn',
+  listMyApiTokens: 'signedIn',
+  createApiToken: 'signedIn',
+  revokeApiToken: 'signedIn',
+  listAllApiTokens: 'manageUsers',
   getDashboardMetrics: 'signedIn',
   listMyNotifications: 'signedIn',
   listUsers: 'manageUsers',
@@ -85,3 +90,19 @@ export const OPERATION_ACCESS = {
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;
+
+/**
+ * Operations a personal API token may never call, whatever it carries: they manage the account's sessions,
+ * password and tokens, which only its owner, signed in, may do (a token could otherwise make a longer-lived one).
+ */
+export const SESSION_ONLY_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
+  'logout',
+  'changePassword',
+  'listMySessions',
+  'endMySession',
+  'getApiTokenSettings',
+  'listMyApiTokens',
+  'createApiToken',
+  'revokeApiToken',
+  'listAllApiTokens',
+]);

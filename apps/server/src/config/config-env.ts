@@ -1,6 +1,7 @@
 /** The environment variables the server reads, each with its parser and default. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { API_TOKEN_DEFAULT_MAX_DAYS } from '@ce/contract';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -130,6 +131,7 @@ export const envSchema = z.object({
   OIDC_REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(true),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   BACKUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(API_TOKEN_DEFAULT_MAX_DAYS),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),

@@ -70,6 +70,8 @@ export interface AppConfig {
   retentionDays: number;
   /** Backups are kept longer than reports: their own setting. */
   backupRetentionDays: number;
+  /** The longest life of a personal API token, in days. */
+  apiTokenMaxDays: number;
   /** Calls per minute per address to the operations that need no session (sign-in, reset, SSO). */
   publicRateLimitPerMinute: number;
   /** Password hashes computed at once; more wait their turn. */
@@ -234,6 +236,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : null,
     retentionDays: env.RETENTION_DAYS,
     backupRetentionDays: env.BACKUP_RETENTION_DAYS,
+    apiTokenMaxDays: env.API_TOKEN_MAX_DAYS,
     publicRateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
     hashingConcurrency: env.HASHING_CONCURRENCY,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),

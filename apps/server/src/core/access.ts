@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { can, OPERATION_ACCESS, SESSION_COOKIE, type OperationId, type SessionUser } from '@ce/contract';
+import {
+  can,
+  OPERATION_ACCESS,
+  SESSION_COOKIE,
+  SESSION_ONLY_OPERATIONS,
+  type OperationId,
+  type SessionUser,
+} from '@ce/contract';
 import { cookieJar, type CookieJar, type CookieSecurity } from './cookies.js';
 import { ensureCsrfCookie, verifyCsrf } from './csrf.js';
 import { forbidden, unauthorized } from './errors.js';
@@ -27,6 +34,28 @@ export interface SessionResolver {
   resolve(sessionId: string): Promise<ResolvedSession | null>;
 }
 
+/** Who turns a personal API token into its user and the capabilities it carries (the api-tokens module). */
+export interface BearerResolver {
+  authenticate(
+    secret: string,
+    ipAddress: string | null,
+  ): Promise<{ user: SessionUser; capabilities: readonly string[] } | null>;
+}
+
+/** The secret of an `Authorization: Bearer ...` header; '' for a malformed one; undefined for none or another scheme. */
+function bearerOf(header: string | undefined): string | undefined {
+  if (!header || !/^bearer(\s|$)/i.test(header)) return undefined;
+  return /^bearer +(\S+) *$/i.exec(header)?.[1] ?? '';
+}
+
+/** A token that may call `operationId`: signed-in operations, and the capabilities it carries that the role holds. */
+function tokenMay(operationId: OperationId, user: SessionUser, capabilities: readonly string[]): boolean {
+  if (SESSION_ONLY_OPERATIONS.has(operationId)) return false;
+  const capability = OPERATION_ACCESS[operationId];
+  if (capability === 'public' || capability === 'signedIn') return true;
+  return capabilities.includes(capability) && can(user.role, capability);
+}
+
 /** The signed-in user of a route guarded by a capability (the guard has run: no user here is a 401). */
 export function requireUser(request: { user: SessionUser | null }): SessionUser {
   if (!request.user) throw unauthorized();
@@ -41,7 +70,12 @@ const isOperationId = (value: unknown): value is OperationId =>
  * then guarded by that entry: no session -> 401, a role without the capability -> 403. Routes are
  * refused at start-up when they forget, so an unguarded operation cannot ship.
  */
-export function registerAccessControl(app: FastifyInstance, auth: SessionResolver, cookies: CookieSecurity): void {
+export function registerAccessControl(
+  app: FastifyInstance,
+  auth: SessionResolver,
+  cookies: CookieSecurity,
+  tokens?: BearerResolver,
+): void {
   app.decorateRequest('user', null);
   app.decorateRequest('session', null);
   app.decorateRequest('jar', null as unknown as CookieJar);
@@ -62,6 +96,20 @@ export function registerAccessControl(app: FastifyInstance, auth: SessionResolve
     const operationId = request.routeOptions.schema?.operationId;
     if (!isOperationId(operationId)) return;
     const capability = OPERATION_ACCESS[operationId];
+    // A script's personal token: its user within the token's capabilities. No cookie is involved, so no CSRF.
+    const bearer = bearerOf(request.headers.authorization);
+    if (bearer !== undefined && tokens) {
+      const caller = bearer ? await tokens.authenticate(bearer, request.ip) : null;
+      if (!caller) throw unauthorized('This API token is not valid: it is unknown, expired or revoked.');
+      request.user = caller.user;
+      if (!tokenMay(operationId, caller.user, caller.capabilities))
+        throw forbidden(
+          SESSION_ONLY_OPERATIONS.has(operationId)
+            ? 'Sign in to do this: personal API tokens cannot manage sessions, passwords or tokens.'
+            : `This API token does not carry the capability "${capability}".`,
+        );
+      return;
+    }
     const sessionId = request.jar.get(SESSION_COOKIE);
     request.session = sessionId ? await auth.resolve(sessionId) : null;
     request.user = request.session?.user ?? null;

@@ -116,3 +116,28 @@ export const auditLog = pgTable(
   },
   (table) => [index('audit_log_created_idx').on(table.createdAt)],
 );
+
+/**
+ * Personal API tokens. Only the SHA-256 of the secret is stored (a database dump hands out no live token);
+ * `capabilities` is the subset of the owner's the token may use. A token ends when it expires, when it is
+ * revoked, or when its owner is disabled or loses a capability it carries (`revokedReason` says which).
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    hint: text('hint').notNull(),
+    capabilities: jsonb('capabilities').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    revokedReason: text('revoked_reason'),
+  },
+  (table) => [index('api_tokens_user_idx').on(table.userId)],
+);

@@ -6,6 +6,8 @@ import { auditLog } from '../../db/schema.js';
 export interface Actor {
   id: string | null;
   email: string;
+  /** The personal API token the actor acted through, when it was a script: the entry names it. */
+  apiToken?: { id: string; name: string };
 }
 
 /** Administrative actions, written as they happen and read by Super Users. */
@@ -18,7 +20,10 @@ export class AuditRepository {
     target: string | null,
     detail: Record<string, unknown> = {},
   ): Promise<void> {
-    await this.db.insert(auditLog).values({ actorId: actor.id, actorEmail: actor.email, action, target, detail });
+    const via = actor.apiToken ? { apiToken: actor.apiToken.name, apiTokenId: actor.apiToken.id } : {};
+    await this.db
+      .insert(auditLog)
+      .values({ actorId: actor.id, actorEmail: actor.email, action, target, detail: { ...detail, ...via } });
   }
 
   async list(limit = 200): Promise<AuditEntry[]> {

@@ -16,7 +16,10 @@ export type SecurityEventType =
   | 'password_reset_locked'
   | 'new_password_set'
   | 'sso_sign_in'
-  | 'sso_refused';
+  | 'sso_refused'
+  | 'api_token_created'
+  | 'api_token_revoked'
+  | 'api_token_refused';
 
 /** The answer to a claimed attempt: the attempt's number in the window, or the lock that refused it. */
 export type AttemptClaim =

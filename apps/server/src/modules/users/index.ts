@@ -1,6 +1,8 @@
 /** What other modules may use of the users module: accounts by identity, passwords, the service. */
 import type { UsersRepository } from './users.repository.js';
 
+export type { UserRow } from './users.repository.js';
+
 export { decoyPasswordHash, hashPassword, verifyPassword } from './passwords.js';
 export { normaliseEmail, toSessionUser, UsersService } from './users.service.js';
 

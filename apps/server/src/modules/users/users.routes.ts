@@ -19,8 +19,8 @@ const errors = errorResponses(400, 401, 403);
 /** User management for Super Users; every change goes to the audit log. */
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   const actor = (request: { user: SessionUser | null }) => {
-    const { id, email } = requireUser(request);
-    return { id, email };
+    const { id, email, apiToken } = requireUser(request);
+    return { id, email, apiToken };
   };
 
   app.get(

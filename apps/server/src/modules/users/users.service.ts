@@ -31,6 +31,8 @@ export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
     private readonly audit: AuditLog,
+    /** Told of every change of role or state (personal API tokens end with what the account lost). */
+    private readonly onChanged: (account: UserRow) => Promise<void> = async () => undefined,
   ) {}
 
   /** Invites someone from Settings: an account with a temporary password, audited. */
@@ -96,6 +98,7 @@ export class UsersService {
       ...(changes.disabled !== undefined ? { disabled: changes.disabled } : {}),
     });
     if (!updated) throw new AppError(404, 'user_not_found', 'No such account');
+    await this.onChanged(updated);
     return toUserAccount(updated);
   }
 
@@ -123,6 +126,7 @@ export class UsersService {
     if (!existing) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);
     const updated = await this.repository.update(existing.id, changes);
     if (!updated) throw new AppError(404, 'user_not_found', `No account for ${normaliseEmail(email)}`);
+    await this.onChanged(updated);
     return toUserAccount(updated);
   }
 }

@@ -1,4 +1,5 @@
 import { AuditLogSection, UsersSection } from '../../features/settings/components/admin-sections';
+import { AllApiTokensSection, ApiTokensSection } from '../../features/settings/components/api-tokens-section';
 import {
   ChangePasswordSection,
   ProfileSection,
@@ -7,7 +8,7 @@ import {
 import { userCan } from '../../lib/permissions';
 import { useSession } from '../../lib/session';
 
-/** Settings: profile, password and sessions for everyone; users and the audit log for Super Users. */
+/** Settings: profile, password, sessions and API tokens for everyone; users, all tokens and the audit log for Super Users. */
 export function SettingsPage() {
   const { data: user } = useSession();
   if (!user) return null;
@@ -18,7 +19,9 @@ export function SettingsPage() {
       <ProfileSection user={user} />
       <ChangePasswordSection />
       <SessionsSection />
+      <ApiTokensSection />
       {canManage && <UsersSection currentUser={user} />}
+      {canManage && <AllApiTokensSection />}
       {canManage && <AuditLogSection />}
     </div>
   );

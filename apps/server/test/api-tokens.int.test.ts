@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiToken, CreatedApiToken } from '@ce/contract';
+import { createTestApp, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+
+describe('personal API tokens', () => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', { API_TOKEN_MAX_DAYS: '30' });
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    admin = await signedInClient(testApp.app, 'superuser@demo.local');
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const create = async (client: TestClient, body: Record<string, unknown>) => {
+    const response = await client.request({ method: 'POST', url: '/api/account/api-tokens', payload: body });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<CreatedApiToken>();
+  };
+  /** A script's call: the token in the header, no cookie, no anti-forgery header. */
+  const script = (secret: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+    testApp.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${secret}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+  const sql = async <T>(text: string, values: unknown[] = []) =>
+    (await testApp.database.sql.executeSql(text, values)).rows as T[];
+
+  it('is shown once, kept as a hash, and acts as its user within its capabilities, without CSRF', async () => {
+    const settings = await tam.request({ method: 'GET', url: '/api/account/api-tokens/settings' });
+    expect(settings.json()).toEqual({
+      maxDays: 30,
+      grantable: ['healthCheck', 'reporting', 'tools', 'support', 'customerToken'],
+    });
+    const { token, secret } = await create(tam, { name: 'Nightly script', expiresInDays: 30, capabilities: ['tools'] });
+    expect(secret).toMatch(/^cet_[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatchObject({
+      name: 'Nightly script',
+      capabilities: ['tools'],
+      status: 'active',
+      lastUsedAt: null,
+    });
+    const stored = JSON.stringify(await sql('select * from api_tokens'));
+    expect(stored).not.toContain(secret);
+
+    const backups = await script(secret, 'GET', '/api/backups');
+    expect(backups.statusCode, backups.body).toBe(200);
+    // A state change with no cookie and no anti-forgery header.
+    const migration = await script(secret, 'POST', '/api/alerts-migration/plan', {});
+    expect(migration.statusCode).toBe(400);
+    const listed = (await tam.request({ method: 'GET', url: '/api/account/api-tokens' })).json<{
+      tokens: ApiToken[];
+    }>();
+    expect(listed.tokens).toEqual([expect.objectContaining({ id: token.id, lastUsedAt: expect.any(String) })]);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    // Never in a log line, though every request above was logged.
+    expect(testApp.logs.join('\n')).not.toContain(secret);
+  });
+
+  it('refuses what the token does not carry (403), what only a signed-in owner may do, and more than the role holds', async () => {
+    const { secret } = await create(tam, { name: 'Reports only', expiresInDays: 7, capabilities: ['reporting'] });
+    const refused = await script(secret, 'GET', '/api/backups');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error.message).toBe('This API token does not carry the capability "tools".');
+    const minting = await script(secret, 'POST', '/api/account/api-tokens', {
+      name: 'Longer',
+      expiresInDays: 30,
+      capabilities: ['reporting'],
+    });
+    expect(minting.statusCode).toBe(403);
+    expect(minting.json().error.message).toBe(
+      'Sign in to do this: personal API tokens cannot manage sessions, passwords or tokens.',
+    );
+    const beyond = await tam.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: 'Admin', expiresInDays: 7, capabilities: ['manageUsers'] },
+    });
+    expect([beyond.statusCode, beyond.json().error.message]).toEqual([403, 'Your role does not hold manageUsers.']);
+    const tooLong = await tam.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: 'Forever', expiresInDays: 31, capabilities: ['tools'] },
+    });
+    expect([tooLong.statusCode, tooLong.json().error.message]).toEqual([400, 'A token lives at most 30 days.']);
+  });
+
+  it('refuses an expired, a revoked, an unknown and a malformed token with 401, and says so in the security events', async () => {
+    const expired = await create(tam, { name: 'Expired one', expiresInDays: 1, capabilities: ['tools'] });
+    await sql("update api_tokens set expires_at = now() - interval '1 minute' where id = $1", [expired.token.id]);
+    const revoked = await create(tam, { name: 'Revoked one', expiresInDays: 1, capabilities: ['tools'] });
+    const revoke = await tam.request({ method: 'DELETE', url: `/api/account/api-tokens/${revoked.token.id}` });
+    expect(revoke.json<ApiToken>()).toMatchObject({ status: 'revoked', revokedReason: 'Revoked by its owner' });
+    for (const secret of [expired.secret, revoked.secret, 'cet_not-a-token', '']) {
+      const response = await testApp.app.inject({
+        method: 'GET',
+        url: '/api/backups',
+        headers: { authorization: `Bearer ${secret}` },
+      });
+      expect(response.statusCode, secret).toBe(401);
+      expect(response.json().error.message).toBe('This API token is not valid: it is unknown, expired or revoked.');
+    }
+    const events = await sql<{ type: string; detail: string }>(
+      "select type, detail from security_events where type like 'api_token%' order by id",
+    );
+    expect(events.map((event) => event.detail)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^token "Expired one" \(cet_.{4}…\): expired$/),
+        expect.stringMatching(/^token "Revoked one" \(cet_.{4}…\): revoked$/),
+        'an unknown token',
+      ]),
+    );
+    expect(JSON.stringify(events)).not.toContain(expired.secret);
+  });
+
+  it("names the token in the audit log, and ends with its owner's deactivation or a role change that takes a capability", async () => {
+    const engineering = await signedInClient(testApp.app, 'engineering@demo.local');
+    const { token, secret } = await create(engineering, {
+      name: 'Health checks',
+      expiresInDays: 7,
+      capabilities: ['healthCheck'],
+    });
+    const users = (await admin.request({ method: 'GET', url: '/api/users' })).json<{
+      users: { id: string; email: string }[];
+    }>().users;
+    const engineer = users.find((user) => user.email === 'engineering@demo.local');
+    // Support does not hold healthCheck: the token ends with the change.
+    await admin.request({ method: 'PATCH', url: `/api/users/${engineer?.id}`, payload: { role: 'Support' } });
+    expect((await script(secret, 'GET', '/api/reports')).statusCode).toBe(401);
+    const all = (await admin.request({ method: 'GET', url: '/api/api-tokens' })).json<{ tokens: ApiToken[] }>();
+    expect(all.tokens.find((each) => each.id === token.id)).toMatchObject({
+      status: 'revoked',
+      revokedReason: "Its owner's role no longer holds healthCheck",
+      owner: { email: 'engineering@demo.local' },
+    });
+
+    const admins = await create(admin, { name: 'Account admin', expiresInDays: 7, capabilities: ['manageUsers'] });
+    const invited = await script(admins.secret, 'POST', '/api/users', { email: 'script.made@demo.local', role: 'TAM' });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const audit = (await admin.request({ method: 'GET', url: '/api/audit-log' })).json<{
+      entries: { action: string; target: string; detail: Record<string, unknown> }[];
+    }>().entries;
+    expect(audit.find((entry) => entry.action === 'user.invited')).toMatchObject({
+      target: 'script.made@demo.local',
+      detail: { apiToken: 'Account admin' },
+    });
+    const tam2 = await create(tam, { name: 'Until disabled', expiresInDays: 7, capabilities: ['tools'] });
+    const tamId = users.find((user) => user.email === 'tam@demo.local')?.id;
+    await admin.request({ method: 'PATCH', url: `/api/users/${tamId}`, payload: { disabled: true } });
+    expect((await script(tam2.secret, 'GET', '/api/backups')).statusCode).toBe(401);
+    const afterDisable = (await admin.request({ method: 'GET', url: '/api/api-tokens' })).json<{
+      tokens: ApiToken[];
+    }>();
+    expect(afterDisable.tokens.find((each) => each.id === tam2.token.id)?.revokedReason).toBe('Its owner was disabled');
+  });
+
+  it("lets a Super User revoke anyone's token, and nobody else", async () => {
+    const proserv = await signedInClient(testApp.app, 'proserv@demo.local');
+    const { token, secret } = await create(proserv, {
+      name: 'ProServ script',
+      expiresInDays: 7,
+      capabilities: ['tools'],
+    });
+    const support = await signedInClient(testApp.app, 'support@demo.local');
+    const notTheirs = await support.request({ method: 'DELETE', url: `/api/account/api-tokens/${token.id}` });
+    expect(notTheirs.statusCode).toBe(404);
+    expect((await support.request({ method: 'GET', url: '/api/api-tokens' })).statusCode).toBe(403);
+    const byAdmin = await admin.request({ method: 'DELETE', url: `/api/account/api-tokens/${token.id}` });
+    expect(byAdmin.json<ApiToken>()).toMatchObject({
+      status: 'revoked',
+      revokedReason: 'Revoked by superuser@demo.local',
+    });
+    expect((await script(secret, 'GET', '/api/backups')).statusCode).toBe(401);
+  });
+});

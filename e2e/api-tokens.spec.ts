@@ -1,0 +1,56 @@
+import { expect, test, type Page } from '@playwright/test';
+import { sandboxOrgAdmin, signIn } from './helpers';
+
+/** A script's call from the page: the token in the header and no cookie at all. */
+async function scriptCall(page: Page, secret: string, path: string, body: unknown) {
+  return page.evaluate(
+    async ([token, url, json]) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        credentials: 'omit',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: json,
+      });
+      return { status: response.status, body: await response.text() };
+    },
+    [secret, path, JSON.stringify(body)] as const,
+  );
+}
+
+test('a personal API token is made in Settings, shown once, used by a script, and revoked', async ({ page }) => {
+  // An account no other browser test changes (its role is Engineering: health checks).
+  await signIn(page, 'engineering@demo.local');
+  const customer = await sandboxOrgAdmin(page);
+  await page.goto('/home/settings');
+  const form = page.getByRole('form', { name: 'Make a token' });
+  await form.getByLabel('Token name').fill('Group lister');
+  await form.getByLabel(/Expires in/).fill('7');
+  await form.getByRole('button', { name: 'Make token' }).click();
+  await expect(form.getByRole('alert')).toHaveText('Choose at least one capability.');
+  await form.getByLabel("Read a customer's account groups").check();
+  await form.getByRole('button', { name: 'Make token' }).click();
+  const secret = (await page.getByTestId('api-token-secret').textContent()) ?? '';
+  expect(secret).toMatch(/^cet_/);
+  const row = page.getByTestId('api-token-row').filter({ hasText: 'Group lister' });
+  await expect(row).toContainText('active');
+  await expect(row).toContainText('never');
+
+  // What the token carries works without a session; what it does not is refused.
+  const groups = await scriptCall(page, secret, '/api/account-groups', { token: customer.token });
+  expect(groups.status).toBe(200);
+  expect(groups.body).toContain(customer.organizationName);
+  const report = await scriptCall(page, secret, '/api/reports', {});
+  expect([report.status, JSON.parse(report.body).error.message]).toEqual([
+    403,
+    'This API token does not carry the capability "healthCheck".',
+  ]);
+  await page.reload();
+  await expect(row).not.toContainText('never');
+  // Shown once: after a reload the secret is nowhere in the page.
+  await expect(page.getByTestId('api-token-secret')).toHaveCount(0);
+  await expect(page.locator('body')).not.toContainText(secret);
+
+  await row.getByRole('button', { name: 'Revoke Group lister' }).click();
+  await expect(row).toContainText('revoked');
+  expect((await scriptCall(page, secret, '/api/account-groups', { token: customer.token })).status).toBe(401);
+});
