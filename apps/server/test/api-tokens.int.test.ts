@@ -68,6 +68,15 @@ describe('personal API tokens', () => {
     const refused = await script(secret, 'GET', '/api/backups');
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error.message).toBe('This API token does not carry the capability "tools".');
+    // The operation's capability is carried, a second one the service checks is not: refused too.
+    const healthOnly = await create(tam, { name: 'Health only', expiresInDays: 7, capabilities: ['healthCheck'] });
+    const report = await script(healthOnly.secret, 'POST', '/api/reports', {
+      kind: 'alerts-config',
+      token: 'a'.repeat(40),
+      organization: { id: '1', name: 'Acme' },
+      accountGroups: [{ aid: '1', accountGroupName: 'Acme' }],
+    });
+    expect(report.statusCode, report.body).toBe(403);
     const minting = await script(secret, 'POST', '/api/account/api-tokens', {
       name: 'Longer',
       expiresInDays: 30,

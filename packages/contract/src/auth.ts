@@ -23,7 +23,7 @@ export const sessionUserSchema = z.object({
   locale: z.string().nullable(),
   role: roleSchema,
   /** Set when the caller is a script using one of the user's personal API tokens. */
-  apiToken: z.object({ id: z.string(), name: z.string() }).optional(),
+  apiToken: z.object({ id: z.string(), name: z.string(), capabilities: z.array(z.string()) }).optional(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

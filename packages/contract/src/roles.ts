@@ -90,6 +90,20 @@ export function can(role: Role | null, capability: Capability): boolean {
   return rule.includes(role);
 }
 
+/**
+ * Whether a signed-in caller may use a capability: their role holds it and, for a script using a personal
+ * API token, the token carries it too. Services ask this, never the role alone, so a token stays within
+ * what it was given wherever an operation checks a second capability (a report kind, everyone's runs).
+ */
+export function userMay(
+  user: { role: Role; apiToken?: { capabilities: readonly string[] } },
+  capability: Capability,
+): boolean {
+  const rule = CAPABILITIES[capability];
+  if (!can(user.role, capability)) return false;
+  return rule === 'public' || rule === 'signedIn' || !user.apiToken || user.apiToken.capabilities.includes(capability);
+}
+
 /** The AHC-IE alpha report is offered only when the locale contains "Super User" (spec section 6). */
 export function localeAllowsAhcIe(locale: string | null | undefined): boolean {
   return (locale ?? '').toLowerCase().includes('super user');

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   can,
+  userMay,
   OPERATION_ACCESS,
   SESSION_COOKIE,
   SESSION_ONLY_OPERATIONS,
@@ -36,10 +37,7 @@ export interface SessionResolver {
 
 /** Who turns a personal API token into its user and the capabilities it carries (the api-tokens module). */
 export interface BearerResolver {
-  authenticate(
-    secret: string,
-    ipAddress: string | null,
-  ): Promise<{ user: SessionUser; capabilities: readonly string[] } | null>;
+  authenticate(secret: string, ipAddress: string | null): Promise<{ user: SessionUser } | null>;
 }
 
 /** The secret of an `Authorization: Bearer ...` header; '' for a malformed one; undefined for none or another scheme. */
@@ -48,13 +46,9 @@ function bearerOf(header: string | undefined): string | undefined {
   return /^bearer +(\S+) *$/i.exec(header)?.[1] ?? '';
 }
 
-/** A token that may call `operationId`: signed-in operations, and the capabilities it carries that the role holds. */
-function tokenMay(operationId: OperationId, user: SessionUser, capabilities: readonly string[]): boolean {
-  if (SESSION_ONLY_OPERATIONS.has(operationId)) return false;
-  const capability = OPERATION_ACCESS[operationId];
-  if (capability === 'public' || capability === 'signedIn') return true;
-  return capabilities.includes(capability) && can(user.role, capability);
-}
+/** A token may call an operation its user may (`userMay` checks the token's capabilities), unless only a session may. */
+const tokenMay = (operationId: OperationId, user: SessionUser) =>
+  !SESSION_ONLY_OPERATIONS.has(operationId) && userMay(user, OPERATION_ACCESS[operationId]);
 
 /** The signed-in user of a route guarded by a capability (the guard has run: no user here is a 401). */
 export function requireUser(request: { user: SessionUser | null }): SessionUser {
@@ -102,7 +96,7 @@ export function registerAccessControl(
       const caller = bearer ? await tokens.authenticate(bearer, request.ip) : null;
       if (!caller) throw unauthorized('This API token is not valid: it is unknown, expired or revoked.');
       request.user = caller.user;
-      if (!tokenMay(operationId, caller.user, caller.capabilities))
+      if (!tokenMay(operationId, caller.user))
         throw forbidden(
           SESSION_ONLY_OPERATIONS.has(operationId)
             ? 'Sign in to do this: personal API tokens cannot manage sessions, passwords or tokens.'

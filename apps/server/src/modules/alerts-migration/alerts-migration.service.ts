@@ -1,6 +1,6 @@
 import {
   ALERTS_MIGRATION_MESSAGES,
-  can,
+  userMay,
   migrationRunSchema,
   type MigrationPlan,
   type MigrationRequest,
@@ -197,7 +197,7 @@ export class AlertsMigrationService {
 
   private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
     const row = await this.deps.repository.findRun(id);
-    if (!row || !MIGRATION_KINDS.includes(row.kind) || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || !MIGRATION_KINDS.includes(row.kind) || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'migration_not_found', 'No such alerts migration');
     return row;
   }

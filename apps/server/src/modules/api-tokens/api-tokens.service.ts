@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   API_TOKEN_PREFIX,
   can,
+  userMay,
   grantableFor,
   roleFromLocale,
   type ApiToken,
@@ -22,10 +23,9 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('h
 /** Enough to tell tokens apart in a list, never enough to use one. */
 const hintOf = (secret: string) => `${secret.slice(0, API_TOKEN_PREFIX.length + 4)}…`;
 
-/** Who a bearer token speaks for, and what it may do. */
+/** Who a bearer token speaks for (`user.apiToken` holds what it may do). */
 export interface TokenCaller {
   user: SessionUser;
-  capabilities: readonly string[];
 }
 
 /** The capabilities a token carries that its owner's role no longer holds. */
@@ -113,7 +113,7 @@ export class ApiTokensService {
   /** Revokes one of the user's tokens, or anyone's for a user who manages accounts. */
   async revoke(user: SessionUser, id: string, ipAddress: string | null): Promise<ApiToken> {
     const row = await this.deps.repository.find(id);
-    if (!row || (row.userId !== user.id && !can(user.role, 'manageUsers')))
+    if (!row || (row.userId !== user.id && !userMay(user, 'manageUsers')))
       throw new AppError(404, 'token_not_found', 'No such token');
     const reason = row.userId === user.id ? 'Revoked by its owner' : `Revoked by ${user.email}`;
     if (await this.deps.repository.revoke(id, reason)) {
@@ -165,8 +165,10 @@ export class ApiTokensService {
     }
     await this.deps.repository.touch(token.id, this.now());
     return {
-      user: { ...toSessionUser(owner), apiToken: { id: token.id, name: token.name } },
-      capabilities: token.capabilities,
+      user: {
+        ...toSessionUser(owner),
+        apiToken: { id: token.id, name: token.name, capabilities: token.capabilities },
+      },
     };
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import {
   BACKUP_MESSAGES,
   backupSchema,
-  can,
+  userMay,
   type Backup,
   type CreateBackups,
   type Drift,
@@ -88,13 +88,13 @@ export class BackupsService {
 
   list(user: SessionUser, query: Omit<BackupQuery, 'userId' | 'limit'>): Promise<Backup[]> {
     return this.deps.repository
-      .list({ ...query, userId: can(user.role, 'seeAllRuns') ? undefined : user.id, limit: 200 })
+      .list({ ...query, userId: userMay(user, 'seeAllRuns') ? undefined : user.id, limit: 200 })
       .then((rows) => rows.map(toApi));
   }
 
   private async visible(user: SessionUser, id: string): Promise<BackupRow> {
     const row = await this.deps.repository.find(id);
-    if (!row || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'backup_not_found', 'No such backup');
     return row;
   }

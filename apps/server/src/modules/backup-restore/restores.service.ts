@@ -1,4 +1,4 @@
-import { can, type RestorePlan, type RestoreRequest, type RestoreRun, type SessionUser } from '@ce/contract';
+import { userMay, type RestorePlan, type RestoreRequest, type RestoreRun, type SessionUser } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
 import { startUndo } from '../../core/change-sets/undo.js';
@@ -38,7 +38,7 @@ export class RestoresService {
   /** The backup (finished, visible to the user) and where its items go, checked against the tokens. */
   private async input(user: SessionUser, backupId: string, request: RestoreRequest) {
     const backup = await this.deps.backups.find(backupId);
-    if (!backup || (backup.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!backup || (backup.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'backup_not_found', 'No such backup');
     if (backup.status !== 'done') throw new AppError(409, 'backup_not_finished', 'This backup is not finished yet.');
     const other = request.targetOrganization;
@@ -130,7 +130,7 @@ export class RestoresService {
 
   private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
     const row = await this.deps.changeSets.findRun(id);
-    if (!row || !RESTORE_KINDS.includes(row.kind) || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || !RESTORE_KINDS.includes(row.kind) || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'restore_not_found', 'No such restore');
     return row;
   }

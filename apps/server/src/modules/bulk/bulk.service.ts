@@ -5,7 +5,7 @@ import {
   BULK_RUN_LABELS,
   bulkRunItemSchema,
   bulkRunSchema,
-  can,
+  userMay,
   PATHS,
   type BulkAccountGroup,
   type BulkAgentsResponse,
@@ -249,7 +249,7 @@ export class BulkService {
 
   private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
     const row = await this.deps.repository.findRun(id);
-    if (!row || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'run_not_found', 'No such bulk run');
     return row;
   }

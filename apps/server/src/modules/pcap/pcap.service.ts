@@ -1,5 +1,5 @@
 import {
-  can,
+  userMay,
   captureSummarySchema,
   PCAP_MESSAGES,
   type CaptureEntry,
@@ -79,7 +79,7 @@ export class PcapService {
 
   /** A page of the captures kept (a Super User's history holds everyone's), without their summaries. */
   async list(user: SessionUser, page: number, pageSize: number): Promise<CaptureList> {
-    const { rows, total } = await this.deps.repository.list(can(user.role, 'seeAllRuns') ? null : user.id, {
+    const { rows, total } = await this.deps.repository.list(userMay(user, 'seeAllRuns') ? null : user.id, {
       offset: (page - 1) * pageSize,
       limit: pageSize,
     });
@@ -101,7 +101,7 @@ export class PcapService {
 
   async own(user: SessionUser, id: string): Promise<CaptureRow> {
     const row = await this.deps.repository.find(id);
-    if (!row || !row.summary || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || !row.summary || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'not_found', 'This capture is not kept any more.');
     return row;
   }

@@ -3,7 +3,7 @@ import {
   ahcIeOptionsSchema,
   closureOptionsSchema,
   tamActivityOptionsSchema,
-  can,
+  userMay,
   PATHS,
   REPORT_KINDS,
   reportKindSchema,
@@ -76,7 +76,7 @@ export class ReportsService {
 
   async create(user: SessionUser, input: CreateReportInput): Promise<ReportRequest> {
     const kind = REPORT_KINDS[input.kind];
-    if (!can(user.role, kind.capability))
+    if (!userMay(user, kind.capability))
       throw new AppError(403, 'forbidden', `Your role cannot request the ${kind.label}.`);
     if (kind.needsAccounts && input.accountGroups.length === 0) {
       throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups, [
@@ -118,7 +118,7 @@ export class ReportsService {
   }
 
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {
-    const everyone = scope === 'all' && can(user.role, 'seeAllRuns');
+    const everyone = scope === 'all' && userMay(user, 'seeAllRuns');
     const rows = await this.deps.repository.list({ userId: everyone ? undefined : user.id, limit: 200 });
     const artifacts = await this.deps.repository.artifactsOf(rows.map((row) => row.id));
     return rows.map((row) => toApi(row, artifacts));
@@ -126,7 +126,7 @@ export class ReportsService {
 
   private async visible(user: SessionUser, id: string): Promise<ReportRow> {
     const row = await this.deps.repository.find(id);
-    if (!row || (row.userId !== user.id && !can(user.role, 'seeAllRuns')))
+    if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'report_not_found', 'No such report');
     return row;
   }
