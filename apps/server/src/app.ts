@@ -39,6 +39,7 @@ import { customerRoutes } from './modules/customer/customer.routes.js';
 import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
+import { compatRoutes } from './modules/compat/compat.routes.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
@@ -316,6 +317,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(notificationsRoutes, {
       notifications: new NotificationsService([reports, bulk, migration, backupRestore]),
     });
+    // The original services' calls, each translated onto the operations above (decision 0027).
+    await app.register(compatRoutes, { prefixes: config.compatPrefixes, supportEmail: config.supportEmail });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -87,6 +87,28 @@ export const OPERATION_ACCESS = {
   sendDiagnostic: 'support',
   listApiOperations: 'tools',
   callPlatformApi: 'tools',
+  // The original services' calls (spec section 7), each translated onto the operation named in COMPAT_MAPS_TO:
+  // that operation checks its own capability again; a call whose Mission picks the operation is `signedIn` here.
+  compatDashboardMetrics: 'signedIn',
+  compatMetric: 'signedIn',
+  compatAccountGroups: 'customerToken',
+  compatAgents: 'tools',
+  compatCreateTest: 'tools',
+  compatGetReport: 'signedIn',
+  compatRequestReport: 'signedIn',
+  compatBackup: 'tools',
+  compatFeedback: 'signedIn',
+  compatBulkAccountGroups: 'customerToken',
+  compatBulkAgents: 'tools',
+  compatBulkCreateTest: 'tools',
+  compatMaintenanceWindowReport: 'reporting',
+  compatGetDashboards: 'tools',
+  compatSaveDashboard: 'tools',
+  compatAllDashboards: 'tools',
+  compatVoteDashboard: 'tools',
+  compatPushDashboard: 'tools',
+  compatParseLogs: 'tools',
+  compatCreateTasks: 'tools',
 } as const satisfies Record<string, Capability>;
 
 export type OperationId = keyof typeof OPERATION_ACCESS;

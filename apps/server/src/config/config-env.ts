@@ -1,11 +1,22 @@
 /** The environment variables the server reads, each with its parser and default. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { API_TOKEN_DEFAULT_MAX_DAYS } from '@ce/contract';
+import { API_TOKEN_DEFAULT_MAX_DAYS, COMPAT_DEFAULT_PREFIXES } from '@ce/contract';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Where an original service's calls are mounted: a path of its own, from / to /, outside /api/. */
+const compatPrefix = (fallback: string) =>
+  z
+    .string()
+    .regex(/^\/([A-Za-z0-9._-]+\/)+$/, 'a path that starts and ends with "/", such as /compat/reports/')
+    .refine(
+      (value) => !value.startsWith('/api/') && !value.startsWith('/sandbox/'),
+      'a path outside /api/ and /sandbox/',
+    )
+    .default(fallback);
 
 const durationMs = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -131,6 +142,10 @@ export const envSchema = z.object({
   OIDC_REQUIRE_VERIFIED_EMAIL: booleanFromEnv.default(true),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
   BACKUP_RETENTION_DAYS: z.coerce.number().int().min(1).default(365),
+  COMPAT_REPORTS_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.reports),
+  COMPAT_DASHBOARDS_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.dashboards),
+  COMPAT_TRACKER_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.tracker),
+  COMPAT_API_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.api),
   API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(API_TOKEN_DEFAULT_MAX_DAYS),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),

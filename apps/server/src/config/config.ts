@@ -72,6 +72,8 @@ export interface AppConfig {
   backupRetentionDays: number;
   /** The longest life of a personal API token, in days. */
   apiTokenMaxDays: number;
+  /** Where the original services' calls are mounted (the compatibility layer). */
+  compatPrefixes: { reports: string; dashboards: string; tracker: string; api: string };
   /** Calls per minute per address to the operations that need no session (sign-in, reset, SSO). */
   publicRateLimitPerMinute: number;
   /** Password hashes computed at once; more wait their turn. */
@@ -237,6 +239,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     retentionDays: env.RETENTION_DAYS,
     backupRetentionDays: env.BACKUP_RETENTION_DAYS,
     apiTokenMaxDays: env.API_TOKEN_MAX_DAYS,
+    compatPrefixes: {
+      reports: env.COMPAT_REPORTS_PREFIX,
+      dashboards: env.COMPAT_DASHBOARDS_PREFIX,
+      tracker: env.COMPAT_TRACKER_PREFIX,
+      api: env.COMPAT_API_PREFIX,
+    },
     publicRateLimitPerMinute: env.PUBLIC_RATE_LIMIT_PER_MINUTE,
     hashingConcurrency: env.HASHING_CONCURRENCY,
     webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(import.meta.dirname, '../../../web/dist')),

@@ -1,0 +1,168 @@
+import type { FastifyInstance } from 'fastify';
+import { REPORT_REQUEST_MESSAGES, type CommunityDashboard } from '@ce/contract';
+import { AppError } from '../../core/errors.js';
+import { originalCall } from './compat-kit.js';
+import { checkCec, forward, organizationOf, tokenGroups } from './forward.js';
+import { encodeForm, field, readForm } from './multipart.js';
+import { readOriginalBody, type OriginalRequest } from './original-body.js';
+import { requireToken } from './translations.js';
+
+/** The dashboards service's calls are told apart by their Mission: each call takes its own. */
+function expectMission(original: Pick<OriginalRequest, 'mission'>, mission: string): void {
+  if (!original.mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
+  if (original.mission.trim().toLowerCase() !== mission.toLowerCase())
+    throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(original.mission.slice(0, 100)));
+}
+
+/** A gallery entry in the original's fields (spec section 3); its screenshots by address rather than inline. */
+const original = (entry: CommunityDashboard) => ({
+  id: entry.id,
+  dashboardId: entry.dashboardId,
+  title: entry.title,
+  description: entry.description,
+  creator: entry.creator,
+  submittedDate: entry.submittedDate,
+  status: entry.status,
+  votes: entry.votes,
+  user_voted: entry.userVoted,
+  images: Array.from(
+    { length: entry.imageCount },
+    (_, index) => `/api/community-dashboards/${entry.id}/images/${index + 1}`,
+  ),
+});
+
+/** The original dashboards service's calls under `prefix`: the answers carry `status: 'success'` and `data`. */
+export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): void {
+  originalCall(
+    app,
+    'POST',
+    `${prefix}get-dashboard/`,
+    'compatGetDashboards',
+    "An account group's dashboards",
+    async (request, _reply, user) => {
+      const body = readOriginalBody(request.body);
+      expectMission(body, 'Get Dashboard');
+      checkCec(user, body.cec);
+      const aid = body.groups[0]?.aid;
+      if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
+      const answer = await forward<{ dashboards: unknown[] }>(app, request, {
+        method: 'POST',
+        url: '/api/dashboards/group',
+        payload: { token: requireToken(body), aid },
+      });
+      return { status: 'success', data: { dashboards: answer.body.dashboards } };
+    },
+  );
+
+  originalCall(
+    app,
+    'POST',
+    `${prefix}save-dashboard/`,
+    'compatSaveDashboard',
+    'Clone a dashboard into the gallery (multipart: OAuth, Mission, cec, description, dashboardId, aid, screenshot1-3)',
+    async (request, _reply, user) => {
+      const form = await readForm(request);
+      expectMission({ mission: field(form, 'Mission') || null }, 'Clone Dashboard');
+      checkCec(user, field(form, 'cec') || null);
+      const token = requireToken({ token: field(form, 'OAuth') || null } as OriginalRequest);
+      const aid = field(form, 'aid');
+      const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], null);
+      const clone = new FormData();
+      clone.set('token', token);
+      clone.set('organizationId', organization.id);
+      clone.set('aid', aid);
+      clone.set('dashboardId', field(form, 'dashboardId'));
+      clone.set('description', field(form, 'description'));
+      for (const name of ['screenshot1', 'screenshot2', 'screenshot3']) {
+        const file = form.get(name);
+        if (file instanceof Blob) clone.set(name, file, (file as File).name || `${name}.png`);
+      }
+      const { payload, contentType } = await encodeForm(clone);
+      const answer = await forward<CommunityDashboard>(app, request, {
+        method: 'POST',
+        url: '/api/community-dashboards',
+        payload,
+        headers: { 'content-type': contentType },
+      });
+      return { status: 'success', message: 'Dashboard stored successfully', data: original(answer.body) };
+    },
+    { config: { upload: true } },
+  );
+
+  originalCall(
+    app,
+    'POST',
+    `${prefix}get-dashboard/all`,
+    'compatAllDashboards',
+    'The gallery',
+    async (request, _reply, user) => {
+      const body = readOriginalBody(request.body);
+      expectMission(body, 'Show All Dashboards');
+      checkCec(user, body.cec);
+      const answer = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
+        method: 'GET',
+        url: '/api/community-dashboards',
+      });
+      return { status: 'success', data: answer.body.dashboards.map(original) };
+    },
+  );
+
+  originalCall(
+    app,
+    'POST',
+    `${prefix}vote/`,
+    'compatVoteDashboard',
+    "Add ('Vote') or take back ('Voted') a vote",
+    async (request, _reply, user) => {
+      const body = readOriginalBody(request.body);
+      expectMission(body, 'Dash Vote');
+      checkCec(user, body.cec);
+      const id = String(body.fields.id ?? '');
+      const answer = await forward<{ votes: number; userVoted: boolean; message: string }>(app, request, {
+        method: 'POST',
+        url: `/api/community-dashboards/${encodeURIComponent(id)}/vote`,
+        payload: { action: body.fields.action },
+      });
+      return {
+        status: 'success',
+        data: { votes: answer.body.votes, user_voted: answer.body.userVoted },
+        message: answer.body.message,
+      };
+    },
+  );
+
+  originalCall(
+    app,
+    'POST',
+    `${prefix}create/`,
+    'compatPushDashboard',
+    'Push a gallery dashboard into an account group',
+    async (request, reply, user) => {
+      const body = readOriginalBody(request.body);
+      expectMission(body, 'Push Dashboard');
+      checkCec(user, body.cec);
+      const token = requireToken(body);
+      const aid = String(body.fields.aid ?? body.fields.accountGroupId ?? '');
+      if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
+      const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], body.orgName);
+      // The original names the gallery entry by its dashboard's id (or the entry's own).
+      const wanted = String(body.fields.id ?? body.fields.dashboardId ?? '');
+      const gallery = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
+        method: 'GET',
+        url: '/api/community-dashboards',
+      });
+      const entry = gallery.body.dashboards.find(
+        (candidate) => candidate.id === wanted || candidate.dashboardId === wanted,
+      );
+      if (!entry) throw new AppError(404, 'dashboard_not_found', `No dashboard ${wanted} in the gallery`);
+      const pushed = await forward(app, request, {
+        method: 'POST',
+        url: `/api/community-dashboards/${entry.id}/push`,
+        payload: { token, organizationId: organization.id, aid },
+      });
+      return reply
+        .status(201)
+        .send({ status: 'success', message: 'Dashboard deployed successfully', data: pushed.body });
+    },
+  );
+}

@@ -1,0 +1,138 @@
+import type { FastifyInstance } from 'fastify';
+import { COMPAT_MESSAGES, type DashboardMetrics, type ReportRequest } from '@ce/contract';
+import { AppError } from '../../core/errors.js';
+import { originalCall } from './compat-kit.js';
+import { forward, tokenGroups } from './forward.js';
+import { readOriginalBody } from './original-body.js';
+import { createTest, groupAgents, missionOf, requestBackup, requestReport, requireToken } from './translations.js';
+
+/** The dashboard's counters, one call each in the original (spec section 7), read from the product's one. */
+const METRICS: Record<string, (metrics: DashboardMetrics) => Record<string, number>> = {
+  Metrics: (metrics) => ({ value: metrics.healthCheck }),
+  'Metrics-as': (metrics) => ({ value: metrics.caEaConfig }),
+  'Metrics-as-endp': (metrics) => ({ value: metrics.epaConfig }),
+  'Metrics-alerts-report': (metrics) => ({ value: metrics.alertsReport }),
+  'Metrics-as-closure': (metrics) => ({ value: metrics.psClosure }),
+  'Metrics-tams-weekly': (metrics) => ({ value: metrics.tamActivity }),
+  'Metrics-Dashboards': (metrics) => ({ cloned_count: metrics.provisionedDashboards }),
+  'Metrics-TimeTracker-hours': (metrics) => ({ TAMs: metrics.hours.tam, PS: metrics.hours.ps }),
+};
+/** The report calls: the Mission in the body picks the kind, whichever of these it comes to. */
+const REPORT_CALLS = new Set([
+  'request-report',
+  'request-as',
+  'request-as7',
+  'alert-reports7',
+  'tams-reports7',
+  'mv_report',
+  'ahc7',
+]);
+const REPORT_READS = new Set(['te-health', 'as-built']);
+
+/** The original reports service's calls under `prefix`, each translated onto the product's operations. */
+export function compatReportsRoutes(app: FastifyInstance, prefix: string, supportEmail: string): void {
+  const metrics = async (request: Parameters<typeof forward>[1]) =>
+    (await forward<DashboardMetrics>(app, request, { method: 'GET', url: '/api/dashboard/metrics' })).body;
+
+  originalCall(
+    app,
+    'GET',
+    `${prefix}dashboard-metrics`,
+    'compatDashboardMetrics',
+    'The dashboard counters',
+    (request) => metrics(request),
+  );
+  originalCall(
+    app,
+    'GET',
+    `${prefix}:metric/`,
+    'compatMetric',
+    'One dashboard counter (Metrics/, Metrics-as/, ...)',
+    async (request) => {
+      const pick = METRICS[(request.params as { metric: string }).metric];
+      if (!pick) throw new AppError(404, 'not_found', 'No such metric');
+      return pick(await metrics(request));
+    },
+  );
+
+  originalCall(
+    app,
+    'POST',
+    `${prefix}accountgroups7/`,
+    'compatAccountGroups',
+    "The token's account groups",
+    async (request) => {
+      const token = requireToken(readOriginalBody(request.body));
+      // A token the platform refuses is the product's 401, as the original answered.
+      const groups = await tokenGroups(app, request, token);
+      return groups.map((group) => ({ ...group, accountGroupId: group.aid }));
+    },
+  );
+  originalCall(app, 'POST', `${prefix}agents7/`, 'compatAgents', "One account group's agents", async (request) => {
+    const original = readOriginalBody(request.body);
+    const aid = original.groups[0]?.aid;
+    if (!aid) throw new AppError(400, 'no_account_groups', 'No account groups selected');
+    return { agents: (await groupAgents(app, request, requireToken(original), aid)).agents };
+  });
+  originalCall(app, 'POST', `${prefix}createtest7/`, 'compatCreateTest', 'Create one test', async (request, reply) => {
+    const original = readOriginalBody(request.body);
+    const aid = original.groups[0]?.aid;
+    if (!aid) throw new AppError(400, 'no_account_groups', 'No account groups selected');
+    const data = (original.fields.testData ?? original.fields.test ?? original.fields) as Record<string, unknown>;
+    const created = await createTest(app, request, requireToken(original), aid, data);
+    return reply.status(created.status).send(created.body);
+  });
+
+  originalCall(
+    app,
+    'GET',
+    `${prefix}:read/:id`,
+    'compatGetReport',
+    'A report request (te-health/{id}, as-built/{id})',
+    async (request) => {
+      const { read, id } = request.params as { read: string; id: string };
+      if (!REPORT_READS.has(read)) throw new AppError(404, 'not_found', 'No such call');
+      return (
+        await forward<ReportRequest>(app, request, { method: 'GET', url: `/api/reports/${encodeURIComponent(id)}` })
+      ).body;
+    },
+  );
+  originalCall(
+    app,
+    'POST',
+    `${prefix}:call/`,
+    'compatRequestReport',
+    'Request a report; the Mission picks the kind',
+    async (request, reply, user) => {
+      if (!REPORT_CALLS.has((request.params as { call: string }).call))
+        throw new AppError(404, 'not_found', 'No such call');
+      const original = readOriginalBody(request.body);
+      const kind = missionOf(original);
+      if (kind === 'backup') return reply.status(202).send(await requestBackup(app, request, user, original));
+      return reply.status(202).send(await requestReport(app, request, user, original, kind));
+    },
+  );
+  originalCall(
+    app,
+    'POST',
+    `${prefix}backup-restore/`,
+    'compatBackup',
+    'Back up account groups',
+    async (request, reply, user) => {
+      const original = readOriginalBody(request.body);
+      if (missionOf(original) !== 'backup')
+        throw new AppError(400, 'mission_unknown', `Unrecognized mission: ${original.mission ?? ''}`);
+      return reply.status(202).send(await requestBackup(app, request, user, original));
+    },
+  );
+  originalCall(
+    app,
+    'POST',
+    `${prefix}Feedback/`,
+    'compatFeedback',
+    'Feedback (not collected: answers where to write)',
+    () => {
+      throw new AppError(410, 'not_collected', COMPAT_MESSAGES.feedback(supportEmail));
+    },
+  );
+}
