@@ -40,6 +40,8 @@ import { CustomerService } from './modules/customer/customer.service.js';
 import { identityJobs } from './modules/identity/identity.job.js';
 import { IdentityRepository } from './modules/identity/identity.repository.js';
 import { compatRoutes } from './modules/compat/compat.routes.js';
+import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
+import { FeedbackService } from './modules/feedback/feedback.service.js';
 import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
 import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
 import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
@@ -240,6 +242,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(ssoRoutes, { sso, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
     await app.register(usersRoutes, { users });
     await app.register(usageRoutes, { usage });
+    await app.register(feedbackRoutes, {
+      feedback: new FeedbackService({ mailer, audit, throttle, supportEmail: config.supportEmail }),
+    });
 
     // The tools that act with a customer's token.
     const customer = new CustomerService(platform);
@@ -318,7 +323,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       notifications: new NotificationsService([reports, bulk, migration, backupRestore]),
     });
     // The original services' calls, each translated onto the operations above (decision 0027).
-    await app.register(compatRoutes, { prefixes: config.compatPrefixes, supportEmail: config.supportEmail });
+    await app.register(compatRoutes, { prefixes: config.compatPrefixes });
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {

@@ -15,7 +15,7 @@ export const COMPAT_MAPS_TO: Record<string, readonly OperationId[]> = {
   compatGetReport: ['getReport'],
   compatRequestReport: ['listAccountGroups', 'createReport'],
   compatBackup: ['listAccountGroups', 'createBackups'],
-  compatFeedback: [],
+  compatFeedback: ['sendFeedback'],
   compatBulkAccountGroups: ['listAccountGroups'],
   compatBulkAgents: ['listBulkAgents'],
   compatBulkCreateTest: ['listAccountGroups', 'listBulkAgents', 'createBulkRun', 'getBulkRun'],
@@ -41,8 +41,6 @@ export const COMPAT_DEFAULT_PREFIXES = {
 export const COMPAT_MESSAGES = {
   tokenMissing: 'OAuth token not provided',
   cecMismatch: 'cec must be the email of the signed-in user',
-  feedback: (supportEmail: string) =>
-    `CE Toolkit does not collect feedback through this call: write to ${supportEmail}.`,
 } as const;
 
 /**

@@ -8,6 +8,7 @@ export * from './api-tokens.js';
 export * from './errors.js';
 export * from './operations.js';
 export * from './compat.js';
+export * from './feedback.js';
 export * from './password-policy.js';
 export * from './password-rules.js';
 export * from './sign-in-errors.js';

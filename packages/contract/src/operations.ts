@@ -23,6 +23,7 @@ export const OPERATION_ACCESS = {
   revokeApiToken: 'signedIn',
   listAllApiTokens: 'manageUsers',
   getDashboardMetrics: 'signedIn',
+  sendFeedback: 'signedIn',
   listMyNotifications: 'signedIn',
   listUsers: 'manageUsers',
   inviteUser: 'manageUsers',

@@ -46,6 +46,28 @@ export function compatSuite() {
     tam: () => tam,
     customer: () => customer,
     secret: () => secret,
+    /**
+     * An organization and one of its groups for a caller: the cookie session works in the customer's
+     * organization, the token in the second one of the demo world (each with its own Org Admin token).
+     */
+    organizationOf(caller: Caller) {
+      const world = testApp.sandbox?.platform.world;
+      if (!world) throw new Error('the sandbox is mounted in tests');
+      const orgId =
+        caller === 'cookie'
+          ? customer.organization.id
+          : world.organizations.find((org) => org.orgId !== customer.organization.id)?.orgId;
+      const org = world.organizations.find((candidate) => candidate.orgId === orgId);
+      const token = world.tokens.find((candidate) => candidate.kind === 'org-admin' && candidate.orgId === orgId);
+      const group = world.accountGroups.find((candidate) => candidate.orgId === orgId);
+      if (!org || !token || !group) throw new Error('the demo world has two organizations with an Org Admin token');
+      return {
+        token: token.token,
+        organization: { id: org.orgId, name: org.name },
+        aid: group.aid,
+        accountGroupName: group.accountGroupName,
+      };
+    },
     world() {
       if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
       return testApp.sandbox.platform.world;

@@ -7,6 +7,8 @@ import { encodeForm, field, readForm } from './multipart.js';
 import { readOriginalBody, type OriginalRequest } from './original-body.js';
 import { requireToken } from './translations.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The dashboards service's calls are told apart by their Mission: each call takes its own. */
 function expectMission(original: Pick<OriginalRequest, 'mission'>, mission: string): void {
   if (!original.mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
@@ -145,20 +147,27 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
       const aid = String(body.fields.aid ?? body.fields.accountGroupId ?? '');
       if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
       const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], body.orgName);
-      // The original names the gallery entry by its dashboard's id (or the entry's own).
+      // The original names the gallery entry by its source dashboard's id (or the entry's own).
       const wanted = String(body.fields.id ?? body.fields.dashboardId ?? '');
       const gallery = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
         method: 'GET',
         url: '/api/community-dashboards',
       });
-      const entry = gallery.body.dashboards.find(
-        (candidate) => candidate.id === wanted || candidate.dashboardId === wanted,
-      );
+      // By the entry's id, else the newest entry cloned from that dashboard.
+      const entry =
+        gallery.body.dashboards.find((candidate) => candidate.id === wanted) ??
+        gallery.body.dashboards
+          .filter((candidate) => candidate.dashboardId === wanted)
+          .sort((a, b) => b.submittedDate.localeCompare(a.submittedDate))[0];
       if (!entry) throw new AppError(404, 'dashboard_not_found', `No dashboard ${wanted} in the gallery`);
+      // The original sent no push key: a script that retries may send one (`pushId` or an Idempotency-Key
+      // header, a UUID) so that a repeated call answers the dashboard the first one made.
+      const key = String(body.fields.pushId ?? request.headers['idempotency-key'] ?? '');
+      const pushId = UUID.test(key) ? { pushId: key.toLowerCase() } : {};
       const pushed = await forward(app, request, {
         method: 'POST',
         url: `/api/community-dashboards/${entry.id}/push`,
-        payload: { token, organizationId: organization.id, aid },
+        payload: { token, organizationId: organization.id, aid, ...pushId },
       });
       return reply
         .status(201)

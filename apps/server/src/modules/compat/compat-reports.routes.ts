@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { COMPAT_MESSAGES, type DashboardMetrics, type ReportRequest } from '@ce/contract';
+import { type DashboardMetrics, type ReportRequest } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
-import { forward, tokenGroups } from './forward.js';
+import { checkCec, forward, tokenGroups } from './forward.js';
 import { readOriginalBody } from './original-body.js';
 import { createTest, groupAgents, missionOf, requestBackup, requestReport, requireToken } from './translations.js';
 
@@ -30,7 +30,7 @@ const REPORT_CALLS = new Set([
 const REPORT_READS = new Set(['te-health', 'as-built']);
 
 /** The original reports service's calls under `prefix`, each translated onto the product's operations. */
-export function compatReportsRoutes(app: FastifyInstance, prefix: string, supportEmail: string): void {
+export function compatReportsRoutes(app: FastifyInstance, prefix: string): void {
   const metrics = async (request: Parameters<typeof forward>[1]) =>
     (await forward<DashboardMetrics>(app, request, { method: 'GET', url: '/api/dashboard/metrics' })).body;
 
@@ -130,9 +130,28 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string, suppor
     'POST',
     `${prefix}Feedback/`,
     'compatFeedback',
-    'Feedback (not collected: answers where to write)',
-    () => {
-      throw new AppError(410, 'not_collected', COMPAT_MESSAGES.feedback(supportEmail));
+    'Send feedback to the team',
+    async (request, _reply, user) => {
+      const original = readOriginalBody(request.body);
+      checkCec(user, original.cec);
+      return (
+        await forward(app, request, { method: 'POST', url: '/api/feedback', payload: feedbackOf(original.fields) })
+      ).body;
     },
   );
+}
+
+/** The original feedback form's words under whichever name it used, its score if it gave one. */
+function feedbackOf(fields: Record<string, unknown>): { text: string; page?: string; rating?: number } {
+  const words = ['feedback', 'message', 'text', 'comment', 'comments', 'description', 'body']
+    .map((name) => fields[name])
+    .find((value): value is string => typeof value === 'string' && value.trim() !== '');
+  const rating = Number(fields.rating ?? fields.score);
+  const page =
+    typeof fields.page === 'string' ? fields.page : typeof fields.tool === 'string' ? fields.tool : undefined;
+  return {
+    text: words ?? '',
+    ...(page ? { page: page.slice(0, 200) } : {}),
+    ...(Number.isInteger(rating) && rating >= 1 && rating <= 5 ? { rating } : {}),
+  };
 }

@@ -17,12 +17,9 @@ export interface CompatPrefixes {
  * hosts here. Every call is a translation onto the product's own operations, called with the caller's own
  * credentials: the same sign-in, capability checks, CSRF, pacing, audit and token rules.
  */
-export const compatRoutes: FastifyPluginAsync<{ prefixes: CompatPrefixes; supportEmail: string }> = async (
-  app,
-  { prefixes, supportEmail },
-) => {
+export const compatRoutes: FastifyPluginAsync<{ prefixes: CompatPrefixes }> = async (app, { prefixes }) => {
   bufferMultipart(app);
-  compatReportsRoutes(app, prefixes.reports, supportEmail);
+  compatReportsRoutes(app, prefixes.reports);
   compatDashboardsRoutes(app, prefixes.dashboards);
   compatTrackerRoutes(app, prefixes.tracker);
   compatApiRoutes(app, prefixes.api);

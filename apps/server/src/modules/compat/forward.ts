@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CSRF_HEADER, type SessionUser } from '@ce/contract';
+import { COMPAT_MESSAGES, CSRF_HEADER, type SessionUser } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 
 /** What the product's own operation answered. */
@@ -50,7 +50,7 @@ const isJson = (payload: unknown) => payload !== undefined && !Buffer.isBuffer(p
 /** The original bodies name their user in `cec`: it must be the caller (a body that names a user may name another). */
 export function checkCec(user: SessionUser, cec: string | null): void {
   if (cec !== null && cec.trim().toLowerCase() !== user.email.toLowerCase())
-    throw new AppError(403, 'cec_mismatch', 'cec must be the email of the signed-in user');
+    throw new AppError(403, 'cec_mismatch', COMPAT_MESSAGES.cecMismatch);
 }
 
 /** Reads an operation's state again until `done` says so, or the time is up (the answer then says it is under way). */
