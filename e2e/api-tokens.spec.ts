@@ -39,6 +39,12 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   const groups = await scriptCall(page, secret, '/api/account-groups', { token: customer.token });
   expect(groups.status).toBe(200);
   expect(groups.body).toContain(customer.organizationName);
+  // The original service's call, as an old script posts it, answers the same groups through the token.
+  const original = await scriptCall(page, secret, '/compat/reports/accountgroups7/', { OAuth: customer.token });
+  expect(original.status).toBe(200);
+  expect(JSON.parse(original.body)).toContainEqual(
+    expect.objectContaining({ organizationName: customer.organizationName, accountGroupId: expect.any(String) }),
+  );
   const report = await scriptCall(page, secret, '/api/reports', {});
   expect([report.status, JSON.parse(report.body).error.message]).toEqual([
     403,

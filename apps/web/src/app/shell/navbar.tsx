@@ -1,5 +1,6 @@
 import { ROLE_BADGES, type SessionUser } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
+import { FeedbackButton } from '../../features/feedback/components/feedback-dialog';
 
 export interface NavbarProps {
   user: SessionUser;
@@ -51,6 +52,7 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
             {user.role}
           </span>
         )}
+        <FeedbackButton />
         <button
           type="button"
           onClick={onLogout}
