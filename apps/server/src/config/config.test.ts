@@ -134,6 +134,25 @@ describe('loadConfig', () => {
 });
 
 describe('the README', () => {
+  it('mounts each original service under a prefix of its own, outside the API and the sandbox', () => {
+    expect(loadConfig({}).compatPrefixes).toEqual({
+      reports: '/compat/reports/',
+      dashboards: '/compat/dashboards/',
+      tracker: '/compat/tracker/',
+      api: '/compat/api/',
+    });
+    expect(loadConfig({ COMPAT_REPORTS_PREFIX: '/reports-service/' }).compatPrefixes.reports).toBe('/reports-service/');
+    expect(problemsOf({ COMPAT_REPORTS_PREFIX: 'reports' })).toEqual([
+      expect.stringMatching(/^COMPAT_REPORTS_PREFIX="reports": a path that starts and ends with "\/"/),
+    ]);
+    expect(problemsOf({ COMPAT_API_PREFIX: '/api/old/' })).toEqual([
+      expect.stringMatching(/^COMPAT_API_PREFIX="\/api\/old\/": a path outside \/api\/ and \/sandbox\//),
+    ]);
+    expect(problemsOf({ COMPAT_TRACKER_PREFIX: '/compat/reports/tracker/' })).toEqual([
+      'COMPAT_TRACKER_PREFIX="/compat/reports/tracker/": must not be inside, or hold, COMPAT_REPORTS_PREFIX (/compat/reports/)',
+    ]);
+  });
+
   it('documents every variable the configuration reads', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');

@@ -136,6 +136,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
   if (env.REPORTS_KEY_PREVIOUS && !env.REPORTS_KEY)
     problems.push('REPORTS_KEY="": required when REPORTS_KEY_PREVIOUS is set (the current key seals new tokens)');
 
+  // Each original service has a path of its own: one nested in another would answer the other's calls.
+  const compat = Object.entries({
+    COMPAT_REPORTS_PREFIX: env.COMPAT_REPORTS_PREFIX,
+    COMPAT_DASHBOARDS_PREFIX: env.COMPAT_DASHBOARDS_PREFIX,
+    COMPAT_TRACKER_PREFIX: env.COMPAT_TRACKER_PREFIX,
+    COMPAT_API_PREFIX: env.COMPAT_API_PREFIX,
+  });
+  for (const [index, [name, prefix]] of compat.entries()) {
+    const other = compat
+      .slice(0, index)
+      .find(([, earlier]) => prefix.startsWith(earlier) || earlier.startsWith(prefix));
+    if (other)
+      problems.push(`${name}=${JSON.stringify(prefix)}: must not be inside, or hold, ${other[0]} (${other[1]})`);
+  }
+
   const dataDir = path.resolve(env.DATA_DIR);
   const secretsDir = path.resolve(
     env.SECRETS_DIR ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}.keys`),
