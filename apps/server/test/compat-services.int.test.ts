@@ -191,6 +191,39 @@ describe('the original dashboards and tracker services, translated', () => {
     expect([notForm.statusCode, notForm.json().error.message]).toEqual([400, 'Send this call as a multipart form.']);
   });
 
+  it('answers every original call a clear 4xx for bodies of the wrong shape, never a crash', async () => {
+    const document = (await suite.app().app.inject({ method: 'GET', url: '/api/docs/json' })).json<{
+      paths: Record<string, Record<string, { tags: string[] }>>;
+    }>();
+    const calls = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => operation.tags.includes('compat'))
+        .map(([method, _operation]) => ({ method: method.toUpperCase() as 'GET' | 'POST', path })),
+    );
+    const { token } = suite.customer();
+    const bodies: unknown[] = [
+      null,
+      42,
+      'text',
+      [null, 7, 'x', [[]], { Mission: 7, OAuth: ['a'], cec: {} }],
+      { no_todo_list2: 'not a list', Mission: 'AHC v7', cec, OAuth: token },
+      { no_todo_list2: [{ aid: { nested: true } }, { Mission: 'AHC v7', cec, OAuth: token }] },
+      { OAuth: token, OAuthToken: token, accountGroupId: 'no-such-group', testData: 'x', cec },
+      { OAuth: token, aid: '1', Mission: 'Push Dashboard', cec, dashboardId: { $gt: '' }, id: ['x'] },
+      { data: { Mission: 'TAM Create Tasks', cec, tasks: [null, 1, 'row', { hours_spent: 'many' }] } },
+      { id: '../../etc/passwd', Mission: 'Dash Vote', cec, action: 'Vote' },
+    ];
+    for (const { method, path } of calls) {
+      const url = path.replace(/\{[^}]+\}/g, 'Metrics-as');
+      for (const body of method === 'GET' ? [undefined] : bodies) {
+        const response = await suite.call('token', method, url, body as Record<string, unknown>);
+        const label = `${method} ${url} ${JSON.stringify(body)} answered ${response.statusCode} ${response.body}`;
+        expect(response.statusCode, label).toBeLessThan(500);
+        if (response.statusCode >= 400) expect(response.json().error.message, label).toEqual(expect.any(String));
+      }
+    }
+  });
+
   it('holds a token to what it carries and to its life, and never writes it or the customer token to the logs', async () => {
     const mint = async (name: string, capabilities: string[]) => {
       const response = await suite.tam().request({

@@ -55,7 +55,8 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
       if (mission.trim().toLowerCase() !== 'tam create tasks')
         throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(mission.slice(0, 100)));
       checkCec(user, typeof data.cec === 'string' ? data.cec : null);
-      const tasks = (Array.isArray(data.tasks) ? (data.tasks as Json[]) : [])
+      const tasks = (Array.isArray(data.tasks) ? (data.tasks as unknown[]) : [])
+        .filter((task): task is Json => typeof task === 'object' && task !== null && !Array.isArray(task))
         .filter((task) => task.selected !== false)
         .map((task, index): Json => ({ ...task, row: Number.isInteger(task.row) ? task.row : index + 2 }));
       const dates = tasks
