@@ -50,7 +50,8 @@ export const COMPAT_MESSAGES = {
  */
 export function missionKind(mission: string): ReportKind | 'backup' | null {
   const key = mission.trim().toLowerCase().replace(/\s+/g, ' ');
-  if (key === 'backup' || key === 'backup & restore' || key === 'backup-restore') return 'backup';
+  if (['backup', 'backup & restore', 'backup and restore', 'backup restore', 'backup-restore'].includes(key))
+    return 'backup';
   const aliases: Record<string, ReportKind> = {
     'alerts report': 'alerts-config',
     'alerts configuration report': 'alerts-config',

@@ -81,6 +81,11 @@ describe('the Mission that picks a report kind', () => {
       'tests-config-v7',
       'backup',
     ]);
+    expect(['Backup & Restore', 'backup and restore', 'Backup-Restore'].map(missionKind)).toEqual([
+      'backup',
+      'backup',
+      'backup',
+    ]);
     expect(missionKind('Weather Report')).toBeNull();
   });
 });
