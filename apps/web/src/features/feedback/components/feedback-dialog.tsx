@@ -17,7 +17,11 @@ const RATINGS = [
   { value: '1', label: '1: not useful' },
 ];
 
-/** The navbar's Feedback button and its dialog: what the user writes is mailed to the team, with the page they were on. */
+/**
+ * The navbar's button for feedback and its dialog: what the user writes is mailed to the team, with the page
+ * they were on. Its name avoids the words of the tools' own buttons ("Feedback" holds "Back", which a
+ * wizard's Back button is found by).
+ */
 export function FeedbackButton() {
   const [isOpen, setOpen] = useState(false);
   const [text, setText] = useState('');
@@ -57,7 +61,7 @@ export function FeedbackButton() {
         onClick={() => setOpen(true)}
         className="hidden shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 sm:inline"
       >
-        Feedback
+        Tell the team
       </button>
       <Dialog
         title="Feedback for the CE Toolkit team"
