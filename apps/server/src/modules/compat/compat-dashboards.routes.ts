@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { REPORT_REQUEST_MESSAGES, type CommunityDashboard } from '@ce/contract';
+import { REPORT_REQUEST_MESSAGES, type CommunityDashboard, type SessionUser } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { checkCec, forward, organizationOf, tokenGroups } from './forward.js';
@@ -14,6 +14,14 @@ function expectMission(original: Pick<OriginalRequest, 'mission'>, mission: stri
   if (!original.mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
   if (original.mission.trim().toLowerCase() !== mission.toLowerCase())
     throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(original.mission.slice(0, 100)));
+}
+
+/** A JSON call's body, refused unless it carries this call's Mission and names the caller in `cec`. */
+function originalBody(raw: unknown, user: SessionUser, mission: string): OriginalRequest {
+  const body = readOriginalBody(raw);
+  expectMission(body, mission);
+  checkCec(user, body.cec);
+  return body;
 }
 
 /** A gallery entry in the original's fields (spec section 3); its screenshots by address rather than inline. */
@@ -42,9 +50,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatGetDashboards',
     "An account group's dashboards",
     async (request, _reply, user) => {
-      const body = readOriginalBody(request.body);
-      expectMission(body, 'Get Dashboard');
-      checkCec(user, body.cec);
+      const body = originalBody(request.body, user, 'Get Dashboard');
       const aid = body.groups[0]?.aid;
       if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
       const answer = await forward<{ dashboards: unknown[] }>(app, request, {
@@ -98,9 +104,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatAllDashboards',
     'The gallery',
     async (request, _reply, user) => {
-      const body = readOriginalBody(request.body);
-      expectMission(body, 'Show All Dashboards');
-      checkCec(user, body.cec);
+      originalBody(request.body, user, 'Show All Dashboards');
       const answer = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
         method: 'GET',
         url: '/api/community-dashboards',
@@ -116,9 +120,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatVoteDashboard',
     "Add ('Vote') or take back ('Voted') a vote",
     async (request, _reply, user) => {
-      const body = readOriginalBody(request.body);
-      expectMission(body, 'Dash Vote');
-      checkCec(user, body.cec);
+      const body = originalBody(request.body, user, 'Dash Vote');
       const id = String(body.fields.id ?? '');
       const answer = await forward<{ votes: number; userVoted: boolean; message: string }>(app, request, {
         method: 'POST',
@@ -140,9 +142,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatPushDashboard',
     'Push a gallery dashboard into an account group',
     async (request, reply, user) => {
-      const body = readOriginalBody(request.body);
-      expectMission(body, 'Push Dashboard');
-      checkCec(user, body.cec);
+      const body = originalBody(request.body, user, 'Push Dashboard');
       const token = requireToken(body);
       const aid = String(body.fields.aid ?? body.fields.accountGroupId ?? '');
       if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
