@@ -198,7 +198,7 @@ describe('the original dashboards and tracker services, translated', () => {
     const calls = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods)
         .filter(([, operation]) => operation.tags.includes('compat'))
-        .map(([method, _operation]) => ({ method: method.toUpperCase() as 'GET' | 'POST', path })),
+        .map(([method]) => ({ method: method.toUpperCase() as 'GET' | 'POST', path })),
     );
     const { token } = suite.customer();
     const bodies: unknown[] = [

@@ -4,15 +4,11 @@ import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { forward, tokenGroups, until } from './forward.js';
 import { readOriginalBody } from './original-body.js';
-import { createTest, groupAgents, requestReport, requireToken, WAIT_MS } from './translations.js';
+import { createTest, firstGroup, groupAgents, requestReport, requireToken, WAIT_MS } from './translations.js';
 
 /** The shared bulk-test API's calls (getAccountGroups, getAgents, createTest, maintenanceWindowReport) under `prefix`. */
 export function compatApiRoutes(app: FastifyInstance, prefix: string): void {
-  const aidOf = (body: unknown) => {
-    const aid = readOriginalBody(body).groups[0]?.aid;
-    if (!aid) throw new AppError(400, 'no_account_groups', 'No account groups selected');
-    return aid;
-  };
+  const aidOf = (body: unknown) => firstGroup(readOriginalBody(body));
 
   originalCall(
     app,

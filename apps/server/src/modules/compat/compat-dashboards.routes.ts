@@ -1,28 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import { REPORT_REQUEST_MESSAGES, type CommunityDashboard, type SessionUser } from '@ce/contract';
+import type { CommunityDashboard } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
-import { checkCec, forward, organizationOf, tokenGroups } from './forward.js';
-import { encodeForm, field, readForm } from './multipart.js';
-import { readOriginalBody, type OriginalRequest } from './original-body.js';
-import { requireToken } from './translations.js';
+import { forward, organizationOf, tokenGroups } from './forward.js';
+import { encodeForm, field, readForm, textFields } from './multipart.js';
+import { firstGroup, missionBody, requireToken } from './translations.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The dashboards service's calls are told apart by their Mission: each call takes its own. */
-function expectMission(original: Pick<OriginalRequest, 'mission'>, mission: string): void {
-  if (!original.mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
-  if (original.mission.trim().toLowerCase() !== mission.toLowerCase())
-    throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(original.mission.slice(0, 100)));
-}
-
-/** A JSON call's body, refused unless it carries this call's Mission and names the caller in `cec`. */
-function originalBody(raw: unknown, user: SessionUser, mission: string): OriginalRequest {
-  const body = readOriginalBody(raw);
-  expectMission(body, mission);
-  checkCec(user, body.cec);
-  return body;
-}
 
 /** A gallery entry in the original's fields (spec section 3); its screenshots by address rather than inline. */
 const original = (entry: CommunityDashboard) => ({
@@ -50,9 +34,8 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatGetDashboards',
     "An account group's dashboards",
     async (request, _reply, user) => {
-      const body = originalBody(request.body, user, 'Get Dashboard');
-      const aid = body.groups[0]?.aid;
-      if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
+      const body = missionBody(request.body, user, 'Get Dashboard');
+      const aid = firstGroup(body);
       const answer = await forward<{ dashboards: unknown[] }>(app, request, {
         method: 'POST',
         url: '/api/dashboards/group',
@@ -70,10 +53,9 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'Clone a dashboard into the gallery (multipart: OAuth, Mission, cec, description, dashboardId, aid, screenshot1-3)',
     async (request, _reply, user) => {
       const form = await readForm(request);
-      expectMission({ mission: field(form, 'Mission') || null }, 'Clone Dashboard');
-      checkCec(user, field(form, 'cec') || null);
-      const token = requireToken({ token: field(form, 'OAuth') || null } as OriginalRequest);
-      const aid = field(form, 'aid');
+      const body = missionBody(textFields(form), user, 'Clone Dashboard');
+      const token = requireToken(body);
+      const aid = firstGroup(body);
       const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], null);
       const clone = new FormData();
       clone.set('token', token);
@@ -104,7 +86,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatAllDashboards',
     'The gallery',
     async (request, _reply, user) => {
-      originalBody(request.body, user, 'Show All Dashboards');
+      missionBody(request.body, user, 'Show All Dashboards');
       const answer = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
         method: 'GET',
         url: '/api/community-dashboards',
@@ -120,7 +102,7 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatVoteDashboard',
     "Add ('Vote') or take back ('Voted') a vote",
     async (request, _reply, user) => {
-      const body = originalBody(request.body, user, 'Dash Vote');
+      const body = missionBody(request.body, user, 'Dash Vote');
       const id = String(body.fields.id ?? '');
       const answer = await forward<{ votes: number; userVoted: boolean; message: string }>(app, request, {
         method: 'POST',
@@ -142,10 +124,9 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatPushDashboard',
     'Push a gallery dashboard into an account group',
     async (request, reply, user) => {
-      const body = originalBody(request.body, user, 'Push Dashboard');
+      const body = missionBody(request.body, user, 'Push Dashboard');
       const token = requireToken(body);
-      const aid = String(body.fields.aid ?? body.fields.accountGroupId ?? '');
-      if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
+      const aid = firstGroup(body);
       const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], body.orgName);
       // The original names the gallery entry by its source dashboard's id (or the entry's own).
       const wanted = String(body.fields.id ?? body.fields.dashboardId ?? '');

@@ -1,10 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { type DashboardMetrics, type ReportRequest } from '@ce/contract';
+import { REPORT_REQUEST_MESSAGES, type DashboardMetrics, type ReportRequest } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { checkCec, forward, tokenGroups } from './forward.js';
 import { readOriginalBody } from './original-body.js';
-import { createTest, groupAgents, missionOf, requestBackup, requestReport, requireToken } from './translations.js';
+import {
+  createTest,
+  firstGroup,
+  groupAgents,
+  missionOf,
+  requestBackup,
+  requestReport,
+  requireToken,
+} from './translations.js';
 
 /** The dashboard's counters, one call each in the original (spec section 7), read from the product's one. */
 const METRICS: Record<string, (metrics: DashboardMetrics) => Record<string, number>> = {
@@ -70,14 +78,12 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
   );
   originalCall(app, 'POST', `${prefix}agents7/`, 'compatAgents', "One account group's agents", async (request) => {
     const original = readOriginalBody(request.body);
-    const aid = original.groups[0]?.aid;
-    if (!aid) throw new AppError(400, 'no_account_groups', 'No account groups selected');
+    const aid = firstGroup(original);
     return { agents: (await groupAgents(app, request, requireToken(original), aid)).agents };
   });
   originalCall(app, 'POST', `${prefix}createtest7/`, 'compatCreateTest', 'Create one test', async (request, reply) => {
     const original = readOriginalBody(request.body);
-    const aid = original.groups[0]?.aid;
-    if (!aid) throw new AppError(400, 'no_account_groups', 'No account groups selected');
+    const aid = firstGroup(original);
     const data = (original.fields.testData ?? original.fields.test ?? original.fields) as Record<string, unknown>;
     const created = await createTest(app, request, requireToken(original), aid, data);
     return reply.status(created.status).send(created.body);
@@ -121,7 +127,7 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
     async (request, reply, user) => {
       const original = readOriginalBody(request.body);
       if (missionOf(original) !== 'backup')
-        throw new AppError(400, 'mission_unknown', `Unrecognized mission: ${original.mission ?? ''}`);
+        throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(original.mission ?? ''));
       return reply.status(202).send(await requestBackup(app, request, user, original));
     },
   );

@@ -1,18 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { REPORT_REQUEST_MESSAGES, type CreateTasksResponse } from '@ce/contract';
-import { AppError } from '../../core/errors.js';
+import { weekStarts, type CreateTasksResponse } from '@ce/contract';
 import { originalCall } from './compat-kit.js';
-import { checkCec, forward } from './forward.js';
+import { forward } from './forward.js';
 import { encodeForm, field, readForm } from './multipart.js';
+import { isObject } from './original-body.js';
+import { missionBody } from './translations.js';
 
 type Json = Record<string, unknown>;
-
-/** The Monday of the week of a date (YYYY-MM-DD), the week the product files hours under. */
-function mondayOf(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`);
-  const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
-  return monday.toISOString().slice(0, 10);
-}
+/** The Monday of a date's week (YYYY-MM-DD), as the week select counts it; this week without a date. */
+const weekOf = (date: string | undefined) =>
+  weekStarts(date ? new Date(`${date}T12:00:00Z`) : new Date(), 'UTC').at(-1) ?? '';
 
 /** The original tracker service's calls under `prefix`: the hours file read, then the tasks created in the CRM. */
 export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void {
@@ -48,15 +45,10 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
     'compatCreateTasks',
     'Create the chosen rows as CRM tasks',
     async (request, _reply, user) => {
-      const body = (request.body ?? {}) as Json;
-      const data = (typeof body.data === 'object' && body.data !== null ? body.data : body) as Json;
-      const mission = typeof data.Mission === 'string' ? data.Mission : '';
-      if (!mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
-      if (mission.trim().toLowerCase() !== 'tam create tasks')
-        throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(mission.slice(0, 100)));
-      checkCec(user, typeof data.cec === 'string' ? data.cec : null);
-      const tasks = (Array.isArray(data.tasks) ? (data.tasks as unknown[]) : [])
-        .filter((task): task is Json => typeof task === 'object' && task !== null && !Array.isArray(task))
+      const raw = request.body as Json | null;
+      const { fields } = missionBody(isObject(raw?.data) ? raw.data : raw, user, 'TAM Create Tasks');
+      const tasks = (Array.isArray(fields.tasks) ? (fields.tasks as unknown[]) : [])
+        .filter(isObject)
         .filter((task) => task.selected !== false)
         .map((task, index): Json => ({ ...task, row: Number.isInteger(task.row) ? task.row : index + 2 }));
       const dates = tasks
@@ -66,7 +58,8 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
       const answer = await forward<CreateTasksResponse>(app, request, {
         method: 'POST',
         url: '/api/tracker/tasks',
-        payload: { weekStart: mondayOf(dates[0] ?? new Date().toISOString().slice(0, 10)), fileName: 'hours', tasks },
+        // The week the hours are filed under: the Monday of the earliest row's date (today's week without one).
+        payload: { weekStart: weekOf(dates[0]), fileName: 'hours', tasks },
       });
       const { counter, messages } = answer.body;
       return { data: { counter, messages }, counter, messages, results: answer.body.results };

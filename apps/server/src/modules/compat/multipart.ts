@@ -47,3 +47,7 @@ export const field = (form: FormData, name: string) => {
   const value = form.get(name);
   return typeof value === 'string' ? value : '';
 };
+
+/** The form's text fields as an object, to be read like a JSON body. */
+export const textFields = (form: FormData): Record<string, string> =>
+  Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));

@@ -19,7 +19,7 @@ export interface OriginalRequest {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null;

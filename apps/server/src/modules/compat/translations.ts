@@ -12,7 +12,7 @@ import {
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { checkCec, forward, organizationOf, tokenGroups, until } from './forward.js';
-import type { OriginalRequest } from './original-body.js';
+import { readOriginalBody, type OriginalRequest } from './original-body.js';
 
 type Json = Record<string, unknown>;
 /** How long a call that the original answered at once waits for the product's job before saying it is under way. */
@@ -21,6 +21,26 @@ export const WAIT_MS = 120_000;
 export function requireToken(original: OriginalRequest): string {
   if (!original.token) throw new AppError(400, 'token_missing', COMPAT_MESSAGES.tokenMissing);
   return original.token;
+}
+
+/** The first account group the body names, refused in the spec's words when it names none. */
+export function firstGroup(original: OriginalRequest): string {
+  const aid = original.groups[0]?.aid;
+  if (!aid) throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
+  return aid;
+}
+
+/**
+ * A body of a service whose calls are told apart by their Mission (dashboards, tracker): refused unless it
+ * carries this call's Mission and names the caller in `cec`.
+ */
+export function missionBody(raw: unknown, user: SessionUser, mission: string): OriginalRequest {
+  const body = readOriginalBody(raw);
+  if (!body.mission) throw new AppError(400, 'mission_missing', REPORT_REQUEST_MESSAGES.missionMissing);
+  if (body.mission.toLowerCase() !== mission.toLowerCase())
+    throw new AppError(400, 'mission_unknown', REPORT_REQUEST_MESSAGES.missionUnknown(body.mission.slice(0, 100)));
+  checkCec(user, body.cec);
+  return body;
 }
 
 /** The kind a `Mission` names, refused in the spec's words when missing or unknown. */
