@@ -22,15 +22,25 @@ export const MALFORMED_UPLOAD_MESSAGE =
   'The upload was cut short or is not a well-formed multipart form: send the file again.';
 
 /**
- * The multipart parser's own words for a form it cannot read: no boundary in the content type, a body that
- * ends before its closing boundary, a part cut short or with a broken header. Anything else stays what it is.
+ * How Node tells that a request's body ended before the form did: its stream closed early. Recognised by the
+ * error's code, which stays the same from one Node release to the next (Node 24 reports a body cut before its
+ * closing boundary this way, where Node 20 let the parser say it in words).
+ */
+const CUT_SHORT_CODES = new Set(['ERR_STREAM_PREMATURE_CLOSE']);
+
+/**
+ * The multipart parser's errors carry no code, only words: no boundary in the content type, a body that ends
+ * before its closing boundary, a part cut short or with a broken header. Anything else stays what it is.
  */
 const MALFORMED =
   /^(Multipart: Boundary not found|Boundary required|Unexpected end of multipart data|Part terminated early|Malformed part header|Unexpected end of form)/i;
 
 /** Whether an error is a malformed multipart request (the caller's fault, a 400), not one of ours. */
 export function isMalformedUpload(error: unknown): boolean {
-  return error instanceof Error && !('statusCode' in error) && MALFORMED.test(error.message);
+  if (!(error instanceof Error) || 'statusCode' in error) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') return CUT_SHORT_CODES.has(code);
+  return MALFORMED.test(error.message);
 }
 
 /**
