@@ -28,6 +28,7 @@ const steps = [
   ['browser', bin('playwright'), ['test']],
 ];
 
+console.log(`Node.js ${process.version} (${process.execPath})`);
 console.log(
   process.env.DATABASE_URL
     ? 'Integration tests run on PGlite and on PostgreSQL (DATABASE_URL is set).'
