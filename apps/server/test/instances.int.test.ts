@@ -4,11 +4,11 @@ import { ChangeSetRepository } from '../src/core/change-sets/repository.js';
 import { ExclusiveLocks } from '../src/core/exclusive-locks.js';
 import { injectFetch } from '../src/adapters/inject-fetch.js';
 import { SharedRateBudgets } from '../src/core/rate-budget.js';
-import { createTestApp, DATABASES, TestClient, type TestApp } from './build-test-app.js';
+import { createTestApp, TestClient, type TestApp } from './build-test-app.js';
+import { postgresRuns } from './support/postgres-required.js';
 
 // Several instances on one PostgreSQL database: what must hold across them lives in the database.
-const onPostgres = DATABASES.includes('postgres');
-if (!onPostgres) console.warn('Multi-instance tests NOT RUN: they need PostgreSQL (set DATABASE_URL).');
+const onPostgres = postgresRuns('Multi-instance tests');
 
 describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
   let first: TestApp;

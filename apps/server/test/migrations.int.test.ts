@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/core/database.js';
-import { DATABASES } from './build-test-app.js';
+import { postgresRuns } from './support/postgres-required.js';
 
-const onPostgres = DATABASES.includes('postgres');
-if (!onPostgres) console.warn('Migration lock tests NOT RUN: they need PostgreSQL (set DATABASE_URL).');
+const onPostgres = postgresRuns('Migration lock tests');
 
 describe.runIf(onPostgres)('migrations on a PostgreSQL several instances share', () => {
   const base = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/postgres');

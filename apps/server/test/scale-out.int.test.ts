@@ -1,13 +1,13 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bgpTemplate, DATABASES } from './build-test-app.js';
+import { bgpTemplate } from './build-test-app.js';
+import { postgresRuns } from './support/postgres-required.js';
 import { Cluster, RoundRobinClient, type ClusterProcess } from './cluster.js';
 
 // The deployment the README describes, as processes: the standalone sandbox, 3 web instances and
 // 2 workers on one PostgreSQL database, a round-robin balancer in front. Needs PostgreSQL (CI has it).
-const onPostgres = DATABASES.includes('postgres');
-if (!onPostgres) console.warn('Scale-out test NOT RUN: it needs PostgreSQL (set DATABASE_URL).');
+const onPostgres = postgresRuns('Scale-out tests');
 
 const LIMIT = 20;
 const WINDOW_MS = 3_000;
