@@ -3,9 +3,32 @@ import type { AlertRule } from '@ce/platform-client';
 const list = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
 
+/** Where the bracket that opens `text` closes (brackets inside quoted strings do not count); -1: it does not. */
+function closingBracket(text: string): number {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index];
+    if (quote) {
+      if (char === '\\') index++;
+      else if (char === quote) quote = null;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '(') depth++;
+    else if (char === ')' && --depth === 0) return index;
+  }
+  return -1;
+}
+
+/** The condition without the brackets around all of it: `((a) || (b))` -> `(a) || (b)`; `(a) || (b)` stays. */
+function withoutOuterBrackets(expression: string): string {
+  let text = expression.trim();
+  while (text.startsWith('(') && closingBracket(text) === text.length - 1) text = text.slice(1, -1).trim();
+  return text;
+}
+
 /** A rule's condition in words: "2 of 3 rounds: responseTime >= 500 ms". */
 export function conditionInWords(rule: AlertRule): string {
-  const expression = (rule.expression ?? '').replace(/^\(+|\)+$/g, '').trim() || 'no condition';
+  const expression = withoutOuterBrackets(rule.expression ?? '') || 'no condition';
   const outOf = rule.roundsViolatingOutOf ?? 1;
   const required = rule.roundsViolatingRequired ?? 1;
   return `${required} of ${outOf} round${outOf === 1 ? '' : 's'}: ${expression}`;
