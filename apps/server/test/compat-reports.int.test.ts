@@ -251,6 +251,17 @@ describe('the original reports service and bulk API, translated', () => {
       400,
       'Unrecognized mission: Weather Report',
     ]);
+    // A Mission that names what every object has is no report either (it once answered 500).
+    for (const Mission of ['__proto__', 'constructor', 'toString'])
+      for (const path of ['request-as7/', 'ahc7/', 'backup-restore/'])
+        expect(await refusal([group(), { Mission, cec, OAuth: token }], path), `${path} ${Mission}`).toEqual([
+          400,
+          `Unrecognized mission: ${Mission}`,
+        ]);
+    for (const metric of ['__proto__', 'constructor', 'toString']) {
+      const counter = await suite.call('token', 'GET', `${R}${metric}/`);
+      expect([counter.statusCode, counter.json().error?.message], metric).toEqual([404, 'No such metric']);
+    }
     expect(await refusal({ no_todo_list2: [group(), { Mission: 'AHC v7', cec }] })).toEqual([
       400,
       'OAuth token not provided',

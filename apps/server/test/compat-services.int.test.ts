@@ -8,6 +8,19 @@ import { WEEK, day, xlsxOf } from './support/hours-files.js';
 const D = '/compat/dashboards/';
 const T = '/compat/tracker/';
 const R = '/compat/reports/';
+/** Keys every plain object has (its prototype's): a table indexed by untrusted text must not find them. */
+const OBJECT_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+/** One tracker row as the original's create-tasks call sends it. */
+const ROW = {
+  row: 2,
+  Engagement_ID: 'ENG-1',
+  task_type: 'Call',
+  due_date: day(0),
+  external_reference: '',
+  work_performed: 'Cadence call',
+  hours_spent: 1,
+  selected: true,
+};
 
 describe('the original dashboards and tracker services, translated', () => {
   const suite = compatSuite();
@@ -187,6 +200,12 @@ describe('the original dashboards and tracker services, translated', () => {
       400,
       'Mission not specified in payload',
     ]);
+    for (const due_date of ['9999-99-99', '2025-02-29'])
+      expect(
+        await message(`${T}create-tasks-sfdc/`, {
+          data: { Mission: 'TAM Create Tasks', cec, tasks: [{ ...ROW, due_date }] },
+        }),
+      ).toEqual([400, `Row 2: due_date "${due_date}" is not a date (YYYY-MM-DD).`]);
     const notForm = await suite.call('token', 'POST', `${T}parse-logs-tam/`, { file: 'hours' });
     expect([notForm.statusCode, notForm.json().error.message]).toEqual([400, 'Send this call as a multipart form.']);
   });
@@ -212,15 +231,27 @@ describe('the original dashboards and tracker services, translated', () => {
       { OAuth: token, aid: '1', Mission: 'Push Dashboard', cec, dashboardId: { $gt: '' }, id: ['x'] },
       { data: { Mission: 'TAM Create Tasks', cec, tasks: [null, 1, 'row', { hours_spent: 'many' }] } },
       { id: '../../etc/passwd', Mission: 'Dash Vote', cec, action: 'Vote' },
+      // Names every plain object answers to, as a Mission or a path's value: looked up, never found.
+      ...OBJECT_KEYS.flatMap((Mission) => [
+        [{ aid: '1' }, { Mission, cec, OAuth: token }],
+        { no_todo_list2: [{ aid: '1' }, { Mission, cec, OAuth: token }] },
+        { Mission, cec, OAuth: token, OAuthToken: token, aid: '1', accountGroupId: '1', id: Mission },
+        { data: { Mission, cec, tasks: [] } },
+      ]),
+      // A due date of the right pattern that is no day of the calendar.
+      { data: { Mission: 'TAM Create Tasks', cec, tasks: [{ ...ROW, due_date: '9999-99-99' }] } },
+      { data: { Mission: 'TAM Create Tasks', cec, tasks: [{ ...ROW, due_date: '2025-02-29' }] } },
     ];
     for (const { method, path } of calls) {
-      const url = path.replace(/\{[^}]+\}/g, 'Metrics-as');
-      for (const body of method === 'GET' ? [undefined] : bodies) {
-        const response = await suite.call('token', method, url, body as Record<string, unknown>);
-        const label = `${method} ${url} ${JSON.stringify(body)} answered ${response.statusCode} ${response.body}`;
-        expect(response.statusCode, label).toBeLessThan(500);
-        if (response.statusCode >= 400) expect(response.json().error.message, label).toEqual(expect.any(String));
-      }
+      const urls = ['Metrics-as', ...OBJECT_KEYS].map((value) => path.replace(/\{[^}]+\}/g, value));
+      for (const url of path.includes('{') ? urls : urls.slice(0, 1))
+        for (const body of method === 'GET' ? [undefined] : bodies) {
+          const response = await suite.call('token', method, url, body as Record<string, unknown>);
+          const label = `${method} ${url} ${JSON.stringify(body)} answered ${response.statusCode} ${response.body}`;
+          expect(response.statusCode, label).toBeGreaterThanOrEqual(method === 'GET' && url !== urls[0] ? 400 : 200);
+          expect(response.statusCode, label).toBeLessThan(500);
+          if (response.statusCode >= 400) expect(response.json().error.message, label).toEqual(expect.any(String));
+        }
     }
   });
 

@@ -52,14 +52,16 @@ export function missionKind(mission: string): ReportKind | 'backup' | null {
   const key = mission.trim().toLowerCase().replace(/\s+/g, ' ');
   if (['backup', 'backup & restore', 'backup and restore', 'backup restore', 'backup-restore'].includes(key))
     return 'backup';
-  const aliases: Record<string, ReportKind> = {
-    'alerts report': 'alerts-config',
-    'alerts configuration report': 'alerts-config',
-    'maintenance window report': 'maintenance-window',
-    'push dashboard': 'dashboard-report',
-    'ahc-ie': 'ahc-ie',
-  };
-  if (aliases[key]) return aliases[key];
+  // A Map: the Mission is the caller's text, and a plain object would answer "__proto__" or "constructor".
+  const aliases = new Map<string, ReportKind>([
+    ['alerts report', 'alerts-config'],
+    ['alerts configuration report', 'alerts-config'],
+    ['maintenance window report', 'maintenance-window'],
+    ['push dashboard', 'dashboard-report'],
+    ['ahc-ie', 'ahc-ie'],
+  ]);
+  const alias = aliases.get(key);
+  if (alias) return alias;
   for (const [kind, { label }] of Object.entries(REPORT_KINDS) as [ReportKind, { label: string }][])
     if (kind === key || label.toLowerCase() === key) return kind;
   return null;

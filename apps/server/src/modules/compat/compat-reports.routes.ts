@@ -14,17 +14,20 @@ import {
   requireToken,
 } from './translations.js';
 
-/** The dashboard's counters, one call each in the original (spec section 7), read from the product's one. */
-const METRICS: Record<string, (metrics: DashboardMetrics) => Record<string, number>> = {
-  Metrics: (metrics) => ({ value: metrics.healthCheck }),
-  'Metrics-as': (metrics) => ({ value: metrics.caEaConfig }),
-  'Metrics-as-endp': (metrics) => ({ value: metrics.epaConfig }),
-  'Metrics-alerts-report': (metrics) => ({ value: metrics.alertsReport }),
-  'Metrics-as-closure': (metrics) => ({ value: metrics.psClosure }),
-  'Metrics-tams-weekly': (metrics) => ({ value: metrics.tamActivity }),
-  'Metrics-Dashboards': (metrics) => ({ cloned_count: metrics.provisionedDashboards }),
-  'Metrics-TimeTracker-hours': (metrics) => ({ TAMs: metrics.hours.tam, PS: metrics.hours.ps }),
-};
+/**
+ * The dashboard's counters, one call each in the original (spec section 7), read from the product's one. A Map:
+ * the name comes from the path, and a plain object would also answer "constructor" or "__proto__".
+ */
+const METRICS = new Map<string, (metrics: DashboardMetrics) => Record<string, number>>([
+  ['Metrics', (metrics) => ({ value: metrics.healthCheck })],
+  ['Metrics-as', (metrics) => ({ value: metrics.caEaConfig })],
+  ['Metrics-as-endp', (metrics) => ({ value: metrics.epaConfig })],
+  ['Metrics-alerts-report', (metrics) => ({ value: metrics.alertsReport })],
+  ['Metrics-as-closure', (metrics) => ({ value: metrics.psClosure })],
+  ['Metrics-tams-weekly', (metrics) => ({ value: metrics.tamActivity })],
+  ['Metrics-Dashboards', (metrics) => ({ cloned_count: metrics.provisionedDashboards })],
+  ['Metrics-TimeTracker-hours', (metrics) => ({ TAMs: metrics.hours.tam, PS: metrics.hours.ps })],
+]);
 /** The report calls: the Mission in the body picks the kind, whichever of these it comes to. */
 const REPORT_CALLS = new Set([
   'request-report',
@@ -57,7 +60,7 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
     'compatMetric',
     'One dashboard counter (Metrics/, Metrics-as/, ...)',
     async (request) => {
-      const pick = METRICS[(request.params as { metric: string }).metric];
+      const pick = METRICS.get((request.params as { metric: string }).metric);
       if (!pick) throw new AppError(404, 'not_found', 'No such metric');
       return pick(await metrics(request));
     },

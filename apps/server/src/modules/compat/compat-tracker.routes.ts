@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { weekStarts, type CreateTasksResponse } from '@ce/contract';
+import { trackerRowSchema, weekStarts, type CreateTasksResponse } from '@ce/contract';
+import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { forward } from './forward.js';
 import { encodeForm, field, readForm } from './multipart.js';
@@ -7,6 +8,8 @@ import { isObject } from './original-body.js';
 import { missionBody } from './translations.js';
 
 type Json = Record<string, unknown>;
+/** A due date as the product takes it: YYYY-MM-DD and a day of the calendar (not 2025-02-30, not 9999-99-99). */
+const isDate = (value: unknown) => trackerRowSchema.shape.due_date.safeParse(value).success;
 /** The Monday of a date's week (YYYY-MM-DD), as the week select counts it; this week without a date. */
 const weekOf = (date: string | undefined) =>
   weekStarts(date ? new Date(`${date}T12:00:00Z`) : new Date(), 'UTC').at(-1) ?? '';
@@ -51,9 +54,16 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
         .filter(isObject)
         .filter((task) => task.selected !== false)
         .map((task, index): Json => ({ ...task, row: Number.isInteger(task.row) ? task.row : index + 2 }));
+      const undated = tasks.find((task) => task.due_date !== undefined && !isDate(task.due_date));
+      if (undated)
+        throw new AppError(
+          400,
+          'validation_failed',
+          `Row ${String(undated.row)}: due_date "${String(undated.due_date).slice(0, 40)}" is not a date (YYYY-MM-DD).`,
+        );
       const dates = tasks
-        .map((task) => String(task.due_date ?? ''))
-        .filter((date) => /^\d{4}-\d{2}-\d{2}$/.test(date))
+        .map((task) => task.due_date)
+        .filter((date): date is string => isDate(date))
         .sort();
       const answer = await forward<CreateTasksResponse>(app, request, {
         method: 'POST',

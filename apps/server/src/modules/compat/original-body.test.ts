@@ -87,5 +87,7 @@ describe('the Mission that picks a report kind', () => {
       'backup',
     ]);
     expect(missionKind('Weather Report')).toBeNull();
+    for (const mission of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])
+      expect(missionKind(mission), mission).toBeNull();
   });
 });
