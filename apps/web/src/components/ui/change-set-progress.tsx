@@ -1,4 +1,4 @@
-import type { ChangeSetItem } from '@ce/contract';
+import type { ChangeSet, ChangeSetItem } from '@ce/contract';
 import { Badge, type BadgeTone } from './badge';
 
 const STATUS_TONE: Record<ChangeSetItem['status'], BadgeTone> = {
@@ -14,9 +14,22 @@ export function ItemStatus({ status }: { status: ChangeSetItem['status'] }) {
   return <Badge tone={STATUS_TONE[status]}>{status}</Badge>;
 }
 
-/** How far a change set has come: the share of its items settled, as a progress bar. */
-export function ChangeSetProgress({ label, totals }: { label: string; totals: { total: number; pending: number } }) {
-  const percent = totals.total ? Math.round(((totals.total - totals.pending) / totals.total) * 100) : 100;
+type Totals = Pick<ChangeSet['totals'], 'total' | 'pending' | 'done' | 'failed'>;
+
+/** Under way: neutral, amber once something failed; ended: green, amber when some failed, red when nothing was done. */
+function fillColour({ pending, done, failed }: Totals): string {
+  if (failed > 0) return pending === 0 && done === 0 ? 'bg-red-600' : 'bg-amber-500';
+  return pending > 0 ? 'bg-sky-600' : 'bg-green-600';
+}
+
+/**
+ * How far a change set has come, as a progress bar: its width is the share of items handled (none when
+ * nothing is planned), its colour how they went.
+ */
+export function ChangeSetProgress({ label, totals }: { label: string; totals: Totals }) {
+  const handled = totals.total - totals.pending;
+  const percent = totals.total ? Math.round((handled / totals.total) * 100) : 0;
+  const failed = totals.failed ? `: ${totals.failed} failed` : '';
   return (
     <div
       role="progressbar"
@@ -24,9 +37,10 @@ export function ChangeSetProgress({ label, totals }: { label: string; totals: { 
       aria-valuemin={0}
       aria-valuemax={100}
       aria-valuenow={percent}
+      aria-valuetext={totals.total ? `${handled} of ${totals.total} handled${failed}` : 'Nothing planned'}
       className="h-2 overflow-hidden rounded-full bg-slate-200"
     >
-      <div className="h-full bg-brand-600 transition-all" style={{ width: `${percent}%` }} />
+      <div className={`h-full transition-all ${fillColour(totals)}`} style={{ width: `${percent}%` }} />
     </div>
   );
 }

@@ -1,0 +1,73 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ChangeSetItem, MigrationRun } from '@ce/contract';
+import { migrationQueryKey } from '../api/run';
+import { MigrationRunPanel } from './migration-run';
+
+const item: ChangeSetItem = {
+  id: 'i1',
+  position: 0,
+  phase: 0,
+  action: 'create-rule',
+  aid: '1',
+  accountGroupName: 'EMEA',
+  subject: 'Latency',
+  status: 'failed',
+  resultId: null,
+  note: null,
+  error: 'The platform refused the rule',
+};
+
+const finishedRun = (changes: Partial<MigrationRun>): MigrationRun => ({
+  id: 'run-1',
+  kind: 'alerts-migration',
+  status: 'done',
+  requestedBy: 'tam@demo.local',
+  organizationName: 'Acme',
+  error: null,
+  totals: { total: 0, pending: 0, done: 0, skipped: 0, failed: 0 },
+  items: [],
+  createdAt: '2026-01-05T10:00:00.000Z',
+  startedAt: '2026-01-05T10:00:01.000Z',
+  finishedAt: '2026-01-05T10:00:02.000Z',
+  undoOf: null,
+  undoneBy: null,
+  sourceAccountGroupName: 'EMEA',
+  targetOrganizationName: null,
+  mode: 'copy',
+  ...changes,
+});
+
+/** The panel of a migration the server already answered (a finished one is not read again). */
+function renderPanel(run: MigrationRun) {
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(migrationQueryKey(run.id), run);
+  render(
+    <QueryClientProvider client={queryClient}>
+      <MigrationRunPanel runId={run.id} tokens={{ token: '', targetToken: '' }} onOpen={() => {}} onNew={() => {}} />
+    </QueryClientProvider>,
+  );
+  const bar = screen.getByRole('progressbar', { name: 'Migration progress' });
+  return { bar, fill: bar.firstElementChild as HTMLElement };
+}
+
+describe('the migration panel', () => {
+  it('with nothing planned, its bar is empty while it says "0 done" and "Nothing planned yet"', () => {
+    const { bar, fill } = renderPanel(finishedRun({}));
+    expect(screen.getByTestId('migration-status').textContent).toContain('0 done');
+    expect(screen.getByText('Nothing planned yet.')).toBeTruthy();
+    expect(bar.getAttribute('aria-valuenow')).toBe('0');
+    expect(fill.style.width).toBe('0%');
+  });
+
+  it('when its only item failed, its bar is red, not green', () => {
+    const { bar, fill } = renderPanel(
+      finishedRun({ totals: { total: 1, pending: 0, done: 0, skipped: 0, failed: 1 }, items: [item] }),
+    );
+    expect(screen.getByTestId('migration-status').textContent).toContain('1 failed');
+    expect(bar.getAttribute('aria-valuetext')).toBe('1 of 1 handled: 1 failed');
+    expect(fill.className).toContain('bg-red-600');
+    expect(fill.className).not.toMatch(/bg-(green|brand)-/);
+  });
+});
