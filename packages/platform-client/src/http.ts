@@ -154,8 +154,16 @@ export class PlatformHttp {
     return `token:${createHash('sha256').update(auth.token).digest('hex').slice(0, 16)}`;
   }
 
+  /**
+   * The URL of a path under the API root. The path must arrive there as it is: a segment that a URL would
+   * resolve away (`.`, `..`) or a `?` or `#` inside it is refused, so no value a caller puts in a path
+   * (resources encode each one) can reach another endpoint.
+   */
   url(path: string, query: Query = {}, aid?: string): URL {
-    const url = new URL(path.replace(/^\//, ''), this.baseUrl);
+    const relative = path.replace(/^\//, '');
+    const url = new URL(relative, this.baseUrl);
+    if (url.pathname !== `${this.baseUrl.pathname}${relative}` || url.search || url.hash)
+      throw new PlatformError(400, `Refused to call the platform at "${relative}": a part of it is not a valid name.`);
     const params = { ...query, ...(aid ? { aid } : {}) };
     for (const [key, value] of Object.entries(params)) {
       if (value === undefined) continue;

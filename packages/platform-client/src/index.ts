@@ -25,4 +25,4 @@ export {
   type RateBudgets,
 } from './rate-limiter.js';
 export * from './schemas.js';
-export type { EndpointScheduledType } from './resources/endpoint.js';
+export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';

@@ -50,6 +50,17 @@ export const PLATFORM_TEST_TYPES = [
   'bgp',
 ] as const;
 export type PlatformTestType = (typeof PLATFORM_TEST_TYPES)[number];
+/** Every type the API serves under `/tests/{type}` (the product creates the first six): the only ones a path may name. */
+export const PLATFORM_API_TEST_TYPES = [
+  ...PLATFORM_TEST_TYPES,
+  'agent-to-agent',
+  'dnssec',
+  'web-transactions',
+  'api',
+  'ftp-server',
+  'sip-server',
+  'voice',
+] as const;
 
 export const testSchema = z.looseObject({
   testId: z.string(),

@@ -22,6 +22,15 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   return result.data;
 }
 
+/**
+ * A value from a fixed list (a test type, an endpoint test's type) as a path segment; anything else is refused
+ * before a call is sent.
+ */
+export function knownSegment(value: string, known: readonly string[], what: string): string {
+  if (!known.includes(value)) throw new PlatformError(400, `"${value}" is not ${what} the platform knows.`);
+  return value;
+}
+
 const pageLinks = z.looseObject({ _links: linksSchema.optional() });
 
 /** The calls of one caller (token and organization) that every resource makes: checked answers, lists, pages. */

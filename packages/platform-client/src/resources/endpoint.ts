@@ -1,13 +1,14 @@
 import { endpointAgentSchema, endpointDynamicTestSchema, endpointLabelSchema, endpointTestSchema } from '../schemas.js';
-import { type Caller } from './caller.js';
+import { knownSegment, type Caller } from './caller.js';
 
 /** The endpoint scheduled test types v7 creates under `/endpoint/tests/scheduled-tests/{type}`. */
-export type EndpointScheduledType = 'agent-to-server' | 'http-server';
+export const ENDPOINT_SCHEDULED_TYPES = ['agent-to-server', 'http-server'] as const;
+export type EndpointScheduledType = (typeof ENDPOINT_SCHEDULED_TYPES)[number];
 type Body = Record<string, unknown>;
 
 const DYNAMIC = 'endpoint/tests/dynamic-tests/agent-to-server';
 const scheduled = (type: EndpointScheduledType, testId?: string) =>
-  `endpoint/tests/scheduled-tests/${type}${testId === undefined ? '' : `/${encodeURIComponent(testId)}`}`;
+  `endpoint/tests/scheduled-tests/${knownSegment(type, ENDPOINT_SCHEDULED_TYPES, 'an endpoint test type')}${testId === undefined ? '' : `/${encodeURIComponent(testId)}`}`;
 
 export const endpointAgents = (caller: Caller) => ({
   list: (aid?: string, signal?: AbortSignal) =>
@@ -24,7 +25,7 @@ export const endpointTests = (caller: Caller) => ({
   listDynamic: async (aid?: string, signal?: AbortSignal) =>
     caller.list('tests', endpointDynamicTestSchema, DYNAMIC, 'dynamic endpoint tests', { aid, signal }),
   /** A request names its agents flat (`agentSelectorType`, `agents`, `endpointAgentLabels`, `maxMachines`). */
-  createScheduled: (type: EndpointScheduledType, body: Body, aid?: string) =>
+  createScheduled: async (type: EndpointScheduledType, body: Body, aid?: string) =>
     caller.request(endpointTestSchema, scheduled(type), 'created endpoint test', {
       method: 'POST',
       body,
@@ -32,13 +33,13 @@ export const endpointTests = (caller: Caller) => ({
       idempotent: false,
     }),
   /** PATCH changes the name, interval, protocol, enabled, and the target; not which agents run it. */
-  updateScheduled: (type: EndpointScheduledType, testId: string, body: Body, aid?: string) =>
+  updateScheduled: async (type: EndpointScheduledType, testId: string, body: Body, aid?: string) =>
     caller.request(endpointTestSchema, scheduled(type, testId), 'updated endpoint test', {
       method: 'PATCH',
       body,
       aid,
     }),
-  deleteScheduled: (type: EndpointScheduledType, testId: string, aid?: string) =>
+  deleteScheduled: async (type: EndpointScheduledType, testId: string, aid?: string) =>
     caller.http.call<void>(caller.auth, scheduled(type, testId), { method: 'DELETE', aid }),
   createDynamic: (body: Body, aid?: string) =>
     caller.request(endpointDynamicTestSchema, DYNAMIC, 'created dynamic endpoint test', {

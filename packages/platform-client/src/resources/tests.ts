@@ -1,5 +1,15 @@
-import { testSchema, type PlatformTest, type PlatformTestType, type TestCreateBody } from '../schemas.js';
-import { type Caller } from './caller.js';
+import {
+  PLATFORM_API_TEST_TYPES,
+  testSchema,
+  type PlatformTest,
+  type PlatformTestType,
+  type TestCreateBody,
+} from '../schemas.js';
+import { knownSegment, type Caller } from './caller.js';
+
+/** `tests/{type}`, and `/{testId}` when given: the type one the API serves, the id encoded. */
+const testPath = (type: string, testId?: string) =>
+  `tests/${knownSegment(type, PLATFORM_API_TEST_TYPES, 'a test type')}${testId === undefined ? '' : `/${encodeURIComponent(testId)}`}`;
 
 const PARTIAL_UPDATE_TYPES = new Set<PlatformTestType>(['agent-to-server', 'bgp']);
 const TYPE_FIELDS = [
@@ -42,19 +52,19 @@ export function tests(caller: Caller) {
     list: async (aid?: string, signal?: AbortSignal) =>
       caller.list('tests', testSchema, 'tests', 'tests', { aid, signal }),
     listByType: async (type: PlatformTestType, aid?: string, signal?: AbortSignal) =>
-      caller.list('tests', testSchema, `tests/${type}`, `${type} tests`, { aid, signal }),
-    get: (
+      caller.list('tests', testSchema, testPath(type), `${type} tests`, { aid, signal }),
+    get: async (
       type: PlatformTestType,
       testId: string,
       options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {},
     ) =>
-      caller.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'test', {
+      caller.request(testSchema, testPath(type, testId), 'test', {
         aid: options.aid,
         query: options.expand?.length ? { expand: options.expand } : {},
         signal: options.signal,
       }),
-    create: (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
-      caller.request(testSchema, `tests/${type}`, 'created test', {
+    create: async (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
+      caller.request(testSchema, testPath(type), 'created test', {
         method: 'POST',
         body,
         aid,
@@ -78,15 +88,15 @@ export function tests(caller: Caller) {
             ...writableTestBody(await tests.get(type, testId, { aid, expand: ['agent', 'alert-rule'], signal })),
             ...changes,
           };
-      return caller.request(testSchema, `tests/${type}/${encodeURIComponent(testId)}`, 'updated test', {
+      return caller.request(testSchema, testPath(type, testId), 'updated test', {
         method: 'PUT',
         body,
         aid,
         signal,
       });
     },
-    delete: (type: PlatformTestType, testId: string, aid?: string, signal?: AbortSignal) =>
-      caller.http.call<void>(caller.auth, `tests/${type}/${encodeURIComponent(testId)}`, {
+    delete: async (type: PlatformTestType, testId: string, aid?: string, signal?: AbortSignal) =>
+      caller.http.call<void>(caller.auth, testPath(type, testId), {
         method: 'DELETE',
         aid,
         signal,
