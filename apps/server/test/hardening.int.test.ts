@@ -350,3 +350,33 @@ describe('retention', () => {
     expect(await sql('select key from sign_in_throttle')).toEqual([]);
   });
 });
+
+describe('an id of another kind of change set, read as a bulk run', () => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('answers 404 in words for a restore or a migration, never 500', async () => {
+    const sql = async <T>(text: string, values: unknown[] = []) =>
+      (await testApp.database.sql.executeSql(text, values)).rows as T[];
+    const [user] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    for (const kind of ['restore', 'undo-restore', 'alerts-migration', 'undo-alerts-migration']) {
+      const [run] = await sql<{ id: string }>(
+        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status)
+         values ($1, $2, '9000', 'Acme', '{"aid": "1"}', 'done') returning id`,
+        [user?.id, kind],
+      );
+      const read = await tam.request({ method: 'GET', url: `/api/bulk/runs/${run?.id}` });
+      expect([read.statusCode, read.json().error.message], kind).toEqual([
+        404,
+        "No such bulk run: that id is another tool's change (a restore or an alerts migration).",
+      ]);
+    }
+  });
+});

@@ -48,6 +48,8 @@ const VISIBLE_KINDS: Record<'tests' | 'agents' | 'labels' | 'users', BulkRunKind
 };
 
 const BULK_RUN_KINDS_ALL = [...BULK_RUN_KINDS];
+const NOT_A_BULK_RUN = "No such bulk run: that id is another tool's change (a restore or an alerts migration).";
+const isBulkKind = (kind: string): kind is BulkRunKind => (BULK_RUN_KINDS_ALL as string[]).includes(kind);
 
 const itemFields = bulkRunItemSchema.pick({ action: true, status: true });
 const runFields = bulkRunSchema.pick({ kind: true, status: true });
@@ -251,6 +253,8 @@ export class BulkService {
     const row = await this.deps.repository.findRun(id);
     if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'run_not_found', 'No such bulk run');
+    // The change sets share one table: a restore's or a migration's id is no bulk run.
+    if (!isBulkKind(row.kind)) throw new AppError(404, 'run_not_found', NOT_A_BULK_RUN);
     return row;
   }
 
