@@ -167,18 +167,18 @@ export class AlertsMigrationService {
     const done = (await this.deps.repository.items(runId)).filter((item) => item.status === 'done');
     if (done.length === 0) throw new AppError(400, 'nothing_to_undo', ALERTS_MIGRATION_MESSAGES.nothingToUndo);
     const input = migrationInput(source);
-    await this.deps.customer.scope(tokens.token, source.organizationId, [input.aid]);
-    if (source.targetOrganizationId)
-      await this.deps.customer.scope(
-        tokens.targetToken ?? '',
-        source.targetOrganizationId,
-        input.targets.map((target) => target.aid),
-      );
+    const targets = input.targets.map((target) => target.aid);
     const row = await startUndo({
       ...this.deps,
       ...tokens,
       userId: user.id,
       source,
+      wroteInto: source.targetOrganizationId
+        ? {
+            accountGroups: [input.aid],
+            target: { organizationName: input.targetOrganizationName, accountGroups: targets },
+          }
+        : { accountGroups: [input.aid, ...targets] },
       kind: 'undo-alerts-migration',
       input,
       noun: 'migration',

@@ -105,15 +105,20 @@ export class RestoresService {
   async undo(user: SessionUser, runId: string, tokens: { token: string; targetToken?: string }): Promise<RestoreRun> {
     const source = await this.visible(user, runId);
     if (source.kind !== 'restore') throw new AppError(400, 'not_undoable', 'Only a restore can be undone here.');
+    const input = restoreInputSchema.parse(source.input);
     const row = await startUndo({
       repository: this.deps.changeSets,
       tokens: this.deps.tokens,
       queue: this.deps.queue,
+      customer: this.deps.customer,
       ...tokens,
       userId: user.id,
       source,
+      wroteInto: input.crossOrganization
+        ? { accountGroups: [], target: { organizationName: input.targetOrganizationName, accountGroups: [input.aid] } }
+        : { accountGroups: [input.aid] },
       kind: 'undo-restore',
-      input: restoreInputSchema.parse(source.input),
+      input,
       noun: 'restore',
     });
     return this.get(user, row.id);

@@ -32,6 +32,7 @@ import { platformFailure } from '../../core/change-sets/handlers.js';
 import { changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
 import { findDuplicates, inventory, planCells } from './bulk-plan.js';
 import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
+import { assertUndoable, startUndo } from '../../core/change-sets/undo.js';
 import type {
   ChangeItemRow,
   ChangeSetRepository,
@@ -209,29 +210,22 @@ export class BulkService {
   async undo(user: SessionUser, runId: string, token: string): Promise<BulkRun> {
     const source = await this.visible(user, runId);
     if (source.kind !== 'tests') throw new AppError(400, 'not_undoable', 'Only a bulk tests run can be undone.');
-    if (source.status !== 'done' && source.status !== 'failed')
-      throw new AppError(409, 'run_in_progress', 'Wait for the run to finish before undoing it.');
-    if (source.undoneBy) throw new AppError(409, 'already_undone', 'This run has been undone already.');
+    assertUndoable(source, 'run');
     const created = (await this.deps.repository.items(runId)).filter(
       (item) => item.action === 'create-test' && item.status === 'done' && item.resultId,
     );
     if (created.length === 0) throw new AppError(400, 'nothing_to_undo', 'This run created no tests.');
-    const row = await this.deps.repository.insertRun(
-      {
-        userId: user.id,
-        kind: 'undo-tests',
-        organizationId: source.organizationId,
-        organizationName: source.organizationName,
-        input: { sourceRunId: runId, accountGroups: storedInput(source).accountGroups },
-        undoOf: runId,
-      },
-      (tx) => this.deps.tokens.seal(token, tx),
-    );
-    if (!(await this.deps.repository.markUndone(runId, row.id))) {
-      await endRun(this.deps.repository, this.deps.tokens, row, 'This run has been undone already.');
-      throw new AppError(409, 'already_undone', 'This run has been undone already.');
-    }
-    await this.enqueueOrEnd(row);
+    const { accountGroups } = storedInput(source);
+    const row = await startUndo({
+      ...this.deps,
+      token,
+      userId: user.id,
+      source,
+      wroteInto: { accountGroups: accountGroups.map((group) => group.aid) },
+      kind: 'undo-tests',
+      input: { accountGroups },
+      noun: 'run',
+    });
     return this.get(user, row.id);
   }
 
