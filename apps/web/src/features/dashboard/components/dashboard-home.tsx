@@ -65,7 +65,7 @@ export function DashboardHome() {
           <h2 id="notes-heading" className="font-medium">
             Release Notes
           </h2>
-          <div className="mt-3 max-h-72 space-y-4 overflow-y-auto text-sm">
+          <div className="mt-3 space-y-4 text-sm">
             {RELEASE_NOTES.map((entry) => (
               <article key={entry.heading}>
                 <h3 className="font-semibold text-brand-800">{entry.heading}</h3>
