@@ -255,6 +255,32 @@ describe('the original dashboards and tracker services, translated', () => {
     }
   });
 
+  it("reads an original form only up to the parts the product's own upload takes, and says so past them", async () => {
+    // 200,000 one-letter fields: about 13 MB, within the calls' body limit.
+    const BOUNDARY = 'many-fields-0123';
+    const formOf = (fields: Record<string, string>) => {
+      const parts = Object.entries(fields).map(
+        ([name, value]) => `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      );
+      for (let index = 0; index < 200_000; index++)
+        parts.push(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="f${index}"\r\n\r\nx\r\n`);
+      return Buffer.from(`${parts.join('')}--${BOUNDARY}--\r\n`);
+    };
+    const forms = {
+      [`${D}save-dashboard/`]: { Mission: 'Clone Dashboard', cec },
+      [`${T}parse-logs-tam/`]: { selectedDate: WEEK },
+    };
+    for (const [url, fields] of Object.entries(forms)) {
+      const response = await suite.call('token', 'POST', url, formOf(fields), {
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      });
+      expect([response.statusCode, response.json().error.message], url).toEqual([
+        413,
+        expect.stringMatching(/^The form has more parts than this call takes: at most \d+ fields and \d+ files?\.$/),
+      ]);
+    }
+  });
+
   it('holds a token to what it carries and to its life, and never writes it or the customer token to the logs', async () => {
     const mint = async (name: string, capabilities: string[]) => {
       const response = await suite.tam().request({

@@ -3,10 +3,26 @@ import type { CommunityDashboard } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { forward, organizationOf, tokenGroups } from './forward.js';
-import { encodeForm, field, readForm, textFields } from './multipart.js';
+import { CLONE_UPLOAD_FORM } from '../dashboards/index.js';
+import { encodeForm, readOriginalForm } from './multipart.js';
 import { firstGroup, missionBody, requireToken } from './translations.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The original clone form (spec section 7: OAuth, Mission, cec, description, dashboardId, aid, screenshot1 to
+ * screenshot3): the product's clone form with the original's text fields, so its files and sizes.
+ */
+const CLONE_FIELDS = new Set(['OAuth', 'Mission', 'cec', 'description', 'dashboardId', 'aid']);
+const ORIGINAL_CLONE_FORM = {
+  ...CLONE_UPLOAD_FORM,
+  fields: CLONE_FIELDS,
+  limits: {
+    ...CLONE_UPLOAD_FORM.limits,
+    fields: CLONE_FIELDS.size,
+    parts: CLONE_FIELDS.size + CLONE_UPLOAD_FORM.limits.files,
+  },
+};
 
 /** A gallery entry in the original's fields (spec section 3); its screenshots by address rather than inline. */
 const original = (entry: CommunityDashboard) => ({
@@ -52,8 +68,8 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'compatSaveDashboard',
     'Clone a dashboard into the gallery (multipart: OAuth, Mission, cec, description, dashboardId, aid, screenshot1-3)',
     async (request, _reply, user) => {
-      const form = await readForm(request);
-      const body = missionBody(textFields(form), user, 'Clone Dashboard');
+      const { fields, files } = await readOriginalForm(request, ORIGINAL_CLONE_FORM);
+      const body = missionBody(fields, user, 'Clone Dashboard');
       const token = requireToken(body);
       const aid = firstGroup(body);
       const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], null);
@@ -61,12 +77,10 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
       clone.set('token', token);
       clone.set('organizationId', organization.id);
       clone.set('aid', aid);
-      clone.set('dashboardId', field(form, 'dashboardId'));
-      clone.set('description', field(form, 'description'));
-      for (const name of ['screenshot1', 'screenshot2', 'screenshot3']) {
-        const file = form.get(name);
-        if (file instanceof Blob) clone.set(name, file, (file as File).name || `${name}.png`);
-      }
+      clone.set('dashboardId', fields.dashboardId ?? '');
+      clone.set('description', fields.description ?? '');
+      // The clone reads a screenshot by its content, not by its name.
+      for (const [name, bytes] of files) clone.set(name, new Blob([new Uint8Array(bytes)]), `${name}.png`);
       const { payload, contentType } = await encodeForm(clone);
       const answer = await forward<CommunityDashboard>(app, request, {
         method: 'POST',

@@ -3,7 +3,8 @@ import { trackerRowSchema, weekStarts, type CreateTasksResponse } from '@ce/cont
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { forward } from './forward.js';
-import { encodeForm, field, readForm } from './multipart.js';
+import { HOURS_UPLOAD_FORM } from '../tracker/index.js';
+import { encodeForm, readOriginalForm } from './multipart.js';
 import { isObject } from './original-body.js';
 import { missionBody } from './translations.js';
 
@@ -23,11 +24,12 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
     'compatParseLogs',
     'Read an hours file (multipart: file, selectedDate); answers data and warnings',
     async (request) => {
-      const form = await readForm(request);
+      // The product's own upload limits: the same form, so the same parts.
+      const { fields, files } = await readOriginalForm(request, HOURS_UPLOAD_FORM);
       const upload = new FormData();
-      const file = form.get('file');
-      if (file instanceof Blob) upload.set('file', file, (file as File).name || 'hours');
-      upload.set('selectedDate', field(form, 'selectedDate'));
+      const file = files.get('file');
+      if (file) upload.set('file', new Blob([new Uint8Array(file)]), 'hours');
+      upload.set('selectedDate', fields.selectedDate ?? '');
       const { payload, contentType } = await encodeForm(upload);
       return (
         await forward(app, request, {

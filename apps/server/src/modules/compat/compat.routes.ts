@@ -3,7 +3,7 @@ import { compatApiRoutes } from './compat-api.routes.js';
 import { compatDashboardsRoutes } from './compat-dashboards.routes.js';
 import { compatReportsRoutes } from './compat-reports.routes.js';
 import { compatTrackerRoutes } from './compat-tracker.routes.js';
-import { bufferMultipart } from './multipart.js';
+import { registerUploads } from '../../core/uploads.js';
 
 export interface CompatPrefixes {
   reports: string;
@@ -18,7 +18,7 @@ export interface CompatPrefixes {
  * credentials: the same sign-in, capability checks, CSRF, pacing, audit and token rules.
  */
 export const compatRoutes: FastifyPluginAsync<{ prefixes: CompatPrefixes }> = async (app, { prefixes }) => {
-  bufferMultipart(app);
+  await registerUploads(app);
   compatReportsRoutes(app, prefixes.reports);
   compatDashboardsRoutes(app, prefixes.dashboards);
   compatTrackerRoutes(app, prefixes.tracker);

@@ -1,34 +1,31 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../core/errors.js';
+import { readUploadForm, type UploadForm } from '../../core/uploads.js';
 
-/** The most an original multipart call may send: three 5 MB screenshots, or a 10 MB hours file, and the form. */
-export const ORIGINAL_FORM_LIMIT = 17 * 1024 * 1024;
+/** The upload reader's codes for a form with more parts, fields or files than its limits. */
+const PAST_LIMITS = new Set(['FST_PARTS_LIMIT', 'FST_FIELDS_LIMIT', 'FST_FILES_LIMIT']);
 
-/** Takes multipart bodies whole (up to the limit) so a call can read the original form and build the product's. */
-export function bufferMultipart(app: FastifyInstance): void {
-  app.addContentTypeParser(
-    'multipart/form-data',
-    { parseAs: 'buffer', bodyLimit: ORIGINAL_FORM_LIMIT },
-    (_request, body, done) => done(null, body),
-  );
-}
-
-/** The original form's fields and files, read by the platform's own multipart parser. */
-export async function readForm(request: FastifyRequest): Promise<FormData> {
-  const contentType = String(request.headers['content-type'] ?? '');
-  if (!Buffer.isBuffer(request.body) || !contentType.startsWith('multipart/form-data'))
-    throw new AppError(400, 'not_multipart', 'Send this call as a multipart form.');
+/**
+ * An original call's multipart form, read by the product's own upload reader within `form`'s limits (those of
+ * the product's upload route the call is translated onto): a form with more parts than that is refused in
+ * words as soon as it passes them, never read to its end.
+ */
+export async function readOriginalForm(
+  request: FastifyRequest,
+  form: Omit<UploadForm, 'notMultipart'>,
+): Promise<{ fields: Record<string, string>; files: Map<string, Buffer> }> {
   try {
-    return await new Request('http://compat.local/', {
-      method: 'POST',
-      body: new Uint8Array(request.body),
-      headers: { 'content-type': contentType },
-    }).formData();
-  } catch {
+    return await readUploadForm(request, {
+      ...form,
+      notMultipart: () => new AppError(400, 'not_multipart', 'Send this call as a multipart form.'),
+    });
+  } catch (error) {
+    if (!PAST_LIMITS.has((error as { code?: unknown }).code as string)) throw error;
+    const { fields, files } = form.limits;
     throw new AppError(
-      400,
-      'malformed_upload',
-      'The upload was cut short or is not a well-formed multipart form: send the file again.',
+      413,
+      'too_many_parts',
+      `The form has more parts than this call takes: at most ${fields} fields and ${files} ${files === 1 ? 'file' : 'files'}.`,
     );
   }
 }
@@ -41,13 +38,3 @@ export async function encodeForm(form: FormData): Promise<{ payload: Buffer; con
     contentType: response.headers.get('content-type') ?? 'multipart/form-data',
   };
 }
-
-/** A text field of the form ('' when absent or a file). */
-export const field = (form: FormData, name: string) => {
-  const value = form.get(name);
-  return typeof value === 'string' ? value : '';
-};
-
-/** The form's text fields as an object, to be read like a JSON body. */
-export const textFields = (form: FormData): Record<string, string> =>
-  Object.fromEntries([...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));

@@ -22,7 +22,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import { AppError, errorResponses } from '../../core/errors.js';
-import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
+import { filePart, readUploadForm, registerUploads, type UploadForm } from '../../core/uploads.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
@@ -31,28 +31,31 @@ const SCREENSHOT_PART = filePart('PNG, JPEG, GIF or WebP, 5 MB at most');
 const TEXT_FIELDS = new Set(['token', 'organizationId', 'aid', 'dashboardId', 'description']);
 
 /**
- * Reads the clone form's multipart body: its text fields and `screenshot1` to `screenshot3`, each at most
- * 5 MB (a larger one is refused with the spec's message as soon as it passes the limit).
+ * The clone form: its text fields and `screenshot1` to `screenshot3`, each at most 5 MB (a larger one is
+ * refused with the spec's message as soon as it passes the limit).
  */
+export const CLONE_UPLOAD_FORM: UploadForm = {
+  fields: TEXT_FIELDS,
+  isFile: (fieldname) => /^screenshot[1-3]$/.test(fieldname),
+  limits: {
+    fileSize: DASHBOARD_LIMITS.screenshotBytes,
+    files: DASHBOARD_LIMITS.screenshots,
+    fields: TEXT_FIELDS.size,
+    fieldSize: 16 * 1024,
+    parts: TEXT_FIELDS.size + DASHBOARD_LIMITS.screenshots,
+  },
+  notMultipart: () => new AppError(400, 'multipart_required', 'Send the clone form as multipart/form-data'),
+  tooLarge: (fieldname) =>
+    new AppError(400, 'file_too_large', DASHBOARD_MESSAGES.tooLarge, [
+      { path: fieldname, message: DASHBOARD_MESSAGES.tooLarge },
+    ]),
+};
+
+/** Reads the clone form's multipart body. */
 async function readCloneForm(
   request: FastifyRequest,
 ): Promise<{ fields: CloneDashboardFields; files: Map<number, Buffer> }> {
-  const form = await readUploadForm(request, {
-    fields: TEXT_FIELDS,
-    isFile: (fieldname) => /^screenshot[1-3]$/.test(fieldname),
-    limits: {
-      fileSize: DASHBOARD_LIMITS.screenshotBytes,
-      files: DASHBOARD_LIMITS.screenshots,
-      fields: TEXT_FIELDS.size,
-      fieldSize: 16 * 1024,
-      parts: TEXT_FIELDS.size + DASHBOARD_LIMITS.screenshots,
-    },
-    notMultipart: () => new AppError(400, 'multipart_required', 'Send the clone form as multipart/form-data'),
-    tooLarge: (fieldname) =>
-      new AppError(400, 'file_too_large', DASHBOARD_MESSAGES.tooLarge, [
-        { path: fieldname, message: DASHBOARD_MESSAGES.tooLarge },
-      ]),
-  });
+  const form = await readUploadForm(request, CLONE_UPLOAD_FORM);
   const text = form.fields;
   const files = new Map([...form.files].map(([fieldname, bytes]) => [Number(fieldname.slice(-1)), bytes]));
   const parsed = cloneDashboardFieldsSchema.safeParse(text);

@@ -12,21 +12,23 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import { AppError, errorResponses } from '../../core/errors.js';
-import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
+import { filePart, readUploadForm, registerUploads, type UploadForm } from '../../core/uploads.js';
 import type { TrackerService } from './tracker.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 429, 502, 503);
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** The upload: `file` (under 10 MB, stopped as it passes the limit) and `selectedDate` (the week's Monday). */
+/** The upload's form: `file` (under 10 MB, stopped as it passes the limit) and `selectedDate` (the week's Monday). */
+export const HOURS_UPLOAD_FORM: UploadForm = {
+  fields: new Set(['selectedDate']),
+  isFile: (fieldname) => fieldname === 'file',
+  limits: { fileSize: TRACKER_LIMITS.fileBytes - 1, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
+  notMultipart: () => new AppError(400, 'multipart_required', TRACKER_MESSAGES.fileAndDateRequired),
+  tooLarge: () => new AppError(400, 'file_too_large', TRACKER_MESSAGES.tooLarge),
+};
+
 async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; weekStart: string }> {
-  const form = await readUploadForm(request, {
-    fields: new Set(['selectedDate']),
-    isFile: (fieldname) => fieldname === 'file',
-    limits: { fileSize: TRACKER_LIMITS.fileBytes - 1, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
-    notMultipart: () => new AppError(400, 'multipart_required', TRACKER_MESSAGES.fileAndDateRequired),
-    tooLarge: () => new AppError(400, 'file_too_large', TRACKER_MESSAGES.tooLarge),
-  });
+  const form = await readUploadForm(request, HOURS_UPLOAD_FORM);
   const bytes = form.files.get('file');
   const selectedDate = form.fields.selectedDate ?? '';
   const weekStart = weekStartSchema.safeParse(selectedDate);
