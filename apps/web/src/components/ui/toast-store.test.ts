@@ -43,4 +43,15 @@ describe('toast store', () => {
     expect(store.getSnapshot()).toEqual([]);
     expect(notified).toBe(2);
   });
+
+  it("takes the session's toasts away when it ends, and leaves the others", () => {
+    const store = createToastStore(manualClock().schedule);
+    store.error("Acme: each failure and its reason are in the run's results.", {
+      title: 'Create tests: 1 of 1 failed',
+      endsWithSession: true,
+    });
+    store.info('The sign-in page is ready');
+    store.endSession();
+    expect(store.getSnapshot().map((toast) => toast.message)).toEqual(['The sign-in page is ready']);
+  });
 });

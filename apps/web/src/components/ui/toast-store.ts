@@ -6,12 +6,15 @@ export interface Toast {
   message: string;
   title?: string;
   timeout: number;
+  endsWithSession: boolean;
 }
 
 export interface ToastOptions {
   title?: string;
   /** Milliseconds; defaults to the type's duration from spec section 9. */
   timeout?: number;
+  /** About the signed-in user's own work: it goes when their session ends (sign-out, expiry, another user). */
+  endsWithSession?: boolean;
 }
 
 type Listener = () => void;
@@ -23,11 +26,12 @@ export function createToastStore(schedule: typeof setTimeout = setTimeout) {
   const listeners = new Set<Listener>();
   const emit = () => listeners.forEach((listener) => listener());
 
-  function dismiss(id: number) {
+  function keepOnly(wanted: (toast: Toast) => boolean) {
     const before = toasts.length;
-    toasts = toasts.filter((toast) => toast.id !== id);
+    toasts = toasts.filter(wanted);
     if (toasts.length !== before) emit();
   }
+  const dismiss = (id: number) => keepOnly((toast) => toast.id !== id);
 
   function show(type: ToastType, message: string, options: ToastOptions = {}): number {
     const toast: Toast = {
@@ -36,6 +40,7 @@ export function createToastStore(schedule: typeof setTimeout = setTimeout) {
       message,
       title: options.title,
       timeout: options.timeout ?? TOAST_TIMEOUT_MS[type],
+      endsWithSession: options.endsWithSession ?? false,
     };
     toasts = [...toasts, toast];
     emit();
@@ -43,9 +48,13 @@ export function createToastStore(schedule: typeof setTimeout = setTimeout) {
     return toast.id;
   }
 
+  /** The session ended: its toasts go, whatever time they had left. */
+  const endSession = () => keepOnly((toast) => !toast.endsWithSession);
+
   return {
     show,
     dismiss,
+    endSession,
     success: (message: string, options?: ToastOptions) => show('success', message, options),
     error: (message: string, options?: ToastOptions) => show('error', message, options),
     info: (message: string, options?: ToastOptions) => show('info', message, options),

@@ -42,7 +42,11 @@ export function WorkNotifier() {
     inboxStore.write(inbox);
     for (const notification of tell) {
       const type = notification.outcome === 'failed' ? 'error' : 'warning';
-      toast.show(type, notification.message, { title: notification.title, timeout: NOTIFICATION_TOAST_MS });
+      toast.show(type, notification.message, {
+        title: notification.title,
+        timeout: NOTIFICATION_TOAST_MS,
+        endsWithSession: true,
+      });
     }
   }, [poll.data, pathname]);
 
