@@ -81,6 +81,23 @@ describe('notifications of work that ended badly', () => {
     expect((await poll(tam)).notifications).toEqual([]);
   });
 
+  it('tells a session nothing that ended before it began: notifications end with the session', async () => {
+    const since = (await poll(tam)).now;
+    const id = await requestReport();
+    await sql('delete from sealed_tokens where id = (select token_id from report_requests where id = $1)', [id]);
+    await testApp.jobs.reports.run(id);
+    expect((await poll(tam, since)).notifications.map((notification) => notification.key)).toContain(`${id}:failed`);
+
+    // The same user signs in again (another browser), a moment after the failure: its polls do not tell it,
+    // although the server looks a little before each cursor.
+    const again = await signedInClient(testApp.app, 'tam@demo.local');
+    const first = await poll(again);
+    expect(first.notifications).toEqual([]);
+    expect((await poll(again, first.now)).notifications).toEqual([]);
+    // Nor does a cursor from before the session began (an inbox a browser kept from an earlier one).
+    expect((await poll(again, since)).notifications).toEqual([]);
+  });
+
   it('tells of a report made but not delivered in Webex', async () => {
     const since = (await poll(tam)).now;
     const id = await requestReport();

@@ -28,6 +28,8 @@ export interface ResolvedSession {
   user: SessionUser;
   idHash: string;
   method: string;
+  /** When the user signed in: what belongs to the session (its notifications) starts there. */
+  startedAt: Date;
 }
 
 /** Who turns a session cookie into a session (the auth module); access control only asks. */

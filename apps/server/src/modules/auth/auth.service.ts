@@ -98,7 +98,7 @@ export class AuthService implements SessionResolver {
       return null;
     }
     if (idleFor > TOUCH_INTERVAL_MS) await this.sessionsRepository.touch(idHash, now);
-    return { user: toSessionUser(user), idHash, method: session.method };
+    return { user: toSessionUser(user), idHash, method: session.method, startedAt: session.createdAt };
   }
 
   /** Sign-out is global (spec section 4): every session of the user ends, on every device. */

@@ -18,6 +18,6 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ notifications: Notific
         response: { 200: notificationsResponseSchema, 400: apiErrorSchema, 401: apiErrorSchema },
       },
     },
-    async (request) => notifications.list(requireUser(request), request.query.since),
+    async (request) => notifications.list(requireUser(request), request.query.since, request.session?.startedAt),
   );
 };

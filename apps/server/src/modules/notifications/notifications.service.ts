@@ -23,7 +23,11 @@ export class NotificationsService {
     private readonly clock: () => Date = () => new Date(),
   ) {}
 
-  async list(user: SessionUser, since: string | undefined): Promise<NotificationsResponse> {
+  /**
+   * `sessionStartedAt`: a browser's session hears nothing that ended before the user signed in, however far
+   * back its cursor (and the overlap before it) reaches; notifications end with the session.
+   */
+  async list(user: SessionUser, since: string | undefined, sessionStartedAt?: Date): Promise<NotificationsResponse> {
     const now = this.clock();
     const from = new Date(
       since === undefined
@@ -31,6 +35,7 @@ export class NotificationsService {
         : Math.max(
             Math.min(Date.parse(since), now.getTime()) - NOTIFICATION_OVERLAP_MS,
             now.getTime() - NOTIFICATION_LOOKBACK_MS,
+            sessionStartedAt?.getTime() ?? -Infinity,
           ),
     );
     const [found, active] = await Promise.all([
