@@ -1,8 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
 import type { CookieJar } from './cookies.js';
 import { AppError } from './errors.js';
+import { sameSecret } from './same-secret.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -27,10 +28,4 @@ export function verifyCsrf(request: FastifyRequest, jar: CookieJar): void {
   if (typeof cookie !== 'string' || typeof header !== 'string' || !sameSecret(cookie, header)) {
     throw new AppError(403, 'csrf_failed', 'The request was refused: reload the page and try again');
   }
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
