@@ -27,7 +27,14 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   await form.getByLabel(/Expires in/).fill('7');
   await form.getByRole('button', { name: 'Make token' }).click();
   await expect(form.getByRole('alert')).toHaveText('Choose at least one capability.');
-  await form.getByLabel("Read a customer's account groups").check();
+  // Each capability says what it lets a script do; managing users is never offered.
+  const groupsBox = form.getByRole('checkbox', { name: 'Customer account groups' });
+  await expect(groupsBox).toHaveAccessibleDescription(/List the account groups a customer's token sees/);
+  await expect(form.getByRole('checkbox', { name: 'Health checks' })).toHaveAccessibleDescription(
+    /list, read and download their reports/,
+  );
+  await expect(form.getByRole('checkbox', { name: 'User management' })).toHaveCount(0);
+  await groupsBox.check();
   await form.getByRole('button', { name: 'Make token' }).click();
   const secret = (await page.getByTestId('api-token-secret').textContent()) ?? '';
   expect(secret).toMatch(/^cet_/);
@@ -45,10 +52,17 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   expect(JSON.parse(original.body)).toContainEqual(
     expect.objectContaining({ organizationName: customer.organizationName, accountGroupId: expect.any(String) }),
   );
-  const report = await scriptCall(page, secret, '/api/reports', {});
+  // The role holds health checks, the token does not carry them: the refusal names the token's capability.
+  const group = JSON.parse(groups.body).accountGroups[0];
+  const report = await scriptCall(page, secret, '/api/reports', {
+    kind: 'ahc-v7',
+    token: customer.token,
+    organization: { id: group.organizationId, name: group.organizationName },
+    accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
+  });
   expect([report.status, JSON.parse(report.body).error.message]).toEqual([
     403,
-    'This API token does not carry the capability "healthCheck".',
+    'This token does not carry Health checks.',
   ]);
   await page.reload();
   await expect(row).not.toContainText('never');

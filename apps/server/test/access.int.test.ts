@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { can, DEMO_ACCOUNTS, OPERATION_ACCESS, ROLES, type OperationId, type Role } from '@ce/contract';
+import {
+  can,
+  CAPABILITY_LABELS,
+  DEMO_ACCOUNTS,
+  OPERATION_ACCESS,
+  ROLES,
+  SESSION_ONLY_OPERATIONS,
+  type OperationId,
+  type Role,
+} from '@ce/contract';
 import { createTestApp, DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 interface Operation {
@@ -88,6 +97,41 @@ describe.each(DATABASES)('every API operation enforces the role matrix (%s)', (k
         expect([401, 403], label).not.toContain(response.statusCode);
         expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(500);
       } else expect(response.statusCode, label).toBe(403);
+    }
+  });
+
+  it('lets a personal API token call exactly what it carries, and names what is missing: the token, or the role', async () => {
+    const tam = await signedInClient(testApp.app, demoEmailFor('TAM'));
+    const made = await tam.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: 'Walker', expiresInDays: 1, capabilities: ['customerToken'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const { secret } = made.json<{ secret: string }>();
+    for (const operation of operations) {
+      const response = await testApp.app.inject({
+        method: operation.method as 'GET',
+        url: operation.url,
+        headers: { authorization: `Bearer ${secret}` },
+        payload: {},
+      });
+      const capability = OPERATION_ACCESS[operation.operationId];
+      const label = `${operation.method} ${operation.url} (${operation.operationId}) answered ${response.statusCode}`;
+      const refusal = [response.statusCode, response.json<{ error?: { message: string } }>()?.error?.message];
+      if (SESSION_ONLY_OPERATIONS.has(operation.operationId))
+        expect(refusal, label).toEqual([
+          403,
+          'Sign in to do this: personal API tokens cannot manage users, sessions, passwords or tokens.',
+        ]);
+      else if (!can('TAM', capability)) expect(refusal, label).toEqual([403, 'You do not have permission to do this']);
+      else if (operation.operationId === 'listReports')
+        // Every report kind needs a capability this token does not carry (a session lists its own reports).
+        expect(refusal, label).toEqual([403, 'This token does not carry Health checks, Reports or Tools.']);
+      else if (capability === 'public' || capability === 'signedIn' || capability === 'customerToken') {
+        expect([401, 403], `${label}: ${response.body}`).not.toContain(response.statusCode);
+        expect(response.statusCode, `${label}: ${response.body}`).toBeLessThan(500);
+      } else expect(refusal, label).toEqual([403, `This token does not carry ${CAPABILITY_LABELS[capability]}.`]);
     }
   });
 });

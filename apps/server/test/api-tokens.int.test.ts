@@ -1,16 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiToken, CreatedApiToken } from '@ce/contract';
-import { createTestApp, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import type { ApiToken, CreatedApiToken, ReportRequest } from '@ce/contract';
+import {
+  createTestApp,
+  sandboxCustomer,
+  signedInClient,
+  untilFinished,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
 describe('personal API tokens', () => {
   let testApp: TestApp;
   let tam: TestClient;
   let admin: TestClient;
+  let proserv: TestClient;
 
   beforeAll(async () => {
     testApp = await createTestApp('pglite', { API_TOKEN_MAX_DAYS: '30' });
     tam = await signedInClient(testApp.app, 'tam@demo.local');
     admin = await signedInClient(testApp.app, 'superuser@demo.local');
+    proserv = await signedInClient(testApp.app, 'proserv@demo.local');
   });
   afterAll(async () => {
     await testApp.close();
@@ -22,7 +31,7 @@ describe('personal API tokens', () => {
     return response.json<CreatedApiToken>();
   };
   /** A script's call: the token in the header, no cookie, no anti-forgery header. */
-  const script = (secret: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) =>
+  const script = (secret: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
     testApp.app.inject({
       method,
       url,
@@ -67,7 +76,8 @@ describe('personal API tokens', () => {
     const { secret } = await create(tam, { name: 'Reports only', expiresInDays: 7, capabilities: ['reporting'] });
     const refused = await script(secret, 'GET', '/api/backups');
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().error.message).toBe('This API token does not carry the capability "tools".');
+    // The role holds Tools, the token does not: the refusal names the token's missing capability as Settings does.
+    expect(refused.json().error.message).toBe('This token does not carry Tools.');
     // The operation's capability is carried, a second one the service checks is not: refused too.
     const healthOnly = await create(tam, { name: 'Health only', expiresInDays: 7, capabilities: ['healthCheck'] });
     const report = await script(healthOnly.secret, 'POST', '/api/reports', {
@@ -77,6 +87,7 @@ describe('personal API tokens', () => {
       accountGroups: [{ aid: '1', accountGroupName: 'Acme' }],
     });
     expect(report.statusCode, report.body).toBe(403);
+    expect(report.json().error.message).toBe('This token does not carry Reports.');
     const minting = await script(secret, 'POST', '/api/account/api-tokens', {
       name: 'Longer',
       expiresInDays: 30,
@@ -84,14 +95,14 @@ describe('personal API tokens', () => {
     });
     expect(minting.statusCode).toBe(403);
     expect(minting.json().error.message).toBe(
-      'Sign in to do this: personal API tokens cannot manage sessions, passwords or tokens.',
+      'Sign in to do this: personal API tokens cannot manage users, sessions, passwords or tokens.',
     );
     const beyond = await tam.request({
       method: 'POST',
       url: '/api/account/api-tokens',
-      payload: { name: 'Admin', expiresInDays: 7, capabilities: ['manageUsers'] },
+      payload: { name: 'Admin', expiresInDays: 7, capabilities: ['ahcIe'] },
     });
-    expect([beyond.statusCode, beyond.json().error.message]).toEqual([403, 'Your role does not hold manageUsers.']);
+    expect([beyond.statusCode, beyond.json().error.message]).toEqual([403, 'Your role does not hold AHC-IE report.']);
     const tooLong = await tam.request({
       method: 'POST',
       url: '/api/account/api-tokens',
@@ -149,15 +160,15 @@ describe('personal API tokens', () => {
       owner: { email: 'engineering@demo.local' },
     });
 
-    const admins = await create(admin, { name: 'Account admin', expiresInDays: 7, capabilities: ['manageUsers'] });
-    const invited = await script(admins.secret, 'POST', '/api/users', { email: 'script.made@demo.local', role: 'TAM' });
-    expect(invited.statusCode, invited.body).toBe(201);
+    const writer = await create(admin, { name: 'Feedback script', expiresInDays: 7, capabilities: ['tools'] });
+    const sent = await script(writer.secret, 'POST', '/api/feedback', { text: 'Sent by a script' });
+    expect(sent.statusCode, sent.body).toBe(200);
     const audit = (await admin.request({ method: 'GET', url: '/api/audit-log' })).json<{
-      entries: { action: string; target: string; detail: Record<string, unknown> }[];
+      entries: { action: string; actorEmail: string; detail: Record<string, unknown> }[];
     }>().entries;
-    expect(audit.find((entry) => entry.action === 'user.invited')).toMatchObject({
-      target: 'script.made@demo.local',
-      detail: { apiToken: 'Account admin' },
+    expect(audit.find((entry) => entry.action === 'feedback.sent')).toMatchObject({
+      actorEmail: 'superuser@demo.local',
+      detail: { apiToken: 'Feedback script' },
     });
     const tam2 = await create(tam, { name: 'Until disabled', expiresInDays: 7, capabilities: ['tools'] });
     const tamId = users.find((user) => user.email === 'tam@demo.local')?.id;
@@ -170,7 +181,6 @@ describe('personal API tokens', () => {
   });
 
   it("lets a Super User revoke anyone's token, and nobody else", async () => {
-    const proserv = await signedInClient(testApp.app, 'proserv@demo.local');
     const { token, secret } = await create(proserv, {
       name: 'ProServ script',
       expiresInDays: 7,
@@ -186,5 +196,146 @@ describe('personal API tokens', () => {
       revokedReason: 'Revoked by superuser@demo.local',
     });
     expect((await script(secret, 'GET', '/api/backups')).statusCode).toBe(401);
+  });
+
+  it('never manages users: a token cannot carry it, and one that did is refused every user operation without a temporary password', async () => {
+    const offered = (await admin.request({ method: 'GET', url: '/api/account/api-tokens/settings' })).json<{
+      grantable: string[];
+    }>().grantable;
+    expect(offered).not.toContain('manageUsers');
+    const asked = await admin.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: 'Account admin', expiresInDays: 7, capabilities: ['manageUsers'] },
+    });
+    expect(asked.statusCode, asked.body).toBe(400);
+    expect(asked.json().error.message).toBe(
+      'A personal API token cannot carry User management: only a signed-in session may.',
+    );
+
+    // A token made to carry it before (its row says so) is refused all the same.
+    const { token, secret } = await create(admin, {
+      name: 'Old admin script',
+      expiresInDays: 7,
+      capabilities: ['tools'],
+    });
+    await sql('update api_tokens set capabilities = $1::jsonb where id = $2', [
+      JSON.stringify(['tools', 'manageUsers']),
+      token.id,
+    ]);
+    const sessionOnly = 'Sign in to do this: personal API tokens cannot manage users, sessions, passwords or tokens.';
+    const invited = await script(secret, 'POST', '/api/users', { email: 'minted@demo.local', role: 'Super User' });
+    expect([invited.statusCode, invited.json().error.message]).toEqual([403, sessionOnly]);
+    expect(invited.body).not.toContain('temporaryPassword');
+    const accounts = (await admin.request({ method: 'GET', url: '/api/users' })).json<{
+      users: { id: string; email: string }[];
+    }>().users;
+    expect(accounts.map((account) => account.email)).not.toContain('minted@demo.local');
+    const someone = accounts.find((account) => account.email === 'pmo@demo.local');
+    const refusals = [
+      await script(secret, 'GET', '/api/users'),
+      await script(secret, 'PATCH', `/api/users/${someone?.id}`, { role: 'Super User' }),
+      await script(secret, 'GET', '/api/audit-log'),
+      await script(secret, 'GET', '/api/api-tokens'),
+      await script(secret, 'DELETE', `/api/account/api-tokens/${token.id}`),
+    ];
+    expect(refusals.map((refusal) => [refusal.statusCode, refusal.json().error.message])).toEqual(
+      refusals.map(() => [403, sessionOnly]),
+    );
+    expect(
+      (await admin.request({ method: 'GET', url: '/api/users' })).json<{ users: { email: string; role: string }[] }>()
+        .users,
+    ).toContainEqual(expect.objectContaining({ email: 'pmo@demo.local', role: 'PMO' }));
+    // What it lists shows what its row holds; the tools it carries still work.
+    const listed = (await admin.request({ method: 'GET', url: '/api/account/api-tokens' })).json<{
+      tokens: ApiToken[];
+    }>();
+    expect(listed.tokens.find((each) => each.id === token.id)?.capabilities).toEqual(['tools', 'manageUsers']);
+    expect((await script(secret, 'GET', '/api/backups')).statusCode).toBe(200);
+  });
+
+  it("reads a tool's results only with the capability Settings names for it: reports by kind, here and through te-health", async () => {
+    const customer = await sandboxCustomer(testApp, proserv);
+    const request = async (kind: string) => {
+      const response = await proserv.request({
+        method: 'POST',
+        url: '/api/reports',
+        payload: {
+          kind,
+          token: customer.token,
+          organization: customer.organization,
+          accountGroups: customer.groups.slice(0, 1),
+          options: {},
+        },
+      });
+      expect(response.statusCode, response.body).toBe(202);
+      return untilFinished(() =>
+        proserv
+          .request({ method: 'GET', url: `/api/reports/${response.json<ReportRequest>().id}` })
+          .then((answer) => answer.json<ReportRequest>()),
+      );
+    };
+    const alerts = await request('alerts-config');
+    const health = await request('ahc-v7');
+    const file = alerts.artifacts[0];
+    if (!file) throw new Error('the alerts report has a file');
+    const reads = (secret: string) => ({
+      list: () => script(secret, 'GET', '/api/reports'),
+      one: () => script(secret, 'GET', `/api/reports/${alerts.id}`),
+      file: () => script(secret, 'GET', `/api/reports/${alerts.id}/artifacts/${file.id}`),
+      original: () => script(secret, 'GET', `/compat/reports/te-health/${alerts.id}`),
+    });
+
+    const healthOnly = reads(
+      (await create(proserv, { name: 'AHC', expiresInDays: 7, capabilities: ['healthCheck'] })).secret,
+    );
+    const listed = await healthOnly.list();
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json<{ reports: ReportRequest[] }>().reports.map((report) => report.id)).toEqual([health.id]);
+    for (const refused of [await healthOnly.one(), await healthOnly.file(), await healthOnly.original()])
+      expect([refused.statusCode, refused.json().error.message]).toEqual([403, 'This token does not carry Reports.']);
+
+    const groupsOnly = reads(
+      (await create(proserv, { name: 'Groups', expiresInDays: 7, capabilities: ['customerToken'] })).secret,
+    );
+    const none = await groupsOnly.list();
+    expect([none.statusCode, none.json().error.message]).toEqual([
+      403,
+      'This token does not carry Health checks, Reports or Tools.',
+    ]);
+
+    const reporting = reads(
+      (await create(proserv, { name: 'Config', expiresInDays: 7, capabilities: ['reporting'] })).secret,
+    );
+    expect((await reporting.list()).json<{ reports: ReportRequest[] }>().reports.map((report) => report.id)).toEqual([
+      alerts.id,
+    ]);
+    const download = await reporting.file();
+    expect([download.statusCode, download.rawPayload.length]).toEqual([200, file.size]);
+    expect((await reporting.original()).json<ReportRequest>().id).toBe(alerts.id);
+  });
+
+  it('names what the token does not carry when the role holds it, and the role when it does not', async () => {
+    const customer = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token;
+    const writeTags = async (secret: string) => {
+      const operations = (await script(secret, 'GET', '/api/explorer/operations')).json<{
+        operations: { id: string; method: string; path: string }[];
+      }>().operations;
+      const id = operations.find((operation) => operation.method === 'POST' && operation.path === '/tags')?.id;
+      const body = { key: 'script', value: 'written', objectType: 'test', color: '#1f77b4' };
+      return script(secret, 'POST', '/api/explorer/call', { token: customer, operationId: id, body, confirm: true });
+    };
+    const superUsers = await create(admin, { name: 'Explorer reads', expiresInDays: 7, capabilities: ['tools'] });
+    const refused = await writeTags(superUsers.secret);
+    expect([refused.statusCode, refused.json().error.message]).toEqual([
+      403,
+      'This token does not carry API explorer writes.',
+    ]);
+    const proservs = await create(proserv, { name: 'Explorer reads', expiresInDays: 7, capabilities: ['tools'] });
+    const byRole = await writeTags(proservs.secret);
+    expect([byRole.statusCode, byRole.json().error.message]).toEqual([
+      403,
+      'Your role may read through the API explorer, not write',
+    ]);
   });
 });

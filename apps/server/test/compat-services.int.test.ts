@@ -304,7 +304,7 @@ describe('the original dashboards and tracker services, translated', () => {
     const refused = await bearer(reportsOnly.secret, `${R}accountgroups7/`, groups);
     expect([refused.statusCode, refused.json().error.message]).toEqual([
       403,
-      'This API token does not carry the capability "customerToken".',
+      'This token does not carry Customer account groups.',
     ]);
     // A Mission whose report needs a capability the token lacks is refused by the report's own check.
     const ahc = await bearer(reportsOnly.secret, `${R}ahc7/`, {

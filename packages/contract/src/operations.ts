@@ -1,4 +1,4 @@
-import type { Capability } from './roles.js';
+import { SESSION_ONLY_CAPABILITIES, type Capability } from './roles.js';
 
 /**
  * Who may call each API operation, by operationId. The server refuses to register a route whose
@@ -30,11 +30,13 @@ export const OPERATION_ACCESS = {
   updateUser: 'manageUsers',
   listAuditLog: 'manageUsers',
   listAccountGroups: 'customerToken',
-  createReport: 'healthCheck',
+  // Each report kind needs its own capability (REPORT_KINDS), which the reports service checks for every
+  // request and, for a personal API token, every read: a session reads its own reports whatever its role now holds.
+  createReport: 'signedIn',
   listReports: 'signedIn',
   getReport: 'signedIn',
   downloadReportArtifact: 'signedIn',
-  rerunReport: 'healthCheck',
+  rerunReport: 'signedIn',
   listBulkAgents: 'tools',
   listBulkTests: 'tools',
   listBulkRoles: 'tools',
@@ -115,8 +117,9 @@ export const OPERATION_ACCESS = {
 export type OperationId = keyof typeof OPERATION_ACCESS;
 
 /**
- * Operations a personal API token may never call, whatever it carries: they manage the account's sessions,
- * password and tokens, which only its owner, signed in, may do (a token could otherwise make a longer-lived one).
+ * Operations a personal API token may never call, whatever it carries: those that manage the account's sessions,
+ * password and tokens, which only its owner, signed in, may do (a token could otherwise make a longer-lived one),
+ * and every operation a session-only capability guards (managing users). The access check refuses them with 403.
  */
 export const SESSION_ONLY_OPERATIONS: ReadonlySet<OperationId> = new Set<OperationId>([
   'logout',
@@ -127,5 +130,7 @@ export const SESSION_ONLY_OPERATIONS: ReadonlySet<OperationId> = new Set<Operati
   'listMyApiTokens',
   'createApiToken',
   'revokeApiToken',
-  'listAllApiTokens',
+  ...(Object.keys(OPERATION_ACCESS) as OperationId[]).filter((operationId) =>
+    SESSION_ONLY_CAPABILITIES.includes(OPERATION_ACCESS[operationId]),
+  ),
 ]);

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { capabilityForPath, MENU_GROUPS } from './menu.js';
 import { PATHS } from './paths.js';
+import { API_TOKEN_MESSAGES, CAPABILITY_DESCRIPTIONS, GRANTABLE_CAPABILITIES, grantableFor } from './api-tokens.js';
+import { OPERATION_ACCESS, SESSION_ONLY_OPERATIONS, type OperationId } from './operations.js';
+import { REPORT_KINDS } from './reports.js';
 import { can, localeAllowsAhcIe, roleFromLocale, ROLES } from './roles.js';
 
 describe('roleFromLocale', () => {
@@ -55,5 +58,30 @@ describe('the role matrix (spec section 6)', () => {
     expect(localeAllowsAhcIe('TAM, Super User')).toBe(true);
     expect(localeAllowsAhcIe('TAM')).toBe(false);
     expect(localeAllowsAhcIe(null)).toBe(false);
+  });
+});
+
+describe('what a personal API token may carry', () => {
+  it('never carries managing users: every operation it guards is for a signed-in session only', () => {
+    expect(grantableFor('Super User')).not.toContain('manageUsers');
+    const guarded = (Object.keys(OPERATION_ACCESS) as OperationId[]).filter(
+      (operationId) => OPERATION_ACCESS[operationId] === 'manageUsers',
+    );
+    expect(guarded).toEqual(expect.arrayContaining(['listUsers', 'inviteUser', 'updateUser', 'listAuditLog']));
+    for (const operationId of guarded) expect(SESSION_ONLY_OPERATIONS.has(operationId), operationId).toBe(true);
+    expect(API_TOKEN_MESSAGES.notGrantable('manageUsers')).toBe(
+      'A personal API token cannot carry User management: only a signed-in session may.',
+    );
+  });
+
+  it('carries, and says it carries, the reading of each report kind', () => {
+    expect(GRANTABLE_CAPABILITIES).not.toContain('proServHours');
+    for (const kind of Object.values(REPORT_KINDS)) {
+      expect(GRANTABLE_CAPABILITIES, kind.label).toContain(kind.capability);
+      expect(CAPABILITY_DESCRIPTIONS[kind.capability], kind.label).toContain('list, read and download');
+    }
+    expect(API_TOKEN_MESSAGES.notCarried(['healthCheck', 'reporting', 'tools'])).toBe(
+      'This token does not carry Health checks, Reports or Tools.',
+    );
   });
 });

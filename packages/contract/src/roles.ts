@@ -69,6 +69,13 @@ export const CAPABILITIES = {
 export type Capability = keyof typeof CAPABILITIES;
 
 /**
+ * Capabilities used only in a signed-in browser session, never through a personal API token, whatever it
+ * carries: managing users (a token could otherwise make an account, with its temporary password, that
+ * outlives the token). The access check refuses every operation they guard to a token (decision 0026).
+ */
+export const SESSION_ONLY_CAPABILITIES: readonly Capability[] = ['manageUsers'];
+
+/**
  * Turns a stored locale into a role. Unknown or empty locales become `User`; a locale that
  * contains one of the role names (for example "Super User; TAM") takes the first role it names.
  */

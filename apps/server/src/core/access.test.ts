@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { registerAccessControl, type SessionResolver } from './access.js';
+import type { Role, SessionUser } from '@ce/contract';
+import { registerAccessControl, requireCapability, type SessionResolver } from './access.js';
 
 describe('the access check at start-up', () => {
   const app = () => {
@@ -17,5 +18,40 @@ describe('the access check at start-up', () => {
       expect(() => server.get(url, async () => 'unguarded'), url).toThrow(
         `Route GET ${url} has no operationId listed in OPERATION_ACCESS`,
       );
+  });
+});
+
+describe('a second capability a service checks', () => {
+  const user = (role: Role, carries?: string[]): SessionUser => ({
+    id: 'u1',
+    email: 'someone@example.com',
+    name: null,
+    locale: role,
+    role,
+    ...(carries ? { apiToken: { id: 't1', name: 'Script', capabilities: carries } } : {}),
+  });
+  const refusal = (call: () => void) => {
+    try {
+      call();
+      return null;
+    } catch (error) {
+      return [(error as { statusCode: number }).statusCode, (error as Error).message];
+    }
+  };
+
+  it("names the token's missing capability by its Settings name when the role holds it, and the role otherwise", () => {
+    expect(refusal(() => requireCapability(user('TAM', ['healthCheck']), 'reporting', 'Your role cannot.'))).toEqual([
+      403,
+      'This token does not carry Reports.',
+    ]);
+    expect(
+      refusal(() => requireCapability(user('Engineering', ['healthCheck']), 'reporting', 'Your role cannot.')),
+    ).toEqual([403, 'Your role cannot.']);
+    expect(refusal(() => requireCapability(user('Engineering'), 'reporting'))).toEqual([
+      403,
+      'You do not have permission to do this',
+    ]);
+    expect(refusal(() => requireCapability(user('TAM', ['reporting']), 'reporting'))).toBeNull();
+    expect(refusal(() => requireCapability(user('TAM'), 'reporting'))).toBeNull();
   });
 });

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  API_TOKEN_MESSAGES,
   can,
   userMay,
   OPERATION_ACCESS,
   SESSION_COOKIE,
   SESSION_ONLY_OPERATIONS,
+  type Capability,
   type OperationId,
   type SessionUser,
 } from '@ce/contract';
@@ -48,9 +50,15 @@ function bearerOf(header: string | undefined): string | undefined {
   return /^bearer +(\S+) *$/i.exec(header)?.[1] ?? '';
 }
 
-/** A token may call an operation its user may (`userMay` checks the token's capabilities), unless only a session may. */
-const tokenMay = (operationId: OperationId, user: SessionUser) =>
-  !SESSION_ONLY_OPERATIONS.has(operationId) && userMay(user, OPERATION_ACCESS[operationId]);
+/**
+ * Refuses (403) a caller who may not use a capability, naming what is missing: the role (`roleRefusal`, or the
+ * plain refusal), or, when the role holds it, the personal API token that does not carry it, by its Settings
+ * name. Services ask this for a second capability (a report kind, API explorer writes), never the role alone.
+ */
+export function requireCapability(user: SessionUser, capability: Capability, roleRefusal?: string): void {
+  if (!can(user.role, capability)) throw forbidden(roleRefusal);
+  if (!userMay(user, capability)) throw forbidden(API_TOKEN_MESSAGES.notCarried([capability]));
+}
 
 /** The signed-in user of a route guarded by a capability (the guard has run: no user here is a 401). */
 export function requireUser(request: { user: SessionUser | null }): SessionUser {
@@ -98,12 +106,9 @@ export function registerAccessControl(
       const caller = bearer ? await tokens.authenticate(bearer, request.ip) : null;
       if (!caller) throw unauthorized('This API token is not valid: it is unknown, expired or revoked.');
       request.user = caller.user;
-      if (!tokenMay(operationId, caller.user))
-        throw forbidden(
-          SESSION_ONLY_OPERATIONS.has(operationId)
-            ? 'Sign in to do this: personal API tokens cannot manage sessions, passwords or tokens.'
-            : `This API token does not carry the capability "${capability}".`,
-        );
+      // Managing the account, its tokens and users is for its owner, signed in: a token is refused whatever it carries.
+      if (SESSION_ONLY_OPERATIONS.has(operationId)) throw forbidden(API_TOKEN_MESSAGES.sessionOnly);
+      requireCapability(caller.user, capability);
       return;
     }
     const sessionId = request.jar.get(SESSION_COOKIE);
@@ -111,7 +116,7 @@ export function registerAccessControl(
     request.user = request.session?.user ?? null;
     if (capability !== 'public') {
       if (!request.user) throw unauthorized();
-      if (!can(request.user.role, capability)) throw forbidden();
+      requireCapability(request.user, capability);
     }
     verifyCsrf(request, request.jar);
   });

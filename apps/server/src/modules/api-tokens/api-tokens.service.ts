@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  API_TOKEN_MESSAGES,
   API_TOKEN_PREFIX,
   can,
   userMay,
@@ -77,7 +78,7 @@ export class ApiTokensService {
       throw new AppError(400, 'token_too_long', `A token lives at most ${this.deps.maxDays} days.`);
     const refused = input.capabilities.filter((capability) => !grantableFor(user.role).includes(capability));
     if (refused.length)
-      throw new AppError(403, 'capability_not_held', `Your role does not hold ${refused.join(', ')}.`);
+      throw new AppError(403, 'capability_not_held', API_TOKEN_MESSAGES.notHeld(refused));
     const secret = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const row = await this.deps.repository.insert({
       userId: user.id,

@@ -1,5 +1,6 @@
-import { userMay, EXPLORER_MESSAGES, type ApiOperation, type ExplorerAnswer, type SessionUser } from '@ce/contract';
+import { EXPLORER_MESSAGES, type ApiOperation, type ExplorerAnswer, type SessionUser } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
+import { requireCapability } from '../../core/access.js';
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import { platformRefusal } from '../customer/customer.service.js';
@@ -97,7 +98,7 @@ export class ExplorerService {
     const operation = (await this.operations()).find((candidate) => candidate.id === input.operationId);
     if (!operation) throw new AppError(400, 'unknown_operation', EXPLORER_MESSAGES.unknownOperation);
     const writes = operation.method !== 'GET';
-    if (writes && !userMay(user, 'apiWrites')) throw new AppError(403, 'forbidden', EXPLORER_MESSAGES.writesNotAllowed);
+    if (writes) requireCapability(user, 'apiWrites', EXPLORER_MESSAGES.writesNotAllowed);
     if (writes && !input.confirm) throw new AppError(400, 'confirmation_required', EXPLORER_MESSAGES.confirmWrite);
 
     const { http } = this.deps.platform;

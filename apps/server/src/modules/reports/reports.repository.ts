@@ -39,12 +39,23 @@ export class ReportsRepository {
     return row;
   }
 
-  async list(options: { userId?: string; limit: number }): Promise<(ReportRow & { requestedBy: string })[]> {
+  /** The newest requests, of one user (or everyone's) and of the given kinds only. */
+  async list(options: {
+    userId?: string;
+    kinds: readonly string[];
+    limit: number;
+  }): Promise<(ReportRow & { requestedBy: string })[]> {
+    if (options.kinds.length === 0) return [];
     const rows = await this.db
       .select({ report: reportRequests, requestedBy: users.email })
       .from(reportRequests)
       .innerJoin(users, eq(users.id, reportRequests.userId))
-      .where(options.userId ? eq(reportRequests.userId, options.userId) : sql`true`)
+      .where(
+        and(
+          options.userId ? eq(reportRequests.userId, options.userId) : sql`true`,
+          inArray(reportRequests.kind, [...options.kinds]),
+        ),
+      )
       .orderBy(desc(reportRequests.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.report, requestedBy: row.requestedBy }));

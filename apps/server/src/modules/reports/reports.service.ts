@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import {
+  API_TOKEN_MESSAGES,
   ahcIeOptionsSchema,
+  can,
   closureOptionsSchema,
   tamActivityOptionsSchema,
   userMay,
@@ -14,6 +16,7 @@ import {
   type WorkNotification,
   REPORT_REQUEST_MESSAGES,
 } from '@ce/contract';
+import { requireCapability } from '../../core/access.js';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
@@ -60,6 +63,24 @@ function optionsFor(input: CreateReportInput): Record<string, unknown> {
   return {};
 }
 
+const KINDS = Object.keys(REPORT_KINDS) as ReportKind[];
+
+/**
+ * The report kinds a caller reads: a session all of its own (whatever its role holds now), a personal API
+ * token those whose capability it carries, as Settings names them. A token carrying none of those its role
+ * holds is refused, naming them.
+ */
+function readableKinds(user: SessionUser): readonly ReportKind[] {
+  if (!user.apiToken) return KINDS;
+  const readable = KINDS.filter((kind) => userMay(user, REPORT_KINDS[kind].capability));
+  const held = [...new Set(KINDS.map((kind) => REPORT_KINDS[kind].capability))].filter((capability) =>
+    can(user.role, capability),
+  );
+  if (readable.length === 0 && held.length > 0)
+    throw new AppError(403, 'forbidden', API_TOKEN_MESSAGES.notCarried(held));
+  return readable;
+}
+
 export interface ReportsDependencies {
   repository: ReportsRepository;
   queue: JobQueue;
@@ -76,8 +97,7 @@ export class ReportsService {
 
   async create(user: SessionUser, input: CreateReportInput): Promise<ReportRequest> {
     const kind = REPORT_KINDS[input.kind];
-    if (!userMay(user, kind.capability))
-      throw new AppError(403, 'forbidden', `Your role cannot request the ${kind.label}.`);
+    requireCapability(user, kind.capability, `Your role cannot request the ${kind.label}.`);
     if (kind.needsAccounts && input.accountGroups.length === 0) {
       throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups, [
         { path: 'accountGroups', message: REPORT_REQUEST_MESSAGES.noAccountGroups },
@@ -119,15 +139,21 @@ export class ReportsService {
 
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {
     const everyone = scope === 'all' && userMay(user, 'seeAllRuns');
-    const rows = await this.deps.repository.list({ userId: everyone ? undefined : user.id, limit: 200 });
+    const rows = await this.deps.repository.list({
+      userId: everyone ? undefined : user.id,
+      kinds: readableKinds(user),
+      limit: 200,
+    });
     const artifacts = await this.deps.repository.artifactsOf(rows.map((row) => row.id));
     return rows.map((row) => toApi(row, artifacts));
   }
 
+  /** A report the user may read: their own (or anyone's, for everyone's runs), of a kind a token carries. */
   private async visible(user: SessionUser, id: string): Promise<ReportRow> {
     const row = await this.deps.repository.find(id);
     if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'report_not_found', 'No such report');
+    if (user.apiToken) requireCapability(user, REPORT_KINDS[row.kind as ReportKind].capability);
     return row;
   }
 

@@ -1,5 +1,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { CAPABILITY_LABELS, type ApiToken, type Capability, type CreatedApiToken } from '@ce/contract';
+import {
+  CAPABILITY_DESCRIPTIONS,
+  CAPABILITY_LABELS,
+  type ApiToken,
+  type Capability,
+  type CreatedApiToken,
+} from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -142,12 +148,22 @@ function CreateTokenForm({ onCreated }: { onCreated: (created: CreatedApiToken) 
       </div>
       <fieldset>
         <legend className="text-sm font-medium">It may</legend>
-        <div className="mt-1 grid gap-1 sm:grid-cols-2">
+        <div className="mt-1 grid gap-2 sm:grid-cols-2">
           {(settings.data?.grantable ?? []).map((capability) => (
-            <label key={capability} className="flex items-center gap-2 text-sm">
-              <input type="checkbox" checked={chosen.has(capability)} onChange={() => toggle(capability)} />
-              {CAPABILITY_LABELS[capability]}
-            </label>
+            <div key={capability} className="text-sm">
+              <label className="flex items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={chosen.has(capability)}
+                  onChange={() => toggle(capability)}
+                  aria-describedby={`api-token-may-${capability}`}
+                />
+                {CAPABILITY_LABELS[capability]}
+              </label>
+              <p id={`api-token-may-${capability}`} className="ml-6 text-xs text-slate-600">
+                {CAPABILITY_DESCRIPTIONS[capability]}
+              </p>
+            </div>
           ))}
         </div>
       </fieldset>
@@ -174,7 +190,8 @@ export function ApiTokensSection() {
         Personal API tokens
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        A script sends one as <code>Authorization: Bearer …</code> and acts as you, within what you let it do.
+        A script sends one as <code>Authorization: Bearer …</code> and acts as you, within what you let it do. Managing
+        users, sessions, passwords and tokens is for you, signed in: no token can.
       </p>
       <CreateTokenForm onCreated={setCreated} />
       {created && (
