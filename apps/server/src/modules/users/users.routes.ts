@@ -16,7 +16,11 @@ import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403);
 
-/** User management for Super Users; every change goes to the audit log. */
+/**
+ * User management for Super Users, signed in: a personal API token is refused every operation here by the access
+ * check (`manageUsers` is session-only, decision 0026), so a temporary password never reaches a script.
+ * Every change goes to the audit log.
+ */
 export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async (app, { users }) => {
   const actor = (request: { user: SessionUser | null }) => {
     const { id, email, apiToken } = requireUser(request);
@@ -42,7 +46,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ users: UsersService }> = async
       schema: {
         operationId: 'inviteUser',
         tags: ['users'],
-        summary: 'Create an account with a role; the temporary password is shown once (Super User)',
+        summary: 'Create an account with a role; the temporary password is shown once (Super User, signed in)',
         body: inviteUserInputSchema,
         response: { 201: inviteUserResponseSchema, ...errors, 409: apiErrorSchema },
       },
