@@ -380,3 +380,35 @@ describe('an id of another kind of change set, read as a bulk run', () => {
     }
   });
 });
+
+describe('a flood of bogus bearer tokens', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('records the first in the security log and counts the rest from the same address, not a row each', async () => {
+    const bogus = (url: string, remoteAddress: string) =>
+      testApp.app.inject({ method: 'GET', url, remoteAddress, headers: { authorization: 'Bearer cet_bogus' } });
+    for (let request = 0; request < 100; request++) {
+      const answer = await bogus(request % 2 ? '/api/app-info' : '/api/reports', '198.51.100.90');
+      expect(answer.statusCode).toBe(401);
+    }
+    await bogus('/api/app-info', '198.51.100.91');
+    const { rows } = await testApp.database.sql.executeSql(
+      "select ip_address, detail, count from security_events where type = 'api_token_refused' order by id",
+    );
+    const flood = (rows as { ip_address: string; detail: string; count: number }[]).filter(
+      (row) => row.ip_address === '198.51.100.90',
+    );
+    // One row, or two when the flood straddles the end of a counting window; every request counted.
+    expect(flood.length).toBeGreaterThanOrEqual(1);
+    expect(flood.length).toBeLessThanOrEqual(2);
+    expect(flood[0]).toMatchObject({ detail: 'an unknown token' });
+    expect(flood.reduce((sum, row) => sum + row.count, 0)).toBe(100);
+    expect(rows).toContainEqual({ ip_address: '198.51.100.91', detail: 'an unknown token', count: 1 });
+  });
+});

@@ -1,4 +1,15 @@
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Local accounts; emails are stored lower-cased. `locale` holds the role: the original product kept it
@@ -87,7 +98,11 @@ export const signInThrottle = pgTable('sign_in_throttle', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
-/** Security events (failed sign-ins, locks, resets); never a password or a code. */
+/**
+ * Security events (failed sign-ins, locks, resets); never a password or a code. A refusal repeated from one
+ * address for one cause is one row per window, its `count` raised (`repeat_key` names the address, cause
+ * and window; null for events written each time).
+ */
 export const securityEvents = pgTable(
   'security_events',
   {
@@ -98,8 +113,14 @@ export const securityEvents = pgTable(
     ipAddress: text('ip_address'),
     detail: text('detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    count: integer('count').notNull().default(1),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    repeatKey: text('repeat_key'),
   },
-  (table) => [index('security_events_created_idx').on(table.createdAt)],
+  (table) => [
+    index('security_events_created_idx').on(table.createdAt),
+    uniqueIndex('security_events_repeat_key_idx').on(table.repeatKey),
+  ],
 );
 
 /** Administrative actions: who did what to whom, when. */

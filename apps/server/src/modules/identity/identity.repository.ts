@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { authChallenges, passwordResetCodes, securityEvents, signInThrottle } from '../../db/schema.js';
@@ -26,6 +27,15 @@ export type AttemptClaim =
   { allowed: true; count: number; lockedUntil: Date | null } | { allowed: false; lockedUntil: Date };
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** Refusals a caller can repeat at will (each written before anything is done): counted per address and cause. */
+const COUNTED_EVENTS: ReadonlySet<SecurityEventType> = new Set([
+  'api_token_refused',
+  'sign_in_refused_locked',
+  'password_reset_throttled',
+]);
+/** The window a counted event's row gathers its repeats in. */
+const REPEAT_WINDOW_MS = 15 * 60_000;
 
 /** SQL for the identity flows: challenges, reset codes, throttling, security events. */
 export class IdentityRepository {
@@ -139,6 +149,11 @@ export class IdentityRepository {
     await this.db.delete(signInThrottle).where(eq(signInThrottle.key, key));
   }
 
+  /**
+   * Writes a security event. A refusal repeated from one address for one cause (type, email, detail) within
+   * a window is one row whose `count` is raised: a flood of bogus tokens is recorded, not repeated. One
+   * statement, on a key every instance computes alike, so it holds across instances.
+   */
   async recordEvent(event: {
     type: SecurityEventType;
     email?: string | null;
@@ -146,13 +161,28 @@ export class IdentityRepository {
     ipAddress?: string | null;
     detail?: string;
   }): Promise<void> {
-    await this.db.insert(securityEvents).values({
+    const row = {
       type: event.type,
       email: event.email ?? null,
       userId: event.userId ?? null,
       ipAddress: event.ipAddress ?? null,
       detail: event.detail ?? null,
-    });
+    };
+    if (!COUNTED_EVENTS.has(event.type)) {
+      await this.db.insert(securityEvents).values(row);
+      return;
+    }
+    const window = Math.floor(Date.now() / REPEAT_WINDOW_MS);
+    const repeatKey = createHash('sha256')
+      .update(JSON.stringify([row.type, row.ipAddress, row.email, row.detail, window]))
+      .digest('hex');
+    await this.db
+      .insert(securityEvents)
+      .values({ ...row, repeatKey })
+      .onConflictDoUpdate({
+        target: securityEvents.repeatKey,
+        set: { count: sql`${securityEvents.count} + 1`, lastSeenAt: sql`now()` },
+      });
   }
 
   /**
