@@ -1,11 +1,13 @@
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { crc32, deflateRawSync, inflateRaw, inflateRawSync } from 'node:zlib';
 
 /**
  * Zip archives, read as hostile and written plainly. Reading holds the archive to its own central directory
  * from the first byte: no Zip64, no encryption, one disk, nothing before the first entry, between entries or
  * after the end record; each local header the same as its directory entry; every entry inflated once, capped
  * at its declared size, and coming to exactly that size and CRC. Uploads that are zips (hours workbooks,
- * backups) go through here before any other reader sees them.
+ * backups) go through here before any other reader sees them. `ZipReader` reads an archive entry by entry,
+ * each unpacked off the event loop when asked, for archives too large to unpack in one piece.
  */
 
 export interface ZipLimits {
@@ -14,14 +16,29 @@ export interface ZipLimits {
   maxUnzippedBytes: number;
 }
 
-export type ZipProblem = 'damaged' | 'too-large';
+/** What a reader entry by entry also holds an archive to. */
+export interface ZipReadLimits extends ZipLimits {
+  /** The most one entry may unpack to. */
+  maxEntryBytes: number;
+  /** The most the entries may unpack to together, per byte of the archive. */
+  maxRatio: number;
+}
 
-/** Why an archive was refused; each upload says it in its own words. */
+export type ZipProblem = 'damaged' | 'too-large' | 'too-compressed';
+
+const PROBLEMS: Record<ZipProblem, string> = {
+  damaged: 'The archive is damaged.',
+  'too-large': 'The archive unpacks to more than this upload may hold.',
+  'too-compressed': 'The archive unpacks to many times its own size.',
+};
+
+/** Why an archive was refused (and which entry, when one entry is to blame); each upload says it in its own words. */
 export class ZipError extends Error {
-  constructor(readonly problem: ZipProblem) {
-    super(
-      problem === 'too-large' ? 'The archive unpacks to more than this upload may hold.' : 'The archive is damaged.',
-    );
+  constructor(
+    readonly problem: ZipProblem,
+    readonly entry?: string,
+  ) {
+    super(PROBLEMS[problem]);
     this.name = 'ZipError';
   }
 }
@@ -94,19 +111,20 @@ export function zipDirectory(bytes: Buffer, limits: ZipLimits): { entries: ZipEn
   return { entries, directoryAt: end.offset };
 }
 
+/** An entry where the archive holds it: its data starts at `dataStart`. */
+export interface ZipLaidOutEntry extends ZipEntry {
+  dataStart: number;
+}
+
 /**
  * Walks the local headers from the first byte and holds each to the central directory (the same entries in
  * the same places, names, methods, flags and sizes, a data descriptor that says the same, no gap and nothing
- * extra before the directory), inflates every entry once with a cap at its declared size, checks its size and
- * CRC, and hands it to `visit` in the archive's order.
+ * extra before the directory); answers the entries in the archive's order, nothing unpacked yet.
  */
-export function unzipVerified(
-  bytes: Buffer,
-  limits: ZipLimits,
-  visit: (entry: ZipEntry, content: Buffer) => void = () => undefined,
-): ZipEntry[] {
+function zipLayout(bytes: Buffer, limits: ZipLimits): ZipLaidOutEntry[] {
   const { entries, directoryAt } = zipDirectory(bytes, limits);
   const ordered = [...entries].sort((a, b) => a.localOffset - b.localOffset);
+  const laidOut: ZipLaidOutEntry[] = [];
   let expected = 0;
   for (const entry of ordered) {
     const header = entry.localOffset;
@@ -141,22 +159,80 @@ export function unzipVerified(
         throw damaged();
       next = at + 12;
     }
-    const data = bytes.subarray(start, start + entry.compressedSize);
-    let content: Buffer;
-    if (entry.method === 0) content = data;
-    else if (entry.method === 8) {
-      try {
-        content = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) });
-      } catch {
-        throw damaged();
-      }
-    } else throw damaged();
-    if (content.length !== entry.size || crc32(content) !== entry.crc) throw damaged();
-    visit(entry, content);
+    if (entry.method !== 0 && entry.method !== 8) throw damaged();
+    laidOut.push({ ...entry, dataStart: start });
     expected = next;
   }
   if (expected !== directoryAt) throw damaged();
-  return entries;
+  return laidOut;
+}
+
+/** An entry's content as stored, checked against its declared size and CRC. */
+function verified(entry: ZipEntry, content: Buffer): Buffer {
+  if (content.length !== entry.size || crc32(content) !== entry.crc) throw damaged();
+  return content;
+}
+
+/**
+ * Checks the archive as `zipLayout` does, inflates every entry once with a cap at its declared size, checks
+ * its size and CRC, and hands it to `visit` in the archive's order. For small archives (workbooks): every
+ * entry is unpacked here, on the caller's thread.
+ */
+export function unzipVerified(
+  bytes: Buffer,
+  limits: ZipLimits,
+  visit: (entry: ZipEntry, content: Buffer) => void = () => undefined,
+): ZipEntry[] {
+  const laidOut = zipLayout(bytes, limits);
+  for (const entry of laidOut) {
+    const data = bytes.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+    let content: Buffer;
+    try {
+      content = entry.method === 0 ? data : inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) });
+    } catch {
+      throw damaged();
+    }
+    const { dataStart: _dataStart, ...plain } = entry;
+    visit(plain, verified(entry, content));
+  }
+  return laidOut.map(({ dataStart: _dataStart, ...entry }) => entry);
+}
+
+const inflateRawAsync = promisify(inflateRaw);
+
+/**
+ * An archive read entry by entry: opened, its directory and local headers are checked and its declared sizes
+ * held to the limits (the whole, each entry, and the ratio of the whole to the archive's own size) before
+ * anything is unpacked; `read` then unpacks one entry off the event loop (zlib's thread pool, in small steps),
+ * stops at the size it declared, and checks its size and CRC. Memory holds the archive and one entry.
+ */
+export class ZipReader {
+  private constructor(
+    private readonly bytes: Buffer,
+    /** In the archive's order. */
+    readonly entries: readonly ZipLaidOutEntry[],
+  ) {}
+
+  static open(bytes: Buffer, limits: ZipReadLimits): ZipReader {
+    const entries = zipLayout(bytes, limits);
+    const total = entries.reduce((sum, entry) => sum + entry.size, 0);
+    if (total > limits.maxRatio * bytes.length) throw new ZipError('too-compressed');
+    const large = entries.find((entry) => entry.size > limits.maxEntryBytes);
+    if (large) throw new ZipError('too-large', large.name);
+    return new ZipReader(bytes, entries);
+  }
+
+  async read(entry: ZipLaidOutEntry): Promise<Buffer> {
+    const data = this.bytes.subarray(entry.dataStart, entry.dataStart + entry.compressedSize);
+    if (entry.method === 0) return verified(entry, data);
+    let content: Buffer;
+    try {
+      content = await inflateRawAsync(data, { maxOutputLength: Math.max(entry.size, 1) });
+    } catch {
+      throw damaged();
+    }
+    return verified(entry, content);
+  }
 }
 
 /** A date as MS-DOS time and date fields (two-second steps, from 1980). */
