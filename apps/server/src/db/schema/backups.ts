@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { jobColumns } from './job-columns.js';
 
@@ -20,6 +20,11 @@ export const backups = pgTable(
     size: integer('size'),
     /** SHA-256 of the archive's bytes. */
     checksum: text('checksum'),
+    /**
+     * When its items went into `backup_items` (as the backup was written or the upload checked); null for an
+     * archive kept by an earlier version, indexed on its first read.
+     */
+    indexedAt: timestamp('indexed_at', { withTimezone: true }),
   },
   (table) => [
     index('backups_organization_idx').on(table.organizationId, table.aid, table.createdAt),
@@ -37,4 +42,24 @@ export const backupChunks = pgTable(
     content: bytea('content').notNull(),
   },
   (table) => [primaryKey({ columns: [table.backupId, table.position] })],
+);
+
+/**
+ * A backup's items, read once from its archive (or as the job wrote them): what items, drift, plans and
+ * restores read, so none of them unpacks the archive again. Each half is its JSON text.
+ */
+export const backupItems = pgTable(
+  'backup_items',
+  {
+    backupId: uuid('backup_id')
+      .notNull()
+      .references(() => backups.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    key: text('key').notNull(),
+    name: text('name').notNull(),
+    masked: jsonb('masked').$type<string[]>().notNull().default([]),
+    config: text('config'),
+    server: text('server'),
+  },
+  (table) => [primaryKey({ columns: [table.backupId, table.kind, table.key] })],
 );
