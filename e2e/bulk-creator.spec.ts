@@ -78,17 +78,33 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
     expect(names.length).toBe((before[index]?.length ?? 0) + 2);
   }
 
-  // The same session again creates nothing twice.
+  // The run has ended: Execute waits for a change. The same templates in a new session create nothing twice.
+  await expect(page.getByRole('button', { name: 'Execute Bulk Tests' })).toBeDisabled();
+  await expect(page.getByTestId('execute-hint')).toHaveText('This run has ended: to run again, start a new session.');
+  const firstRun = page.url();
+  await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
+  await chooseGroups(page, token, groups);
+  await fillTemplate(page, 0, {
+    name: 'E2E Shop front',
+    url: 'https://shop.example.com',
+    agents: [cloud[0]?.agentName ?? ''],
+  });
+  await page.getByRole('button', { name: 'Add Another Test Template' }).click();
+  await fillTemplate(page, 1, {
+    name: 'E2E Shop DNS',
+    type: 'dns-trace',
+    domain: 'shop.example.com',
+    agents: [cloud[1]?.agentName ?? ''],
+  });
   await page.getByRole('button', { name: 'Preview Plan' }).click();
   await expect(page.getByTestId('plan')).toContainText('0 to create, 6 already exist');
-  const firstRun = page.url();
   await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
-  await expect(page).not.toHaveURL(firstRun);
   await expect(toast(page, 'Nothing to create: every test already exists')).toBeVisible({ timeout: 20_000 });
   await expect(results.getByTestId('skipped')).toHaveText('6');
 
-  // Undo the first run (back in the browser's history, the token still in memory): exactly its six
-  // tests go, everything else stays.
+  // Undo the first run (back in the browser's history, past the new session, the token still in memory):
+  // exactly its six tests go, everything else stays.
+  await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(firstRun);
   await page.getByRole('button', { name: 'Undo this run' }).click();
@@ -112,6 +128,44 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   // The token that worked is offered again, as its last 8 characters.
   await page.getByRole('button', { name: `…${token.slice(-8)}` }).click();
   await expect(page.getByLabel('OAuth Token')).toHaveValue(token);
+});
+
+test('the execution time is what the user waited, from the click to the results; Execute then waits for a change', async ({
+  page,
+}) => {
+  const token = await orgAdminToken(page);
+  const groups = (await groupsOf(page, token)).slice(0, 1);
+  const cloud = (await agentsIn(page, token, groups[0]?.aid ?? '')).find((agent) => agent.agentType === 'cloud');
+  await page.goto('/home/tools/bulk-tests');
+  await chooseGroups(page, token, groups);
+  await fillTemplate(page, 0, {
+    name: 'E2E Waited for',
+    url: 'https://waited.example.com',
+    agents: [cloud?.agentName ?? ''],
+  });
+  // A slow network: the request to start the run takes 3 s to reach the server.
+  await page.route('**/api/bulk/runs', async (route) => {
+    if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 3000));
+    await route.fallback();
+  });
+  const clicked = Date.now();
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  await expect(toast(page, 'All 1 test created successfully!')).toBeVisible({ timeout: 20_000 });
+  const waited = Date.now() - clicked;
+  const shown = await page.getByRole('region', { name: 'Results' }).getByTestId('execution-time').textContent();
+  const ms = Number(/^([\d,]+) ms$/.exec(shown ?? '')?.[1]?.replaceAll(',', ''));
+  expect(ms).toBeGreaterThanOrEqual(3000);
+  expect(ms).toBeLessThanOrEqual(waited);
+
+  // Ended: Execute is disabled until what it would send changes (here, the answer for a name that is taken).
+  const execute = page.getByRole('button', { name: 'Execute Bulk Tests' });
+  await expect(execute).toBeDisabled();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(page.getByTestId('plan')).toContainText('0 to create, 1 already exist');
+  await page.getByRole('radio', { name: /Create mine with a suffix/ }).check();
+  await expect(execute).toBeEnabled();
+  await page.getByRole('radio', { name: 'Skip it' }).check();
+  await expect(execute).toBeDisabled();
 });
 
 test('each test type asks for its own fields, with the spec messages', async ({ page }) => {

@@ -422,7 +422,10 @@ export const bulkRunSchema = z.object({
   createdAt: z.string(),
   startedAt: z.string().nullable(),
   finishedAt: z.string().nullable(),
-  /** Milliseconds from the first operation to the last (the spec's execution time). */
+  /**
+   * Milliseconds from the first operation to the last: the server's working time. The results panel's
+   * "Execution time" is what the user waited instead, from their click to the results (web: run-waits.ts).
+   */
   executionTimeMs: z.number().int().nullable(),
   undoOf: z.string().nullable(),
   undoneBy: z.string().nullable(),

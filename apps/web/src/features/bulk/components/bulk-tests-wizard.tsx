@@ -72,6 +72,11 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   const startRun = useStartRun(platformErrors(BULK_MESSAGES.createFailed));
   const { data: run } = useBulkRun(runId);
   const runActive = startRun.isPending || (run !== undefined && !isFinished(run));
+  // What Execute would send. Once a run has ended, Execute waits until this changes: the same input again
+  // would only start a run with nothing new to do.
+  const executeInput = JSON.stringify([platform.token, platform.chosen, templates, onConflict]);
+  const [ranWith, setRanWith] = useState<string | null>(null);
+  const ranAsShown = runId !== null && !runActive && ranWith === executeInput;
 
   const groupKey = platform.chosen.map((group) => group.aid).join(',');
   const catalogue = useMemo(() => agentCatalogue(agents?.groups ?? []), [agents]);
@@ -86,6 +91,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     setAgents(null);
     form.reset({ templates: [newTestTemplate()] });
     setPlanned(null);
+    setRanWith(null);
     setStep(1);
     openRun(null);
   };
@@ -154,7 +160,10 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
         onConflict,
       },
       {
-        onSuccess: (started) => openRun(started.id),
+        onSuccess: (started) => {
+          setRanWith(executeInput);
+          openRun(started.id);
+        },
       },
     );
   });
@@ -284,7 +293,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
           </section>
         )}
       </fieldset>
-      {/* Outside the read-only part: the same templates can be planned and run again (nothing is created twice). */}
+      {/* Outside the read-only part: the templates can be planned again, and run again with another answer for taken names. */}
       {step === 3 && (
         <div className="space-y-4">
           {plan && (
@@ -334,11 +343,21 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
               <Button busy={planning} busyLabel="Planning" onClick={preview}>
                 Preview Plan
               </Button>
-              <Button variant="primary" disabled={runActive} onClick={execute}>
+              <Button
+                variant="primary"
+                disabled={runActive || ranAsShown}
+                aria-describedby={ranAsShown ? 'execute-hint' : undefined}
+                onClick={execute}
+              >
                 {runActive ? 'Creating Tests...' : 'Execute Bulk Tests'}
               </Button>
             </div>
           </div>
+          {ranAsShown && (
+            <p id="execute-hint" data-testid="execute-hint" className="text-right text-sm text-slate-600">
+              This run has ended: to run again, start a new session.
+            </p>
+          )}
         </div>
       )}
     </FormProvider>
