@@ -238,6 +238,33 @@ describe('the original reports service and bulk API, translated', () => {
     expect(compat.find((operation) => operation.operationId === 'compatFeedback')?.description).toContain(
       '`sendFeedback`',
     );
+    // A path parameter lists the calls it takes, as spec section 7 names them: a script can see which exist.
+    const accepted = (path: string, name: string) =>
+      (document.paths[path] as Record<string, { parameters?: { name: string; schema: { enum?: string[] } }[] }>)[
+        path.endsWith('{id}') || path.includes('{metric}') ? 'get' : 'post'
+      ]?.parameters?.find((parameter) => parameter.name === name)?.schema.enum;
+    expect(accepted(`${R}{metric}/`, 'metric')).toEqual([
+      'Metrics',
+      'Metrics-as',
+      'Metrics-as-endp',
+      'Metrics-alerts-report',
+      'Metrics-as-closure',
+      'Metrics-tams-weekly',
+      'Metrics-Dashboards',
+      'Metrics-TimeTracker-hours',
+    ]);
+    expect(accepted(`${R}{call}/`, 'call')).toEqual([
+      'request-report',
+      'request-as',
+      'request-as7',
+      'alert-reports7',
+      'tams-reports7',
+      'mv_report',
+      'ahc7',
+    ]);
+    expect(accepted(`${R}{read}/{id}`, 'read')).toEqual(['te-health', 'as-built']);
+    const templated = Object.keys(document.paths).filter((path) => path.startsWith('/compat/') && path.includes('{'));
+    expect(templated.sort()).toEqual([`${R}{call}/`, `${R}{metric}/`, `${R}{read}/{id}`]);
   });
 
   it("answers each refusal in the spec's words", async () => {
@@ -258,10 +285,18 @@ describe('the original reports service and bulk API, translated', () => {
           400,
           `Unrecognized mission: ${Mission}`,
         ]);
-    for (const metric of ['__proto__', 'constructor', 'toString']) {
+    for (const metric of ['__proto__', 'constructor', 'toString', 'Metrics-nope']) {
       const counter = await suite.call('token', 'GET', `${R}${metric}/`);
-      expect([counter.statusCode, counter.json().error?.message], metric).toEqual([404, 'No such metric']);
+      expect([counter.statusCode, counter.json().error?.message], metric).toEqual([
+        400,
+        expect.stringMatching(/^No such counter: the counters are Metrics, Metrics-as, .*Metrics-TimeTracker-hours\.$/),
+      ]);
     }
+    const call = await suite.call('token', 'POST', `${R}request-nothing/`, [group(), { Mission: 'AHC v7', cec }]);
+    expect([call.statusCode, call.json().error?.message]).toEqual([
+      400,
+      'No such call: the report calls are request-report, request-as, request-as7, alert-reports7, tams-reports7, mv_report, ahc7.',
+    ]);
     expect(await refusal({ no_todo_list2: [group(), { Mission: 'AHC v7', cec }] })).toEqual([
       400,
       'OAuth token not provided',

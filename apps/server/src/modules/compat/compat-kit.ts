@@ -1,9 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import { z } from 'zod';
 import { COMPAT_MAPS_TO, type OperationId } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import type { SessionUser } from '@ce/contract';
 
 type Handler = (request: FastifyRequest, reply: FastifyReply, user: SessionUser) => Promise<unknown>;
+
+/**
+ * A path parameter that names one of a few original calls: the document lists them (a script author sees
+ * which exist) and any other name is refused with them in words.
+ */
+export const callName = <const T extends readonly [string, ...string[]]>(names: T, refusal: string) =>
+  z.enum(names, { error: () => `${refusal} ${names.join(', ')}.` });
 
 /**
  * Registers one original call: under its path as the original app called it (documented, tagged `compat`,
@@ -18,18 +26,27 @@ export function originalCall(
   operationId: OperationId,
   summary: string,
   handler: Handler,
-  options: RouteShorthandOptions = {},
+  options: RouteShorthandOptions & { params?: z.ZodObject } = {},
 ): void {
+  const { params, ...routeOptions } = options;
   const mapsTo = COMPAT_MAPS_TO[operationId] ?? [];
   const description = mapsTo.length
     ? `Translated onto ${mapsTo.map((id) => `\`${id}\``).join(', ')}: use that operation instead.`
     : 'Not translated: see the answer.';
   const register = (url: string, hide: boolean) =>
     app.route({
-      ...options,
+      ...routeOptions,
       method,
       url,
-      schema: { operationId, tags: ['compat'], deprecated: true, summary, description, ...(hide ? { hide } : {}) },
+      schema: {
+        operationId,
+        tags: ['compat'],
+        deprecated: true,
+        summary,
+        description,
+        ...(params ? { params } : {}),
+        ...(hide ? { hide } : {}),
+      },
       handler: async (request, reply) => {
         const answer = await handler(request, reply, requireUser(request));
         return reply.sent ? reply : answer;

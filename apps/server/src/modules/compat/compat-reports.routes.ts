@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { REPORT_REQUEST_MESSAGES, type DashboardMetrics, type ReportRequest } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
-import { originalCall } from './compat-kit.js';
+import { callName, originalCall } from './compat-kit.js';
 import { checkCec, forward, tokenGroups } from './forward.js';
 import { readOriginalBody } from './original-body.js';
 import {
@@ -28,8 +29,9 @@ const METRICS = new Map<string, (metrics: DashboardMetrics) => Record<string, nu
   ['Metrics-Dashboards', (metrics) => ({ cloned_count: metrics.provisionedDashboards })],
   ['Metrics-TimeTracker-hours', (metrics) => ({ TAMs: metrics.hours.tam, PS: metrics.hours.ps })],
 ]);
+const METRIC_NAMES = [...METRICS.keys()] as [string, ...string[]];
 /** The report calls: the Mission in the body picks the kind, whichever of these it comes to. */
-const REPORT_CALLS = new Set([
+const REPORT_CALLS = [
   'request-report',
   'request-as',
   'request-as7',
@@ -37,8 +39,9 @@ const REPORT_CALLS = new Set([
   'tams-reports7',
   'mv_report',
   'ahc7',
-]);
-const REPORT_READS = new Set(['te-health', 'as-built']);
+] as const;
+const REPORT_READ_NAMES = ['te-health', 'as-built'] as const;
+const REPORT_READS = new Set<string>(REPORT_READ_NAMES);
 
 /** The original reports service's calls under `prefix`, each translated onto the product's operations. */
 export function compatReportsRoutes(app: FastifyInstance, prefix: string): void {
@@ -64,6 +67,7 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
       if (!pick) throw new AppError(404, 'not_found', 'No such metric');
       return pick(await metrics(request));
     },
+    { params: z.object({ metric: callName(METRIC_NAMES, 'No such counter: the counters are') }) },
   );
 
   originalCall(
@@ -105,6 +109,7 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
         await forward<ReportRequest>(app, request, { method: 'GET', url: `/api/reports/${encodeURIComponent(id)}` })
       ).body;
     },
+    { params: z.object({ read: callName(REPORT_READ_NAMES, 'No such call: the report reads are'), id: z.string() }) },
   );
   originalCall(
     app,
@@ -113,13 +118,12 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
     'compatRequestReport',
     'Request a report; the Mission picks the kind',
     async (request, reply, user) => {
-      if (!REPORT_CALLS.has((request.params as { call: string }).call))
-        throw new AppError(404, 'not_found', 'No such call');
       const original = readOriginalBody(request.body);
       const kind = missionOf(original);
       if (kind === 'backup') return reply.status(202).send(await requestBackup(app, request, user, original));
       return reply.status(202).send(await requestReport(app, request, user, original, kind));
     },
+    { params: z.object({ call: callName(REPORT_CALLS, 'No such call: the report calls are') }) },
   );
   originalCall(
     app,
