@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { MigrationPlan } from '@ce/contract';
 import { DATABASES } from './build-test-app.js';
 import { migrationSuite } from './support/alerts-migration.js';
 
@@ -6,6 +7,24 @@ describe.each(DATABASES)('alerts migration, when things go wrong (%s)', (kind) =
   const suite = migrationSuite(kind);
   const { world, source, staging, ruleIdOf, snapshot, request, start, finished, undo } = suite;
   const acme = () => suite.acme();
+
+  it('says in the plan, before anything is confirmed, that a read-only token cannot write, and writes nothing', async () => {
+    const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';
+    const before = snapshot(suite.saas().aid);
+    const response = await suite.tam().request({
+      method: 'POST',
+      url: '/api/alerts-migration/plan',
+      payload: { ...request({ options: { includeWindows: true } }), token: readOnly },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const plan = response.json<MigrationPlan>();
+    expect(plan.writes).toBeGreaterThan(0);
+    expect(plan.problems).toEqual([
+      'The token cannot write into Acme - SaaS Apps: the platform refused a write that changes nothing (the "Edit alert rules" permission is needed).',
+      'The token cannot write into Acme - SaaS Apps: the platform refused a write that changes nothing (the "Edit alert suppression windows" permission is needed).',
+    ]);
+    expect(snapshot(suite.saas().aid)).toEqual(before);
+  });
 
   it('names the permission a token lacks, per item, without stopping the others', async () => {
     const readOnly = world().tokens.find((candidate) => candidate.kind === 'read-only')?.token ?? '';

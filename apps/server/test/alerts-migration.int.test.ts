@@ -103,6 +103,8 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     ]);
     expect(item('Migration: portal freeze')).toMatchObject({ kind: 'suppression-window', status: 'create' });
     expect(plan.writes).toBe(3);
+    // The Org Admin token's user may write alert rules and windows in the target: nothing stands in the way.
+    expect(plan.problems).toEqual([]);
     expect(snapshot(saas().aid)).toEqual(before);
     expect(world().tests.length).toBe(calls);
   });
@@ -144,6 +146,8 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     );
     const portal = world().tests.find((test) => test.aid === saas().aid && test.testName === 'Migration portal');
     expect(created?.testIds).toEqual([portal?.testId]);
+    // Within one organization the recipients are the organization's own: kept.
+    expect(created?.notificationEmails).toEqual(['noc@acme.example.com']);
     expect(created?.integrations).toEqual([
       expect.objectContaining({ kind: 'thirdParty', integrationType: 'pager-duty' }),
       expect.objectContaining({
@@ -218,7 +222,7 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     expect(snapshot(source().aid, saas().aid, staging().aid)).toEqual(before);
   });
 
-  it('copies into another organization with its own token: webhooks by name, third-party integrations dropped', async () => {
+  it("copies into another organization with its own token: webhooks by name, the source's recipients and third-party integrations dropped", async () => {
     const globex = world().organizations[1];
     const globexToken =
       world().tokens.find((token) => token.kind === 'org-admin' && token.orgId === globex?.orgId)?.token ?? '';
@@ -238,15 +242,27 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     ).toEqual([
       'test Migration portal: No http-server test of this name in ' + target.accountGroupName,
       'test Migration checkout: No http-server test of this name in ' + target.accountGroupName,
+      "recipient noc@acme.example.com: An email address of the source's organization: kept in another organization only when asked",
       'integration pager-duty: A third-party integration cannot be matched in another organization: add it there again',
       'integration NOC webhook: No integration of this name in the target organization',
     ]);
+    expect(plan.problems).toEqual([]);
+    // Kept when asked: the plan then drops no recipient.
+    const keeping = (
+      await tam().request({
+        method: 'POST',
+        url: '/api/alerts-migration/plan',
+        payload: { ...payload, options: { ...payload.options, keepRecipients: true } },
+      })
+    ).json<MigrationPlan>();
+    expect(keeping.items[0]?.dropped.filter((reference) => reference.kind === 'recipient')).toEqual([]);
     const run = await finished((await start(payload)).id);
     expect(run).toMatchObject({ status: 'done', targetOrganizationName: globex.name, totals: { done: 1 } });
     const copied = world().alertRules.find(
       (rule) => rule.aid === target.aid && rule.ruleName === 'Migration: portal latency',
     );
-    expect(copied).toMatchObject({ testIds: [], notificationEmails: ['noc@acme.example.com'] });
+    // A Globex rule does not notify Acme's NOC.
+    expect(copied).toMatchObject({ testIds: [], notificationEmails: [] });
     expect(copied?.integrations ?? []).toEqual([]);
 
     const missing = await tam().request({

@@ -65,6 +65,11 @@ export const migrationOptionsSchema = z.object({
   keepDefault: z.boolean().default(false),
   /** Copy the suppression windows that cover a migrated rule's tests (their tests mapped by name). */
   includeWindows: z.boolean().default(false),
+  /**
+   * Into another organization, keep the rules' email recipients (addresses of the source's organization:
+   * dropped unless asked, each listed in the plan). Within one organization they are always kept.
+   */
+  keepRecipients: z.boolean().default(false),
 });
 export type MigrationOptions = z.output<typeof migrationOptionsSchema>;
 
@@ -95,6 +100,7 @@ export const migrationRequestSchema = z
       whenNoTestsLeft: 'keep',
       keepDefault: false,
       includeWindows: false,
+      keepRecipients: false,
     }),
     decisions: z
       .array(migrationDecisionSchema)
@@ -131,6 +137,11 @@ export const migrationPlanSchema = z.object({
   totals: z.record(z.string(), z.number().int()),
   /** Platform calls the plan's writes need (one per created, updated or deleted item). */
   writes: z.number().int(),
+  /**
+   * What would make the writes fail, said before anything is confirmed: a token whose user may not write
+   * where the plan writes. A plan with problems is not applied.
+   */
+  problems: z.array(z.string()),
 });
 export type MigrationPlan = z.infer<typeof migrationPlanSchema>;
 

@@ -26,6 +26,21 @@ export const roleSchema = z.looseObject({
 });
 export type PlatformRole = z.infer<typeof roleSchema>;
 
+/** A role with what it lets its users do (`GET /roles/{id}`): each permission by its label ("Edit alert rules"). */
+export const roleDetailSchema = roleSchema.extend({
+  permissions: z
+    .array(
+      z.looseObject({
+        permissionId: z.string().optional(),
+        label: z.string(),
+        permission: z.string().optional(),
+        isManagementPermission: z.boolean().optional(),
+      }),
+    )
+    .default([]),
+});
+export type PlatformRoleDetail = z.infer<typeof roleDetailSchema>;
+
 export const userSchema = z.looseObject({
   uid: z.string(),
   name: z.string().optional(),

@@ -28,6 +28,7 @@ const CLIENT_OPERATIONS = [
   'GET /users/current',
   'POST /users',
   'GET /roles',
+  'GET /roles/{id}',
   'GET /audit-user-events',
   'GET /tests',
   ...(['http-server', 'page-load', 'dns-server', 'dns-trace', 'agent-to-server', 'bgp'] as const).flatMap((type) => [
@@ -124,6 +125,7 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
       aid,
     );
     await admin.roles.list(aid);
+    await admin.roles.get('1', aid);
     for await (const _event of admin.auditUserEvents.list({ aid, range: { window: '30d' } })) break;
 
     await admin.tests.list(aid);

@@ -4,6 +4,7 @@ import {
   accountGroupsResponseSchema,
   agentSchema,
   auditEventSchema,
+  roleDetailSchema,
   roleSchema,
   userSchema,
 } from '../schemas.js';
@@ -41,6 +42,9 @@ export const users = (caller: Caller) => ({
 export const roles = (caller: Caller) => ({
   list: async (aid?: string, signal?: AbortSignal) =>
     caller.list('roles', roleSchema, 'roles', 'roles', { aid, signal }),
+  /** One role with its permissions. */
+  get: (roleId: string, aid?: string, signal?: AbortSignal) =>
+    caller.request(roleDetailSchema, `roles/${encodeURIComponent(roleId)}`, 'role', { aid, signal }),
 });
 
 export const auditUserEvents = (caller: Caller) => ({

@@ -1,4 +1,4 @@
-import type { AccountGroup, Organization, User } from './model.js';
+import type { AccountGroup, Organization, Permission, User } from './model.js';
 import { buildGroup, type OrganizationBuild, type WorldPlan } from './group-builder.js';
 import { addDashboardReferences, addEndpointSelection, plantHealthCases } from './planted-cases.js';
 import { plantMigrationCases } from './migration-cases.js';
@@ -7,6 +7,28 @@ import { DAY, ORGS, CLOUD_LOCATIONS, FIRST, LAST } from './world-tables.js';
 import type { GeneratorOptions, World } from './world.js';
 
 export type { GeneratorOptions, World, WorldSize } from './world.js';
+
+/**
+ * The permissions the sandbox's roles hold, labelled as the platform's role detail labels them (the
+ * permission names are the sandbox's own: the published document shows only examples).
+ */
+const PERMISSIONS: Permission[] = [
+  ['View tests', 'TESTS_READ', false],
+  ['Edit tests', 'TESTS_UPDATE', false],
+  ['View alert rules', 'ALERT_RULES_READ', false],
+  ['Edit alert rules', 'ALERT_RULES_UPDATE', false],
+  ['View alert suppression windows', 'ALERT_SUPPRESSION_WINDOWS_READ', false],
+  ['Edit alert suppression windows', 'ALERT_SUPPRESSION_WINDOWS_UPDATE', false],
+  ['View dashboards', 'DASHBOARDS_READ', false],
+  ['Edit dashboards', 'DASHBOARDS_UPDATE', false],
+  ['View all users', 'USERS_READ', true],
+  ['Edit users', 'USERS_UPDATE', true],
+].map(([label, permission, isManagementPermission], index) => ({
+  permissionId: String(index + 1),
+  label: String(label),
+  permission: String(permission),
+  isManagementPermission: Boolean(isManagementPermission),
+}));
 
 /** Tokens depend only on the seed and the organization, so they stay the same when the data changes. */
 function tokenSuffix(seed: string, purpose: string): string {
@@ -82,11 +104,19 @@ export function generateWorld(options: GeneratorOptions = {}): World {
     tokens: [],
   };
 
+  const viewing = PERMISSIONS.filter((permission) => permission.label.startsWith('View'));
+  const working = PERMISSIONS.filter((permission) => !permission.isManagementPermission);
   world.roles = [
-    { roleId: '1', name: 'Organization Admin', isBuiltin: true, hasManagementPermissions: true },
-    { roleId: '2', name: 'Account Admin', isBuiltin: true, hasManagementPermissions: true },
-    { roleId: '3', name: 'Regular User', isBuiltin: true, hasManagementPermissions: false },
-    { roleId: '4', name: 'Read Only User', isBuiltin: true, hasManagementPermissions: false },
+    {
+      roleId: '1',
+      name: 'Organization Admin',
+      isBuiltin: true,
+      hasManagementPermissions: true,
+      permissions: PERMISSIONS,
+    },
+    { roleId: '2', name: 'Account Admin', isBuiltin: true, hasManagementPermissions: true, permissions: PERMISSIONS },
+    { roleId: '3', name: 'Regular User', isBuiltin: true, hasManagementPermissions: false, permissions: working },
+    { roleId: '4', name: 'Read Only User', isBuiltin: true, hasManagementPermissions: false, permissions: viewing },
   ];
 
   // Cloud agents are shared by every account group.

@@ -113,11 +113,21 @@ export interface User {
   roleIdsByAid: Record<string, string[]>;
 }
 
+/** A permission as a role's detail lists it (`GET /roles/{id}`). */
+export interface Permission {
+  permissionId: string;
+  label: string;
+  permission: string;
+  isManagementPermission: boolean;
+}
+
 export interface Role {
   roleId: string;
   name: string;
   isBuiltin: boolean;
   hasManagementPermissions: boolean;
+  /** What the role lets its users do (the sandbox refuses the read-only token's writes whatever its role says). */
+  permissions: Permission[];
 }
 
 export interface Widget {

@@ -11,9 +11,9 @@ const ruleBody = z.looseObject({
 }) as unknown as z.ZodType<AlertRuleBody>;
 const windowBody = z.looseObject({ name: z.string(), testIds: z.array(z.string()) });
 
-/** The platform permissions the writes need (named when the platform answers 403). */
-const EDIT_RULES = 'Edit alert rules';
-const EDIT_WINDOWS = 'Edit alert suppression windows';
+/** The platform permissions the writes need (named when the platform answers 403, checked before a plan). */
+export const EDIT_RULES = 'Edit alert rules';
+export const EDIT_WINDOWS = 'Edit alert suppression windows';
 
 /** Whether a phase-0 item took its rule into its target (written, or found identical there). */
 const tookIt = (item: ChangeItemRow) =>

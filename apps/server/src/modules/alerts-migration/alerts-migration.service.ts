@@ -23,9 +23,10 @@ import { resultsFile } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { conditionInWords, notificationsInWords } from './describe.js';
 import { MIGRATION_KINDS, migrationInput, resultRows } from './kinds.js';
-import { changeItems, planItems, planMigration, type MigrationInput } from './plan.js';
+import { changeItems, planItems, planMigration, plannedWrites, type MigrationInput } from './plan.js';
 import { readSource } from './read.js';
 import { testIdsOf } from './rule-plan.js';
+import { writeProblems } from './write-access.js';
 
 export interface AlertsMigrationDependencies {
   repository: ChangeSetRepository;
@@ -125,15 +126,20 @@ export class AlertsMigrationService {
     };
   }
 
-  /** What the migration would do, rule by rule and target by target; nothing is written. */
+  /**
+   * What the migration would do, rule by rule and target by target, and whether its tokens may do it;
+   * nothing is written.
+   */
   async plan(request: MigrationRequest): Promise<MigrationPlan> {
     const { input } = await this.input(request);
     return readForCustomer(async () => {
-      const planned = await planMigration(input, this.sessions(request));
+      const sessions = this.sessions(request);
+      const planned = await planMigration(input, sessions);
       const items = planItems(planned, input);
       const totals: Record<string, number> = {};
       for (const item of items) totals[item.status] = (totals[item.status] ?? 0) + 1;
-      return { items, totals, writes: changeItems(planned, input).filter((item) => !item.status).length };
+      const writes = changeItems(planned, input).filter((item) => !item.status);
+      return { items, totals, writes: writes.length, problems: await writeProblems(plannedWrites(writes, sessions)) };
     });
   }
 

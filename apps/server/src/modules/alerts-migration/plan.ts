@@ -9,10 +9,12 @@ import type { PlatformSession } from '@ce/platform-client';
 import type { ChangeSessions } from '../../core/change-sets/handlers.js';
 import type { NewChangeItem } from '../../core/change-sets/repository.js';
 import { mapPool } from '../../core/map-pool.js';
+import { MIGRATION_ACTIONS } from './actions.js';
 import { notificationsInWords, valueInWords } from './describe.js';
 import { readSource, readTarget, type SourceGroup } from './read.js';
 import { ownBody, planRules, testIdsOf, type RuleChange } from './rule-plan.js';
 import { planWindows, type WindowChange } from './window-plan.js';
+import type { PlannedWrite } from './write-access.js';
 
 /** A migration as stored with its change set (jsonb): what was asked, without the tokens. */
 export const migrationInputSchema = z.object({
@@ -144,6 +146,22 @@ export function planItems(planned: PlannedMigration, input: MigrationInput): Mig
       reason: 'Moved: deleted from the source once every target has it',
     })),
   ];
+}
+
+/** What the items that write need, each with the token that makes it: what the tokens must be allowed to do. */
+export function plannedWrites(items: NewChangeItem[], sessions: ChangeSessions): PlannedWrite[] {
+  return items
+    .map((item) => {
+      const target = item.side === 'target' && sessions.target;
+      return {
+        session: target || sessions.source,
+        token: target ? "The target organization's token" : 'The token',
+        aid: item.aid,
+        accountGroupName: item.accountGroupName,
+        permission: MIGRATION_ACTIONS[item.action]?.permission ?? '',
+      };
+    })
+    .filter((write) => write.permission);
 }
 
 /** The change set's items: phase 0 writes into the targets, phase 1 (a move) deletes from the source. */

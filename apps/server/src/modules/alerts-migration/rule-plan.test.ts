@@ -31,7 +31,12 @@ const target = (changes: Partial<RuleTarget> = {}): RuleTarget => ({
   webhooks: [{ integrationId: 'hook-emea', integrationName: 'NOC hook' }],
   ...changes,
 });
-const options: RulePlanOptions = { onConflict: 'ask', whenNoTestsLeft: 'keep', keepDefault: false };
+const options: RulePlanOptions = {
+  onConflict: 'ask',
+  whenNoTestsLeft: 'keep',
+  keepDefault: false,
+  keepRecipients: false,
+};
 const plan = (rules: AlertRule[], into = target(), chosen: Partial<RulePlanOptions> = {}) =>
   planRules({ rules, tests: sourceTests }, [into], { ...options, ...chosen });
 
@@ -86,6 +91,25 @@ describe('planning alert rules into other account groups', () => {
     });
   });
 
+  it("drops the source organization's recipients in another organization, each with its reason, unless asked", () => {
+    const notifications = { email: { recipients: ['noc@acme.example.com', 'oncall@acme.example.com'], message: '' } };
+    const [elsewhere] = plan([rule({ notifications })], target({ sameOrganization: false }));
+    expect(elsewhere?.after?.notifications).toEqual({});
+    expect(elsewhere?.dropped).toEqual(
+      ['noc@acme.example.com', 'oncall@acme.example.com'].map((name) => ({
+        kind: 'recipient',
+        name,
+        reason: "An email address of the source's organization: kept in another organization only when asked",
+      })),
+    );
+    const [kept] = plan([rule({ notifications })], target({ sameOrganization: false }), { keepRecipients: true });
+    expect(kept?.after?.notifications).toEqual(notifications);
+    expect(kept?.dropped).toEqual([]);
+    const [within] = plan([rule({ notifications })]);
+    expect(within?.after?.notifications).toEqual(notifications);
+    expect(within?.dropped).toEqual([]);
+  });
+
   it('keeps recipients, maps webhooks by name, and drops what the target organization cannot match', () => {
     const notifications = {
       email: { recipients: ['noc@example.com'], message: '' },
@@ -95,7 +119,7 @@ describe('planning alert rules into other account groups', () => {
       ],
       thirdParty: [{ integrationId: 'sl-1', integrationType: 'slack' }],
     };
-    const [elsewhere] = plan([rule({ notifications })], target({ sameOrganization: false }));
+    const [elsewhere] = plan([rule({ notifications })], target({ sameOrganization: false }), { keepRecipients: true });
     expect(elsewhere?.after?.notifications).toEqual({
       email: { recipients: ['noc@example.com'], message: '' },
       customWebhook: [{ integrationId: 'hook-emea', integrationName: 'NOC hook', integrationType: 'custom-webhook' }],

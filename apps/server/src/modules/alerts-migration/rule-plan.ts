@@ -43,6 +43,8 @@ export interface RulePlanOptions {
   whenNoTestsLeft: 'keep' | 'skip';
   /** Make a default rule default in the target too (a default rule applies to every new test). */
   keepDefault: boolean;
+  /** Into another organization, keep the email recipients (the source organization's addresses). */
+  keepRecipients: boolean;
   /** The user's answer for one conflict (source rule, target group), over `onConflict`. */
   decide?: (ruleId: string, aid: string) => 'skip' | 'update' | 'rename' | undefined;
 }
@@ -150,7 +152,8 @@ function freeName(name: string, taken: Set<string>): string {
 /**
  * Plans copying (or moving) alert rules into target account groups, one item per rule and target, and
  * writes nothing. Tests are mapped by name and type (those missing are dropped, or the rule is left out when
- * none is left and the options say so); email recipients are kept; webhooks are mapped by name in the target
+ * none is left and the options say so); email recipients are kept within the organization and, being the
+ * source organization's addresses, dropped across unless asked; webhooks are mapped by name in the target
  * organization; third-party integrations are kept within the organization and dropped across (the platform
  * lists none, so they cannot be matched by name); a default rule stays default only when asked. A rule of the
  * same name in the target is unchanged when identical, and otherwise a conflict resolved by the options.
@@ -166,7 +169,15 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
       const notifications: Record<string, unknown> = {};
       const given = (rule.notifications ?? {}) as Record<string, unknown>;
       const email = given.email as { recipients?: unknown[] } | undefined;
-      if (email?.recipients?.length) notifications.email = email;
+      const recipients = email?.recipients ?? [];
+      if (recipients.length && (target.sameOrganization || options.keepRecipients)) notifications.email = email;
+      else
+        for (const recipient of recipients)
+          dropped.push({
+            kind: 'recipient',
+            name: String(recipient),
+            reason: "An email address of the source's organization: kept in another organization only when asked",
+          });
       const thirdParty = listOf(given.thirdParty);
       if (target.sameOrganization && thirdParty.length) notifications.thirdParty = thirdParty;
       for (const integration of target.sameOrganization ? [] : thirdParty)

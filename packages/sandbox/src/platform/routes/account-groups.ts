@@ -156,6 +156,19 @@ export function accountGroupRoutes(app: FastifyInstance, { state, worldNow, call
     });
   });
 
+  app.get<{ Params: { id: string } }>('/roles/:id', async (request, reply) => {
+    const { serializer } = caller(request);
+    const role = state.world.roles.find((candidate) => candidate.roleId === request.params.id);
+    if (!role) return problem(reply, 404, 'Not Found', `Role ${request.params.id} not found`);
+    return hal(reply).send({
+      roleId: role.roleId,
+      name: role.name,
+      isBuiltin: role.isBuiltin,
+      permissions: role.permissions,
+      _links: { self: serializer.link(`/roles/${role.roleId}`) },
+    });
+  });
+
   app.get('/audit-user-events', async (request, reply) => {
     const { org, group, serializer } = caller(request);
     const range = timeRange(request, worldNow(), 1);

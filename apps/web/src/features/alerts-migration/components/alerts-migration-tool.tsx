@@ -30,6 +30,7 @@ const DEFAULT_OPTIONS: MigrationOptions = {
   whenNoTestsLeft: 'keep',
   keepDefault: false,
   includeWindows: false,
+  keepRecipients: false,
 };
 
 type Group = { aid: string; accountGroupName: string };
@@ -151,7 +152,7 @@ export function AlertsMigrationTool() {
 
   const apply = () => {
     const asked = request();
-    if (!asked || !plan) return;
+    if (!asked || !plan || plan.problems.length > 0) return;
     const undecided = plan.items.filter((item) => item.status === 'conflict' && !decisions.has(decisionKey(item)));
     if (undecided.length > 0) {
       toast.error(ALERTS_MIGRATION_MESSAGES.conflictsUndecided);
@@ -305,6 +306,17 @@ export function AlertsMigrationTool() {
             />
             Keep default rules default in the targets (a default rule applies to every new test)
           </label>
+          {elsewhere && (
+            <label className="flex items-center gap-2 text-sm">
+              <input
+                type="checkbox"
+                checked={options.keepRecipients}
+                onChange={(event) => option('keepRecipients', event.target.checked)}
+              />
+              Keep the email recipients in the other organization (they are addresses of the source&apos;s organization:
+              without this, the plan lists each one dropped)
+            </label>
+          )}
           <label className="flex items-center gap-2 text-sm">
             <input
               type="checkbox"
@@ -325,7 +337,13 @@ export function AlertsMigrationTool() {
         <>
           <PlanView plan={plan} decisions={decisions} onDecide={decide} />
           <div className="flex justify-end">
-            <Button variant="primary" busy={start.isPending} busyLabel="Starting" onClick={apply}>
+            <Button
+              variant="primary"
+              busy={start.isPending}
+              busyLabel="Starting"
+              disabled={plan.problems.length > 0}
+              onClick={apply}
+            >
               Apply Migration
             </Button>
           </div>

@@ -40,6 +40,16 @@ export function PlanView({
         {' · '}
         {plan.writes} write{plan.writes === 1 ? '' : 's'} into the customer&apos;s account
       </p>
+      {plan.problems.length > 0 && (
+        <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+          <p className="font-medium">This migration cannot be applied: nothing has been written.</p>
+          <ul className="mt-1 list-disc pl-5" aria-label="What stops the migration">
+            {plan.problems.map((problem) => (
+              <li key={problem}>{problem}</li>
+            ))}
+          </ul>
+        </div>
+      )}
       <div className="overflow-x-auto rounded-md border border-slate-200">
         <table className="w-full text-left text-sm" aria-label="Planned changes">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
