@@ -76,3 +76,59 @@ test('migrates alert rules with a plan decided per conflict, shows the results, 
     before.map((rule) => [rule.ruleName, rule.severity]).sort(),
   );
 });
+
+test("lists the source's recipients dropped in another organization, keeps them when asked, and stops a token that cannot write", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'tam@demo.local');
+  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
+    token: string;
+    kind: string;
+    organizationName: string;
+  }[];
+  const acme = tokens.find((candidate) => candidate.kind === 'org-admin');
+  const globex = tokens.find(
+    (candidate) => candidate.kind === 'org-admin' && candidate.organizationName !== acme?.organizationName,
+  );
+  const readOnly = tokens.find((candidate) => candidate.kind === 'read-only');
+  if (!acme || !globex || !readOnly) throw new Error('the sandbox has two organizations and a read-only token');
+
+  const chooseSource = async (token: string) => {
+    await page.goto('/home/tools/alerts-migration');
+    await page.getByLabel('OAuth Token', { exact: true }).fill(token);
+    await page.getByRole('button', { name: 'Load Account Groups' }).click();
+    await page.getByLabel('Source account group').selectOption({ label: 'Acme - Data Centers' });
+    await page.getByRole('button', { name: 'Load Rules' }).click();
+    const rules = page.getByTestId('rules');
+    await rules.getByLabel('Search rules').fill('Migration: portal latency');
+    await rules.getByRole('checkbox', { name: /Migration: portal latency/ }).check();
+  };
+  const plan = page.getByRole('table', { name: 'Planned changes' });
+  const dropped = plan.getByRole('list', { name: 'Dropped from Migration: portal latency' });
+
+  await chooseSource(acme.token);
+  await page.getByLabel('Into another organization (with its own Org Admin token)').check();
+  await page.getByLabel('OAuth Token of the target organization').fill(globex.token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).nth(1).click();
+  await page.getByTestId('targets').getByRole('checkbox').first().check();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(dropped).toContainText(
+    "Dropped recipient noc@acme.example.com: An email address of the source's organization: kept in another organization only when asked",
+  );
+  await page.getByLabel(/Keep the email recipients in the other organization/).check();
+  await expect(plan).toBeHidden();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(dropped).toBeVisible();
+  await expect(dropped).not.toContainText('recipient');
+  await expect(page.getByRole('alert').filter({ hasText: 'cannot be applied' })).toHaveCount(0);
+
+  await chooseSource(readOnly.token);
+  await page.getByTestId('targets').getByRole('checkbox', { name: 'Acme - SaaS Apps' }).check();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  const stopped = page.getByRole('alert').filter({ hasText: 'This migration cannot be applied' });
+  await expect(stopped).toContainText(
+    'The token cannot write into Acme - SaaS Apps: the platform refused a write that changes nothing (the "Edit alert rules" permission is needed).',
+  );
+  await expect(page.getByRole('button', { name: 'Apply Migration' })).toBeDisabled();
+});
