@@ -36,7 +36,7 @@ export interface GroupToolsDependencies {
   usage: UsageService;
   audit: AuditLog;
   webex: WebexClient | null;
-  config: Pick<AppConfig, 'instanceId' | 'jobLeaseMs'>;
+  config: Pick<AppConfig, 'instanceId' | 'jobLeaseMs' | 'backupArchives'>;
   metrics: Metrics;
 }
 
@@ -60,7 +60,7 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
     tools: mergeTools(
       bulkChangeSets(usage),
       alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
-      restoreChangeSets(backupsRepository),
+      restoreChangeSets(backupsRepository, config.backupArchives),
     ),
     onWrite: async (run, item, resultId) =>
       audit.record(
@@ -76,10 +76,26 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   await app.register(bulkRoutes, { bulk });
   const migration = new AlertsMigrationService({ repository: changeSets, queue, tokens, platform, customer });
   await app.register(alertsMigrationRoutes, { migration });
-  const backups = new BackupsService({ repository: backupsRepository, queue, tokens, platform, customer });
+  const backups = new BackupsService({
+    repository: backupsRepository,
+    queue,
+    tokens,
+    platform,
+    customer,
+    audit,
+    archives: config.backupArchives,
+  });
   const backupJob = new BackupJob({ repository: backupsRepository, queue, tokens, platform, ...leased });
   await app.register(backupsRoutes, { backups });
-  const restores = new RestoresService({ backups: backupsRepository, changeSets, queue, tokens, platform, customer });
+  const restores = new RestoresService({
+    backups: backupsRepository,
+    changeSets,
+    queue,
+    tokens,
+    platform,
+    customer,
+    limits: config.backupArchives,
+  });
   await app.register(restoresRoutes, { restores });
   const backupRestore = backupRestoreNotifications(backupsRepository, changeSets);
   return { bulk, bulkJob, migration, backups, backupJob, backupRestore };

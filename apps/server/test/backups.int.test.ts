@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { restoreItemRef, type Backup, type Drift, type RestorePlan } from '@ce/contract';
-import { readArchive } from '../src/modules/backup-restore/archive.js';
+import { readArchive } from '../src/modules/backup-restore/archive-reader.js';
 import { writeZip } from '../src/core/zip.js';
 import { DATABASES, multipartBody } from './build-test-app.js';
 import { backupSuite } from './support/backups.js';
@@ -39,7 +39,7 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     ]);
     const bytes = await archiveOf(backup.id);
     expect(bytes.length).toBe(backup.size);
-    const { manifest, items } = readArchive(bytes);
+    const { manifest, items } = await readArchive(bytes);
     expect(manifest.source).toMatchObject({ accountGroup: { aid: group().aid, accountGroupName: 'Acme - Staging' } });
     const test = items.find((item) => item.kind === 'test' && item.name === tests[0]?.testName);
     expect(test?.server).toHaveProperty('testId', tests[0]?.testId);

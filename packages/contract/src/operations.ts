@@ -59,6 +59,7 @@ export const OPERATION_ACCESS = {
   downloadBackup: 'tools',
   listBackupItems: 'tools',
   uploadBackup: 'tools',
+  deleteBackup: 'tools',
   compareBackup: 'tools',
   exportBackupDrift: 'tools',
   planRestore: 'tools',

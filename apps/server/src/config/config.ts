@@ -70,6 +70,11 @@ export interface AppConfig {
   retentionDays: number;
   /** Backups are kept longer than reports: their own setting. */
   backupRetentionDays: number;
+  /**
+   * What a backup archive may unpack to (read at upload, and once for an archive kept before the item index):
+   * in all, and as a multiple of its own size; and what each user's uploaded archives may hold together.
+   */
+  backupArchives: { maxUnpackedBytes: number; maxRatio: number; quotaBytes: number };
   /** The longest life of a personal API token, in days. */
   apiTokenMaxDays: number;
   /** Where the original services' calls are mounted (the compatibility layer). */
@@ -253,6 +258,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       : null,
     retentionDays: env.RETENTION_DAYS,
     backupRetentionDays: env.BACKUP_RETENTION_DAYS,
+    backupArchives: {
+      maxUnpackedBytes: env.BACKUP_MAX_UNPACKED_MB * 1024 * 1024,
+      maxRatio: env.BACKUP_MAX_RATIO,
+      quotaBytes: env.BACKUP_QUOTA_MB * 1024 * 1024,
+    },
     apiTokenMaxDays: env.API_TOKEN_MAX_DAYS,
     compatPrefixes: {
       reports: env.COMPAT_REPORTS_PREFIX,

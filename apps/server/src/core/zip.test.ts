@@ -47,7 +47,7 @@ describe('zip archives', () => {
 });
 
 describe('reading an archive entry by entry', () => {
-  const READ = { ...LIMITS, maxEntryBytes: 100_000, maxRatio: 50 };
+  const READ = { ...LIMITS, maxEntryBytes: () => 100_000, maxRatio: 50 };
   const bomb = (size: number) => writeZip([{ name: 'bomb.json', content: Buffer.alloc(size, 0x20) }]);
   const refusal = async (bytes: Buffer, limits = READ) => {
     try {
@@ -72,10 +72,12 @@ describe('reading an archive entry by entry', () => {
 
   it('refuses a bomb by its directory before unpacking anything: too compressed, too large, or one entry too large', async () => {
     // 5 MB of spaces deflate to about 5 KB: a ratio near 1,000.
-    expect(await refusal(bomb(5_000_000), { ...READ, maxEntryBytes: 10_000_000, maxUnzippedBytes: 10_000_000 })).toBe(
-      'too-compressed',
+    expect(
+      await refusal(bomb(5_000_000), { ...READ, maxEntryBytes: () => 10_000_000, maxUnzippedBytes: 10_000_000 }),
+    ).toBe('too-compressed');
+    expect(await refusal(bomb(5_000_000), { ...READ, maxRatio: 10_000, maxEntryBytes: () => 10_000_000 })).toBe(
+      'too-large',
     );
-    expect(await refusal(bomb(5_000_000), { ...READ, maxRatio: 10_000, maxEntryBytes: 10_000_000 })).toBe('too-large');
     expect(await refusal(bomb(200_000), { ...READ, maxRatio: 10_000 })).toBe('too-large bomb.json');
   });
 

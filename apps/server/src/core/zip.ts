@@ -18,8 +18,8 @@ export interface ZipLimits {
 
 /** What a reader entry by entry also holds an archive to. */
 export interface ZipReadLimits extends ZipLimits {
-  /** The most one entry may unpack to. */
-  maxEntryBytes: number;
+  /** The most an entry may unpack to (an archive's index may hold more than its other entries). */
+  maxEntryBytes: (entry: ZipEntry, entries: number) => number;
   /** The most the entries may unpack to together, per byte of the archive. */
   maxRatio: number;
 }
@@ -217,7 +217,7 @@ export class ZipReader {
     const entries = zipLayout(bytes, limits);
     const total = entries.reduce((sum, entry) => sum + entry.size, 0);
     if (total > limits.maxRatio * bytes.length) throw new ZipError('too-compressed');
-    const large = entries.find((entry) => entry.size > limits.maxEntryBytes);
+    const large = entries.find((entry) => entry.size > limits.maxEntryBytes(entry, entries.length));
     if (large) throw new ZipError('too-large', large.name);
     return new ZipReader(bytes, entries);
   }

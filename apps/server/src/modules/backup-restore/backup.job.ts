@@ -14,6 +14,8 @@ const BACKUP_RECOVERY_QUEUE = 'backups.recover';
 const BACKUP_RETENTION_QUEUE = 'backups.retention';
 /** The archive is stored in chunks of about this size, as it is written. */
 const CHUNK_BYTES = 1024 * 1024;
+/** Items go into the backup's index this many at a time, as they are written. */
+const INDEX_BATCH = 100;
 const DAY_MS = 86_400_000;
 const REFUSED = 'The platform refused the token: start the backup again with a valid one.';
 
@@ -66,8 +68,8 @@ class ChunkSink {
 
 /**
  * The backup job: claims a backup under a lease, reads its account group once at the organization's pace
- * and writes the archive as it reads (each item into the zip and to the database in chunks, so memory stays
- * flat), then records the counts, size and checksum and erases the token. A backup whose worker died is
+ * and writes the archive as it reads (each item into the zip and to the database in chunks, and into the item
+ * index, so memory stays flat), then records the counts, size and checksum and erases the token. A backup whose worker died is
  * sent back to the queue and read again from the start (reads change nothing); retention is its own.
  */
 export class BackupJob {
@@ -84,7 +86,11 @@ export class BackupJob {
         await this.recoverOrphans(false);
       }),
       periodicJob(BACKUP_RETENTION_QUEUE, NIGHTLY, async () => {
-        const deleted = await this.deps.repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS));
+        // An upload whose check never ended (its instance stopped) is gone after a day.
+        const deleted = await this.deps.repository.deleteFinishedBefore(
+          new Date(Date.now() - retentionDays * DAY_MS),
+          new Date(Date.now() - DAY_MS),
+        );
         if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: backups deleted');
       }),
     ];
@@ -149,7 +155,7 @@ export class BackupJob {
     const token = await this.deps.tokens.open(row.tokenId);
     if (token === null) throw new Error('the backup token is gone');
     const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal });
-    await repository.clearChunks(row.id);
+    await repository.clearArchive(row.id);
     const sink = new ChunkSink((position, content) => repository.addChunk(row.id, position, content));
     const writer = new BackupArchiveWriter({
       organization: { id: row.organizationId, name: row.organizationName },
@@ -157,18 +163,33 @@ export class BackupJob {
       createdAt: row.createdAt.toISOString(),
       createdBy: await repository.requesterEmail(row.userId),
     });
-    // Items arrive from reads running at once; each is written as it comes, in arrival order.
+    // Items arrive from reads running at once; each is written as it comes, in arrival order, into the
+    // archive and (a batch at a time) into the index that later reads use instead of the archive.
     let writing = Promise.resolve();
     let items = 0;
+    let batch: BackupItem[] = [];
     await readGroup(session, row.aid, (item: BackupItem) => {
       items += 1;
       const bytes = writer.add(item);
-      writing = writing.then(() => sink.write(bytes));
+      batch.push(item);
+      const indexed = batch.length >= INDEX_BATCH ? batch : null;
+      if (indexed) batch = [];
+      writing = writing.then(async () => {
+        await sink.write(bytes);
+        if (indexed) await repository.addItems(row.id, indexed);
+      });
     });
     await writing;
+    await repository.addItems(row.id, batch);
     const { bytes, manifest } = writer.finish();
     await sink.write(bytes);
     await sink.flush();
-    return { counts: manifest.counts, items, size: sink.size, checksum: sink.checksum() };
+    return {
+      counts: manifest.counts,
+      items,
+      size: sink.size,
+      checksum: sink.checksum(),
+      indexedAt: new Date(),
+    };
   }
 }

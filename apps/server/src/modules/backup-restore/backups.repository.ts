@@ -1,10 +1,18 @@
-import { and, asc, desc, eq, gt, ilike, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
-import { backupChunks, backups, users } from '../../db/schema.js';
+import { backupChunks, backupItems, backups, bulkRuns, users } from '../../db/schema.js';
+import type { ItemHalf } from './archive-reader.js';
+import type { BackupItem, BackupKind } from './archive.js';
 
 export type BackupRow = typeof backups.$inferSelect;
+/** An upload being checked and indexed: kept out of every list until it is done (or deleted when refused). */
+export const UPLOADING = 'uploading';
+
+type IndexRow = typeof backupItems.$inferInsert;
+/** Rows of the item index are written this many at a time. */
+const INDEX_BATCH = 200;
 
 export interface BackupQuery {
   userId?: string;
@@ -48,6 +56,125 @@ export class BackupsRepository {
       .limit(limit);
   }
 
+  /**
+   * Inserts an upload (status `uploading`) if the user's uploaded archives leave room for it under `quotaBytes`;
+   * answers what they use when they do not. The user's row is locked meanwhile, so two uploads at once cannot
+   * both take the last room.
+   */
+  async insertUpload(
+    row: Omit<typeof backups.$inferInsert, 'tokenId' | 'status' | 'origin'> & { userId: string; size: number },
+    quotaBytes: number,
+  ): Promise<{ row: BackupRow } | { usedBytes: number }> {
+    return this.db.transaction(async (tx) => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, row.userId)).for('update');
+      const [used] = await tx
+        .select({ bytes: sql<number>`coalesce(sum(${backups.size}), 0)::bigint` })
+        .from(backups)
+        .where(and(eq(backups.userId, row.userId), eq(backups.origin, 'upload')));
+      const usedBytes = Number(used?.bytes ?? 0);
+      if (usedBytes + row.size > quotaBytes) return { usedBytes };
+      const [created] = await tx
+        .insert(backups)
+        .values({ ...row, origin: 'upload', status: UPLOADING })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      return { row: created };
+    });
+  }
+
+  /** Deletes a backup: its archive's chunks and its item index go with it. False when it was gone already. */
+  async delete(id: string): Promise<boolean> {
+    const deleted = await this.db.delete(backups).where(eq(backups.id, id)).returning({ id: backups.id });
+    return deleted.length > 0;
+  }
+
+  /** Whether a restore from the backup waits or runs: its items are still to be read. */
+  async restoring(backupId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: bulkRuns.id })
+      .from(bulkRuns)
+      .where(
+        and(
+          eq(bulkRuns.kind, 'restore'),
+          inArray(bulkRuns.status, ['queued', 'running']),
+          sql`${bulkRuns.input}->>'backupId' = ${backupId}`,
+        ),
+      )
+      .limit(1);
+    return Boolean(row);
+  }
+
+  /** Adds items to the index, both halves at once (the backup job, as it writes them). */
+  async addItems(backupId: string, items: BackupItem[]): Promise<void> {
+    await this.upsertIndex(
+      items.map((item) => ({
+        backupId,
+        kind: item.kind,
+        key: item.key,
+        name: item.name,
+        masked: item.masked,
+        config: JSON.stringify(item.config),
+        server: JSON.stringify(item.server),
+      })),
+    );
+  }
+
+  /** Adds items' halves to the index as an archive is read (a config file and its server file may come apart). */
+  async addHalves(backupId: string, halves: ItemHalf[]): Promise<void> {
+    const rows = new Map<string, IndexRow>();
+    for (const half of halves) {
+      const id = `${half.kind}\u0000${half.key}`;
+      const row = rows.get(id) ?? { backupId, kind: half.kind, key: half.key, name: half.name, masked: [] };
+      if (half.part === 'config') Object.assign(row, { config: half.json, masked: half.masked });
+      else row.server = half.json;
+      rows.set(id, row);
+    }
+    await this.upsertIndex([...rows.values()]);
+  }
+
+  private async upsertIndex(rows: IndexRow[]): Promise<void> {
+    for (let start = 0; start < rows.length; start += INDEX_BATCH)
+      await this.db
+        .insert(backupItems)
+        .values(rows.slice(start, start + INDEX_BATCH))
+        .onConflictDoUpdate({
+          target: [backupItems.backupId, backupItems.kind, backupItems.key],
+          set: {
+            config: sql`coalesce(excluded.config, ${backupItems.config})`,
+            server: sql`coalesce(excluded.server, ${backupItems.server})`,
+            masked: sql`case when excluded.config is null then ${backupItems.masked} else excluded.masked end`,
+          },
+        });
+  }
+
+  /** A backup's items from its index, by kind and key. */
+  async items(backupId: string): Promise<BackupItem[]> {
+    const rows = await this.db
+      .select()
+      .from(backupItems)
+      .where(eq(backupItems.backupId, backupId))
+      .orderBy(asc(backupItems.kind), asc(backupItems.key));
+    return rows.map((row) => ({
+      kind: row.kind as BackupKind,
+      key: row.key,
+      name: row.name,
+      masked: row.masked,
+      config: JSON.parse(row.config ?? '{}') as Record<string, unknown>,
+      server: JSON.parse(row.server ?? '{}') as Record<string, unknown>,
+    }));
+  }
+
+  /** What a backup holds, item by item, without the configurations. */
+  itemNames(backupId: string): Promise<Pick<BackupItem, 'kind' | 'key' | 'name' | 'masked'>[]> {
+    return this.db
+      .select({ kind: backupItems.kind, key: backupItems.key, name: backupItems.name, masked: backupItems.masked })
+      .from(backupItems)
+      .where(eq(backupItems.backupId, backupId))
+      .orderBy(asc(backupItems.kind), asc(backupItems.key)) as Promise<
+      Pick<BackupItem, 'kind' | 'key' | 'name' | 'masked'>[]
+    >;
+  }
+
   async find(id: string): Promise<BackupRow | undefined> {
     const [row] = await this.db.select().from(backups).where(eq(backups.id, id));
     return row;
@@ -72,6 +199,7 @@ export class BackupsRepository {
       .innerJoin(users, eq(users.id, backups.userId))
       .where(
         and(
+          ne(backups.status, UPLOADING),
           query.userId ? eq(backups.userId, query.userId) : undefined,
           needle
             ? or(
@@ -95,9 +223,10 @@ export class BackupsRepository {
     return this.leases.activeCount(userId);
   }
 
-  /** Replaces the archive's bytes (a retried job writes them again from the start). */
-  async clearChunks(backupId: string): Promise<void> {
+  /** Replaces the archive's bytes and its item index (a retried job writes them again from the start). */
+  async clearArchive(backupId: string): Promise<void> {
     await this.db.delete(backupChunks).where(eq(backupChunks.backupId, backupId));
+    await this.db.delete(backupItems).where(eq(backupItems.backupId, backupId));
   }
 
   async addChunk(backupId: string, position: number, content: Buffer): Promise<void> {
@@ -120,11 +249,19 @@ export class BackupsRepository {
     }
   }
 
-  /** Deletes finished backups made before `before` (their bytes go with them). */
-  async deleteFinishedBefore(before: Date): Promise<number> {
+  /**
+   * Deletes finished backups made before `before` (their bytes and index go with them), and uploads whose
+   * check never ended (the instance stopped meanwhile) begun before `abandonedBefore`.
+   */
+  async deleteFinishedBefore(before: Date, abandonedBefore = before): Promise<number> {
     const deleted = await this.db
       .delete(backups)
-      .where(and(inArray(backups.status, ['done', 'failed']), lt(backups.createdAt, before)))
+      .where(
+        or(
+          and(inArray(backups.status, ['done', 'failed']), lt(backups.createdAt, before)),
+          and(eq(backups.status, UPLOADING), lt(backups.createdAt, abandonedBefore)),
+        ),
+      )
       .returning({ id: backups.id });
     return deleted.length;
   }

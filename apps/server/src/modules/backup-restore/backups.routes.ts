@@ -24,7 +24,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const params = z.object({ id: z.uuid() });
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** The backups API: back up groups, list, download and upload archives, compare with live or another backup. */
+/** The backups API: back up groups, list, download, upload and delete archives, compare with live or another backup. */
 export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> = async (app, { backups }) => {
   await registerUploads(app);
   const tagged = { tags: ['backup-restore'] };
@@ -138,6 +138,23 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> =
           { path: 'file', message: BACKUP_MESSAGES.notAnArchive },
         ]);
       return reply.status(201).send(await backups.upload(requireUser(request), file));
+    },
+  );
+
+  app.delete(
+    '/api/backups/:id',
+    {
+      schema: {
+        ...tagged,
+        operationId: 'deleteBackup',
+        summary: 'Delete a backup and its archive (its owner, or a Super User); audited',
+        params,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      await backups.delete(requireUser(request), request.params.id);
+      return reply.status(204).send(null);
     },
   );
 

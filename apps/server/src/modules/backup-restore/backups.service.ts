@@ -13,12 +13,14 @@ import type { PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
+import type { AuditLog } from '../audit/index.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
-import { BackupArchiveError, readArchive, type BackupItem } from './archive.js';
+import { BackupArchiveReader, type ArchiveLimits } from './archive-reader.js';
+import { BackupArchiveError, type BackupItem } from './archive.js';
+import { backupItemNames, backupItems, indexArchive } from './backup-index.js';
 import { sendBackupJob } from './backup.job.js';
-import type { BackupQuery, BackupRow, BackupsRepository } from './backups.repository.js';
+import { UPLOADING, type BackupQuery, type BackupRow, type BackupsRepository } from './backups.repository.js';
 import { drift } from './drift.js';
-import { backupItems } from './restore-kinds.js';
 import { readGroup } from './read.js';
 
 export interface BackupsDependencies {
@@ -27,7 +29,23 @@ export interface BackupsDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   customer: CustomerService;
+  audit: AuditLog;
+  /** What an archive may unpack to, and what each user's uploaded archives may hold together. */
+  archives: ArchiveLimits & { quotaBytes: number };
 }
+
+/** The archive's bytes are stored in chunks of this size. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Megabytes as a sentence says them: one decimal below 10 ("0.4 MB"), whole above ("95 MB"). */
+const megabytes = (bytes: number) => {
+  const value = bytes / (1024 * 1024);
+  return value < 10 ? String(Number(value.toFixed(1))) : String(Math.round(value));
+};
+
+/** An upload refused, in the archive reader's words, on the file field. */
+const refusedUpload = (message: string, code = 'invalid_backup') =>
+  new AppError(400, code, message, [{ path: 'file', message }]);
 
 const fields = backupSchema.pick({ status: true, origin: true });
 
@@ -94,7 +112,7 @@ export class BackupsService {
 
   private async visible(user: SessionUser, id: string): Promise<BackupRow> {
     const row = await this.deps.repository.find(id);
-    if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
+    if (!row || row.status === UPLOADING || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'backup_not_found', 'No such backup');
     return row;
   }
@@ -118,50 +136,94 @@ export class BackupsService {
     return row;
   }
 
-  /** A backup's items, read back from its stored archive (checked as an upload is). */
+  /** A backup's items, from its index (made when it was written or uploaded). */
   private items(row: BackupRow): Promise<BackupItem[]> {
-    return backupItems(this.deps.repository, row.id);
+    return backupItems(this.deps.repository, row.id, this.deps.archives);
   }
 
   /** What a backup holds, item by item (names and kinds, never the configurations). */
   async itemsOf(user: SessionUser, id: string) {
-    const items = await this.items(await this.finished(user, id));
-    return { items: items.map(({ kind, key, name, masked }) => ({ kind, key, name, masked })) };
+    const row = await this.finished(user, id);
+    return { items: await backupItemNames(this.deps.repository, row.id, this.deps.archives) };
   }
 
   /**
    * Keeps an uploaded archive as a backup of the group its manifest names: recognised by its content and
-   * checked whole (core/zip.ts, the manifest and every file's checksum) before it is kept.
+   * checked (core/zip.ts, the manifest, then every file's checksum and shape, one file at a time) while its
+   * items go into the index; it counts against the user's upload quota. Refused in words, nothing kept.
    */
   async upload(user: SessionUser, bytes: Buffer): Promise<Backup> {
-    let read: ReturnType<typeof readArchive>;
+    let reader: BackupArchiveReader;
     try {
-      read = readArchive(bytes);
+      reader = await BackupArchiveReader.open(bytes, this.deps.archives);
     } catch (error) {
-      if (error instanceof BackupArchiveError)
-        throw new AppError(400, 'invalid_backup', error.message, [{ path: 'file', message: error.message }]);
-      throw error;
+      throw error instanceof BackupArchiveError ? refusedUpload(error.message) : error;
     }
-    const { manifest, items } = read;
-    const row = await this.deps.repository.insert({
-      userId: user.id,
-      kind: 'backup',
-      origin: 'upload',
-      status: 'done',
-      organizationId: manifest.source.organization.id,
-      organizationName: manifest.source.organization.name,
-      aid: manifest.source.accountGroup.aid,
-      accountGroupName: manifest.source.accountGroup.accountGroupName,
-      counts: manifest.counts,
-      items: items.length,
-      size: bytes.length,
-      checksum: createHash('sha256').update(bytes).digest('hex'),
-      finishedAt: new Date(),
-    });
-    const CHUNK = 1024 * 1024;
-    for (let position = 0; position * CHUNK < bytes.length; position++)
-      await this.deps.repository.addChunk(row.id, position, bytes.subarray(position * CHUNK, (position + 1) * CHUNK));
-    return toApi({ ...row, requestedBy: user.email });
+    const { manifest } = reader;
+    const inserted = await this.deps.repository.insertUpload(
+      {
+        userId: user.id,
+        kind: 'backup',
+        organizationId: manifest.source.organization.id,
+        organizationName: manifest.source.organization.name,
+        aid: manifest.source.accountGroup.aid,
+        accountGroupName: manifest.source.accountGroup.accountGroupName,
+        counts: manifest.counts,
+        items: manifest.entries.filter((entry) => entry.part === 'config').length,
+        size: bytes.length,
+      },
+      this.deps.archives.quotaBytes,
+    );
+    if ('usedBytes' in inserted)
+      throw refusedUpload(
+        `Your uploaded backups use ${megabytes(inserted.usedBytes)} MB of your ${megabytes(this.deps.archives.quotaBytes)} MB: this archive (${megabytes(bytes.length)} MB) does not fit. Delete backups you no longer need to make room.`,
+        'backup_quota_full',
+      );
+    const { row } = inserted;
+    try {
+      const hash = createHash('sha256');
+      for (let position = 0; position * CHUNK_BYTES < bytes.length; position++) {
+        const chunk = bytes.subarray(position * CHUNK_BYTES, (position + 1) * CHUNK_BYTES);
+        hash.update(chunk);
+        await this.deps.repository.addChunk(row.id, position, chunk);
+      }
+      await indexArchive(this.deps.repository, row.id, reader);
+      const done = { status: 'done', checksum: hash.digest('hex'), finishedAt: new Date() };
+      await this.deps.repository.update(row.id, done);
+      return toApi({ ...row, ...done, requestedBy: user.email });
+    } catch (error) {
+      await this.deps.repository.delete(row.id);
+      throw error instanceof BackupArchiveError ? refusedUpload(error.message) : error;
+    }
+  }
+
+  /**
+   * Deletes a backup, for its owner or a Super User (anyone else is told there is no such backup): its
+   * archive and its index go with it, and the audit log says who deleted what. Not while it is being made,
+   * nor while a restore from it waits or runs.
+   */
+  async delete(user: SessionUser, id: string): Promise<void> {
+    const row = await this.visible(user, id);
+    if (row.status === 'queued' || row.status === 'running')
+      throw new AppError(409, 'backup_not_finished', 'This backup is still being made: delete it once it has ended.');
+    if (await this.deps.repository.restoring(id))
+      throw new AppError(
+        409,
+        'backup_restoring',
+        'A restore from this backup is under way: delete the backup once the restore has ended.',
+      );
+    if (!(await this.deps.repository.delete(id))) return;
+    await this.deps.audit.record(
+      user,
+      'backup.deleted',
+      `${row.organizationName} / ${row.accountGroupName}, ${row.createdAt.toISOString()}`,
+      {
+        backup: row.id,
+        owner: await this.deps.repository.requesterEmail(row.userId),
+        origin: row.origin,
+        size: row.size,
+      },
+    );
   }
 
   /** What changed between a backup and the live group (read with a token), or another backup. */

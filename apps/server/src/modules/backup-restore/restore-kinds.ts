@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { PlatformError, type PlatformSession, type PlatformTestType } from '@ce/platform-client';
 import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
 import type { ChangeSetRow } from '../../core/change-sets/repository.js';
-import { readArchive, type BackupItem } from './archive.js';
+import type { ArchiveLimits } from './archive-reader.js';
+import type { BackupItem } from './archive.js';
+import { backupItems } from './backup-index.js';
 import type { BackupsRepository } from './backups.repository.js';
 import { endpointAgentNames, readGroup } from './read.js';
 import { RESTORE_ACTIONS } from './restore-actions.js';
@@ -27,13 +29,6 @@ export const restoreInputSchema = z.object({
 export type RestoreInput = z.infer<typeof restoreInputSchema>;
 
 export const itemId = (item: Pick<BackupItem, 'kind' | 'key'>) => `${item.kind}/${item.key}`;
-
-/** A stored backup's items, read back from its archive (checked as an upload is). */
-export async function backupItems(repository: BackupsRepository, backupId: string): Promise<BackupItem[]> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of repository.chunks(backupId)) chunks.push(chunk);
-  return readArchive(Buffer.concat(chunks)).items;
-}
 
 /**
  * What the target holds and can use, read once: its items as a backup reads them, its agents and endpoint
@@ -66,12 +61,13 @@ export async function readRestoreTarget(
 /** The restore's plan from what is stored and what the target holds now. */
 export async function restorePlan(
   repository: BackupsRepository,
+  limits: ArchiveLimits,
   input: RestoreInput,
   session: PlatformSession,
 ): Promise<{ steps: RestoreStep[]; target: RestoreTarget }> {
   const wanted = new Set(input.items);
   const removing = new Set(input.remove);
-  const chosen = (await backupItems(repository, input.backupId)).filter((item) => wanted.has(itemId(item)));
+  const chosen = (await backupItems(repository, input.backupId, limits)).filter((item) => wanted.has(itemId(item)));
   const testTypes = chosen.filter((item) => item.kind === 'test').map((item) => item.key.split(':')[0] ?? '');
   const target = await readRestoreTarget(session, input.aid, input.accountGroupName, testTypes);
   const removals = target.items.filter((item) => removing.has(itemId(item)));
@@ -79,14 +75,14 @@ export async function restorePlan(
 }
 
 /** Backup & Restore on the change-set engine: a restore and its undo, and their writes. */
-export function restoreChangeSets(repository: BackupsRepository): ChangeSetTools {
+export function restoreChangeSets(repository: BackupsRepository, limits: ArchiveLimits): ChangeSetTools {
   return {
     kinds: {
       restore: {
         async plan(run: ChangeSetRow, sessions) {
           const input = restoreInputSchema.parse(run.input);
           const session = input.crossOrganization && sessions.target ? sessions.target : sessions.source;
-          const { steps, target } = await restorePlan(repository, input, session);
+          const { steps, target } = await restorePlan(repository, limits, input, session);
           return restoreItems(steps, {
             ...target,
             aid: input.aid,

@@ -9,6 +9,7 @@ import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
+import type { ArchiveLimits } from './archive-reader.js';
 import type { BackupsRepository } from './backups.repository.js';
 import { RESTORE_KINDS, restoreInputSchema, restorePlan, type RestoreInput } from './restore-kinds.js';
 
@@ -19,6 +20,8 @@ export interface RestoresDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   customer: CustomerService;
+  /** What a stored archive kept before the item index may unpack to, when it is read once to index it. */
+  limits: ArchiveLimits;
 }
 
 const WORDS: Record<string, string> = {
@@ -64,7 +67,7 @@ export class RestoresService {
     const { input } = await this.input(user, backupId, request);
     const token = input.crossOrganization ? (request.targetOrganization?.token ?? '') : request.token;
     return readForCustomer(async () => {
-      const { steps } = await restorePlan(this.deps.backups, input, this.deps.platform.as({ token }));
+      const { steps } = await restorePlan(this.deps.backups, this.deps.limits, input, this.deps.platform.as({ token }));
       return {
         accountGroupName: input.accountGroupName,
         steps: steps.map((step) => ({
