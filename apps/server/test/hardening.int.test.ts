@@ -351,7 +351,7 @@ describe('retention', () => {
   });
 });
 
-describe('an id of another kind of change set, read as a bulk run', () => {
+describe('bad input and floods, answered in words', () => {
   let testApp: TestApp;
   let tam: TestClient;
   beforeAll(async () => {
@@ -362,7 +362,7 @@ describe('an id of another kind of change set, read as a bulk run', () => {
     await testApp.close();
   });
 
-  it('answers 404 in words for a restore or a migration, never 500', async () => {
+  it('answers 404 in words for a restore or a migration read as a bulk run, never 500', async () => {
     const sql = async <T>(text: string, values: unknown[] = []) =>
       (await testApp.database.sql.executeSql(text, values)).rows as T[];
     const [user] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
@@ -379,18 +379,8 @@ describe('an id of another kind of change set, read as a bulk run', () => {
       ]);
     }
   });
-});
 
-describe('a flood of bogus bearer tokens', () => {
-  let testApp: TestApp;
-  beforeAll(async () => {
-    testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
-  });
-  afterAll(async () => {
-    await testApp.close();
-  });
-
-  it('records the first in the security log and counts the rest from the same address, not a row each', async () => {
+  it('records the first bogus bearer token in the security log and counts the rest from the same address, not a row each', async () => {
     const bogus = (url: string, remoteAddress: string) =>
       testApp.app.inject({ method: 'GET', url, remoteAddress, headers: { authorization: 'Bearer cet_bogus' } });
     for (let request = 0; request < 100; request++) {
