@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { isFinished, type ChangeSetItem, type MigrationRun } from '@ce/contract';
 import { ChangeSetProgress, ItemStatus } from '../../../components/ui/change-set-progress';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/toast-store';
+import { changeSetEndToast, useRunEndToast } from '../../../components/ui/run-end-toast';
 import { TokenField } from '../../../components/ui/token-field';
 import { resultsUrl, useMigration } from '../api/run';
 import { useUndoMigration } from '../api/undo';
@@ -34,25 +34,9 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
   { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
 ];
 
-/** The toast a migration ends with, once, when this page saw it running. */
-function useFinishToast(run: MigrationRun | undefined) {
-  const seenRunning = useRef<string | null>(null);
-  useEffect(() => {
-    if (!run) return;
-    if (!isFinished(run)) {
-      seenRunning.current = run.id;
-      return;
-    }
-    if (seenRunning.current !== run.id) return;
-    seenRunning.current = null;
-    const undo = run.kind === 'undo-alerts-migration';
-    if (run.status === 'failed') toast.error(run.error ?? 'The migration stopped.');
-    else if (run.totals.failed > 0)
-      toast.warning(`${run.totals.done} done, ${run.totals.failed} failed: each reason is in the results`);
-    else
-      toast.success(undo ? `Undone: ${run.totals.done} changes reversed` : `Migrated: ${run.totals.done} changes made`);
-  }, [run]);
-}
+/** What a migration (or its undo) says when it ends: the words of every writing tool. */
+const migrationEndToast = (run: MigrationRun) =>
+  changeSetEndToast(run, { done: 'Migrated', noun: 'migration', undo: run.kind === 'undo-alerts-migration' });
 
 /** A migration (or its undo): live progress, each item's outcome and new id, the results file, and Undo. */
 export function MigrationRunPanel({
@@ -71,7 +55,7 @@ export function MigrationRunPanel({
   const undo = useUndoMigration(migrationErrors('Failed to undo the migration'));
   const [token, setToken] = useState(tokens.token);
   const [targetToken, setTargetToken] = useState(tokens.targetToken);
-  useFinishToast(run);
+  useRunEndToast(run, migrationEndToast);
   if (isError) return <p className="text-red-700">This migration could not be read.</p>;
   if (!run) return <Spinner label="Loading the migration" />;
   const finished = isFinished(run);

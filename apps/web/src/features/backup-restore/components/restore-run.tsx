@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { isFinished, type ChangeSetItem } from '@ce/contract';
+import { isFinished, type ChangeSetItem, type RestoreRun } from '@ce/contract';
 import { ChangeSetProgress, ItemStatus } from '../../../components/ui/change-set-progress';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { changeSetEndToast, useRunEndToast } from '../../../components/ui/run-end-toast';
 import { Spinner } from '../../../components/ui/spinner';
 import { TokenField } from '../../../components/ui/token-field';
 import { customerTokenErrors } from '../../../lib/error-toasts';
@@ -27,7 +28,11 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
   { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
 ];
 
-/** A restore (or its undo): progress, each item's outcome, the results files, and Undo. */
+/** What a restore (or its undo) says when it ends: the words of every writing tool. */
+const restoreEndToast = (run: RestoreRun) =>
+  changeSetEndToast(run, { done: 'Restored', noun: 'restore', undo: run.kind === 'undo-restore' });
+
+/** A restore (or its undo): progress, each item's outcome, the results files, Undo, and the end-of-run toast. */
 export function RestoreRunPanel({
   runId,
   token,
@@ -44,6 +49,7 @@ export function RestoreRunPanel({
   const undo = useUndoRestore(customerTokenErrors('Failed to undo the restore'));
   const [undoToken, setUndoToken] = useState(token);
   const [undoTargetToken, setUndoTargetToken] = useState(targetToken);
+  useRunEndToast(run, restoreEndToast);
   if (!run) return <Spinner label="Loading the restore" />;
   const finished = isFinished(run);
   return (

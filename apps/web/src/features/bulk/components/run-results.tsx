@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import {
   BULK_MESSAGES,
   isFinished,
@@ -11,7 +11,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
-import { toast } from '../../../components/ui/toast-store';
+import { useRunEndToast } from '../../../components/ui/run-end-toast';
 import { useBulkRun } from '../api/run';
 import { runWaits } from '../run-waits';
 
@@ -50,20 +50,9 @@ export function runToast(run: BulkRun): {
   return { type: 'error', message: `Nothing done: all ${attempted} operations failed` };
 }
 
-/** Shows the run's toast once, when this page saw it running and then finish (also after a reload). */
+/** Shows the run's toast once, when this page saw it running and then finish (the kit's end-of-run toast). */
 export function useFinishToast(run: BulkRun | undefined) {
-  const seenRunning = useRef<string | null>(null);
-  useEffect(() => {
-    if (!run) return;
-    if (!isFinished(run)) {
-      seenRunning.current = run.id;
-      return;
-    }
-    if (seenRunning.current !== run.id) return;
-    seenRunning.current = null;
-    const outcome = runToast(run);
-    toast.show(outcome.type, outcome.message, { title: outcome.title });
-  }, [run]);
+  useRunEndToast(run, runToast);
 }
 
 const STATUS_TONE: Record<BulkRunItem['status'], BadgeTone> = {
