@@ -50,6 +50,27 @@ describe('Dialog', () => {
     expect(document.activeElement).toBe(opener);
   });
 
+  it('focuses the button marked data-autofocus first: a confirmation opens on its Cancel', () => {
+    render(
+      <Dialog
+        title="Delete the backup?"
+        isOpen
+        onClose={() => {}}
+        footer={
+          <>
+            <button type="button" data-autofocus>
+              Cancel
+            </button>
+            <button type="button">Delete Backup</button>
+          </>
+        }
+      >
+        <p>The archive goes too.</p>
+      </Dialog>,
+    );
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+  });
+
   it('closes on the backdrop and on its X button', () => {
     render(<Page />);
     fireEvent.click(screen.getByRole('button', { name: 'Alerts Report' }));

@@ -16,7 +16,8 @@ export interface DialogProps {
 
 /**
  * A modal dialog: it closes on Escape, a click on the backdrop or its X button; Tab and Shift+Tab stay
- * inside it; and when it closes, focus goes back where it was before it opened.
+ * inside it; it opens on the element marked `data-autofocus` or its first field; and when it closes, focus
+ * goes back where it was before it opened.
  */
 export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-w-2xl' }: DialogProps) {
   const titleId = useId();
@@ -31,8 +32,11 @@ export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-
     if (!isOpen) return undefined;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const focusables = () => Array.from(panel.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []);
-    // The first field, or the panel itself when there is none to type in.
-    (focusables().find((element) => element.matches('input, select, textarea')) ?? panel.current)?.focus();
+    // The element marked `data-autofocus` (a confirmation's Cancel), else the first field, else the panel itself.
+    const first =
+      focusables().find((element) => element.matches('[data-autofocus]')) ??
+      focusables().find((element) => element.matches('input, select, textarea'));
+    (first ?? panel.current)?.focus();
     const handleKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
         event.stopPropagation();
