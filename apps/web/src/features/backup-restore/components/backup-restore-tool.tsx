@@ -14,16 +14,18 @@ import { useCreateBackups } from '../api/create';
 import { useUploadBackup } from '../api/upload';
 import { BackupPanel } from './backup-panel';
 import { BackupsTable } from './backups-table';
+import { DeleteBackupDialog } from './delete-backup';
 import { RestoreRunPanel } from './restore-run';
 
 /**
  * Backup & Restore: back up account groups with a customer's token; the backups (search, sort, download,
- * upload one back); one backup compared with the live group or another backup, and its changes restored.
+ * upload one back, delete one); one backup compared with the live group or another backup, and its changes restored.
  */
 export function BackupRestoreTool() {
   const customer = useCustomer('backup-restore');
   const [groups, setGroups] = useState<Set<string>>(() => new Set());
   const [opened, setOpened] = useState<Backup | null>(null);
+  const [deleting, setDeleting] = useState<Backup | null>(null);
   const [params, setParams] = useSearchParams();
   const restoreId = params.get('restore');
   const [targetToken, setTargetToken] = useState('');
@@ -85,7 +87,16 @@ export function BackupRestoreTool() {
 
       <section className="space-y-3" aria-label="Backups">
         <h2 className="text-xl font-semibold">Backups</h2>
-        {backups ? <BackupsTable backups={backups} onOpen={setOpened} /> : <Spinner label="Loading backups" />}
+        {backups ? (
+          <BackupsTable backups={backups} onOpen={setOpened} onDelete={setDeleting} />
+        ) : (
+          <Spinner label="Loading backups" />
+        )}
+        <DeleteBackupDialog
+          backup={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={(gone) => setOpened((current) => (current?.id === gone.id ? null : current))}
+        />
         <FilePicker
           key={pickerKey}
           label="Upload a backup archive"

@@ -4,11 +4,25 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { archiveUrl } from '../api/backups';
 
-const kb = (bytes: number | null) =>
-  bytes === null ? '…' : `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB`;
+/** A size as the backups list shows it: whole kilobytes. */
+export const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB`;
+const kb = (bytes: number | null) => (bytes === null ? '…' : kilobytes(bytes));
 
-/** The backups: search and sort on every column, download, and open one to compare or restore. */
-export function BackupsTable({ backups, onOpen }: { backups: Backup[]; onOpen: (backup: Backup) => void }) {
+/** The backups: search and sort on every column, download, open one to compare or restore, or delete it. */
+export function BackupsTable({
+  backups,
+  onOpen,
+  onDelete,
+}: {
+  backups: Backup[];
+  onOpen: (backup: Backup) => void;
+  onDelete: (backup: Backup) => void;
+}) {
+  const deleteButton = (backup: Backup) => (
+    <Button size="sm" variant="ghost" className="text-red-700" onClick={() => onDelete(backup)}>
+      Delete
+    </Button>
+  );
   const columns: ColumnDef<Backup, unknown>[] = [
     { id: 'group', header: 'Account group', accessorFn: (backup) => backup.accountGroupName },
     { id: 'organization', header: 'Organization', accessorFn: (backup) => backup.organizationName },
@@ -44,6 +58,12 @@ export function BackupsTable({ backups, onOpen }: { backups: Backup[]; onOpen: (
             <Button size="sm" onClick={() => onOpen(row.original)}>
               Open
             </Button>
+            {deleteButton(row.original)}
+          </span>
+        ) : row.original.status === 'failed' ? (
+          <span className="flex items-center gap-3">
+            {row.original.error ?? ''}
+            {deleteButton(row.original)}
           </span>
         ) : (
           (row.original.error ?? '')

@@ -1,0 +1,60 @@
+import type { Backup } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/toast-store';
+import { useDeleteBackup } from '../api/delete';
+import { kilobytes } from './backups-table';
+
+/**
+ * Asks before a backup is deleted, naming it (group, organization, when and by whom, items and size): its
+ * archive goes from the server too and cannot come back. Cancel is where the dialog opens.
+ */
+export function DeleteBackupDialog({
+  backup,
+  onClose,
+  onDeleted,
+}: {
+  backup: Backup | null;
+  onClose: () => void;
+  onDeleted: (backup: Backup) => void;
+}) {
+  const remove = useDeleteBackup({ errorTitle: 'The backup was not deleted' });
+  if (!backup) return null;
+  const made = new Date(backup.createdAt).toLocaleString();
+  const confirm = () =>
+    remove.mutate(backup.id, {
+      onSuccess: () => {
+        toast.success(`Deleted the backup of ${backup.accountGroupName} made ${made}`);
+        onDeleted(backup);
+        onClose();
+      },
+    });
+  return (
+    <Dialog
+      title="Delete this backup?"
+      isOpen
+      onClose={onClose}
+      width="max-w-lg"
+      footer={
+        <>
+          <Button data-autofocus onClick={onClose}>
+            Cancel
+          </Button>
+          <Button variant="danger" busy={remove.isPending} busyLabel="Deleting" onClick={confirm}>
+            Delete Backup
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3">
+        <p>
+          The backup of <strong>{backup.accountGroupName}</strong> ({backup.organizationName}), made {made} by{' '}
+          {backup.requestedBy}
+          {backup.items === null ? '' : `: ${backup.items} ${backup.items === 1 ? 'item' : 'items'}`}
+          {backup.size === null ? '' : `, ${kilobytes(backup.size)}`}.
+        </p>
+        <p>Its archive is deleted from the server too, and this cannot be undone. A copy you downloaded stays yours.</p>
+      </div>
+    </Dialog>
+  );
+}
