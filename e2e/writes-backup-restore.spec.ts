@@ -62,10 +62,33 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Apply Restore' }).click();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  // The end-of-run toast every writing tool shows.
+  await expect(page.getByRole('status').filter({ hasText: 'Restored: 1 change made' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(target.interval);
 
   await page.getByRole('button', { name: 'Undo Restore' }).click();
   await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Undone: 1 change reversed' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
+
+  // The backup is deleted after a confirmation that names it and opens on Cancel.
+  const backups = page
+    .getByRole('table', { name: 'Backups' })
+    .getByRole('row')
+    .filter({ hasText: 'Acme - APAC Offices' });
+  const before = await backups.count();
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const confirmation = page.getByRole('dialog', { name: 'Delete this backup?' });
+  await expect(confirmation).toContainText('Acme - APAC Offices');
+  await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(confirmation).toBeHidden();
+  await expect(backups).toHaveCount(before);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await confirmation.getByRole('button', { name: 'Delete Backup' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Deleted the backup of Acme - APAC Offices/ }),
+  ).toBeVisible();
+  await expect(backups).toHaveCount(before - 1);
 });
