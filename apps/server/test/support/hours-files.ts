@@ -4,6 +4,7 @@ import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import * as XLSX from '@e965/xlsx';
 import { weekStarts } from '@ce/contract';
+import { rawZip } from './raw-zip.js';
 
 /** Hours files for the time tracker's tests: workbooks, CSV, legacy XLS, and hand-made zips to damage. */
 export const HEADER = ['Engagement_ID', 'task_type', 'due_date', 'external_reference', 'work_performed', 'hours_spent'];
@@ -23,45 +24,13 @@ export const xlsOf = (rows: unknown[][]): Buffer => {
 };
 
 /** A zip written by hand: each entry's declared size may lie, to build bombs the way attackers do. */
-export function zipOf(entries: { name: string; data: Buffer; declaredSize?: number }[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const entry of entries) {
-    const compressed = deflateRawSync(entry.data);
-    const name = Buffer.from(entry.name);
-    const size = entry.declaredSize ?? entry.data.length;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc32(entry.data), 14);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc32(entry.data), 16);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    locals.push(local, name, compressed);
-    centrals.push(central, name);
-    offset += 30 + name.length + compressed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
+export const zipOf = (entries: { name: string; data: Buffer; declaredSize?: number }[]): Buffer =>
+  rawZip(
+    entries.map(({ name, data }) => ({ name, compressed: deflateRawSync(data), size: data.length, crc: crc32(data) })),
+    Object.fromEntries(
+      entries.flatMap(({ name, declaredSize }) => (declaredSize === undefined ? [] : [[name, declaredSize]])),
+    ),
+  );
 
 /** The entries of a zip, read through its central directory. */
 export function entriesOf(zip: Buffer): { name: string; data: Buffer }[] {
