@@ -84,6 +84,18 @@ describe('hostile backup archives', () => {
         message: 'The archive unpacks to more than 100 times its own size, which no backup does: it is refused.',
       },
       {
+        label: 'five files of 128 MiB: more than a backup may hold in all',
+        bytes: await spacesArchive(
+          [1, 2, 3, 4, 5].map((index) => ({
+            kind: 'test',
+            key: `http-server: Bomb ${index}`,
+            part: 'config',
+            size: 128 * MiB,
+          })),
+        ),
+        message: 'The archive unpacks to more than 512 MB, more than a backup may hold.',
+      },
+      {
         label: 'a file of 128 MiB that says it holds 1 KB',
         bytes: await spacesArchive([{ kind: 'test', key: 'http-server: Bomb', part: 'config', size: 128 * MiB }], {
           'config/tests/item-0.json': 1024,

@@ -125,7 +125,7 @@ describe('the backup archive', () => {
     );
   });
 
-  it('refuses what is not a whole zip, and a zip bomb, under the upload rules', async () => {
+  it('refuses what is not a whole zip under the upload rules', async () => {
     const { bytes } = writeArchive(source, items);
     expect(await refusal(Buffer.from('PK\u0003\u0004 and then nothing'))).toBe(
       'This file is not a backup archive, or it is damaged: it is not a whole zip file.',
@@ -133,7 +133,6 @@ describe('the backup archive', () => {
     expect(await refusal(bytes.subarray(0, bytes.length - 10))).toBe(
       'This file is not a backup archive, or it is damaged: it is not a whole zip file.',
     );
-    const bomb = writeZip([{ name: 'config/tests/a.json', content: Buffer.alloc(600 * 1024 * 1024, 0x20) }]);
-    expect(await refusal(bomb)).toBe('The archive unpacks to more than 512 MB, more than a backup may hold.');
+    // A zip bomb past the total size is refused in the integration tier (backups-hostile.int.test.ts).
   });
 });
