@@ -77,8 +77,7 @@ export class ApiTokensService {
     if (input.expiresInDays > this.deps.maxDays)
       throw new AppError(400, 'token_too_long', `A token lives at most ${this.deps.maxDays} days.`);
     const refused = input.capabilities.filter((capability) => !grantableFor(user.role).includes(capability));
-    if (refused.length)
-      throw new AppError(403, 'capability_not_held', API_TOKEN_MESSAGES.notHeld(refused));
+    if (refused.length) throw new AppError(403, 'capability_not_held', API_TOKEN_MESSAGES.notHeld(refused));
     const secret = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
     const row = await this.deps.repository.insert({
       userId: user.id,
