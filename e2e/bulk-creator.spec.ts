@@ -166,6 +166,12 @@ test('the execution time is what the user waited, from the click to the results;
   await expect(execute).toBeEnabled();
   await page.getByRole('radio', { name: 'Skip it' }).check();
   await expect(execute).toBeDisabled();
+
+  // The organization is shared by every spec: the one test this run made goes again (the token is in memory).
+  await page.getByRole('button', { name: 'Undo this run' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
+  await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
+  expect(await testNamesIn(page, token, groups[0]?.aid ?? '')).not.toContain('E2E Waited for');
 });
 
 test('each test type asks for its own fields, with the spec messages', async ({ page }) => {

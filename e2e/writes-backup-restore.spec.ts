@@ -8,7 +8,9 @@ type Test = { testId: string; testName: string; type: string; interval: number }
 test('backs up a group, downloads it, finds a change, restores that one item, and undoes the restore', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  // Last in the suite, after specs that spend the shared organization's budget: a write may wait for the next
+  // minute's window (issue 34 gives every spec its own organization).
+  test.setTimeout(240_000);
   await signIn(page, 'tam@demo.local');
   const token = await orgAdminToken(page);
   const groups = (
@@ -61,14 +63,14 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await page.getByRole('button', { name: 'Preview Restore' }).click();
   await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });
   await page.getByRole('button', { name: 'Apply Restore' }).click();
-  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   // The end-of-run toast every writing tool shows.
   await expect(page.getByRole('status').filter({ hasText: 'Restored: 1 change made' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(target.interval);
 
   await page.getByRole('button', { name: 'Undo Restore' }).click();
   await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
-  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   await expect(page.getByRole('status').filter({ hasText: 'Undone: 1 change reversed' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
 
