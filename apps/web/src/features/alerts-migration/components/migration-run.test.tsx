@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeSetItem, MigrationRun } from '@ce/contract';
 import { migrationQueryKey } from '../api/run';
 import { MigrationRunPanel } from './migration-run';
@@ -40,12 +40,12 @@ const finishedRun = (changes: Partial<MigrationRun>): MigrationRun => ({
 });
 
 /** The panel of a migration the server already answered (a finished one is not read again). */
-function renderPanel(run: MigrationRun) {
+function renderPanel(run: MigrationRun, tokens = { token: '', targetToken: '' }) {
   const queryClient = new QueryClient();
   queryClient.setQueryData(migrationQueryKey(run.id), run);
   render(
     <QueryClientProvider client={queryClient}>
-      <MigrationRunPanel runId={run.id} tokens={{ token: '', targetToken: '' }} onOpen={() => {}} onNew={() => {}} />
+      <MigrationRunPanel runId={run.id} tokens={tokens} onOpen={() => {}} onNew={() => {}} />
     </QueryClientProvider>,
   );
   const bar = screen.getByRole('progressbar', { name: 'Migration progress' });
@@ -70,4 +70,25 @@ describe('the migration panel', () => {
     expect(fill.className).toContain('bg-red-600');
     expect(fill.className).not.toMatch(/bg-(green|brand)-/);
   });
+
+  it('asks before it undoes a migration: Undo Migration opens a confirmation, and its Cancel starts nothing', () => {
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    renderPanel(
+      finishedRun({
+        totals: { total: 1, pending: 0, done: 1, skipped: 0, failed: 0 },
+        items: [{ ...item, status: 'done', error: null, resultId: '42' }],
+      }),
+      { token: 'source-token', targetToken: '' },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Undo Migration' }));
+    const dialog = screen.getByRole('dialog', { name: 'Undo Migration' });
+    expect(dialog.textContent).toContain('Deletes the rules and windows this migration created');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(fetched.mock.calls.filter(([url]) => String(url).endsWith('/undo'))).toEqual([]);
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
 });

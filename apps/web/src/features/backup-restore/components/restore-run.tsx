@@ -1,11 +1,8 @@
-import { useState } from 'react';
 import { isFinished, type ChangeSetItem, type RestoreRun } from '@ce/contract';
-import { ChangeSetProgress, ItemStatus } from '../../../components/ui/change-set-progress';
-import { Button } from '../../../components/ui/button';
-import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
-import { changeSetEndToast, useRunEndToast } from '../../../components/ui/run-end-toast';
-import { Spinner } from '../../../components/ui/spinner';
-import { TokenField } from '../../../components/ui/token-field';
+import { ItemStatus } from '../../../components/ui/change-set-progress';
+import type { ColumnDef } from '../../../components/ui/data-table';
+import { changeSetEndToast } from '../../../components/ui/run-end-toast';
+import { RunPanel } from '../../../components/run-panel/run-panel';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { restoreResultsUrl, useRestore, useUndoRestore } from '../api/restore';
 
@@ -32,7 +29,7 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
 const restoreEndToast = (run: RestoreRun) =>
   changeSetEndToast(run, { done: 'Restored', noun: 'restore', undo: run.kind === 'undo-restore' });
 
-/** A restore (or its undo): progress, each item's outcome, the results files, Undo, and the end-of-run toast. */
+/** A restore (or its undo) in the writing tools' run panel: each item's action and outcome, and Undo. */
 export function RestoreRunPanel({
   runId,
   token,
@@ -45,62 +42,65 @@ export function RestoreRunPanel({
   targetToken: string;
   onOpen: (id: string) => void;
 }) {
-  const { data: run } = useRestore(runId);
+  const { data: run, error } = useRestore(runId);
   const undo = useUndoRestore(customerTokenErrors('Failed to undo the restore'));
-  const [undoToken, setUndoToken] = useState(token);
-  const [undoTargetToken, setUndoTargetToken] = useState(targetToken);
-  useRunEndToast(run, restoreEndToast);
-  if (!run) return <Spinner label="Loading the restore" />;
-  const finished = isFinished(run);
   return (
-    <section className="space-y-3" aria-label="Restore">
-      <h3 className="text-lg font-semibold">
-        {run.kind === 'undo-restore' ? 'Undo of a restore' : 'Restore'} into {run.accountGroupName}
-      </h3>
-      <ChangeSetProgress label="Restore progress" totals={run.totals} />
-      <p className="text-sm text-slate-600" data-testid="restore-status">
-        {finished ? (run.status === 'failed' ? `Failed: ${run.error ?? ''}` : 'Finished') : 'In progress'} ·{' '}
-        {run.totals.done} done · {run.totals.skipped} left as they were · {run.totals.failed} failed
-      </p>
-      <DataTable
-        data={run.items}
-        columns={COLUMNS}
-        label="Restore results"
-        empty="Nothing planned yet."
-        getRowId={(item) => item.id}
-      />
-      {finished && (
-        <div className="flex gap-3">
-          <a className="text-brand-700 underline" href={restoreResultsUrl(run.id, 'xlsx')} download>
-            Download results (XLSX)
-          </a>
-          <a className="text-brand-700 underline" href={restoreResultsUrl(run.id, 'csv')} download>
-            Download results (CSV)
-          </a>
-        </div>
-      )}
-      {finished && run.kind === 'restore' && !run.undoneBy && run.totals.done > 0 && (
-        <div className="space-y-2 rounded-md border border-slate-200 p-3">
-          <TokenField label="OAuth Token" value={undoToken} onChange={(event) => setUndoToken(event.target.value)} />
-          {run.targetOrganizationName && (
-            <TokenField
-              label={`OAuth Token of ${run.targetOrganizationName}`}
-              value={undoTargetToken}
-              onChange={(event) => setUndoTargetToken(event.target.value)}
-            />
-          )}
-          <Button
-            variant="danger"
-            busy={undo.isPending}
-            busyLabel="Starting the undo"
-            onClick={() =>
-              undo.mutate({ id: run.id, token: undoToken.trim() }, { onSuccess: (started) => onOpen(started.id) })
-            }
-          >
-            Undo Restore
-          </Button>
-        </div>
-      )}
-    </section>
+    <RunPanel
+      run={run}
+      error={error}
+      loadingLabel="Loading the restore"
+      failed={() => <p className="text-red-700">This restore could not be read.</p>}
+      endToast={restoreEndToast}
+      view={(run) => {
+        const finished = isFinished(run);
+        const other = run.targetOrganizationName;
+        return {
+          label: 'Restore',
+          title: `${run.kind === 'undo-restore' ? 'Undo of a restore' : 'Restore'} into ${run.accountGroupName}`,
+          level: 3,
+          progressLabel: 'Restore progress',
+          status: (
+            <p className="text-sm text-slate-600" data-testid="restore-status">
+              {finished ? (run.status === 'failed' ? `Failed: ${run.error ?? ''}` : 'Finished') : 'In progress'} ·{' '}
+              {run.totals.done} done · {run.totals.skipped} left as they were · {run.totals.failed} failed
+            </p>
+          ),
+          items: {
+            data: run.items,
+            columns: COLUMNS,
+            label: 'Restore results',
+            empty: 'Nothing planned yet.',
+            getRowId: (item) => item.id,
+          },
+          resultsUrl: (format) => restoreResultsUrl(run.id, format),
+          undo:
+            finished && run.kind === 'restore' && !run.undoneBy && run.totals.done > 0
+              ? {
+                  label: 'Undo Restore',
+                  description: 'Deletes what this restore created and puts back what it changed or deleted.',
+                  confirmLabel: 'Undo Restore',
+                  busyLabel: 'Starting the undo',
+                  tokens: [
+                    { label: 'OAuth Token', known: token, recent: 'backup-restore' },
+                    ...(other
+                      ? [{ label: `OAuth Token of ${other}`, known: targetToken, recent: 'backup-restore' as const }]
+                      : []),
+                  ],
+                  pending: undo.isPending,
+                  onConfirm: ([undoToken = '', undoTargetToken], done) =>
+                    undo.mutate(
+                      { id: run.id, token: undoToken, targetToken: other ? undoTargetToken : undefined },
+                      {
+                        onSuccess: (started) => {
+                          done();
+                          onOpen(started.id);
+                        },
+                      },
+                    ),
+                }
+              : undefined,
+        };
+      }}
+    />
   );
 }

@@ -20,7 +20,7 @@ import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups'
 import { useRunParam } from '../../../lib/use-run-param';
 import { GroupSelect } from './group-select';
 import { RecentRuns } from './recent-runs';
-import { RunPanel } from './run-results';
+import { BulkRunPanel } from './run-results';
 import { TokenStep } from './token-step';
 import { Stepper } from '../../../components/ui/stepper';
 import { toggled } from '../toggled';
@@ -230,7 +230,7 @@ export function AgentsWizard() {
         </section>
       )}
       {current === 1 && <RecentRuns view="agents" onOpen={openRun} />}
-      {current === 4 && runId && <RunPanel runId={runId} title="Results" newLabel="Start Over" onNew={startOver} />}
+      {current === 4 && runId && <BulkRunPanel runId={runId} title="Results" newLabel="Start Over" onNew={startOver} />}
     </div>
   );
 }

@@ -12,7 +12,7 @@ import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups'
 import { useRunParam } from '../../../lib/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
-import { RunPanel } from './run-results';
+import { BulkRunPanel } from './run-results';
 
 type GroupTests = BulkTestsList['groups'][number];
 type Test = GroupTests['tests'][number];
@@ -102,7 +102,7 @@ export function LabelsTab() {
 
   if (runId)
     return (
-      <RunPanel
+      <BulkRunPanel
         runId={runId}
         title="Label Results"
         newLabel="Label Other Tests"

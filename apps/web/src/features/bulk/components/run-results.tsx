@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import {
   BULK_MESSAGES,
   isFinished,
@@ -9,9 +8,9 @@ import {
 } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import type { ColumnDef } from '../../../components/ui/data-table';
 import { Spinner } from '../../../components/ui/spinner';
-import { useRunEndToast } from '../../../components/ui/run-end-toast';
+import { RunPanel, type RunView } from '../../../components/run-panel/run-panel';
 import { useBulkRun } from '../api/run';
 import { runWaits } from '../run-waits';
 
@@ -48,11 +47,6 @@ export function runToast(run: BulkRun): {
       message: `${run.totals.done}/${attempted} ${words} successfully`,
     };
   return { type: 'error', message: `Nothing done: all ${attempted} operations failed` };
-}
-
-/** Shows the run's toast once, when this page saw it running and then finish (the kit's end-of-run toast). */
-export function useFinishToast(run: BulkRun | undefined) {
-  useRunEndToast(run, runToast);
 }
 
 const STATUS_TONE: Record<BulkRunItem['status'], BadgeTone> = {
@@ -126,27 +120,23 @@ function itemColumns(kind: BulkRunKind): ColumnDef<BulkRunItem, unknown>[] {
   ];
 }
 
-/** Per item: what it is about, the account group, and the id the platform gave or the error. */
-export function RunItems({ run }: { run: BulkRun }) {
-  const columns = useMemo(() => itemColumns(run.kind), [run.kind]);
-  if (run.items.length === 0)
-    return (
+/** Per item, in the run panel: what it is about, the account group, and the id the platform gave or the error. */
+export function runItems(run: BulkRun): RunView<BulkRunItem>['items'] {
+  return {
+    label: 'Run items',
+    data: run.items,
+    columns: itemColumns(run.kind),
+    getRowId: (item) => item.id,
+    maxHeight: 384,
+    filterLabel: run.items.length > 10 ? 'Search the results' : undefined,
+    empty: 'Nothing matches the search.',
+    rowProps: (item) => ({ 'data-testid': 'run-item', 'data-status': item.status }),
+    none: (
       <p className="flex items-center gap-2 text-sm text-slate-600">
         <Spinner className="h-4 w-4" /> Preparing the run…
       </p>
-    );
-  return (
-    <DataTable
-      label="Run items"
-      data={run.items}
-      columns={columns}
-      getRowId={(item) => item.id}
-      maxHeight={384}
-      filterLabel={run.items.length > 10 ? 'Search the results' : undefined}
-      empty="Nothing matches the search."
-      rowProps={(item) => ({ 'data-testid': 'run-item', 'data-status': item.status })}
-    />
-  );
+    ),
+  };
 }
 
 /** One line on where the run stands. */
@@ -165,32 +155,43 @@ export function RunState({ run }: { run: BulkRun }) {
   );
 }
 
-export interface RunPanelProps {
+export interface BulkRunPanelProps {
   runId: string;
   title: string;
   newLabel: string;
   onNew: () => void;
 }
 
-/** A run of the labels, users or agents tools: state, totals and per-item results, live. */
-export function RunPanel({ runId, title, newLabel, onNew }: RunPanelProps) {
+/** A run of the labels, users or agents tools in the writing tools' run panel: state, totals and items, live. */
+export function BulkRunPanel({ runId, title, newLabel, onNew }: BulkRunPanelProps) {
   const { data: run, error } = useBulkRun(runId);
-  useFinishToast(run);
+  const newButton = (
+    <Button variant="primary" onClick={onNew}>
+      {newLabel}
+    </Button>
+  );
   return (
-    <section className="space-y-4" aria-label="Results">
-      <h2 className="text-xl font-semibold">{title}</h2>
-      {error && <p className="text-red-700">{error.message}</p>}
-      {!run && !error && <Spinner label="Loading the run" />}
-      {run && (
-        <>
-          <RunState run={run} />
-          <RunTotals run={run} />
-          <RunItems run={run} />
-        </>
+    <RunPanel
+      run={run}
+      error={error}
+      loadingLabel="Loading the run"
+      failed={(failure) => (
+        <section className="space-y-4" aria-label="Results">
+          <h2 className="text-xl font-semibold">{title}</h2>
+          <p className="text-red-700">{failure.message}</p>
+          {newButton}
+        </section>
       )}
-      <Button variant="primary" onClick={onNew}>
-        {newLabel}
-      </Button>
-    </section>
+      endToast={runToast}
+      view={(run) => ({
+        label: 'Results',
+        title,
+        progressLabel: 'Run progress',
+        status: <RunState run={run} />,
+        details: <RunTotals run={run} />,
+        items: runItems(run),
+        actions: newButton,
+      })}
+    />
   );
 }

@@ -1,15 +1,11 @@
-import { useState } from 'react';
 import { isFinished, type BulkRun, type BulkRunItem } from '@ce/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
+import { RunPanel } from '../../../components/run-panel/run-panel';
 import { useBulkRun } from '../api/run';
 import { useUndoRun } from '../api/undo-run';
 import { downloadText } from '../../../lib/download';
 import { templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
-import { RunItems, RunState, RunTotals, useFinishToast } from './run-results';
-import { TokenField } from '../../../components/ui/token-field';
+import { RunState, RunTotals, runItems, runToast } from './run-results';
 
 const CELL_LABEL: Record<BulkRunItem['status'], string> = {
   pending: 'Waiting',
@@ -40,74 +36,115 @@ export interface TestRunPanelProps {
   onNewSession: () => void;
 }
 
-/** A bulk tests run (or its undo) as the server carries it out: live grid, totals, items, undo. */
+/** A bulk tests run (or its undo) in the writing tools' run panel: live grid, totals, items, undo. */
 export function TestRunPanel({ runId, knownToken, onOpenRun, onNewSession }: TestRunPanelProps) {
   const { data: run, error } = useBulkRun(runId);
-  useFinishToast(run);
-
-  if (error)
-    return (
-      <section className="space-y-3" aria-label="Results">
-        <p className="text-red-700">{error.message}</p>
-        <NewSessionButton onClick={onNewSession} />
-      </section>
-    );
-  if (!run) return <Spinner label="Loading the run" />;
-
-  const undo = run.kind === 'undo-tests';
+  const undo = useUndoRun();
   return (
-    <section className="space-y-4" aria-label="Results">
-      <div className="flex flex-wrap items-baseline gap-x-3">
-        <h2 className="text-xl font-semibold">{undo ? 'Undo Results' : 'Results'}</h2>
-        <span className="text-sm text-slate-500">
-          {run.organizationName} · started by {run.requestedBy} on {new Date(run.createdAt).toLocaleString()}
-        </span>
-      </div>
-      <RunState run={run} />
-      {run.undoOf && (
-        <p className="text-sm">
-          This run deletes the tests created by{' '}
-          <button type="button" className="text-brand-700 underline" onClick={() => onOpenRun(run.undoOf ?? '')}>
-            the original run
-          </button>
-          .
-        </p>
+    <RunPanel
+      run={run}
+      error={error}
+      loadingLabel="Loading the run"
+      failed={(failure) => (
+        <section className="space-y-3" aria-label="Results">
+          <p className="text-red-700">{failure.message}</p>
+          <NewSessionButton onClick={onNewSession} />
+        </section>
       )}
-      {run.undoneBy && (
-        <p className="text-sm" data-testid="undone-note">
-          This run has been undone:{' '}
-          <button type="button" className="text-brand-700 underline" onClick={() => onOpenRun(run.undoneBy ?? '')}>
-            see the undo run
-          </button>
-          .
-        </p>
-      )}
-      {run.kind === 'tests' && (
-        <CellGrid
-          caption="Progress per template and account group"
-          templateNames={run.templates.map((template) => template.testName)}
-          groups={run.accountGroups}
-          cell={runCell(run)}
-        />
-      )}
-      <RunTotals run={run} />
-      <RunItems run={run} />
-      <div className="flex flex-wrap gap-2">
-        {run.kind === 'tests' && isFinished(run) && run.totals.done > 0 && !run.undoneBy && (
-          <UndoButton run={run} knownToken={knownToken} onUndone={onOpenRun} />
-        )}
-        {run.kind === 'tests' && (
-          <button
-            type="button"
-            className="rounded-md border border-slate-300 px-4 py-2"
-            onClick={() => downloadText('bulk-test-templates.json', templatesFileText(run.templates))}
-          >
-            Export Templates
-          </button>
-        )}
-        <NewSessionButton onClick={onNewSession} />
-      </div>
-    </section>
+      endToast={runToast}
+      view={(run) => {
+        const count = run.totals.done;
+        const tests = count === 1 ? 'test' : 'tests';
+        return {
+          label: 'Results',
+          title: run.kind === 'undo-tests' ? 'Undo Results' : 'Results',
+          aside: (
+            <span className="mr-auto text-sm text-slate-500">
+              {run.organizationName} · started by {run.requestedBy} on {new Date(run.createdAt).toLocaleString()}
+            </span>
+          ),
+          progressLabel: 'Run progress',
+          status: <RunState run={run} />,
+          details: (
+            <>
+              {run.undoOf && (
+                <p className="text-sm">
+                  This run deletes the tests created by{' '}
+                  <button
+                    type="button"
+                    className="text-brand-700 underline"
+                    onClick={() => onOpenRun(run.undoOf ?? '')}
+                  >
+                    the original run
+                  </button>
+                  .
+                </p>
+              )}
+              {run.undoneBy && (
+                <p className="text-sm" data-testid="undone-note">
+                  This run has been undone:{' '}
+                  <button
+                    type="button"
+                    className="text-brand-700 underline"
+                    onClick={() => onOpenRun(run.undoneBy ?? '')}
+                  >
+                    see the undo run
+                  </button>
+                  .
+                </p>
+              )}
+              {run.kind === 'tests' && (
+                <CellGrid
+                  caption="Progress per template and account group"
+                  templateNames={run.templates.map((template) => template.testName)}
+                  groups={run.accountGroups}
+                  cell={runCell(run)}
+                />
+              )}
+              <RunTotals run={run} />
+            </>
+          ),
+          items: runItems(run),
+          undo:
+            run.kind === 'tests' && isFinished(run) && count > 0 && !run.undoneBy
+              ? {
+                  label: 'Undo this run',
+                  variant: 'outline',
+                  description: `This deletes the ${count} ${tests} this run created, and nothing else: tests it skipped because they already existed stay as they are.`,
+                  confirmLabel: `Delete ${count} ${tests}`,
+                  pendingText: 'Deleting…',
+                  busyLabel: 'Deleting',
+                  tokens: [{ label: 'OAuth Token', known: knownToken, recent: 'bulk-tests' }],
+                  pending: undo.isPending,
+                  onConfirm: ([token = ''], done) =>
+                    undo.mutate(
+                      { id: run.id, token },
+                      {
+                        onSuccess: (undoRun) => {
+                          done();
+                          onOpenRun(undoRun.id);
+                        },
+                      },
+                    ),
+                }
+              : undefined,
+          actions: (
+            <>
+              {run.kind === 'tests' && (
+                <button
+                  type="button"
+                  className="rounded-md border border-slate-300 px-4 py-2"
+                  onClick={() => downloadText('bulk-test-templates.json', templatesFileText(run.templates))}
+                >
+                  Export Templates
+                </button>
+              )}
+              <NewSessionButton onClick={onNewSession} />
+            </>
+          ),
+        };
+      }}
+    />
   );
 }
 
@@ -120,75 +157,5 @@ function NewSessionButton({ onClick }: { onClick: () => void }) {
     >
       Start New Bulk Test Session
     </button>
-  );
-}
-
-function UndoButton({
-  run,
-  knownToken,
-  onUndone,
-}: {
-  run: BulkRun;
-  knownToken: string;
-  onUndone: (id: string) => void;
-}) {
-  const [open, setOpen] = useState(false);
-  const [token, setToken] = useState(knownToken);
-  const undo = useUndoRun();
-  const close = () => setOpen(false);
-  const confirm = () => {
-    if (!token.trim()) return;
-    undo.mutate(
-      { id: run.id, token: token.trim() },
-      {
-        onSuccess: (undoRun) => {
-          setOpen(false);
-          onUndone(undoRun.id);
-        },
-      },
-    );
-  };
-  const count = run.totals.done;
-  return (
-    <>
-      <Button onClick={() => setOpen(true)} className="border-red-300 font-medium text-red-700 hover:bg-red-50">
-        Undo this run
-      </Button>
-      <Dialog
-        title="Undo this run"
-        isOpen={open}
-        onClose={close}
-        footer={
-          <>
-            <Button onClick={close}>Cancel</Button>
-            <Button
-              variant="danger"
-              onClick={confirm}
-              disabled={!token.trim()}
-              busy={undo.isPending}
-              busyLabel="Deleting"
-            >
-              {undo.isPending ? 'Deleting…' : `Delete ${count} ${count === 1 ? 'test' : 'tests'}`}
-            </Button>
-          </>
-        }
-      >
-        <div className="space-y-3">
-          <p>
-            This deletes the {count} {count === 1 ? 'test' : 'tests'} this run created, and nothing else: tests it
-            skipped because they already existed stay as they are.
-          </p>
-          {!knownToken && (
-            <TokenField
-              label="OAuth Token"
-              placeholder="Paste the Org Admin's API token"
-              recent={{ list: 'bulk-tests', pick: setToken }}
-              value={token}
-              onChange={(event) => setToken(event.target.value)}
-            />
-          )}
-        </div>
-      </Dialog>
-    </>
   );
 }

@@ -13,7 +13,7 @@ import { platformErrors, usePlatformGroups } from '../hooks/use-platform-groups'
 import { useRunParam } from '../../../lib/use-run-param';
 import { PlatformGroupsSection } from './platform-groups-section';
 import { RecentRuns } from './recent-runs';
-import { RunPanel } from './run-results';
+import { BulkRunPanel } from './run-results';
 
 /** A list of addresses is a few kilobytes; a bigger file is not one. */
 export const INVITEE_FILE_MAX_BYTES = 1024 * 1024;
@@ -90,7 +90,7 @@ export function UsersTab() {
 
   if (runId)
     return (
-      <RunPanel
+      <BulkRunPanel
         runId={runId}
         title="Invitation Results"
         newLabel="Invite Other Users"

@@ -1,0 +1,110 @@
+import type { ReactNode } from 'react';
+import { isFinished, RESULTS_FORMATS, type ChangeSet } from '@ce/contract';
+import { ChangeSetProgress } from '../ui/change-set-progress';
+import { DataTable, type DataTableProps } from '../ui/data-table';
+import { useRunEndToast, type RunEndToast } from '../ui/run-end-toast';
+import { Spinner } from '../ui/spinner';
+import { UndoRun, type UndoRunProps } from './undo-run';
+
+/** A run of a writing tool as the panel reads it (a bulk run, a migration, a restore, or an undo of one). */
+export interface PanelRun {
+  id: string;
+  status: ChangeSet['status'];
+  totals: ChangeSet['totals'];
+  items: readonly unknown[];
+}
+
+/** One item of a run (a test made in a group, a rule migrated, an item restored). */
+type ItemOf<Run extends PanelRun> = Run['items'][number];
+
+export type ResultsFormat = (typeof RESULTS_FORMATS)[number];
+
+const RESULTS_WORDS: Record<ResultsFormat, string> = { xlsx: 'XLSX', csv: 'CSV' };
+
+/** What a tool shows of one of its runs, in the panel's order. */
+export interface RunView<Item> {
+  /** The section's accessible name. */
+  label: string;
+  title: ReactNode;
+  /** The title's level: 2 on a page of its own, 3 inside a tool's page. */
+  level?: 2 | 3;
+  /** Beside the title: who started it and when, or the tool's New button. */
+  aside?: ReactNode;
+  /** The progress bar's accessible name. */
+  progressLabel: string;
+  /** The line that says where the run stands. */
+  status: ReactNode;
+  /** Between the state and the items: links to the original run or its undo, a grid, totals. */
+  details?: ReactNode;
+  /** The per-item table (its columns are the tool's); `none` replaces it while there is no item yet. */
+  items: DataTableProps<Item> & { none?: ReactNode };
+  /** Where the results file is downloaded from, once the run has finished (the session cookie goes along). */
+  resultsUrl?: (format: ResultsFormat) => string;
+  /** The undo, when this run can be undone now. */
+  undo?: UndoRunProps;
+  /** After the undo: the tool's other buttons. */
+  actions?: ReactNode;
+}
+
+export interface RunPanelProps<Run extends PanelRun> {
+  /** The run as the tool's query holds it (read again every second until it has finished). */
+  run: Run | undefined;
+  error?: Error | null;
+  loadingLabel: string;
+  /** What the panel shows when the run could not be read. */
+  failed: (error: Error) => ReactNode;
+  /** The toast the run ends with, shown once when this page saw it going and then finish. */
+  endToast: (run: Run) => RunEndToast;
+  view: (run: Run) => RunView<ItemOf<Run>>;
+}
+
+/**
+ * The run panel of every writing tool (bulk, alerts migration, restore, and their undos): progress bar
+ * (handled of total, coloured by outcome), where the run stands, each item's status, the results files,
+ * Undo with a confirmation, and the end-of-run toast. A tool gives its run, its words and its item columns.
+ */
+export function RunPanel<Run extends PanelRun>({
+  run,
+  error,
+  loadingLabel,
+  failed,
+  endToast,
+  view,
+}: RunPanelProps<Run>) {
+  useRunEndToast(run, endToast);
+  if (error) return failed(error);
+  if (!run) return <Spinner label={loadingLabel} />;
+  const shown = view(run);
+  const { none, ...table } = shown.items;
+  const Title = shown.level === 3 ? 'h3' : 'h2';
+  const finished = isFinished(run);
+  return (
+    <section className="space-y-4" aria-label={shown.label}>
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-2">
+        <Title className={shown.level === 3 ? 'text-lg font-semibold' : 'text-xl font-semibold'}>{shown.title}</Title>
+        {shown.aside}
+      </div>
+      <div className="space-y-1">
+        <ChangeSetProgress label={shown.progressLabel} totals={run.totals} />
+        {shown.status}
+      </div>
+      {shown.details}
+      {none && table.data.length === 0 ? none : <DataTable {...table} />}
+      {finished && shown.resultsUrl && (
+        <div className="flex flex-wrap gap-3">
+          {RESULTS_FORMATS.map((format) => (
+            <a key={format} className="text-brand-700 underline" href={shown.resultsUrl?.(format)} download>
+              Download results ({RESULTS_WORDS[format]})
+            </a>
+          ))}
+        </div>
+      )}
+      {(shown.undo || shown.actions) && (
+        <div className="flex flex-wrap gap-2">
+          {shown.undo && <UndoRun {...shown.undo} />}
+          {shown.actions}
+        </div>
+      )}
+    </section>
+  );
+}
