@@ -21,6 +21,8 @@ export const LIMITS = {
   /** One Webex file (the real service takes 100 MB; the sandbox keeps less). */
   webexFileBytes: 25 * 1024 * 1024,
   mailMessages: 1_000,
+  /** Copies of the world's organizations kept (each a test's own); the oldest copy goes first. */
+  organizationCopies: 200,
   crmTasks: 20_000,
   crmAccessTokens: 1_000,
 } as const;

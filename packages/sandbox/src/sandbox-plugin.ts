@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { escapeHtml, page } from './html.js';
 import { MailOutbox, mailRoutes } from './mail/mail-routes.js';
 import type { WorldSize } from './platform/generator.js';
 import { sandboxOpenApi } from './platform/openapi.js';
 import { platformRoutes } from './platform/platform-routes.js';
+import type { Token } from './platform/model.js';
 import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
 import { SalesforceState, salesforceRoutes } from './salesforce/salesforce-routes.js';
 import { WebexState, webexRoutes } from './webex/webex-routes.js';
@@ -68,9 +69,16 @@ const SERVICES = [
     description: 'the sandbox tokens and what each may do (demo mode only)',
   },
   {
+    path: 'te/organization-copies',
+    name: 'Organization copies',
+    description:
+      'POST: a fresh copy of the organizations, same data under new ids, tokens and rate budget, for one test (demo mode only)',
+  },
+  {
     path: 'te/scenario',
     name: 'Platform scenario',
-    description: 'latency, rate limit, 429 storms, 5xx, timeouts, platform down (GET, PUT, DELETE)',
+    description:
+      'latency, rate limit, 429 storms, 5xx, timeouts, platform down (GET, PUT, DELETE; ?organizationId= for one organization)',
   },
   {
     path: 'te/stats',
@@ -115,17 +123,27 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     ),
   );
 
+  const listed = (tokens: Token[]) =>
+    tokens.map((token) => ({
+      token: token.token,
+      kind: token.kind,
+      organizationId: token.orgId,
+      organizationName: sandbox.platform.world.organizations.find((org) => org.orgId === token.orgId)?.name ?? '',
+      description: token.description,
+    }));
+
+  // The tokens of the world's own organizations (copies made for tests are listed by the call that made them).
   app.get('/te/tokens', async (_request, reply) => {
     if (!demoMode) return reply.status(404).send({ message: 'Token listing is available in demo mode only' });
-    return {
-      tokens: sandbox.platform.world.tokens.map((token) => ({
-        token: token.token,
-        kind: token.kind,
-        organizationId: token.orgId,
-        organizationName: sandbox.platform.world.organizations.find((org) => org.orgId === token.orgId)?.name ?? '',
-        description: token.description,
-      })),
-    };
+    const own = new Set(sandbox.platform.baseOrganizationIds);
+    return { tokens: listed(sandbox.platform.world.tokens.filter((token) => own.has(token.orgId))) };
+  });
+
+  // A fresh copy of the world's organizations, for one test: same names and data, its own ids, tokens and
+  // rate budget. Answers the copy's tokens, as the token listing does.
+  app.post('/te/organization-copies', async (_request, reply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'Organization copies can be made in demo mode only' });
+    return reply.status(201).send({ tokens: listed(sandbox.platform.addOrganizationCopy()) });
   });
 
   // Switching failure modes is for development and tests: only in demo mode.
@@ -133,11 +151,25 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     if (!demoMode) return reply.status(404).send({ message: 'Scenarios can be changed in demo mode only' });
     return undefined;
   };
+  /** `?organizationId=` scopes a scenario to one organization; without it, the scenario is everyone's. */
+  const scopeOf = (request: FastifyRequest, reply: FastifyReply): { orgId?: string } | undefined => {
+    const { organizationId } = request.query as { organizationId?: string };
+    if (organizationId === undefined) return {};
+    if (sandbox.platform.world.organizations.some((org) => org.orgId === organizationId))
+      return { orgId: organizationId };
+    void reply.status(404).send({ message: `No organization ${organizationId} in the sandbox` });
+    return undefined;
+  };
 
-  app.get('/te/scenario', async () => sandbox.platform.scenario);
+  app.get('/te/scenario', async (request, reply) => {
+    const scope = scopeOf(request, reply);
+    return scope && sandbox.platform.scenarioFor(scope.orgId);
+  });
   app.put('/te/scenario', { preHandler: refuseOutsideDemo }, async (request, reply) => {
+    const scope = scopeOf(request, reply);
+    if (!scope) return reply;
     const body = (request.body ?? {}) as Partial<Scenario> & { storm429Ms?: number };
-    const next: Scenario = { ...sandbox.platform.scenario };
+    const next: Scenario = { ...sandbox.platform.scenarioFor(scope.orgId) };
     for (const key of Object.keys(DEFAULT_SCENARIO) as (keyof Scenario)[]) {
       const value = body[key];
       if (value === undefined) continue;
@@ -148,10 +180,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     if (typeof body.storm429Ms === 'number') next.storm429Until = Date.now() + body.storm429Ms;
     if (next.rateLimitPerMinute < 1)
       return reply.status(400).send({ message: 'rateLimitPerMinute must be at least 1' });
-    sandbox.platform.setScenario(next);
+    sandbox.platform.setScenario(next, scope.orgId);
     return next;
   });
-  app.delete('/te/scenario', { preHandler: refuseOutsideDemo }, async () => {
+  app.delete('/te/scenario', { preHandler: refuseOutsideDemo }, async (request, reply) => {
+    const scope = scopeOf(request, reply);
+    if (!scope) return reply;
+    if (scope.orgId !== undefined) {
+      sandbox.platform.clearScenario(scope.orgId);
+      return sandbox.platform.scenarioFor(scope.orgId);
+    }
     sandbox.platform.setScenario({
       ...DEFAULT_SCENARIO,
       rateLimitPerMinute: sandbox.config.rateLimitPerMinute ?? 240,
@@ -169,9 +207,19 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
   }));
 
   app.put('/webex/scenario', { preHandler: refuseOutsideDemo }, async (request) => {
-    const body = (request.body ?? {}) as { throttleMs?: number; retryAfterSeconds?: number };
-    sandbox.webex.throttledUntil = Date.now() + (body.throttleMs ?? 0);
+    const body = (request.body ?? {}) as { throttleMs?: number; retryAfterSeconds?: number; toPersonEmail?: string };
+    const until = Date.now() + (body.throttleMs ?? 0);
     if (typeof body.retryAfterSeconds === 'number') sandbox.webex.retryAfterSeconds = body.retryAfterSeconds;
+    // With a person's email, only messages to that person are throttled.
+    if (typeof body.toPersonEmail === 'string') {
+      sandbox.webex.throttledFor.set(body.toPersonEmail, until);
+      return {
+        toPersonEmail: body.toPersonEmail,
+        throttledUntil: until,
+        retryAfterSeconds: sandbox.webex.retryAfterSeconds,
+      };
+    }
+    sandbox.webex.throttledUntil = until;
     return { throttledUntil: sandbox.webex.throttledUntil, retryAfterSeconds: sandbox.webex.retryAfterSeconds };
   });
   await app.register(webexRoutes, {

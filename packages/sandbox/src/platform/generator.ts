@@ -31,22 +31,28 @@ const PERMISSIONS: Permission[] = [
 }));
 
 /** Tokens depend only on the seed and the organization, so they stay the same when the data changes. */
-function tokenSuffix(seed: string, purpose: string): string {
-  return new SeededRandom(`${seed}:token:${purpose}`).hex(24);
+function tokenSuffix(seed: string, purpose: string, copy: number): string {
+  return new SeededRandom(`${seed}:token:${purpose}${copy ? `:copy ${copy}` : ''}`).hex(24);
 }
+
+/** How far apart the numeric ids of two copies of the world are (the large world uses about 20,000). */
+export const COPY_ID_SPAN = 100_000_000;
 
 /** Builds a world from a seed: the same seed, size and day always give the same data. */
 export function generateWorld(options: GeneratorOptions = {}): World {
   const seed = options.seed ?? 'ce-toolkit';
   const size = options.size ?? 'demo';
   const now = options.now ?? Math.floor(Date.now() / DAY) * DAY;
+  const copy = options.copy ?? 0;
   const random = new SeededRandom(`${seed}:${size}`);
   const iso = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
   const daysAgo = (min: number, max: number) =>
     iso(now - random.int(min * 24, max * 24) * 3_600_000 - random.int(0, 3599) * 1000);
-  let nextId = 1000;
+  let nextId = copy * COPY_ID_SPAN + 1000;
   const id = (prefix = '') => `${prefix}${++nextId}`;
-  const uuid = () => `${random.hex(8)}-${random.hex(4)}-4${random.hex(3)}-a${random.hex(3)}-${random.hex(12)}`;
+  // A copy draws the same random numbers as the world (so its data is the same) and marks its hex ids.
+  const copyTag = (hex: string) => (copy ? `c${copy.toString(16).padStart(7, '0')}${hex.slice(8)}` : hex);
+  const uuid = () => copyTag(`${random.hex(8)}-${random.hex(4)}-4${random.hex(3)}-a${random.hex(3)}-${random.hex(12)}`);
 
   const plan: WorldPlan =
     size === 'large'
@@ -137,10 +143,14 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   const cloudAgentIds = world.agents.map((agent) => agent.agentId);
 
   plan.orgs.forEach((orgPlan, orgIndex) => {
-    const org: Organization = { orgId: String(9000 + orgIndex), name: orgPlan.name, slug: orgPlan.slug };
+    const org: Organization = {
+      orgId: String(copy * COPY_ID_SPAN + 9000 + orgIndex),
+      name: orgPlan.name,
+      slug: orgPlan.slug,
+    };
     world.organizations.push(org);
     world.tokens.push({
-      token: `sbx-org-admin-${org.slug}-${tokenSuffix(seed, `admin:${org.slug}`)}`,
+      token: `sbx-org-admin-${org.slug}-${tokenSuffix(seed, `admin:${org.slug}`, copy)}`,
       orgId: org.orgId,
       kind: 'org-admin',
       description: `Org Admin of ${org.name}: every account group, reads and writes`,
@@ -189,6 +199,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
       now,
       id,
       uuid,
+      copyTag,
       iso,
       daysAgo,
       org,
@@ -205,7 +216,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   // The large world keeps its round sizes (100 groups, 10,000 tests, 3,000 rules) for the benchmarks.
   if (size === 'demo') {
     plantHealthCases(world, now, () => id());
-    plantMigrationCases(world, () => id());
+    plantMigrationCases(world, () => id(), copyTag);
   }
   world.alerts.sort((a, b) => b.startDate.localeCompare(a.startDate));
   world.auditEvents.sort((a, b) => b.date.localeCompare(a.date));
@@ -214,13 +225,13 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   if (firstOrg) {
     world.tokens.push(
       {
-        token: `sbx-read-only-${firstOrg.slug}-${tokenSuffix(seed, `read-only:${firstOrg.slug}`)}`,
+        token: `sbx-read-only-${firstOrg.slug}-${tokenSuffix(seed, `read-only:${firstOrg.slug}`, copy)}`,
         orgId: firstOrg.orgId,
         kind: 'read-only',
         description: `Read-only user of ${firstOrg.name}: reads work, writes and admin endpoints answer 403`,
       },
       {
-        token: `sbx-revoked-${firstOrg.slug}-${tokenSuffix(seed, `revoked:${firstOrg.slug}`)}`,
+        token: `sbx-revoked-${firstOrg.slug}-${tokenSuffix(seed, `revoked:${firstOrg.slug}`, copy)}`,
         orgId: firstOrg.orgId,
         kind: 'revoked',
         description: 'A revoked token: every call answers 401',

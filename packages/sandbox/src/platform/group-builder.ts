@@ -34,6 +34,8 @@ export interface OrganizationBuild {
   now: number;
   id(prefix?: string): string;
   uuid(): string;
+  /** Marks a hex id as the copy's (unchanged in the world itself). */
+  copyTag(hex: string): string;
   iso(time: number): string;
   daysAgo(min: number, max: number): string;
   org: Organization;
@@ -55,6 +57,7 @@ export function buildGroup(group: AccountGroup, build: OrganizationBuild): void 
     plan,
     id,
     uuid,
+    copyTag,
     daysAgo,
     iso,
     now,
@@ -206,7 +209,7 @@ export function buildGroup(group: AccountGroup, build: OrganizationBuild): void 
       metric: 'WEB_AVAILABILITY',
     }));
     world.dashboards.push({
-      dashboardId: random.hex(24),
+      dashboardId: copyTag(random.hex(24)),
       aid: group.aid,
       title: `${group.accountGroupName.split(' - ')[1] ?? group.accountGroupName} ${['Overview', 'SaaS Health', 'Network Performance', 'Executive View'][index % 4]}`,
       description: `Key metrics for ${group.accountGroupName}`,

@@ -16,7 +16,7 @@ export const MIGRATION_TARGET_GROUP = 'Acme - SaaS Apps';
  * - "Migration: checkout availability": its only test is absent from the target, and its webhook too;
  * - a suppression window over the portal test, and a default rule.
  */
-export function plantMigrationCases(world: World, nextId: () => string): void {
+export function plantMigrationCases(world: World, nextId: () => string, copyTag: (hex: string) => string): void {
   const source = world.accountGroups.find((group) => group.accountGroupName === MIGRATION_SOURCE_GROUP);
   const target = world.accountGroups.find((group) => group.accountGroupName === MIGRATION_TARGET_GROUP);
   const org = world.organizations.find((candidate) => candidate.orgId === source?.orgId);
@@ -26,7 +26,7 @@ export function plantMigrationCases(world: World, nextId: () => string): void {
     .slice(0, 2)
     .map((agent) => agent.agentId);
   const webhook = (aid: string, name: string, index: number) => {
-    const id = `0c0ffee0-0000-4000-a000-${String(index).padStart(12, '0')}`;
+    const id = copyTag(`0c0ffee0-0000-4000-a000-${String(index).padStart(12, '0')}`);
     world.webhooks.push({ id, aid, name, enabled: true, category: 'alerts', status: 'connected', path: '/alerts' });
     return { kind: 'webhook', integrationId: id, integrationType: 'webhook', integrationName: name } as const;
   };

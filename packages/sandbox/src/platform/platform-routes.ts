@@ -53,13 +53,14 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
   });
 
   app.addHook('preHandler', async (request, reply) => {
-    const scenario = state.scenario;
-    if (scenario.latencyMs > 0) await sleep(scenario.latencyMs);
-    if (scenario.down) return problem(reply, 503, 'Service Unavailable', 'The API is in maintenance mode');
-
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const token = match ? state.findToken(match[1] ?? '') : undefined;
+    // The token's organization may have a scenario of its own (a test's copy of the organizations).
+    const scenario = state.scenarioFor(token?.orgId);
+    if (scenario.latencyMs > 0) await sleep(scenario.latencyMs);
+    if (scenario.down) return problem(reply, 503, 'Service Unavailable', 'The API is in maintenance mode');
+
     if (!token || token.kind === 'revoked') {
       return reply
         .status(401)

@@ -52,7 +52,15 @@ export interface WindowRecord {
 
 export class PlatformState {
   world: World;
+  /** The scenario of every organization without one of its own. */
   scenario: Scenario;
+  /** Scenarios set for one organization only (a test's own copy), by organization id. */
+  private readonly scenarios = new Map<string, Scenario>();
+  /** The ids of the world's own organizations (not the copies). */
+  baseOrganizationIds: string[];
+  /** The organization ids of each copy of the world's organizations kept, oldest first. */
+  private readonly copies: string[][] = [];
+  private copiesMade = 0;
   private readonly windows = new Map<string, Window>();
   readonly history: WindowRecord[] = [];
   /** Requests by method and path template, for tests that count calls (for example creations). */
@@ -67,6 +75,7 @@ export class PlatformState {
     private readonly now: () => number = Date.now,
   ) {
     this.world = generateWorld(options);
+    this.baseOrganizationIds = this.world.organizations.map((org) => org.orgId);
     this.startedAt = now();
     this.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: options.rateLimitPerMinute ?? 240 };
   }
@@ -84,18 +93,78 @@ export class PlatformState {
     this.world = generateWorld(this.options);
     this.startedAt = this.now();
     this.scenario = { ...DEFAULT_SCENARIO, rateLimitPerMinute: this.options.rateLimitPerMinute ?? 240 };
+    this.scenarios.clear();
+    this.copies.length = 0;
     this.windows.clear();
     this.history.length = 0;
     this.calls.length = 0;
     this.organizations.clear();
   }
 
-  /** Changes the scenario; a new limit or window length starts fresh windows, as a new plan would. */
-  setScenario(next: Scenario): void {
-    const reshaped =
-      next.rateLimitPerMinute !== this.scenario.rateLimitPerMinute || next.windowMs !== this.scenario.windowMs;
-    this.scenario = next;
-    if (reshaped) this.windows.clear();
+  /**
+   * Adds a copy of the world's organizations: the same names and data under new organization, account group
+   * and object ids, with new tokens, so its rate budget and its data are its own. Returns the copy's tokens.
+   * Past `LIMITS.organizationCopies` copies, the oldest copy is removed.
+   */
+  addOrganizationCopy(): Token[] {
+    const copy = ++this.copiesMade;
+    const added = generateWorld({ ...this.options, copy });
+    for (const key of Object.keys(added) as (keyof World)[]) {
+      const records = added[key];
+      if (!Array.isArray(records)) continue;
+      // Cloud agents and roles are the platform's, not an organization's: the world has them already.
+      if (key === 'roles') continue;
+      const own = key === 'agents' ? added.agents.filter((agent) => agent.agentType !== 'cloud') : records;
+      (this.world[key] as unknown[]).push(...own);
+    }
+    this.copies.push(added.organizations.map((org) => org.orgId));
+    if (this.copies.length > LIMITS.organizationCopies) this.removeCopy(this.copies.shift() ?? []);
+    return added.tokens;
+  }
+
+  private removeCopy(orgIds: string[]): void {
+    const orgs = new Set(orgIds);
+    const aids = new Set(this.world.accountGroups.filter((group) => orgs.has(group.orgId)).map((group) => group.aid));
+    const kept = (record: object) =>
+      !('orgId' in record && orgs.has(String(record.orgId))) &&
+      !('aid' in record && aids.has(String(record.aid))) &&
+      !('aids' in record && Array.isArray(record.aids) && record.aids.some((aid) => aids.has(String(aid))));
+    for (const key of Object.keys(this.world) as (keyof World)[]) {
+      const records = this.world[key];
+      if (Array.isArray(records)) (this.world[key] as object[]) = (records as object[]).filter(kept);
+    }
+    for (const orgId of orgIds) {
+      this.scenarios.delete(orgId);
+      this.windows.delete(orgId);
+      this.organizations.delete(orgId);
+    }
+  }
+
+  /** The scenario calls of this organization meet: its own, or everyone's. */
+  scenarioFor(orgId: string | undefined): Scenario {
+    return (orgId === undefined ? undefined : this.scenarios.get(orgId)) ?? this.scenario;
+  }
+
+  /**
+   * Changes the scenario of every organization, or of one only when `orgId` is given; a new limit or window
+   * length starts fresh windows, as a new plan would.
+   */
+  setScenario(next: Scenario, orgId?: string): void {
+    const previous = this.scenarioFor(orgId);
+    const reshaped = next.rateLimitPerMinute !== previous.rateLimitPerMinute || next.windowMs !== previous.windowMs;
+    if (orgId === undefined) this.scenario = next;
+    else this.scenarios.set(orgId, next);
+    if (!reshaped) return;
+    if (orgId === undefined) this.windows.clear();
+    else this.windows.delete(orgId);
+  }
+
+  /** Gives an organization back the scenario of everyone. */
+  clearScenario(orgId: string): void {
+    const had = this.scenarios.get(orgId);
+    this.scenarios.delete(orgId);
+    if (had && (had.rateLimitPerMinute !== this.scenario.rateLimitPerMinute || had.windowMs !== this.scenario.windowMs))
+      this.windows.delete(orgId);
   }
 
   /** Remembers a call for tests and benchmarks (the most recent ones). */
@@ -125,10 +194,11 @@ export class PlatformState {
    */
   consume(orgId: string): { allowed: boolean; limit: number; remaining: number; resetAt: number } {
     const now = this.now();
-    const limit = this.scenario.rateLimitPerMinute;
+    const scenario = this.scenarioFor(orgId);
+    const limit = scenario.rateLimitPerMinute;
     let window = this.windows.get(orgId);
     if (!window || now >= window.resetAt) {
-      window = { startedAt: now, resetAt: now + this.scenario.windowMs, count: 0 };
+      window = { startedAt: now, resetAt: now + scenario.windowMs, count: 0 };
       this.windows.set(orgId, window);
       pushBounded(this.history, { orgId, startedAt: now, count: 0 }, LIMITS.windows);
     }

@@ -49,4 +49,9 @@ export interface GeneratorOptions {
   size?: WorldSize;
   /** The moment dates are spread back from (defaults to today, 00:00 UTC). */
   now?: number;
+  /**
+   * Which copy of the organizations to build (0, the default, is the world itself): a copy has the same
+   * names and data, but its own organization, account group and object ids, and its own tokens.
+   */
+  copy?: number;
 }

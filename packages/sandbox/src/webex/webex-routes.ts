@@ -27,6 +27,8 @@ export class WebexState {
   readonly messages: WebexMessage[] = [];
   /** Until this time (epoch ms), every message answers 429 with Retry-After. */
   throttledUntil = 0;
+  /** Until when messages to one person answer 429 (a test throttling only its own user), by their email. */
+  readonly throttledFor = new Map<string, number>();
   retryAfterSeconds = 2;
   private fileBytes = 0;
 
@@ -46,6 +48,7 @@ export class WebexState {
     this.messages.length = 0;
     this.fileBytes = 0;
     this.throttledUntil = 0;
+    this.throttledFor.clear();
   }
 }
 
@@ -127,6 +130,10 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
       if (Array.isArray(body.files) && body.files.length > 0) {
         return webexError(reply, 400, 'Sandbox accepts files as multipart uploads only.');
       }
+    }
+    if ((state.throttledFor.get(fields.toPersonEmail ?? '') ?? 0) > Date.now()) {
+      reply.header('Retry-After', String(state.retryAfterSeconds));
+      return webexError(reply, 429, 'Too Many Requests');
     }
     if (files.length > 1) return webexError(reply, 400, 'Only one file may be attached to a message.');
     if (!fields.toPersonEmail && !fields.roomId && !fields.toPersonId) {
