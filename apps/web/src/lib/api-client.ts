@@ -79,13 +79,29 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 /**
- * A file from the server (GET): the bytes as a Blob, or the same errors as {@link apiRequest} (a JSON
- * error answer read in one place, 401 announced, a network failure in words).
+ * A file from the server (a GET, or a POST with a JSON body and the anti-forgery header): the bytes as a
+ * Blob, or the same errors as {@link apiRequest} (a JSON error answer read in one place, 401 announced, a
+ * network failure in words).
  */
-export async function apiBlob(path: string, options: Pick<RequestOptions, 'signal'> = {}): Promise<Blob> {
+export async function apiBlob(
+  path: string,
+  options: Pick<RequestOptions, 'signal'> & { method?: 'GET' | 'POST'; body?: unknown } = {},
+): Promise<Blob> {
+  const method = options.method ?? 'GET';
   let response: Response;
   try {
-    response = await fetch(path, { credentials: 'same-origin', signal: options.signal });
+    response = await fetch(
+      path,
+      method === 'GET'
+        ? { credentials: 'same-origin', signal: options.signal }
+        : {
+            method,
+            credentials: 'same-origin',
+            headers: { 'content-type': 'application/json', ...(await csrfHeaders()) },
+            body: JSON.stringify(options.body ?? {}),
+            signal: options.signal,
+          },
+    );
   } catch (error) {
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiRequestError(0, 'network_error', 'Cannot reach the server. Check your connection and try again.');

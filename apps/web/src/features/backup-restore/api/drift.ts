@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { Drift, DriftRequest } from '@ce/contract';
-import { apiRequest, csrfHeaders, failure } from '../../../lib/api-client';
+import { apiBlob, apiRequest } from '../../../lib/api-client';
 import { downloadBlob } from '../../../lib/download';
 import type { ErrorToastMeta } from '../../../lib/error-toasts';
 
@@ -14,17 +14,8 @@ export function useDrift(meta?: ErrorToastMeta) {
 
 /** POST /api/backups/:id/drift/export: the comparison as a file, saved through the browser. */
 export async function exportDrift(id: string, against: DriftRequest, format: 'xlsx' | 'html'): Promise<void> {
-  const response = await fetch(`/api/backups/${id}/drift/export?format=${format}`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json', ...(await csrfHeaders()) },
-    body: JSON.stringify(against),
-  });
-  if (!response.ok) {
-    const text = await response.text();
-    throw await failure(response.status, response.statusText, text ? JSON.parse(text) : undefined);
-  }
-  downloadBlob(`drift-${id.slice(0, 8)}.${format}`, await response.blob());
+  const file = await apiBlob(`/api/backups/${id}/drift/export?format=${format}`, { method: 'POST', body: against });
+  downloadBlob(`drift-${id.slice(0, 8)}.${format}`, file);
 }
 
 export function useExportDrift(meta?: ErrorToastMeta) {
