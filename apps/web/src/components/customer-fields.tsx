@@ -1,12 +1,11 @@
 import { Button } from './ui/button';
 import { Select } from './ui/field';
 import { TokenField } from './ui/token-field';
-import { organizationsOf } from '../lib/api/account-groups';
 import type { Customer } from '../lib/use-customer';
 
 /** A customer's token, Load Account Groups, and the organization when the token sees more than one. */
 export function CustomerFields({ customer, label, name }: { customer: Customer; label: string; name: string }) {
-  const organizations = organizationsOf(customer.groups ?? []);
+  const { organizations } = customer;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-end gap-3">

@@ -1,56 +1,36 @@
 import { useCallback, useMemo, useState } from 'react';
-import { BULK_MESSAGES, bulkTokenSchema, type BulkAccountGroup, type ReportAccountGroup } from '@ce/contract';
+import { BULK_MESSAGES, type BulkAccountGroup } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
-import { useLoadAccountGroups } from '../../../lib/api/account-groups';
-import { ApiRequestError } from '../../../lib/api-client';
 import { customerTokenErrors } from '../../../lib/error-toasts';
-import { rememberToken, type TokenList } from '../../../lib/recent-tokens';
-
-const refusedToken = (error: unknown) => error instanceof ApiRequestError && error.status === 401;
+import type { TokenList } from '../../../lib/recent-tokens';
+import { useCustomer } from '../../../lib/use-customer';
 
 /** What a failed call of the bulk tools says: a refused token gets the bulk wizard's words and title. */
 export const platformErrors = customerTokenErrors;
 
 /**
- * Step 1 and 2 of every bulk tool: a customer's token, the account groups it sees and the ones the
- * user picked. The token lives in memory only (and, once it worked, in the recent-token list).
+ * Step 1 and 2 of every bulk tool: a customer's token (the kit's token-to-groups hook), the account groups
+ * it sees and the ones the user picked. The token lives in memory only (and, once it worked, in the
+ * recent-token list).
  */
 export function usePlatformGroups(list: TokenList, minLength = 1) {
-  const [token, setToken] = useState('');
-  const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
   const [selected, setSelected] = useState<Set<string>>(() => new Set());
   const [unauthorized, setUnauthorized] = useState(false);
-  const { mutateAsync: loadAccountGroups, isPending: loading } = useLoadAccountGroups(
-    platformErrors(BULK_MESSAGES.groupsFailed),
-  );
+  // Bulk tests on an account-group 401 also say so in the spec's words, titled Unauthorized (section 8).
+  const onRefused = useCallback(() => {
+    setUnauthorized(true);
+    toast.error(BULK_MESSAGES.groupsUnauthorized, { title: BULK_MESSAGES.groupsUnauthorizedTitle });
+  }, []);
+  const customer = useCustomer(list, { minLength, onRefused });
+  const { load: loadCustomer, setToken, clearGroups, groups } = customer;
 
   const load = useCallback(async (): Promise<boolean> => {
-    const checked = bulkTokenSchema(minLength).safeParse(token);
-    if (!checked.success) {
-      toast.error(checked.error.issues[0]?.message ?? BULK_MESSAGES.tokenRequired);
-      return false;
-    }
-    const trimmed = checked.data;
-    try {
-      const loaded = await loadAccountGroups(trimmed);
-      setUnauthorized(false);
-      if (loaded.length === 0) {
-        toast.error(BULK_MESSAGES.noGroups);
-        return false;
-      }
-      rememberToken(list, trimmed);
-      setGroups(loaded);
-      setSelected((previous) => new Set(loaded.filter((group) => previous.has(group.aid)).map((group) => group.aid)));
-      return true;
-    } catch (error) {
-      // The failure's toast is raised by the query client (platformErrors); bulk tests on an account-group 401 also say so in the spec's words, titled Unauthorized (section 8).
-      if (refusedToken(error)) {
-        setUnauthorized(true);
-        toast.error(BULK_MESSAGES.groupsUnauthorized, { title: BULK_MESSAGES.groupsUnauthorizedTitle });
-      }
-      return false;
-    }
-  }, [list, loadAccountGroups, minLength, token]);
+    const loaded = await loadCustomer();
+    if (!loaded) return false;
+    setUnauthorized(false);
+    setSelected((previous) => new Set(loaded.filter((group) => previous.has(group.aid)).map((group) => group.aid)));
+    return true;
+  }, [loadCustomer]);
 
   const chosen: BulkAccountGroup[] = useMemo(
     () =>
@@ -67,34 +47,32 @@ export function usePlatformGroups(list: TokenList, minLength = 1) {
   }, [groups, selected]);
 
   /** A different token sees different groups: what was loaded with the old one is dropped. */
-  const changeToken = useCallback((next: string) => {
-    setToken(next);
-    setGroups(null);
-    setSelected(new Set());
-  }, []);
+  const changeToken = useCallback(
+    (next: string) => {
+      setToken(next);
+      setSelected(new Set());
+    },
+    [setToken],
+  );
 
-  const reset = useCallback(() => {
-    setToken('');
-    setGroups(null);
-    setSelected(new Set());
-  }, []);
+  const reset = useCallback(() => changeToken(''), [changeToken]);
 
   /** Forget the groups and the choice (the token stays): going back from step 2 to step 1. */
   const clearLists = useCallback(() => {
-    setGroups(null);
+    clearGroups();
     setSelected(new Set());
-  }, []);
+  }, [clearGroups]);
 
   return {
-    token: token.trim(),
-    rawToken: token,
+    token: customer.token,
+    rawToken: customer.rawToken,
     setToken: changeToken,
     groups,
     selected,
     setSelected,
     chosen,
     organization,
-    loading,
+    loading: customer.loading,
     /** The last token was refused by the platform. */
     unauthorized,
     load,

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard, type ReportAccountGroup } from '@ce/contract';
+import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Select, TextArea } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
+import { soleOrganization, useTokenGroups } from '../../../lib/use-token-groups';
 import { useCloneDashboard } from '../api/clone-dashboard';
 import { useGroupDashboards } from '../api/group-dashboards';
 import {
@@ -38,6 +38,9 @@ const CLONE_ERRORS: ErrorToastMeta = {
       : DASHBOARD_MESSAGES.cloneFailed,
 };
 
+/** A failed token check says the tool's words (the reason stays in the banner). */
+const TOKEN_CHECK_ERRORS = { errorMessage: () => DASHBOARD_MESSAGES.tokenCheckFailed };
+
 export function CloneForm() {
   const form = useForm<CloneFormValues>({
     resolver: zodResolver(cloneFormSchema),
@@ -45,19 +48,18 @@ export function CloneForm() {
   });
   const values = useWatch({ control: form.control }) as CloneFormValues;
   const errors = form.formState.errors;
-  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
   const [dashboards, setDashboards] = useState<GroupDashboard[]>([]);
   const [unauthorized, setUnauthorized] = useState(false);
   const [progress, setProgress] = useState(0);
   // File inputs cannot be emptied by value: a new key gives fresh ones whenever the form clears them.
   const [filesKey, setFilesKey] = useState(0);
-  const loadGroups = useLoadAccountGroups({ errorMessage: () => DASHBOARD_MESSAGES.tokenCheckFailed });
+  const tokenGroups = useTokenGroups(TOKEN_CHECK_ERRORS);
   const loadDashboards = useGroupDashboards({ errorMessage: () => DASHBOARD_MESSAGES.loadFailed });
   const clone = useCloneDashboard(CLONE_ERRORS);
 
-  const organizations = useMemo(() => organizationsOf(groups), [groups]);
-  const organizationGroups = groups
-    .filter((group) => group.organizationId === values.organizationId)
+  const { organizations } = tokenGroups;
+  const organizationGroups = tokenGroups
+    .inOrganization(values.organizationId)
     .map((group) => ({ value: group.aid, label: group.accountGroupName }));
 
   /** Clears the fields after `from` (spec section 4): what was chosen below no longer applies. */
@@ -75,20 +77,17 @@ export function CloneForm() {
       return;
     }
     form.clearErrors('token');
-    loadGroups.mutate(token, {
-      onSuccess: (loaded) => {
+    tokenGroups.load(token).then(
+      (loaded) => {
         setUnauthorized(false);
-        setGroups(loaded);
         clearFrom(['organizationId', ...LATER_FIELDS]);
-        const only = new Set(loaded.map((group) => group.organizationId));
-        if (only.size === 1) form.setValue('organizationId', loaded[0]?.organizationId ?? '');
+        if (soleOrganization(loaded)) form.setValue('organizationId', soleOrganization(loaded));
       },
-      onError: () => {
-        setGroups([]);
+      () => {
         clearFrom(['organizationId', ...LATER_FIELDS]);
         setUnauthorized(true);
       },
-    });
+    );
   };
 
   const chooseGroup = (aid: string) => {
@@ -107,7 +106,7 @@ export function CloneForm() {
 
   const reset = () => {
     form.reset(EMPTY_CLONE_FORM);
-    setGroups([]);
+    tokenGroups.clear();
     setDashboards([]);
     setFilesKey((key) => key + 1);
     setProgress(0);
@@ -161,7 +160,7 @@ export function CloneForm() {
             if (pasted) validate(pasted);
           }}
         />
-        <Button onClick={() => validate()} busy={loadGroups.isPending} busyLabel="Validating token" className="mb-6">
+        <Button onClick={() => validate()} busy={tokenGroups.loading} busyLabel="Validating token" className="mb-6">
           Validate Token
         </Button>
       </div>

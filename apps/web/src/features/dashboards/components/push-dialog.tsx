@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { DASHBOARD_MESSAGES, type CommunityDashboard, type PushPlan, type ReportAccountGroup } from '@ce/contract';
+import { DASHBOARD_MESSAGES, type CommunityDashboard, type PushPlan } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
@@ -7,7 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
-import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
+import { soleOrganization, useTokenGroups } from '../../../lib/use-token-groups';
 import { ApiRequestError } from '../../../lib/api-client';
 import { usePushDashboard } from '../api/push-dashboard';
 import { usePushPlan } from '../api/push-plan';
@@ -53,19 +53,18 @@ export interface PushDialogProps {
  */
 export function PushDialog({ dashboard, onClose }: PushDialogProps) {
   const [token, setToken] = useState('');
-  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
   const [organizationId, setOrganizationId] = useState('');
   const [aid, setAid] = useState('');
-  const loadGroups = useLoadAccountGroups(PUSH_ERRORS);
+  const tokenGroups = useTokenGroups(PUSH_ERRORS);
   const plan = usePushPlan(PUSH_ERRORS);
   const push = usePushDashboard(PUSH_ERRORS);
 
-  const organizations = useMemo(() => organizationsOf(groups), [groups]);
-  const organizationGroups = groups.filter((group) => group.organizationId === organizationId);
+  const { organizations } = tokenGroups;
+  const organizationGroups = tokenGroups.inOrganization(organizationId);
 
   const close = () => {
     setToken('');
-    setGroups([]);
+    tokenGroups.clear();
     setOrganizationId('');
     setAid('');
     plan.reset();
@@ -78,15 +77,14 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
       toast.error(DASHBOARD_MESSAGES.pushTokenRequired);
       return;
     }
-    loadGroups.mutate(token.trim(), {
-      onSuccess: (loaded) => {
-        setGroups(loaded);
-        const only = new Set(loaded.map((group) => group.organizationId));
-        setOrganizationId(only.size === 1 ? (loaded[0]?.organizationId ?? '') : '');
+    tokenGroups.load(token.trim()).then(
+      (loaded) => {
+        setOrganizationId(soleOrganization(loaded));
         setAid('');
         plan.reset();
       },
-    });
+      () => undefined, // Said by the query client's error toast (PUSH_ERRORS).
+    );
   };
 
   const choose = (next: string) => {
@@ -157,11 +155,11 @@ export function PushDialog({ dashboard, onClose }: PushDialogProps) {
               }
             }}
           />
-          <Button onClick={load} busy={loadGroups.isPending} busyLabel="Loading account groups">
+          <Button onClick={load} busy={tokenGroups.loading} busyLabel="Loading account groups">
             Load account groups
           </Button>
         </div>
-        {groups.length > 0 && (
+        {(tokenGroups.groups ?? []).length > 0 && (
           <div className="grid gap-3 sm:grid-cols-2">
             <Select
               label="Organization"

@@ -1,13 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { REPORT_KINDS, REPORT_TOASTS, type ReportAccountGroup, type ReportRequest } from '@ce/contract';
+import { REPORT_KINDS, REPORT_TOASTS, type ReportRequest } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Stepper } from '../../../components/ui/stepper';
 import { toast } from '../../../components/ui/toast-store';
-import { organizationsOf, useLoadAccountGroups } from '../../../lib/api/account-groups';
 import { ApiRequestError } from '../../../lib/api-client';
+import { soleOrganization, useTokenGroups } from '../../../lib/use-token-groups';
 import { useCreateReport } from '../api/create-report';
 import { ConfigStep } from './report-wizard/config-step';
 import {
@@ -50,24 +50,20 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
   const form = useForm<WizardValues>({ resolver: zodResolver(schema), defaultValues: DEFAULTS, mode: 'onChange' });
   const values = useWatch({ control: form.control }) as WizardValues;
   const [step, setStep] = useState(1);
-  const [groups, setGroups] = useState<ReportAccountGroup[]>([]);
   const [search, setSearch] = useState('');
   /** Why the token check failed, in the server's words, under the token field (the toast is the spec's). */
   const [tokenProblem, setTokenProblem] = useState<string | null>(null);
-  const loadGroups = useLoadAccountGroups(TOKEN_CHECK_ERRORS);
+  const tokenGroups = useTokenGroups(TOKEN_CHECK_ERRORS);
   const createReport = useCreateReport(kind ? requestErrors(kind, failureMessage) : undefined);
 
-  const organizations = useMemo(() => organizationsOf(groups), [groups]);
-  const organizationGroups = useMemo(
-    () => groups.filter((group) => group.organizationId === values.organizationId),
-    [groups, values.organizationId],
-  );
+  const { organizations } = tokenGroups;
+  const organizationGroups = tokenGroups.inOrganization(values.organizationId);
   const stepValid = schema.pick(STEP_FIELDS[step as 1 | 2 | 3]).safeParse(values).success;
 
   const close = () => {
     form.reset(DEFAULTS);
     setStep(1);
-    setGroups([]);
+    tokenGroups.clear();
     setSearch('');
     setTokenProblem(null);
     onClose();
@@ -88,23 +84,19 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
       return;
     }
     setTokenProblem(null);
-    loadGroups.mutate(values.token.trim(), {
-      onSuccess: (loaded) => {
-        setGroups(loaded);
-        const only = new Set(loaded.map((group) => group.organizationId));
-        form.setValue('organizationId', only.size === 1 ? (loaded[0]?.organizationId ?? '') : '', {
-          shouldValidate: true,
-        });
+    tokenGroups.load(values.token.trim()).then(
+      (loaded) => {
+        form.setValue('organizationId', soleOrganization(loaded), { shouldValidate: true });
         form.setValue('accountGroups', []);
         setStep(2);
       },
-      onError: (error) =>
+      (error: unknown) =>
         setTokenProblem(
           error instanceof ApiRequestError && error.message
             ? error.message
             : 'The token could not be checked. Try again in a moment.',
         ),
-    });
+    );
   };
 
   const submit = form.handleSubmit(
@@ -149,10 +141,10 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
           form={formId}
           variant="primary"
           disabled={!stepValid}
-          busy={loadGroups.isPending}
+          busy={tokenGroups.loading}
           busyLabel="Checking token"
         >
-          {loadGroups.isPending ? 'Checking token…' : 'Next'}
+          {tokenGroups.loading ? 'Checking token…' : 'Next'}
         </Button>
       ) : (
         <Button
