@@ -7,10 +7,12 @@ import { ChangeSetJob } from './core/change-sets/job.js';
 import { ChangeSetRepository } from './core/change-sets/repository.js';
 import type { Db } from './core/database.js';
 import type { Metrics } from './core/metrics.js';
+import { RunService } from './core/runs/run-service.js';
 import type { JobQueue } from './core/queue.js';
 import type { SealedTokens } from './core/sealed-tokens.js';
 import { alertsMigrationRoutes } from './modules/alerts-migration/alerts-migration.routes.js';
 import { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
+import { MIGRATION_RUNS } from './modules/alerts-migration/alerts-migration.runs.js';
 import { alertsMigrationChangeSets } from './modules/alerts-migration/kinds.js';
 import type { AuditLog } from './modules/audit/index.js';
 import { BackupJob } from './modules/backup-restore/backup.job.js';
@@ -20,10 +22,11 @@ import { BackupsRepository } from './modules/backup-restore/backups.repository.j
 import { BackupsService } from './modules/backup-restore/backups.service.js';
 import { restoreChangeSets } from './modules/backup-restore/restore-kinds.js';
 import { restoresRoutes } from './modules/backup-restore/restores.routes.js';
-import { RestoresService } from './modules/backup-restore/restores.service.js';
+import { RESTORE_RUNS, RestoresService } from './modules/backup-restore/restores.service.js';
 import { bulkChangeSets } from './modules/bulk/bulk-kinds.js';
 import { bulkRoutes } from './modules/bulk/bulk.routes.js';
 import { BulkService } from './modules/bulk/bulk.service.js';
+import { BULK_RUNS } from './modules/bulk/bulk.runs.js';
 import type { CustomerService } from './modules/customer/customer.service.js';
 import type { UsageService } from './modules/usage/usage.service.js';
 
@@ -51,8 +54,10 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   const leased = { logger: app.log, instanceId: config.instanceId, leaseMs: config.jobLeaseMs, metrics };
   const changeSets = new ChangeSetRepository(db);
   const backupsRepository = new BackupsRepository(db);
-  const bulk = new BulkService({ repository: changeSets, queue, tokens, platform, customer });
-  const bulkJob = new ChangeSetJob({
+  // Every writing tool's runs are served by one run service, told the tool's kinds.
+  const runs = { repository: changeSets, queue, tokens, customer };
+  const bulk = new BulkService({ runs: new RunService(runs, BULK_RUNS), platform, customer });
+  const changeSetJob = new ChangeSetJob({
     repository: changeSets,
     queue,
     tokens,
@@ -72,9 +77,13 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
     ...leased,
   });
   // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
-  app.addHook('preClose', async () => bulkJob.stop());
+  app.addHook('preClose', async () => changeSetJob.stop());
   await app.register(bulkRoutes, { bulk });
-  const migration = new AlertsMigrationService({ repository: changeSets, queue, tokens, platform, customer });
+  const migration = new AlertsMigrationService({
+    runs: new RunService(runs, MIGRATION_RUNS),
+    platform,
+    customer,
+  });
   await app.register(alertsMigrationRoutes, { migration });
   const backups = new BackupsService({
     repository: backupsRepository,
@@ -89,14 +98,12 @@ export async function registerGroupTools(app: FastifyInstance, deps: GroupToolsD
   await app.register(backupsRoutes, { backups });
   const restores = new RestoresService({
     backups: backupsRepository,
-    changeSets,
-    queue,
-    tokens,
+    runs: new RunService(runs, RESTORE_RUNS),
     platform,
     customer,
     limits: config.backupArchives,
   });
   await app.register(restoresRoutes, { restores });
-  const backupRestore = backupRestoreNotifications(backupsRepository, changeSets);
-  return { bulk, bulkJob, migration, backups, backupJob, backupRestore };
+  const backupRestore = backupRestoreNotifications(backupsRepository, restores.runs);
+  return { bulk, changeSetJob, migration, backups, backupJob, backupRestore };
 }

@@ -45,19 +45,20 @@ describe.each(DATABASES)('alerts migration, when things go wrong (%s)', (kind) =
     const createdId = run.items[0]?.resultId;
     // The crash: the worker sent the creation and died before recording its answer.
     const sql = (text: string, values: unknown[]) => suite.app().database.sql.executeSql(text, values);
-    await sql(`update bulk_run_items set status = 'running', result_id = null, started_at = now() where run_id = $1`, [
-      run.id,
-    ]);
     await sql(
-      `update bulk_runs set status = 'running', finished_at = null, lease_until = now() - interval '1 minute' where id = $1`,
+      `update change_set_items set status = 'running', result_id = null, started_at = now() where run_id = $1`,
       [run.id],
     );
-    await sql('update bulk_runs set token_id = $2 where id = $1', [
+    await sql(
+      `update change_sets set status = 'running', finished_at = null, lease_until = now() - interval '1 minute' where id = $1`,
+      [run.id],
+    );
+    await sql('update change_sets set token_id = $2 where id = $1', [
       run.id,
       await suite.app().tokens.seal(acme().token),
     ]);
-    expect(await suite.app().jobs.bulk.recoverOrphans(false)).toBe(1);
-    await suite.app().jobs.bulk.run(run.id);
+    expect(await suite.app().jobs.changeSets.recoverOrphans(false)).toBe(1);
+    await suite.app().jobs.changeSets.run(run.id);
     const resumed = await finished(run.id);
     expect(resumed.items[0]).toMatchObject({ status: 'done', resultId: createdId, note: 'Confirmed after a restart' });
     expect(

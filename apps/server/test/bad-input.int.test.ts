@@ -19,7 +19,7 @@ describe('bad input and floods, answered in words', () => {
     const [user] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
     for (const kind of ['restore', 'undo-restore', 'alerts-migration', 'undo-alerts-migration']) {
       const [run] = await sql<{ id: string }>(
-        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status)
+        `insert into change_sets (user_id, kind, organization_id, organization_name, input, status)
          values ($1, $2, '9000', 'Acme', '{"aid": "1"}', 'done') returning id`,
         [user?.id, kind],
       );

@@ -72,7 +72,7 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
     });
     expect(started.statusCode, started.body).toBe(202);
     const runId = started.json<{ id: string }>().id;
-    await testApp.jobs.bulk.run(runId);
+    await testApp.jobs.changeSets.run(runId);
     const first = await read(runId);
     expect(first.items.map((item) => [item.subject, item.status])).toEqual([
       [`${theirs.testName} (2)`, 'done'],
@@ -83,16 +83,17 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
 
     // The crash: the worker sent both creations and died before recording either. Meanwhile the
     // customer deleted the run's "Fresh from the run" and made their own test of that name, earlier.
-    await sql(`update bulk_run_items set status = 'running', result_id = null, started_at = now() where run_id = $1`, [
-      runId,
-    ]);
     await sql(
-      `update bulk_runs set status = 'running', finished_at = null, lease_until = now() - interval '1 minute'
+      `update change_set_items set status = 'running', result_id = null, started_at = now() where run_id = $1`,
+      [runId],
+    );
+    await sql(
+      `update change_sets set status = 'running', finished_at = null, lease_until = now() - interval '1 minute'
        where id = $1`,
       [runId],
     );
     const tokenId = await testApp.tokens.seal(customer.token);
-    await sql('update bulk_runs set token_id = $2 where id = $1', [runId, tokenId]);
+    await sql('update change_sets set token_id = $2 where id = $1', [runId, tokenId]);
     const fresh = world().tests.find((test) => test.testId === freshId);
     if (!fresh) throw new Error('the run created the test');
     world().tests.splice(world().tests.indexOf(fresh), 1);
@@ -103,8 +104,8 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
     };
     world().tests.push(customersFresh);
 
-    expect(await testApp.jobs.bulk.recoverOrphans(false)).toBe(1);
-    await testApp.jobs.bulk.run(runId);
+    expect(await testApp.jobs.changeSets.recoverOrphans(false)).toBe(1);
+    await testApp.jobs.changeSets.run(runId);
     const resumed = await read(runId);
     // Its own creation is found again; the customer's test of the same name is not taken for the run's.
     expect(resumed.items[0]).toMatchObject({ status: 'done', resultId: renamedId, note: 'Confirmed after a restart' });
@@ -121,7 +122,7 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
       payload: { token: customer.token },
     });
     expect(undo.statusCode, undo.body).toBe(202);
-    await testApp.jobs.bulk.run(undo.json<{ id: string }>().id);
+    await testApp.jobs.changeSets.run(undo.json<{ id: string }>().id);
     expect((await read(undo.json<{ id: string }>().id)).totals).toMatchObject({ total: 1, done: 1 });
     // Only what the run made is gone; both of the customer's tests are where they were.
     const ids = new Set(world().tests.map((test) => test.testId));

@@ -360,7 +360,7 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
   });
 
   it('keeps no token once runs finish, and lets only tool roles run them', async () => {
-    const rows = await testApp.database.sql.executeSql('select token_id from bulk_runs', []);
+    const rows = await testApp.database.sql.executeSql('select token_id from change_sets', []);
     expect(rows.rows.length).toBeGreaterThan(0);
     expect(rows.rows.every((row) => (row as { token_id: string | null }).token_id === null)).toBe(true);
     const sealed = await testApp.database.sql.executeSql('select count(*)::int as n from sealed_tokens', []);

@@ -110,12 +110,12 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
       (await first.database.sql.executeSql(text, values)).rows as T[];
     const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
     const [run] = await sql<{ id: string }>(
-      `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status)
+      `insert into change_sets (user_id, kind, organization_id, organization_name, input, status)
        values ($1, 'tests', '9000', 'Acme', '{}', 'queued') returning id`,
       [tam?.id],
     );
     const [item] = await sql<{ id: string }>(
-      `insert into bulk_run_items (run_id, position, action, aid, account_group_name, subject, payload, status)
+      `insert into change_set_items (run_id, position, action, aid, account_group_name, subject, payload, status)
        values ($1, 0, 'create', '1', 'Group', 'Test', '{}', 'pending') returning id`,
       [run?.id],
     );
@@ -127,7 +127,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     // While the lease holds, nobody else takes the run.
     expect(await onSecond.leases.claim(runId, new Date(), 'worker-b')).toBeUndefined();
     // worker-a stalls past its lease; worker-b takes the run over.
-    await sql("update bulk_runs set lease_until = now() - interval '1 second' where id = $1", [runId]);
+    await sql("update change_sets set lease_until = now() - interval '1 second' where id = $1", [runId]);
     const current = await onSecond.leases.claim(runId, new Date(), 'worker-b');
     expect(current?.lease).toEqual({ id: runId, owner: 'worker-b', generation: 2 });
     if (!old || !current) throw new Error('both claims are needed');
@@ -142,7 +142,7 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await onSecond.leases.renew(current.lease, new Date(Date.now() + 60_000))).toBe(true);
-    const [row] = await sql<{ status: string }>('select status from bulk_runs where id = $1', [runId]);
+    const [row] = await sql<{ status: string }>('select status from change_sets where id = $1', [runId]);
     expect(row?.status).toBe('running');
   });
 

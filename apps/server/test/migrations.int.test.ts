@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../src/core/database.js';
 import { postgresRuns } from './support/postgres-required.js';
@@ -57,5 +63,87 @@ describe.runIf(onPostgres)('migrations on a PostgreSQL several instances share',
     const database = await opening;
     await database.ping();
     await database.close();
+  });
+});
+
+describe.runIf(onPostgres)('the change sets renamed (migration 0021, decision 0028)', () => {
+  const base = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/postgres');
+  const name = `ce_rename_${randomBytes(5).toString('hex')}`;
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  const admin = new pg.Client({ connectionString: base.toString() });
+  const client = new pg.Client({ connectionString: url.toString() });
+  let before: string;
+
+  beforeAll(async () => {
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await client.connect();
+    // The database as the release before this one left it: every migration up to 0020.
+    before = await mkdtemp(path.join(tmpdir(), 'ce-migrations-'));
+    await cp(path.join(import.meta.dirname, '../migrations'), before, { recursive: true });
+    const journalFile = path.join(before, 'meta/_journal.json');
+    const journal = z
+      .looseObject({ entries: z.array(z.looseObject({ idx: z.number() })) })
+      .parse(JSON.parse(await readFile(journalFile, 'utf8')));
+    journal.entries = journal.entries.filter((entry) => entry.idx <= 20);
+    await writeFile(journalFile, JSON.stringify(journal));
+    await migrate(drizzle(client), { migrationsFolder: before });
+  });
+  afterAll(async () => {
+    await client.end();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+    await rm(before, { recursive: true, force: true });
+  });
+
+  it('keeps the runs and items of the release before, and its code still reads and writes the old names', async () => {
+    const [user] = (
+      await client.query<{ id: string }>(
+        "insert into users (email, password_hash) values ('old@example.com', 'x') returning id",
+      )
+    ).rows;
+    const [run] = (
+      await client.query<{ id: string }>(
+        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status, undo_of)
+         values ($1, 'tests', 'o1', 'Acme', '{"accountGroups": []}', 'done', null) returning id`,
+        [user?.id],
+      )
+    ).rows;
+    await client.query(
+      `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload, status)
+       values ($1, 0, 'create-test', 3, 'g1', 'EMEA', 'Ping', '{}', 'done')`,
+      [run?.id],
+    );
+
+    const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+    await database.close();
+
+    const runs = await client.query('select kind, organization_name, status from change_sets where id = $1', [run?.id]);
+    expect(runs.rows).toEqual([{ kind: 'tests', organization_name: 'Acme', status: 'done' }]);
+    const items = await client.query('select subject, input_index from change_set_items where run_id = $1', [run?.id]);
+    expect(items.rows).toEqual([{ subject: 'Ping', input_index: 3 }]);
+
+    // An instance of the release before, during the rolling deploy: the old names write into the new tables.
+    const [late] = (
+      await client.query<{ id: string; status: string; planned: boolean }>(
+        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input)
+         values ($1, 'agents', 'o1', 'Acme', '{}') returning id, status, planned`,
+        [user?.id],
+      )
+    ).rows;
+    expect(late).toMatchObject({ status: 'queued', planned: false });
+    await client.query(
+      `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload)
+       values ($1, 0, 'delete-agent', null, 'g1', 'EMEA', 'a1', '{}') on conflict do nothing`,
+      [late?.id],
+    );
+    await client.query("update bulk_run_items set status = 'done' where run_id = $1", [late?.id]);
+    const carried = await client.query('select status, side, phase from change_set_items where run_id = $1', [
+      late?.id,
+    ]);
+    expect(carried.rows).toEqual([{ status: 'done', side: 'source', phase: 0 }]);
+    const seen = await client.query('select template_index from bulk_run_items where run_id = $1', [run?.id]);
+    expect(seen.rows).toEqual([{ template_index: 3 }]);
   });
 });

@@ -139,7 +139,7 @@ describe('notifications of work that ended badly', () => {
     expect(created.statusCode, created.body).toBe(202);
     const runId = created.json<{ id: string }>().id;
     expect((await poll(tam, since)).active).toBe(1);
-    await testApp.jobs.bulk.run(runId);
+    await testApp.jobs.changeSets.run(runId);
 
     const after = await poll(tam, since);
     expect(after.active).toBe(0);

@@ -111,7 +111,7 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
       timeout: 90_000,
       interval: 100,
     });
-    const [holder] = await cluster.query<{ lease_owner: string }>('select lease_owner from bulk_runs where id = $1', [
+    const [holder] = await cluster.query<{ lease_owner: string }>('select lease_owner from change_sets where id = $1', [
       runId,
     ]);
     const victim = workers.find((worker) => worker.name === holder?.lease_owner);
@@ -123,7 +123,7 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
     await vi.waitFor(
       async () => {
         const [row] = await cluster.query<{ lapsed: boolean }>(
-          'select lease_until < now() as lapsed from bulk_runs where id = $1',
+          'select lease_until < now() as lapsed from change_sets where id = $1',
           [runId],
         );
         expect(row?.lapsed).toBe(true);
@@ -159,7 +159,7 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
       failed: 0,
     });
     const [generation] = await cluster.query<{ lease_generation: number }>(
-      'select lease_generation from bulk_runs where id = $1',
+      'select lease_generation from change_sets where id = $1',
       [runId],
     );
     expect(generation?.lease_generation).toBeGreaterThanOrEqual(2);

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
-import { backups, bulkRuns, reportRequests, sealedTokens } from '../db/schema.js';
+import { backups, changeSets, reportRequests, sealedTokens } from '../db/schema.js';
 import type { Db } from './database.js';
 import { periodicJob, type Job } from './jobs.js';
 import { RetiredKeyError, type TokenVault } from './token-vault.js';
@@ -55,15 +55,15 @@ export class SealedTokens {
       .where(and(isNotNull(reportRequests.tokenId), inArray(reportRequests.status, ACTIVE)))
       .union(
         this.db
-          .select({ id: bulkRuns.tokenId })
-          .from(bulkRuns)
-          .where(and(isNotNull(bulkRuns.tokenId), inArray(bulkRuns.status, ACTIVE))),
+          .select({ id: changeSets.tokenId })
+          .from(changeSets)
+          .where(and(isNotNull(changeSets.tokenId), inArray(changeSets.status, ACTIVE))),
       )
       .union(
         this.db
-          .select({ id: bulkRuns.targetTokenId })
-          .from(bulkRuns)
-          .where(and(isNotNull(bulkRuns.targetTokenId), inArray(bulkRuns.status, ACTIVE))),
+          .select({ id: changeSets.targetTokenId })
+          .from(changeSets)
+          .where(and(isNotNull(changeSets.targetTokenId), inArray(changeSets.status, ACTIVE))),
       )
       .union(
         this.db

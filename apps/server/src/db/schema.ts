@@ -6,7 +6,7 @@ export * from './schema/identity.js';
 export * from './schema/usage.js';
 export * from './schema/shared-state.js';
 export * from './schema/reports.js';
-export * from './schema/bulk.js';
+export * from './schema/change-sets.js';
 export * from './schema/dashboards.js';
 export * from './schema/tracker.js';
 export * from './schema/support.js';

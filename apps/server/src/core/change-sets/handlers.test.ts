@@ -24,7 +24,7 @@ const item = (position: number, phase: number, changes: Partial<ChangeItemRow>):
     position,
     phase,
     side: 'source',
-    templateIndex: null,
+    inputIndex: null,
     aid: 'g1',
     accountGroupName: 'EMEA',
     subject: `item ${position}`,

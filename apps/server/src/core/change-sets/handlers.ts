@@ -140,7 +140,7 @@ export function undoKind(actions: () => Record<string, AnyChangeHandler>): Chang
             {
               action: step.action,
               payload: step.payload,
-              templateIndex: item.templateIndex,
+              inputIndex: item.inputIndex,
               aid: item.aid,
               accountGroupName: item.accountGroupName,
               subject: item.subject,

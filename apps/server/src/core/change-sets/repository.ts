@@ -1,25 +1,25 @@
 import { and, asc, desc, eq, exists, gt, inArray, lt, or, sql } from 'drizzle-orm';
-import { bulkRunItems, bulkRuns, users } from '../../db/schema.js';
+import { changeSetItems, changeSets, users } from '../../db/schema.js';
 import type { Db } from '../database.js';
 import { Leases, type Lease } from '../lease.js';
 import { emailOf } from '../requester.js';
 
-export type ChangeSetRow = typeof bulkRuns.$inferSelect;
-export type ChangeItemRow = typeof bulkRunItems.$inferSelect;
-export type NewChangeItem = Omit<typeof bulkRunItems.$inferInsert, 'runId'>;
+export type ChangeSetRow = typeof changeSets.$inferSelect;
+export type ChangeItemRow = typeof changeSetItems.$inferSelect;
+export type NewChangeItem = Omit<typeof changeSetItems.$inferInsert, 'runId'>;
 export type ItemTotals = { runId: string; status: string; count: number };
 
-/** SQL for change sets (the tables keep the bulk tools' names) and their items. */
+/** SQL for change sets (one table, `change_sets`) and their items. */
 export class ChangeSetRepository {
-  readonly leases: Leases<typeof bulkRuns>;
+  readonly leases: Leases<typeof changeSets>;
 
   constructor(private readonly db: Db) {
-    this.leases = new Leases(db, bulkRuns);
+    this.leases = new Leases(db, changeSets);
   }
 
   /** Inserts a run and its sealed token in one transaction: neither exists without the other. */
   async insertRun(
-    row: Omit<typeof bulkRuns.$inferInsert, 'tokenId' | 'targetTokenId'>,
+    row: Omit<typeof changeSets.$inferInsert, 'tokenId' | 'targetTokenId'>,
     sealToken: (tx: Pick<Db, 'insert'>) => Promise<string>,
     sealTargetToken?: (tx: Pick<Db, 'insert'>) => Promise<string>,
   ): Promise<ChangeSetRow> {
@@ -27,7 +27,7 @@ export class ChangeSetRepository {
       const tokenId = await sealToken(tx);
       const targetTokenId = sealTargetToken ? await sealTargetToken(tx) : null;
       const [created] = await tx
-        .insert(bulkRuns)
+        .insert(changeSets)
         .values({ ...row, tokenId, targetTokenId })
         .returning();
       if (!created) throw new Error('insert returned no row');
@@ -36,19 +36,22 @@ export class ChangeSetRepository {
   }
 
   async findRun(id: string): Promise<ChangeSetRow | undefined> {
-    const [row] = await this.db.select().from(bulkRuns).where(eq(bulkRuns.id, id));
+    const [row] = await this.db.select().from(changeSets).where(eq(changeSets.id, id));
     return row;
   }
 
   async listRuns(options: { userId?: string; kinds: string[]; limit: number }) {
     const rows = await this.db
-      .select({ run: bulkRuns, requestedBy: users.email })
-      .from(bulkRuns)
-      .innerJoin(users, eq(users.id, bulkRuns.userId))
+      .select({ run: changeSets, requestedBy: users.email })
+      .from(changeSets)
+      .innerJoin(users, eq(users.id, changeSets.userId))
       .where(
-        and(options.userId ? eq(bulkRuns.userId, options.userId) : sql`true`, inArray(bulkRuns.kind, options.kinds)),
+        and(
+          options.userId ? eq(changeSets.userId, options.userId) : sql`true`,
+          inArray(changeSets.kind, options.kinds),
+        ),
       )
-      .orderBy(desc(bulkRuns.createdAt))
+      .orderBy(desc(changeSets.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.run, requestedBy: row.requestedBy }));
   }
@@ -57,20 +60,20 @@ export class ChangeSetRepository {
   async problemsSince(userId: string, since: Date, limit: number, kinds: string[]): Promise<ChangeSetRow[]> {
     const failedItem = this.db
       .select({ one: sql`1` })
-      .from(bulkRunItems)
-      .where(and(eq(bulkRunItems.runId, bulkRuns.id), eq(bulkRunItems.status, 'failed')));
+      .from(changeSetItems)
+      .where(and(eq(changeSetItems.runId, changeSets.id), eq(changeSetItems.status, 'failed')));
     return this.db
       .select()
-      .from(bulkRuns)
+      .from(changeSets)
       .where(
         and(
-          eq(bulkRuns.userId, userId),
-          inArray(bulkRuns.kind, kinds),
-          gt(bulkRuns.finishedAt, since),
-          or(eq(bulkRuns.status, 'failed'), exists(failedItem)),
+          eq(changeSets.userId, userId),
+          inArray(changeSets.kind, kinds),
+          gt(changeSets.finishedAt, since),
+          or(eq(changeSets.status, 'failed'), exists(failedItem)),
         ),
       )
-      .orderBy(desc(bulkRuns.createdAt))
+      .orderBy(desc(changeSets.createdAt))
       .limit(limit);
   }
 
@@ -82,26 +85,26 @@ export class ChangeSetRepository {
     return emailOf(this.db, userId);
   }
 
-  updateRun(id: string, changes: Partial<typeof bulkRuns.$inferInsert>): Promise<void> {
+  updateRun(id: string, changes: Partial<typeof changeSets.$inferInsert>): Promise<void> {
     return this.leases.update(id, changes);
   }
 
   /** Marks `id` as undone by `undoId` unless another undo got there first; true when this one won. */
   async markUndone(id: string, undoId: string): Promise<boolean> {
     const rows = await this.db
-      .update(bulkRuns)
+      .update(changeSets)
       .set({ undoneBy: undoId })
-      .where(and(eq(bulkRuns.id, id), sql`${bulkRuns.undoneBy} is null`))
-      .returning({ id: bulkRuns.id });
+      .where(and(eq(changeSets.id, id), sql`${changeSets.undoneBy} is null`))
+      .returning({ id: changeSets.id });
     return rows.length === 1;
   }
 
   /** Deletes finished runs created before `before` (their items go with them). */
   async deleteFinishedBefore(before: Date): Promise<number> {
     const deleted = await this.db
-      .delete(bulkRuns)
-      .where(and(inArray(bulkRuns.status, ['done', 'failed']), lt(bulkRuns.createdAt, before)))
-      .returning({ id: bulkRuns.id });
+      .delete(changeSets)
+      .where(and(inArray(changeSets.status, ['done', 'failed']), lt(changeSets.createdAt, before)))
+      .returning({ id: changeSets.id });
     return deleted.length;
   }
 
@@ -109,14 +112,14 @@ export class ChangeSetRepository {
   async plan(runId: string, items: NewChangeItem[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       const [run] = await tx
-        .update(bulkRuns)
+        .update(changeSets)
         .set({ planned: true })
-        .where(and(eq(bulkRuns.id, runId), eq(bulkRuns.planned, false)))
-        .returning({ id: bulkRuns.id });
+        .where(and(eq(changeSets.id, runId), eq(changeSets.planned, false)))
+        .returning({ id: changeSets.id });
       if (!run) return;
       for (let start = 0; start < items.length; start += 500) {
         await tx
-          .insert(bulkRunItems)
+          .insert(changeSetItems)
           .values(items.slice(start, start + 500).map((item) => ({ ...item, runId })))
           .onConflictDoNothing();
       }
@@ -126,9 +129,9 @@ export class ChangeSetRepository {
   async items(runId: string): Promise<ChangeItemRow[]> {
     return this.db
       .select()
-      .from(bulkRunItems)
-      .where(eq(bulkRunItems.runId, runId))
-      .orderBy(asc(bulkRunItems.phase), asc(bulkRunItems.position));
+      .from(changeSetItems)
+      .where(eq(changeSetItems.runId, runId))
+      .orderBy(asc(changeSetItems.phase), asc(changeSetItems.position));
   }
 
   /**
@@ -138,43 +141,43 @@ export class ChangeSetRepository {
    */
   async claimItem(id: string, at: Date, lease: Lease): Promise<boolean> {
     const runHeld = this.db
-      .select({ id: bulkRuns.id })
-      .from(bulkRuns)
+      .select({ id: changeSets.id })
+      .from(changeSets)
       .where(
         and(
-          eq(bulkRuns.id, bulkRunItems.runId),
-          eq(bulkRuns.id, lease.id),
-          eq(bulkRuns.leaseGeneration, lease.generation),
-          eq(bulkRuns.status, 'running'),
+          eq(changeSets.id, changeSetItems.runId),
+          eq(changeSets.id, lease.id),
+          eq(changeSets.leaseGeneration, lease.generation),
+          eq(changeSets.status, 'running'),
         ),
       );
     const rows = await this.db
-      .update(bulkRunItems)
+      .update(changeSetItems)
       .set({ status: 'running', startedAt: at })
-      .where(and(eq(bulkRunItems.id, id), eq(bulkRunItems.status, 'pending'), exists(runHeld)))
-      .returning({ id: bulkRunItems.id });
+      .where(and(eq(changeSetItems.id, id), eq(changeSetItems.status, 'pending'), exists(runHeld)))
+      .returning({ id: changeSetItems.id });
     return rows.length === 1;
   }
 
-  async updateItem(id: string, changes: Partial<typeof bulkRunItems.$inferInsert>): Promise<void> {
-    await this.db.update(bulkRunItems).set(changes).where(eq(bulkRunItems.id, id));
+  async updateItem(id: string, changes: Partial<typeof changeSetItems.$inferInsert>): Promise<void> {
+    await this.db.update(changeSetItems).set(changes).where(eq(changeSetItems.id, id));
   }
 
   /** Marks every item still pending as failed with `error` (the run cannot go on). */
   async failPending(runId: string, error: string, at: Date): Promise<void> {
     await this.db
-      .update(bulkRunItems)
+      .update(changeSetItems)
       .set({ status: 'failed', error, finishedAt: at })
-      .where(and(eq(bulkRunItems.runId, runId), eq(bulkRunItems.status, 'pending')));
+      .where(and(eq(changeSetItems.runId, runId), eq(changeSetItems.status, 'pending')));
   }
 
   async totals(runIds: string[]): Promise<ItemTotals[]> {
     if (runIds.length === 0) return [];
     const rows = await this.db
-      .select({ runId: bulkRunItems.runId, status: bulkRunItems.status, count: sql<number>`count(*)::int` })
-      .from(bulkRunItems)
-      .where(inArray(bulkRunItems.runId, runIds))
-      .groupBy(bulkRunItems.runId, bulkRunItems.status);
+      .select({ runId: changeSetItems.runId, status: changeSetItems.status, count: sql<number>`count(*)::int` })
+      .from(changeSetItems)
+      .where(inArray(changeSetItems.runId, runIds))
+      .groupBy(changeSetItems.runId, changeSetItems.status);
     return rows.map((row) => ({ ...row, count: Number(row.count) }));
   }
 }

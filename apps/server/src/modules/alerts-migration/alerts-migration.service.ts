@@ -1,46 +1,32 @@
 import {
   ALERTS_MIGRATION_MESSAGES,
-  userMay,
-  migrationRunSchema,
   type MigrationPlan,
   type MigrationRequest,
   type MigrationRules,
   type MigrationRun,
   type MigrationRunSummary,
   type SessionUser,
-  type WorkNotification,
-  PATHS,
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
-import { startUndo } from '../../core/change-sets/undo.js';
-import { changeItemToApi, changeSetProblems, changeSetTotals } from '../../core/change-sets/summaries.js';
-import type { ChangeSetRepository, ChangeSetRow, ItemTotals } from '../../core/change-sets/repository.js';
 import { AppError } from '../../core/errors.js';
-import type { JobQueue } from '../../core/queue.js';
-import type { SealedTokens } from '../../core/sealed-tokens.js';
-import { resultsFile } from '../../report-kit/change-set-results.js';
+import type { RunService } from '../../core/runs/run-service.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { conditionInWords, notificationsInWords } from './describe.js';
-import { MIGRATION_KINDS, migrationInput, resultRows } from './kinds.js';
 import { changeItems, planItems, planMigration, plannedWrites, type MigrationInput } from './plan.js';
 import { readSource } from './read.js';
 import { testIdsOf } from './rule-plan.js';
 import { writeProblems } from './write-access.js';
 
 export interface AlertsMigrationDependencies {
-  repository: ChangeSetRepository;
-  queue: JobQueue;
-  tokens: SealedTokens;
+  runs: RunService<MigrationRun, MigrationRunSummary>;
   platform: PlatformClient;
   customer: CustomerService;
 }
 
-const runFields = migrationRunSchema.pick({ status: true });
-
 /**
- * Alerts migration, the requests' side: the source's rules, the plan (read, never written), and
- * migrations as change sets (start, list, read, undo, results file). The change-set engine carries them out.
+ * Alerts migration, the requests' side: the source's rules, the plan (read, never written), and the start
+ * of a migration. The run service (alerts-migration.runs.ts) reads, lists and undoes migrations and makes
+ * their results file; the change-set engine carries them out (kinds.ts, actions.ts).
  */
 export class AlertsMigrationService {
   constructor(private readonly deps: AlertsMigrationDependencies) {}
@@ -147,126 +133,26 @@ export class AlertsMigrationService {
   async create(user: SessionUser, request: MigrationRequest): Promise<MigrationRun> {
     const { input, organization, targetOrganizationId } = await this.input(request);
     const target = request.targetOrganization;
-    const row = await this.deps.repository.insertRun(
-      {
-        userId: user.id,
-        kind: 'alerts-migration',
-        organizationId: organization.id,
-        organizationName: organization.name,
-        targetOrganizationId,
-        input: input as unknown as Record<string, unknown>,
-      },
-      (tx) => this.deps.tokens.seal(request.token, tx),
-      targetOrganizationId && target ? (tx) => this.deps.tokens.seal(target.token, tx) : undefined,
-    );
-    await this.enqueueOrEnd(row);
-    return this.get(user, row.id);
-  }
-
-  /** Undoes a finished migration as a change set of its own: deletes what it created, restores the rest. */
-  async undo(user: SessionUser, runId: string, tokens: { token: string; targetToken?: string }): Promise<MigrationRun> {
-    const source = await this.visible(user, runId);
-    if (source.kind !== 'alerts-migration')
-      throw new AppError(400, 'not_undoable', 'Only an alerts migration can be undone here.');
-    if (source.targetOrganizationId && !tokens.targetToken)
-      throw new AppError(400, 'target_token_required', ALERTS_MIGRATION_MESSAGES.targetTokenRequired);
-    const done = (await this.deps.repository.items(runId)).filter((item) => item.status === 'done');
-    if (done.length === 0) throw new AppError(400, 'nothing_to_undo', ALERTS_MIGRATION_MESSAGES.nothingToUndo);
-    const input = migrationInput(source);
-    const targets = input.targets.map((target) => target.aid);
-    const row = await startUndo({
-      ...this.deps,
-      ...tokens,
-      userId: user.id,
-      source,
-      wroteInto: source.targetOrganizationId
-        ? {
-            accountGroups: [input.aid],
-            target: { organizationName: input.targetOrganizationName, accountGroups: targets },
-          }
-        : { accountGroups: [input.aid, ...targets] },
-      kind: 'undo-alerts-migration',
-      input,
-      noun: 'migration',
+    return this.deps.runs.start(user, {
+      kind: 'alerts-migration',
+      organization,
+      targetOrganizationId,
+      input: { ...input },
+      token: request.token,
+      targetToken: target?.token,
     });
-    return this.get(user, row.id);
   }
 
-  private async enqueueOrEnd(row: ChangeSetRow): Promise<void> {
-    try {
-      await sendChangeSetJob(this.deps.queue, this.deps.repository, row.id);
-    } catch (error) {
-      await endRun(this.deps.repository, this.deps.tokens, row, 'The migration could not be queued. Start it again.');
-      throw error;
-    }
+  /** The migrations' notifications, as the app registers them (the run service's). */
+  get runs(): RunService<MigrationRun, MigrationRunSummary> {
+    return this.deps.runs;
   }
 
-  private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
-    const row = await this.deps.repository.findRun(id);
-    if (!row || !MIGRATION_KINDS.includes(row.kind) || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
-      throw new AppError(404, 'migration_not_found', 'No such alerts migration');
-    return row;
+  problemsSince(user: SessionUser, since: Date, limit: number) {
+    return this.deps.runs.problemsSince(user, since, limit);
   }
 
-  private summary(row: ChangeSetRow & { requestedBy: string }, totals: ItemTotals[]): MigrationRunSummary {
-    const input = migrationInput(row);
-    return {
-      id: row.id,
-      kind: row.kind,
-      ...runFields.parse(row),
-      requestedBy: row.requestedBy,
-      organizationName: row.organizationName,
-      targetOrganizationName: input.targetOrganizationName,
-      sourceAccountGroupName: input.accountGroupName,
-      mode: input.options.mode,
-      error: row.error,
-      totals: changeSetTotals(totals, row.id),
-      createdAt: row.createdAt.toISOString(),
-      startedAt: row.startedAt?.toISOString() ?? null,
-      finishedAt: row.finishedAt?.toISOString() ?? null,
-      undoOf: row.undoOf,
-      undoneBy: row.undoneBy,
-    };
-  }
-
-  async list(user: SessionUser): Promise<MigrationRunSummary[]> {
-    const rows = await this.deps.repository.listRuns({ userId: user.id, kinds: MIGRATION_KINDS, limit: 50 });
-    const totals = await this.deps.repository.totals(rows.map((row) => row.id));
-    return rows.map((row) => this.summary(row, totals));
-  }
-
-  async get(user: SessionUser, id: string): Promise<MigrationRun> {
-    const row = await this.visible(user, id);
-    const [items, totals, requestedBy] = await Promise.all([
-      this.deps.repository.items(id),
-      this.deps.repository.totals([id]),
-      this.deps.repository.requesterEmail(row.userId),
-    ]);
-    return { ...this.summary({ ...row, requestedBy }, totals), items: items.map(changeItemToApi) };
-  }
-
-  /** The results file of a migration (or its undo): XLSX or CSV, text formula-safe. */
-  async results(user: SessionUser, id: string, format: 'xlsx' | 'csv') {
-    const row = await this.visible(user, id);
-    const rows = resultRows(await this.deps.repository.items(id));
-    const name = `alerts-migration-${row.createdAt.toISOString().slice(0, 10)}-${row.id.slice(0, 8)}`;
-    return resultsFile(name, rows, format);
-  }
-
-  /** The user's migrations that ended after `since` having failed, or with items that failed. */
-  async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
-    const rows = await this.deps.repository.problemsSince(user.id, since, limit, MIGRATION_KINDS);
-    const totals = await this.deps.repository.totals(rows.map((row) => row.id));
-    const label = (kind: string) => (kind === 'alerts-migration' ? 'Alerts migration' : 'Undo of an alerts migration');
-    return changeSetProblems(rows, totals, label, "the migration's results").map(({ kind: _kind, ...problem }) => ({
-      ...problem,
-      source: 'alerts-migration' as const,
-      path: PATHS.alertsMigration,
-    }));
-  }
-
-  /** The user's migrations queued or running. */
   activeCount(user: SessionUser): Promise<number> {
-    return this.deps.repository.activeCount(user.id, MIGRATION_KINDS);
+    return this.deps.runs.activeCount(user);
   }
 }

@@ -171,7 +171,6 @@ export function changeItems(planned: PlannedMigration, input: MigrationInput): N
   const items: Omit<NewChangeItem, 'position'>[] = [];
   for (const change of planned.rules) {
     const common = {
-      templateIndex: null,
       aid: change.targetAid,
       accountGroupName: groupName(change.targetAid),
       subject: change.name,
@@ -205,7 +204,6 @@ export function changeItems(planned: PlannedMigration, input: MigrationInput): N
   }
   for (const change of planned.windows) {
     const common = {
-      templateIndex: null,
       aid: change.targetAid,
       accountGroupName: groupName(change.targetAid),
       subject: change.sourceName,
@@ -230,7 +228,6 @@ export function changeItems(planned: PlannedMigration, input: MigrationInput): N
   }
   for (const deletion of planned.deletions)
     items.push({
-      templateIndex: null,
       aid: input.aid,
       accountGroupName: input.accountGroupName,
       subject: deletion.ruleName,

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, ilike, inArray, lt, ne, or, sql } from 'drizzle
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
-import { backupChunks, backupItems, backups, bulkRuns, users } from '../../db/schema.js';
+import { backupChunks, backupItems, backups, changeSets, users } from '../../db/schema.js';
 import type { ItemHalf } from './archive-reader.js';
 import type { BackupItem, BackupKind } from './archive.js';
 
@@ -91,13 +91,13 @@ export class BackupsRepository {
   /** Whether a restore from the backup waits or runs: its items are still to be read. */
   async restoring(backupId: string): Promise<boolean> {
     const [row] = await this.db
-      .select({ id: bulkRuns.id })
-      .from(bulkRuns)
+      .select({ id: changeSets.id })
+      .from(changeSets)
       .where(
         and(
-          eq(bulkRuns.kind, 'restore'),
-          inArray(bulkRuns.status, ['queued', 'running']),
-          sql`${bulkRuns.input}->>'backupId' = ${backupId}`,
+          eq(changeSets.kind, 'restore'),
+          inArray(changeSets.status, ['queued', 'running']),
+          sql`${changeSets.input}->>'backupId' = ${backupId}`,
         ),
       )
       .limit(1);

@@ -1,13 +1,18 @@
-import { userMay, type RestorePlan, type RestoreRequest, type RestoreRun, type SessionUser } from '@ce/contract';
+import { z } from 'zod';
+import {
+  PATHS,
+  restoreRunSchema,
+  userMay,
+  type RestorePlan,
+  type RestoreRequest,
+  type RestoreRun,
+  type SessionUser,
+} from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { endRun, sendChangeSetJob } from '../../core/change-sets/job.js';
-import { startUndo } from '../../core/change-sets/undo.js';
-import type { ChangeSetRepository, ChangeSetRow } from '../../core/change-sets/repository.js';
 import { changeItemToApi, changeSetTotals } from '../../core/change-sets/summaries.js';
 import { AppError } from '../../core/errors.js';
-import type { JobQueue } from '../../core/queue.js';
-import type { SealedTokens } from '../../core/sealed-tokens.js';
-import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
+import type { RunKind, RunService } from '../../core/runs/run-service.js';
+import type { ResultRow } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { ArchiveLimits } from './archive-reader.js';
 import type { BackupsRepository } from './backups.repository.js';
@@ -15,9 +20,7 @@ import { RESTORE_KINDS, restoreInputSchema, restorePlan, type RestoreInput } fro
 
 export interface RestoresDependencies {
   backups: BackupsRepository;
-  changeSets: ChangeSetRepository;
-  queue: JobQueue;
-  tokens: SealedTokens;
+  runs: RunService<RestoreRun>;
   platform: PlatformClient;
   customer: CustomerService;
   /** What a stored archive kept before the item index may unpack to, when it is read once to index it. */
@@ -31,9 +34,79 @@ const WORDS: Record<string, string> = {
   'restore-keep': 'Leave',
 };
 
+const runFields = restoreRunSchema.pick({ status: true });
+const droppedSchema = z.array(z.object({ name: z.string(), reason: z.string() })).catch([]);
+/** The references an item left behind, as its plan recorded them. */
+const droppedOf = (details: Record<string, unknown> | null) => droppedSchema.parse(details?.dropped ?? []);
+
+/** Restores as the run service serves them: a restore and its undo, with a results file (no list). */
+export const RESTORE_RUNS: RunKind<RestoreRun> = {
+  kinds: RESTORE_KINDS,
+  noun: 'restore',
+  notFound: { code: 'restore_not_found', message: 'No such restore' },
+  run(row, items, totals) {
+    const input = restoreInputSchema.parse(row.input);
+    return {
+      id: row.id,
+      kind: row.kind,
+      ...runFields.parse(row),
+      requestedBy: row.requestedBy,
+      organizationName: row.organizationName,
+      targetOrganizationName: input.targetOrganizationName,
+      backupId: input.backupId,
+      accountGroupName: input.accountGroupName,
+      error: row.error,
+      totals: changeSetTotals(totals, row.id),
+      items: items.map(changeItemToApi),
+      createdAt: row.createdAt.toISOString(),
+      startedAt: row.startedAt?.toISOString() ?? null,
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+      undoOf: row.undoOf,
+      undoneBy: row.undoneBy,
+    };
+  },
+  undo: {
+    of: 'restore',
+    notUndoable: 'Only a restore can be undone here.',
+    kind: 'undo-restore',
+    /** Deletes what the restore created, puts back what it updated or deleted, in the group it wrote. */
+    wroteInto(row) {
+      const input = restoreInputSchema.parse(row.input);
+      return input.crossOrganization
+        ? { accountGroups: [], target: { organizationName: input.targetOrganizationName, accountGroups: [input.aid] } }
+        : { accountGroups: [input.aid] };
+    },
+    input: (row) => restoreInputSchema.parse(row.input),
+  },
+  results: {
+    name: 'restore',
+    rows: (items) =>
+      items.map((item): ResultRow => ({
+        accountGroup: item.accountGroupName,
+        kind: String(item.details?.kind ?? ''),
+        name: item.subject,
+        action: WORDS[item.action] ?? item.action,
+        status: item.status,
+        id: item.resultId,
+        note: item.note,
+        error: item.error,
+        dropped: droppedOf(item.details)
+          .map((reference) => `${reference.name}: ${reference.reason}`)
+          .join('; '),
+      })),
+  },
+  notifications: {
+    source: 'backup-restore',
+    label: (kind) => (kind === 'restore' ? 'Restore' : 'Undo of a restore'),
+    where: "the restore's results",
+    path: () => PATHS.backupRestore,
+  },
+};
+
 /**
- * Restores, the requests' side: the plan (read, never written), and restores as change sets carried out
- * by the engine (start, read, undo, results file).
+ * Restores, the requests' side: the plan (read, never written) and the start of a restore. The run service
+ * (`RESTORE_RUNS`) reads and undoes restores and makes their results file; the change-set engine carries
+ * them out (restore-kinds.ts, restore-actions.ts).
  */
 export class RestoresService {
   constructor(private readonly deps: RestoresDependencies) {}
@@ -87,107 +160,17 @@ export class RestoresService {
   /** Starts a restore: the tokens sealed with it, planned again by the job and carried out, each write once. */
   async create(user: SessionUser, backupId: string, request: RestoreRequest): Promise<RestoreRun> {
     const { input, organization, targetOrganizationId } = await this.input(user, backupId, request);
-    const other = request.targetOrganization;
-    const row = await this.deps.changeSets.insertRun(
-      {
-        userId: user.id,
-        kind: 'restore',
-        organizationId: organization.id,
-        organizationName: organization.name,
-        targetOrganizationId,
-        input: { ...input, accountGroups: [{ aid: input.aid, accountGroupName: input.accountGroupName }] },
-      },
-      (tx) => this.deps.tokens.seal(request.token, tx),
-      targetOrganizationId && other ? (tx) => this.deps.tokens.seal(other.token, tx) : undefined,
-    );
-    await this.enqueue(row);
-    return this.get(user, row.id);
-  }
-
-  /** Undoes a restore: deletes what it created, puts back what it updated or deleted. */
-  async undo(user: SessionUser, runId: string, tokens: { token: string; targetToken?: string }): Promise<RestoreRun> {
-    const source = await this.visible(user, runId);
-    if (source.kind !== 'restore') throw new AppError(400, 'not_undoable', 'Only a restore can be undone here.');
-    const input = restoreInputSchema.parse(source.input);
-    const row = await startUndo({
-      repository: this.deps.changeSets,
-      tokens: this.deps.tokens,
-      queue: this.deps.queue,
-      customer: this.deps.customer,
-      ...tokens,
-      userId: user.id,
-      source,
-      wroteInto: input.crossOrganization
-        ? { accountGroups: [], target: { organizationName: input.targetOrganizationName, accountGroups: [input.aid] } }
-        : { accountGroups: [input.aid] },
-      kind: 'undo-restore',
-      input,
-      noun: 'restore',
+    return this.deps.runs.start(user, {
+      kind: 'restore',
+      organization,
+      targetOrganizationId,
+      input: { ...input, accountGroups: [{ aid: input.aid, accountGroupName: input.accountGroupName }] },
+      token: request.token,
+      targetToken: request.targetOrganization?.token,
     });
-    return this.get(user, row.id);
   }
 
-  private async enqueue(row: ChangeSetRow): Promise<void> {
-    try {
-      await sendChangeSetJob(this.deps.queue, this.deps.changeSets, row.id);
-    } catch (error) {
-      await endRun(this.deps.changeSets, this.deps.tokens, row, 'The restore could not be queued. Start it again.');
-      throw error;
-    }
-  }
-
-  private async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
-    const row = await this.deps.changeSets.findRun(id);
-    if (!row || !RESTORE_KINDS.includes(row.kind) || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
-      throw new AppError(404, 'restore_not_found', 'No such restore');
-    return row;
-  }
-
-  async get(user: SessionUser, id: string): Promise<RestoreRun> {
-    const row = await this.visible(user, id);
-    const input = restoreInputSchema.parse(row.input);
-    const [items, totals, requestedBy] = await Promise.all([
-      this.deps.changeSets.items(id),
-      this.deps.changeSets.totals([id]),
-      this.deps.changeSets.requesterEmail(row.userId),
-    ]);
-    return {
-      id: row.id,
-      kind: row.kind,
-      status: row.status as RestoreRun['status'],
-      requestedBy,
-      organizationName: row.organizationName,
-      targetOrganizationName: input.targetOrganizationName,
-      backupId: input.backupId,
-      accountGroupName: input.accountGroupName,
-      error: row.error,
-      totals: changeSetTotals(totals, row.id),
-      items: items.map(changeItemToApi),
-      createdAt: row.createdAt.toISOString(),
-      startedAt: row.startedAt?.toISOString() ?? null,
-      finishedAt: row.finishedAt?.toISOString() ?? null,
-      undoOf: row.undoOf,
-      undoneBy: row.undoneBy,
-    };
-  }
-
-  /** The results file of a restore (or its undo): XLSX or CSV, text formula-safe. */
-  async results(user: SessionUser, id: string, format: 'xlsx' | 'csv') {
-    const row = await this.visible(user, id);
-    const rows: ResultRow[] = (await this.deps.changeSets.items(id)).map((item) => ({
-      accountGroup: item.accountGroupName,
-      kind: String(item.details?.kind ?? ''),
-      name: item.subject,
-      action: WORDS[item.action] ?? item.action,
-      status: item.status,
-      id: item.resultId,
-      note: item.note,
-      error: item.error,
-      dropped: ((item.details?.dropped as { name: string; reason: string }[] | undefined) ?? [])
-        .map((reference) => `${reference.name}: ${reference.reason}`)
-        .join('; '),
-    }));
-    const name = `restore-${row.createdAt.toISOString().slice(0, 10)}-${row.id.slice(0, 8)}`;
-    return resultsFile(name, rows, format);
+  get runs(): RunService<RestoreRun> {
+    return this.deps.runs;
   }
 }

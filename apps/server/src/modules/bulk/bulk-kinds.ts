@@ -53,7 +53,7 @@ async function planRunItems(run: ChangeSetRow, session: PlatformSession): Promis
             knownIds: idsOf(cell.aid, testName),
           },
           {
-            templateIndex: cell.templateIndex,
+            inputIndex: cell.templateIndex,
             aid: cell.aid,
             accountGroupName: cell.accountGroupName,
             subject: testName,
@@ -76,7 +76,6 @@ async function planRunItems(run: ChangeSetRow, session: PlatformSession): Promis
             'delete-agent',
             { agentId: agent.agentId },
             {
-              templateIndex: null,
               aid: agent.aid,
               accountGroupName: agent.accountGroupName,
               subject: agent.agentName,
@@ -93,7 +92,6 @@ async function planRunItems(run: ChangeSetRow, session: PlatformSession): Promis
             'label-tests',
             { tag: input.tag, testIds: target.testIds },
             {
-              templateIndex: null,
               aid: target.aid,
               accountGroupName: target.accountGroupName,
               subject: `${input.tag.key}: ${input.tag.value}`,
@@ -111,7 +109,6 @@ async function planRunItems(run: ChangeSetRow, session: PlatformSession): Promis
           'invite-user',
           { ...invitee, roleId: input.roleId, aids: input.accountGroups.map((group) => group.aid) },
           {
-            templateIndex: null,
             aid: first.aid,
             accountGroupName: input.accountGroups.map((group) => group.accountGroupName).join(', '),
             subject: invitee.email,

@@ -16,14 +16,15 @@ import {
   duplicateScanResponseSchema,
   undoBulkRunSchema,
 } from '@ce/contract';
-import { requireUser } from '../../core/access.js';
+import { runRoutes } from '../../core/runs/run-routes.js';
+import { VISIBLE_KINDS } from './bulk.runs.js';
 import type { BulkService } from './bulk.service.js';
 import { errorResponses } from '../../core/errors.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
-const runParams = z.object({ runId: z.uuid() });
+const listQuery = z.object({ view: z.enum(['tests', 'agents', 'labels', 'users']).default('tests') });
 
-/** The bulk-operations API: reads that help choose, and runs that the server carries out. */
+/** The bulk-operations API: reads that help choose, and runs that the server carries out (the run routes). */
 export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (app, { bulk }) => {
   /** Every bulk operation is listed under one tag in the API document. */
   const tagged = { tags: ['bulk'] };
@@ -98,61 +99,31 @@ export const bulkRoutes: FastifyPluginAsyncZod<{ bulk: BulkService }> = async (a
     async (request) => bulk.scanDuplicates(request.body.token, request.body.accountGroups),
   );
 
-  app.post(
-    '/api/bulk/runs',
-    {
-      schema: {
-        ...tagged,
+  await app.register(
+    runRoutes({
+      runs: bulk.runs,
+      tag: 'bulk',
+      prefix: '/api/bulk/runs',
+      run: bulkRunSchema,
+      start: {
         operationId: 'createBulkRun',
         summary: 'Start a bulk run (tests, agent deletion, labels or user invitations); it runs on the server',
         body: createBulkRunSchema,
-        response: { 202: bulkRunSchema, ...errors },
+        create: (user, body) => bulk.create(user, body),
       },
-    },
-    async (request, reply) => reply.status(202).send(await bulk.create(requireUser(request), request.body)),
-  );
-
-  app.get(
-    '/api/bulk/runs',
-    {
-      schema: {
-        ...tagged,
+      list: {
         operationId: 'listBulkRuns',
         summary: 'Your recent bulk runs of one kind, newest first',
-        querystring: z.object({ view: z.enum(['tests', 'agents', 'labels', 'users']).default('tests') }),
-        response: { 200: bulkRunListSchema, ...errors },
+        query: listQuery,
+        kinds: ({ view }) => VISIBLE_KINDS[view],
+        response: bulkRunListSchema,
       },
-    },
-    async (request) => ({ runs: await bulk.list(requireUser(request), request.query.view) }),
-  );
-
-  app.get(
-    '/api/bulk/runs/:runId',
-    {
-      schema: {
-        ...tagged,
-        operationId: 'getBulkRun',
-        summary: 'One bulk run with every item and its outcome',
-        params: runParams,
-        response: { 200: bulkRunSchema, ...errors },
-      },
-    },
-    async (request) => bulk.get(requireUser(request), request.params.runId),
-  );
-
-  app.post(
-    '/api/bulk/runs/:runId/undo',
-    {
-      schema: {
-        ...tagged,
+      get: { operationId: 'getBulkRun', summary: 'One bulk run with every item and its outcome' },
+      undo: {
         operationId: 'undoBulkRun',
         summary: 'Delete exactly the tests a bulk tests run created (a run of its own)',
-        params: runParams,
         body: undoBulkRunSchema,
-        response: { 202: bulkRunSchema, ...errors },
       },
-    },
-    async (request, reply) =>
-      reply.status(202).send(await bulk.undo(requireUser(request), request.params.runId, request.body.token)),
+    }),
   );
 };

@@ -1,0 +1,210 @@
+import { userMay, type SessionUser, type WorkNotification } from '@ce/contract';
+import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
+import { AppError } from '../errors.js';
+import type { JobQueue } from '../queue.js';
+import type { SealedTokens } from '../sealed-tokens.js';
+import { endRun, sendChangeSetJob } from '../change-sets/job.js';
+import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow, ItemTotals } from '../change-sets/repository.js';
+import { changeSetProblems } from '../change-sets/summaries.js';
+import { assertUndoable, startUndo, type OrganizationReader, type WroteInto } from '../change-sets/undo.js';
+
+/** A run as its tool shows it in a list: the row, who asked for it, and its items counted. */
+export type RunRow = ChangeSetRow & { requestedBy: string };
+
+/**
+ * What a writing tool tells the run service about its runs: the kinds they have, how they are named in
+ * words and shown in the API, how one is undone, its results file and its notifications. The tool's
+ * planner and item actions are registered with the change-set engine (`ChangeSetTools`); this is the rest.
+ */
+export interface RunKind<Run, Summary = never> {
+  /** The kinds of change set that are this tool's runs (their undos included). */
+  kinds: readonly string[];
+  /** How the tool names one of its runs in messages: "run", "migration", "restore". */
+  noun: string;
+  /** A run that is not there, or not the user's: the 404's code and words. */
+  notFound: { code: string; message: string; /** Words for an id that is another tool's run. */ otherTool?: string };
+  /** The run as a list shows it (a tool whose runs are not listed has none). */
+  summary?: (row: RunRow, totals: ItemTotals[]) => Summary;
+  /** The run with its items. */
+  run(row: RunRow, items: ChangeItemRow[], totals: ItemTotals[]): Run;
+  /** How a run is undone; a tool without it has no undo. */
+  undo?: {
+    /** The kind of run that can be undone, and the words refusing any other. */
+    of: string;
+    notUndoable: string;
+    /** The kind of the undo (registered with `undoKind`). */
+    kind: string;
+    /** Words when the run crossed to a second organization and that organization's token is missing. */
+    targetTokenRequired?: string;
+    /** Why a finished run leaves nothing to undo, or null. */
+    nothingToUndo?(items: ChangeItemRow[]): string | null;
+    /** Where the run wrote (its undo writes there: the tokens must read it). */
+    wroteInto(row: ChangeSetRow): WroteInto;
+    /** What the undo stores (the engine adds `sourceRunId`). */
+    input(row: ChangeSetRow): Record<string, unknown>;
+  };
+  /** The results file: its name's first word ("restore") and one row per item. */
+  results?: { name: string; rows: (items: ChangeItemRow[]) => ResultRow[] };
+  /** Where the tool's runs that ended badly are told: the notification source, the kind's label, the page. */
+  notifications: {
+    source: WorkNotification['source'];
+    label: (kind: string) => string;
+    /** Where each failure's reason is, in words ("the run's results"). */
+    where: string;
+    path: (kind: string) => WorkNotification['path'];
+  };
+}
+
+export interface RunServiceDependencies {
+  repository: ChangeSetRepository;
+  queue: JobQueue;
+  tokens: SealedTokens;
+  customer: OrganizationReader;
+}
+
+/** A run to start: what its tool planned from the request, once the tokens were found to read it. */
+export interface RunStart {
+  kind: string;
+  organization: { id: string; name: string };
+  /** The second organization a run writes into, when it crosses to one. */
+  targetOrganizationId?: string | null;
+  input: Record<string, unknown>;
+  token: string;
+  targetToken?: string;
+}
+
+/**
+ * The runs of one writing tool, as change sets the engine carries out: start, read, list, undo (the tokens
+ * checked against where the run wrote before anything is queued), results file and notifications. Every
+ * writing tool has one, told its kinds by a `RunKind`; only the tool's planning and actions are its own.
+ */
+export class RunService<Run, Summary = never> {
+  constructor(
+    private readonly deps: RunServiceDependencies,
+    readonly kind: RunKind<Run, Summary>,
+  ) {}
+
+  /** Starts a run: its tokens sealed with it in one transaction, then queued (or ended if it cannot be). */
+  async start(user: SessionUser, start: RunStart): Promise<Run> {
+    const { repository, tokens } = this.deps;
+    const target = start.targetOrganizationId ? start.targetToken : undefined;
+    const row = await repository.insertRun(
+      {
+        userId: user.id,
+        kind: start.kind,
+        organizationId: start.organization.id,
+        organizationName: start.organization.name,
+        targetOrganizationId: start.targetOrganizationId ?? null,
+        input: start.input,
+      },
+      (tx) => tokens.seal(start.token, tx),
+      target ? (tx) => tokens.seal(target, tx) : undefined,
+    );
+    await this.enqueue(row);
+    return this.get(user, row.id);
+  }
+
+  private async enqueue(row: ChangeSetRow): Promise<void> {
+    try {
+      await sendChangeSetJob(this.deps.queue, this.deps.repository, row.id);
+    } catch (error) {
+      const words = `The ${this.kind.noun} could not be queued. Start it again.`;
+      await endRun(this.deps.repository, this.deps.tokens, row, words);
+      throw error;
+    }
+  }
+
+  /** A run of this tool that the user may see (their own, or any with `seeAllRuns`), or a 404 in words. */
+  async visible(user: SessionUser, id: string): Promise<ChangeSetRow> {
+    const { notFound, kinds } = this.kind;
+    const row = await this.deps.repository.findRun(id);
+    if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
+      throw new AppError(404, notFound.code, notFound.message);
+    // Every tool's runs share one table: another tool's id is no run of this one.
+    if (!kinds.includes(row.kind)) throw new AppError(404, notFound.code, notFound.otherTool ?? notFound.message);
+    return row;
+  }
+
+  async get(user: SessionUser, id: string): Promise<Run> {
+    const row = await this.visible(user, id);
+    const [items, totals, requestedBy] = await Promise.all([
+      this.deps.repository.items(id),
+      this.deps.repository.totals([id]),
+      this.deps.repository.requesterEmail(row.userId),
+    ]);
+    return this.kind.run({ ...row, requestedBy }, items, totals);
+  }
+
+  /** The user's recent runs (of `kinds`, all of the tool's by default), newest first. */
+  async list(user: SessionUser, kinds: readonly string[] = this.kind.kinds): Promise<Summary[]> {
+    const { repository } = this.deps;
+    const { summary, notFound, noun } = this.kind;
+    if (!summary) throw new AppError(404, notFound.code, `The ${noun}s are not listed.`);
+    const rows = await repository.listRuns({ userId: user.id, kinds: [...kinds], limit: 50 });
+    const totals = await repository.totals(rows.map((row) => row.id));
+    return rows.map((row) => summary(row, totals));
+  }
+
+  /**
+   * Undoes a finished run as a run of its own, through the one undo path: the run must be of the undoable
+   * kind, finished and not undone, have left something to undo, and the tokens must read where it wrote.
+   */
+  async undo(user: SessionUser, id: string, tokens: { token: string; targetToken?: string }): Promise<Run> {
+    const undo = this.kind.undo;
+    if (!undo) throw new AppError(400, 'not_undoable', `A ${this.kind.noun} cannot be undone.`);
+    const source = await this.visible(user, id);
+    if (source.kind !== undo.of) throw new AppError(400, 'not_undoable', undo.notUndoable);
+    assertUndoable(source, this.kind.noun);
+    if (source.targetOrganizationId && !tokens.targetToken && undo.targetTokenRequired)
+      throw new AppError(400, 'target_token_required', undo.targetTokenRequired);
+    const nothing = undo.nothingToUndo?.(await this.deps.repository.items(id)) ?? null;
+    if (nothing) throw new AppError(400, 'nothing_to_undo', nothing);
+    const row = await startUndo({
+      ...this.deps,
+      ...tokens,
+      userId: user.id,
+      source,
+      wroteInto: undo.wroteInto(source),
+      kind: undo.kind,
+      input: undo.input(source),
+      noun: this.kind.noun,
+    });
+    return this.get(user, row.id);
+  }
+
+  /** The results file of a run (or its undo): XLSX or CSV, text formula-safe. */
+  async results(user: SessionUser, id: string, format: 'xlsx' | 'csv') {
+    const results = this.kind.results;
+    if (!results) throw new AppError(404, this.kind.notFound.code, `A ${this.kind.noun} has no results file.`);
+    const row = await this.visible(user, id);
+    const rows = results.rows(await this.deps.repository.items(id));
+    return resultsFile(
+      `${results.name}-${row.createdAt.toISOString().slice(0, 10)}-${row.id.slice(0, 8)}`,
+      rows,
+      format,
+    );
+  }
+
+  /** The user's runs that ended after `since` having failed, or with items that failed. */
+  async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
+    const { repository } = this.deps;
+    const { notifications, kinds } = this.kind;
+    const rows = await repository.problemsSince(user.id, since, limit, [...kinds]);
+    const totals = await repository.totals(rows.map((row) => row.id));
+    return changeSetProblems(rows, totals, notifications.label, notifications.where).map(({ kind, ...problem }) => ({
+      ...problem,
+      source: notifications.source,
+      path: notifications.path(kind),
+    }));
+  }
+
+  /** How many of the user's runs are queued or running. */
+  activeCount(user: SessionUser): Promise<number> {
+    return this.deps.repository.activeCount(user.id, [...this.kind.kinds]);
+  }
+
+  /** Deletes finished runs (of every tool, with their items) created before `before`. */
+  pruneFinished(before: Date): Promise<number> {
+    return this.deps.repository.deleteFinishedBefore(before);
+  }
+}
