@@ -1,12 +1,50 @@
+import { readdirSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3107);
 
+/**
+ * The order the spec files are queued in. Every test has its own sandbox organizations (and, where it counts
+ * what a user has, its own user), so any order must pass: CI shuffles it with a fresh seed each run, printed so a
+ * failure can be replayed with `E2E_SHUFFLE=<seed>`. Locally the order is the files' names unless E2E_SHUFFLE is
+ * set (`random` for a fresh seed; `off` in CI for the names' order).
+ */
+function specOrder(): string[] {
+  const files = readdirSync('e2e')
+    .filter((name) => name.endsWith('.spec.ts'))
+    .sort();
+  let seed = process.env.E2E_SHUFFLE ?? (process.env.CI ? 'random' : 'off');
+  if (seed === 'off') return files;
+  if (seed === 'random') {
+    seed = String(Math.floor(Math.random() * 2 ** 31));
+    // The workers read this file again: they must see the same seed, so the same order.
+    process.env.E2E_SHUFFLE = seed;
+  }
+  if (process.env.TEST_WORKER_INDEX === undefined)
+    console.log(`Spec order shuffled with E2E_SHUFFLE=${seed} (set it to replay this order)`);
+  // A small seeded generator (mulberry32) and a Fisher-Yates shuffle: the same seed gives the same order.
+  let state = Number(seed) >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const shuffled = [...files];
+  for (let index = shuffled.length - 1; index > 0; index--) {
+    const other = Math.floor(next() * (index + 1));
+    [shuffled[index], shuffled[other]] = [shuffled[other] as string, shuffled[index] as string];
+  }
+  return shuffled;
+}
+
 export default defineConfig({
   testDir: 'e2e',
-  testMatch: '**/*.spec.ts',
-  fullyParallel: false,
-  workers: 1,
+  // One project per spec file, in the order above: Playwright queues tests project by project.
+  projects: specOrder().map((file) => ({ name: file.replace(/\.spec\.ts$/, ''), testMatch: file })),
+  fullyParallel: true,
+  workers: 3,
   retries: 0,
   timeout: 30_000,
   reporter: process.env.CI ? 'line' : 'list',

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sandboxOrgAdmin, signIn } from './helpers';
+import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
 
 /** A script's call from the page: the token in the header and no cookie at all. */
 async function scriptCall(page: Page, secret: string, path: string, body: unknown) {
@@ -41,6 +41,7 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   const row = page.getByTestId('api-token-row').filter({ hasText: 'Group lister' });
   await expect(row).toContainText('active');
   await expect(row).toContainText('never');
+  await expectNoAxeViolations(page);
 
   // What the token carries works without a session; what it does not is refused.
   const groups = await scriptCall(page, secret, '/api/account-groups', { token: customer.token });

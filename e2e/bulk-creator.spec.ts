@@ -1,8 +1,6 @@
-// Runs first of the bulk files (by name): its first test counts the recent runs of a fresh user.
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import {
-  type SandboxToken,
   orgAdminToken,
   platformGet,
   groupsOf,
@@ -14,7 +12,7 @@ import {
   chooseGroups,
   fillTemplate,
 } from './bulk-helpers';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
 
 test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
@@ -24,6 +22,8 @@ test.beforeEach(async ({ page }) => {
 test('2 templates x 3 account groups: plan, create, skip on a second run, undo exactly those tests', async ({
   page,
 }) => {
+  // A user of its own: the recent runs counted at the end are this test's only.
+  await signInAsNewUser(page, 'TAM');
   const token = await orgAdminToken(page);
   const groups = (await groupsOf(page, token)).slice(0, 3);
   const cloud = (await agentsIn(page, token, groups[0]?.aid ?? '')).filter((agent) => agent.agentType === 'cloud');
@@ -57,6 +57,7 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
     for (const group of groups)
       await expect(page.getByTestId(`cell-${templateIndex}-${group.aid}`)).toHaveAttribute('data-status', 'create');
   await expect(page.getByTestId('plan')).toContainText('6 to create, 0 already exist');
+  await expectNoAxeViolations(page);
 
   await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
   await expect(toast(page, 'All 6 tests created successfully!')).toBeVisible({ timeout: 20_000 });
@@ -66,6 +67,7 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   await expect(results.getByTestId('failed')).toHaveText('0');
   await expect(results.getByTestId('execution-time')).toHaveText(/^[\d,]+ ms$/);
   await expect(results.getByTestId('run-item')).toHaveCount(6);
+  await expectNoAxeViolations(page);
   const created = (
     await platformGet<{ tests: { testId: string; testName: string }[] }>(page, token, `/tests?aid=${groups[0]?.aid}`)
   ).tests.find((test) => test.testName === 'E2E Shop front');
@@ -108,6 +110,7 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   await page.goBack();
   await expect(page).toHaveURL(firstRun);
   await page.getByRole('button', { name: 'Undo this run' }).click();
+  await expectNoAxeViolations(page, '[role="dialog"]');
   await page.getByRole('dialog').getByRole('button', { name: 'Delete 6 tests' }).click();
   await expect(toast(page, 'All 6 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Undo Results' })).toBeVisible();
@@ -167,7 +170,7 @@ test('the execution time is what the user waited, from the click to the results;
   await page.getByRole('radio', { name: 'Skip it' }).check();
   await expect(execute).toBeDisabled();
 
-  // The organization is shared by every spec: the one test this run made goes again (the token is in memory).
+  // Undone (the token is in memory): the one test this run made goes again.
   await page.getByRole('button', { name: 'Undo this run' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
   await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
@@ -177,7 +180,6 @@ test('the execution time is what the user waited, from the click to the results;
 test('each test type asks for its own fields, with the spec messages', async ({ page }) => {
   const token = await orgAdminToken(page);
   const groups = (await groupsOf(page, token)).slice(0, 1);
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
   // Five remembered tokens: three are offered, newest first, as their last 8 characters.
   await page.goto('/home/tools/bulk-tests');
   // Kept for the signed-in user (see the shell tests for what happens when the session ends).
@@ -205,7 +207,7 @@ test('each test type asks for its own fields, with the spec messages', async ({ 
   await expect(page.getByLabel('OAuth Token')).toHaveAttribute('type', 'password');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(toast(page, 'Please provide a valid OAuth token')).toBeVisible();
-  await page.getByLabel('OAuth Token').fill(tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '');
+  await page.getByLabel('OAuth Token').fill((await sandboxToken(page, 'revoked')).token);
   await page.getByRole('button', { name: 'Next' }).click();
   const refused = toast(page, 'The provided OAuth token is invalid or has expired. Please check your credentials.');
   await expect(refused).toContainText('Authentication Failed');

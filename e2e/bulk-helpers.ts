@@ -1,12 +1,11 @@
 import { expect, type Page } from '@playwright/test';
+import { sandboxOrgAdmin } from './helpers';
+
+export { setScenario, type SandboxToken } from './helpers';
 
 // The bulk tools against the sandbox platform. Every check that something was created or deleted
 // asks the sandbox's own v7 API, as a second client of the platform would see it.
 
-export interface SandboxToken {
-  token: string;
-  kind: string;
-}
 export interface Group {
   aid: string;
   accountGroupName: string;
@@ -20,12 +19,8 @@ export interface Agent {
   lastSeen?: string;
 }
 
-export async function orgAdminToken(page: Page): Promise<string> {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
-  const token = tokens.find((candidate) => candidate.kind === 'org-admin')?.token;
-  if (!token) throw new Error('no org-admin token in the sandbox');
-  return token;
-}
+/** This test's Org Admin token (its own copy of the sandbox organizations). */
+export const orgAdminToken = async (page: Page) => (await sandboxOrgAdmin(page)).token;
 
 export async function platformGet<T>(page: Page, token: string, path: string): Promise<T> {
   const response = await page.request.get(`/sandbox/te/v7${path}`, { headers: { authorization: `Bearer ${token}` } });
@@ -41,13 +36,6 @@ export const testNamesIn = async (page: Page, token: string, aid: string) =>
   );
 export const agentsIn = async (page: Page, token: string, aid: string) =>
   (await platformGet<{ agents: Agent[] }>(page, token, `/agents?aid=${aid}`)).agents;
-
-export async function setScenario(page: Page, scenario: Record<string, unknown> | null) {
-  const response = scenario
-    ? await page.request.put('/sandbox/te/scenario', { data: scenario })
-    : await page.request.delete('/sandbox/te/scenario');
-  expect(response.status()).toBe(200);
-}
 
 export const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export const toast = (page: Page, text: string | RegExp) =>

@@ -1,6 +1,5 @@
 import { expect, test } from '@playwright/test';
 import {
-  type SandboxToken,
   orgAdminToken,
   platformGet,
   groupsOf,
@@ -12,7 +11,7 @@ import {
   chooseGroups,
   fillTemplate,
 } from './bulk-helpers';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, sandboxToken, signIn } from './helpers';
 
 test.beforeEach(async ({ page }) => {
   test.setTimeout(90_000);
@@ -47,6 +46,7 @@ test('the hub: its bulk tests tab is the stepper variant, and labels and users r
   await page.getByLabel('Label key').fill('Owner');
   await page.getByLabel('Label value').fill('E2E Team');
   await expect(page.getByTestId('labels-plan')).toHaveText('The label goes on 2 tests in 2 account groups.');
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Apply Label' }).click();
   await expect(toast(page, 'All 2 label assignments made successfully')).toBeVisible({ timeout: 20_000 });
   const tags = (
@@ -67,6 +67,7 @@ test('the hub: its bulk tests tab is the stepper variant, and labels and users r
   await page.getByLabel(/^Email addresses/).fill('name,email\nAna Silva,ana.e2e@customer.example\nnot-an-address');
   await expect(page.getByTestId('rejected-lines')).toContainText('not-an-address');
   await expect(page.getByTestId('users-plan')).toContainText('1 person will be invited into 1 account group');
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Invite Users' }).click();
   await expect(toast(page, 'All 1 users invited successfully')).toBeVisible({ timeout: 20_000 });
   const users = (await platformGet<{ users: { email: string }[] }>(page, token, '/users')).users;
@@ -125,6 +126,7 @@ test('duplicate agents: scan, Select Oldest, typed DELETE, results with the per-
   await expect(page.getByRole('checkbox', { name: `Delete ${stale?.agentName}` })).toBeChecked();
   const deleteButton = page.getByRole('button', { name: 'Delete 2 Agents' });
   await expect(deleteButton).toBeDisabled();
+  await expectNoAxeViolations(page);
   await page.getByLabel(/Type DELETE to confirm/).fill('DELETE');
   await deleteButton.click();
 
@@ -135,6 +137,7 @@ test('duplicate agents: scan, Select Oldest, typed DELETE, results with the per-
   const refused = results.getByTestId('run-item').filter({ hasText: stale?.agentName ?? '' });
   await expect(refused).toHaveAttribute('data-status', 'failed');
   await expect(refused).toContainText('Agent is currently in use by active tests');
+  await expectNoAxeViolations(page);
   const failed = Number(await results.getByTestId('failed').textContent());
   await expect(results.getByTestId('successful')).toHaveText(String(2 - failed));
   const remaining = (await agentsIn(page, token, groups[0]?.aid ?? '')).map((agent) => agent.agentId);
@@ -176,7 +179,7 @@ test('one test is "1 test"; after a run the form is read-only until a new sessio
   await expect(page.getByLabel('OAuth Token')).toBeEnabled();
   await expect(page.getByLabel('OAuth Token')).toHaveValue('');
 
-  // The run is undone so that the organization (and the dashboard's count of provisioned tests) is as it was.
+  // The run is undone from its address: its one test goes again.
   await page.goto(run);
   await page.getByRole('button', { name: 'Undo this run' }).click();
   await page.getByRole('dialog').getByLabel('OAuth Token').fill(token);
@@ -218,9 +221,9 @@ test("a name the group already has is a conflict in the plan: created with a suf
 });
 
 test("a refused token at the account-group step says so in both of the spec's words", async ({ page }) => {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
+  const revoked = await sandboxToken(page, 'revoked');
   await page.goto('/home/tools/bulk-tests');
-  await page.getByLabel('OAuth Token').fill(tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '');
+  await page.getByLabel('OAuth Token').fill(revoked.token);
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(toast(page, 'The provided OAuth token is invalid or has expired.')).toContainText(
     'Authentication Failed',

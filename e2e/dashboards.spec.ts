@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { expect, test, type Page } from '@playwright/test';
-import { dialog, sandboxOrgAdmin, signIn } from './helpers';
+import { csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, sandboxToken, signIn } from './helpers';
 
 type SandboxDashboard = {
   dashboardId: string;
@@ -62,11 +62,6 @@ async function cloneThroughApi(page: Page, dashboardId: string, aid: string, des
     },
   });
   expect(response.status(), await response.text()).toBe(201);
-}
-
-async function csrf(page: Page): Promise<Record<string, string>> {
-  const cookie = (await page.context().cookies()).find((candidate) => candidate.name.endsWith('ce_csrf'));
-  return { 'x-csrf-token': decodeURIComponent(cookie?.value ?? '') };
 }
 
 const entry = (page: Page, description: string) => page.getByRole('listitem').filter({ hasText: description });
@@ -154,9 +149,13 @@ test('Clone Dashboard: every check of the form, a fake image refused, then store
   await expect(entry(page, text)).toContainText(dashboard?.title ?? '');
   await expect(entry(page, text).getByTestId('status')).toHaveText('pending');
 
+  // Counted: the tile shows what the server counts, one more at least than before (other tests clone too).
+  const metrics = page.waitForResponse((response) => response.url().endsWith('/api/dashboard/metrics'));
   await page.goto('/home/dashboard');
+  const counted = ((await (await metrics).json()) as { provisionedDashboards: number }).provisionedDashboards;
+  expect(counted).toBeGreaterThanOrEqual(before + 1);
   await expect(page.getByTestId('metric-tile').filter({ hasText: 'Provisioned Dashboards' })).toContainText(
-    String(before + 1),
+    counted.toLocaleString('en-US'),
   );
 });
 
@@ -254,10 +253,8 @@ test('Push: the checks, a preview of what maps, then the dashboard in the second
   await modal.getByRole('button', { name: 'Deploy' }).click();
   await expect(toast(page, 'OAuth token is required to push dashboard')).toBeVisible();
 
-  const revoked = (
-    (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as { token: string; kind: string }[]
-  ).find((candidate) => candidate.kind === 'revoked');
-  await modal.getByLabel('OAuth token').fill(revoked?.token ?? '');
+  const revoked = await sandboxToken(page, 'revoked');
+  await modal.getByLabel('OAuth token').fill(revoked.token);
   await modal.getByRole('button', { name: 'Load account groups' }).click();
   await expect(toast(page, 'Unauthorized: Please check your OAuth token')).toBeVisible();
 
@@ -271,6 +268,7 @@ test('Push: the checks, a preview of what maps, then the dashboard in the second
   const preview = modal.getByRole('region', { name: 'Push preview' });
   await expect(preview).toContainText(`${pushed.widgets.length} widget`);
   await expect(preview.getByRole('table', { name: 'Mapped references' })).toContainText('TEST');
+  await expectNoAxeViolations(page, '[role="dialog"]');
   await modal.getByRole('button', { name: 'Deploy' }).click();
   await expect(toast(page, 'Dashboard deployed successfully')).toBeVisible();
   await expect(modal).toBeHidden();

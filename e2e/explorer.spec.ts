@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sandboxOrgAdmin, signIn } from './helpers';
+import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
 
 async function choose(page: Page, method: string, path: string) {
   const operations = page.getByRole('navigation', { name: 'Operations' });
@@ -23,6 +23,7 @@ test('an explorer call to account groups: status, rate-limit headers, time, the 
   await expect(answer.getByRole('definition').first()).toBeVisible();
   await expect(answer.getByLabel('Headers')).toContainText('x-organization-rate-limit-limit');
   await expect(answer.getByLabel('Body')).toContainText(admin.organizationName);
+  await expectNoAxeViolations(page);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     answer.getByRole('button', { name: 'Export CSV' }).click(),

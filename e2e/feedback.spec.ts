@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, signIn } from './helpers';
 
 test('feedback is written in a dialog from any page and reaches the team by mail', async ({ page }) => {
   await signIn(page, 'adoption@demo.local');
@@ -8,6 +8,7 @@ test('feedback is written in a dialog from any page and reaches the team by mail
   const dialog = page.getByRole('dialog', { name: 'Feedback for the CE Toolkit team' });
   await dialog.getByRole('button', { name: 'Send feedback' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Write your feedback first.');
+  await expectNoAxeViolations(page, '[role="dialog"]');
 
   const words = `Settings reads clearly; a dark theme would be welcome (${Date.now()}).`;
   await dialog.getByLabel('What works, what does not, what you miss').fill(words);

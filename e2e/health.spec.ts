@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
+import { dialog, doneReport, expectNoAxeViolations, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 test('AHC v7: the wizard, My Reports done, the report shown in the app and its four files downloadable', async ({
   page,
@@ -64,6 +64,7 @@ test('AHC-IE as Super User: a third step chooses the tables and the days range',
   await expect(days.getByRole('option')).toHaveText(['7', '14', '20', '31']);
   const tables = dialog(page).getByRole('group', { name: 'Tables' }).getByRole('checkbox');
   await expect(tables).toHaveCount(5);
+  await expectNoAxeViolations(page, '[role="dialog"]');
   for (const table of await tables.all()) await expect(table).toBeChecked();
   await days.selectOption('14');
   await dialog(page).getByLabel('users_roles').uncheck();

@@ -1,4 +1,10 @@
-import { expect, type Page } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, request, test, type Page } from '@playwright/test';
+import type { Role } from '@ce/contract';
+
+/** The WCAG 2.0, 2.1 and 2.2 A and AA rules axe checks. A rule left out is named here with its reason; none is today. */
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
 export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
 
@@ -17,19 +23,126 @@ export const groupButton = (page: Page, name: 'Reporting' | 'Tools' | 'Support')
 
 export const dialog = (page: Page) => page.getByRole('dialog');
 
-/** The sandbox's Org Admin token and its organization (the default seed's first organization). */
-export async function sandboxOrgAdmin(page: Page): Promise<{ token: string; organizationName: string }> {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('no org-admin token');
-  return admin;
+/** A platform token of the sandbox, as its token listing and its organization copies answer it. */
+export interface SandboxToken {
+  token: string;
+  kind: 'org-admin' | 'read-only' | 'revoked';
+  organizationId: string;
+  organizationName: string;
 }
 
-/** In the open report wizard: the token, Next, the organization, then the first `groups` account groups. */
+const copies = new Map<string, Promise<SandboxToken[]>>();
+
+/**
+ * The tokens of this test's own copy of the sandbox organizations (made on its first ask): the demo world's
+ * names and data under ids, tokens and a rate budget no other test uses, so tests run side by side.
+ */
+export function sandboxTokens(page: Page): Promise<SandboxToken[]> {
+  const { testId } = test.info();
+  let tokens = copies.get(testId);
+  if (!tokens) {
+    tokens = page.request.post('/sandbox/te/organization-copies').then(async (response) => {
+      expect(response.status(), 'a copy of the sandbox organizations').toBe(201);
+      return ((await response.json()) as { tokens: SandboxToken[] }).tokens;
+    });
+    copies.set(testId, tokens);
+  }
+  return tokens;
+}
+
+/** This test's token of a kind (the Org Admin's is its copy's first organization's, as in the demo world). */
+export async function sandboxToken(page: Page, kind: SandboxToken['kind'], organizationName?: string) {
+  const token = (await sandboxTokens(page)).find(
+    (candidate) => candidate.kind === kind && (!organizationName || candidate.organizationName === organizationName),
+  );
+  if (!token) throw new Error(`no ${kind} token in the sandbox copy`);
+  return token;
+}
+
+/** This test's Org Admin token and its organization (the copy of the default seed's first organization). */
+export const sandboxOrgAdmin = (page: Page) => sandboxToken(page, 'org-admin');
+
+/**
+ * Switches a platform failure scenario on (or off, with null) for this test's organizations only, so
+ * tests side by side never meet each other's failures.
+ */
+export async function setScenario(page: Page, scenario: Record<string, unknown> | null): Promise<void> {
+  const organizations = new Set((await sandboxTokens(page)).map((token) => token.organizationId));
+  for (const organizationId of organizations) {
+    const url = `/sandbox/te/scenario?organizationId=${organizationId}`;
+    const response = scenario ? await page.request.put(url, { data: scenario }) : await page.request.delete(url);
+    expect(response.status()).toBe(200);
+  }
+}
+
+/** The anti-forgery header of the page's session, for calls a spec makes to the product's API itself. */
+export async function csrf(page: Page): Promise<Record<string, string>> {
+  const cookie = (await page.context().cookies()).find((candidate) => candidate.name.endsWith('ce_csrf'));
+  return { 'x-csrf-token': decodeURIComponent(cookie?.value ?? '') };
+}
+
+/**
+ * Signs in (with no form: through the API, as the web app does) as a user made for this test alone, invited
+ * by the Super User: its reports, runs, notifications and sessions are nobody else's. Returns its email and password.
+ */
+export async function signInAsNewUser(page: Page, role: Role): Promise<{ email: string; password: string }> {
+  const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
+  const password = `${DEMO_PASSWORD}-${randomUUID()}`;
+  const admin = await request.newContext({ baseURL: test.info().project.use.baseURL });
+  try {
+    await admin.get('/api/app-info');
+    const adminCsrf = async () => {
+      const cookie = (await admin.storageState()).cookies.find((candidate) => candidate.name.endsWith('ce_csrf'));
+      return { 'x-csrf-token': decodeURIComponent(cookie?.value ?? '') };
+    };
+    const session = await admin.post('/api/session', {
+      data: { email: 'superuser@demo.local', password: DEMO_PASSWORD },
+      headers: await adminCsrf(),
+    });
+    expect(session.status(), await session.text()).toBe(200);
+    const invited = await admin.post('/api/users', {
+      data: { email, role, name: 'E2E Person' },
+      headers: await adminCsrf(),
+    });
+    expect(invited.status(), await invited.text()).toBe(201);
+    const { temporaryPassword } = (await invited.json()) as { temporaryPassword: string };
+
+    await page.context().clearCookies();
+    await page.request.get('/api/app-info');
+    const challenge = await page.request.post('/api/session', {
+      data: { email, password: temporaryPassword },
+      headers: await csrf(page),
+    });
+    const { session: challengeSession } = (await challenge.json()) as { session: string };
+    const done = await page.request.post('/api/session/new-password', {
+      data: { session: challengeSession, newPassword: password },
+      headers: await csrf(page),
+    });
+    expect(done.status(), await done.text()).toBe(200);
+  } finally {
+    await admin.dispose();
+  }
+  await page.goto('/home/dashboard');
+  await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+  return { email, password };
+}
+
+/** Checks the page (or one part of it, e.g. a dialog) with axe against the WCAG A and AA rules; none may fail. */
+export async function expectNoAxeViolations(page: Page, include?: string): Promise<void> {
+  const builder = new AxeBuilder({ page }).withTags(WCAG);
+  if (include) builder.include(include);
+  const { violations, passes } = await builder.analyze();
+  // The page was really checked: rules applied to it and held.
+  expect(passes.length).toBeGreaterThan(5);
+  expect(
+    violations.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => `${node.target.join(' ')} ${node.html.slice(0, 160)}`).join(' | ')}`,
+    ),
+  ).toEqual([]);
+}
+
+/** In the open report wizard: the token, Next, the organization, then the first `groups` account groups (checked by axe). */
 export async function fillReportWizard(
   page: Page,
   admin: { token: string; organizationName: string },
@@ -40,6 +153,7 @@ export async function fillReportWizard(
   await dialog(page).getByLabel('Organization').selectOption({ label: admin.organizationName });
   const boxes = dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox');
   for (let index = 0; index < groups; index++) await boxes.nth(index).check();
+  await expectNoAxeViolations(page, '[role="dialog"]');
 }
 
 /** Opens My Reports and waits until the newest report named `label` is done; returns its row. */

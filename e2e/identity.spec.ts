@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import Provider from 'oidc-provider';
 import type { Server } from 'node:http';
-import { signIn } from './helpers';
+import { signIn, signInAsNewUser } from './helpers';
 
 const APP = `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3108);
@@ -22,7 +22,7 @@ async function inviteThroughSettings(browser: Browser, email: string, role: stri
   await form.getByLabel('Role').selectOption(role);
   await form.getByRole('button', { name: 'Invite' }).click();
   const temporary = (await admin.getByTestId('temporary-password').textContent()) ?? '';
-  await expect(admin.getByTestId('audit-row').first()).toContainText('user.invited');
+  await expect(admin.getByTestId('audit-row').filter({ hasText: email }).first()).toContainText('user.invited');
   await admin.close();
   return temporary;
 }
@@ -75,14 +75,14 @@ test('a password is reset with the code from the mailbox', async ({ page }) => {
   await expect(page).toHaveURL(/\/home\/dashboard$/);
 });
 
-// support@demo.local is signed in by this test alone (the support tools' tests use tam@demo.local): it counts sessions.
+// A user of its own: it counts sessions.
 test('signing out ends the session seen from a second browser too', async ({ browser }) => {
   const first = await browser.newContext();
   const second = await browser.newContext();
   const laptop = await first.newPage();
   const phone = await second.newPage();
-  await signIn(laptop, 'support@demo.local');
-  await signIn(phone, 'support@demo.local');
+  const user = await signInAsNewUser(laptop, 'Support');
+  await signIn(phone, user.email, user.password);
 
   await phone.goto('/home/settings');
   await expect(phone.getByTestId('session-row')).toHaveCount(2);

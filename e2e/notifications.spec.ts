@@ -1,12 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { NOTIFICATION_POLL_MS, type NotificationsResponse } from '@ce/contract';
 import { orgAdminToken, toast } from './bulk-helpers';
-import { signIn } from './helpers';
-
-async function csrf(page: Page): Promise<Record<string, string>> {
-  const cookie = (await page.context().cookies()).find((candidate) => candidate.name.endsWith('ce_csrf'));
-  return { 'x-csrf-token': decodeURIComponent(cookie?.value ?? '') };
-}
+import { csrf, signIn, signInAsNewUser } from './helpers';
 
 /** A bulk run whose only test cannot be created (its agent is in no account group), started as the tool does. */
 async function startFailingRun(page: Page): Promise<void> {
@@ -46,7 +41,8 @@ test('a failure told to a user ends with their session: not on the sign-in page,
   browser,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, 'tam@demo.local');
+  // A user of its own: what is told to it, in this session and the next, is this test's runs only.
+  const { email, password } = await signInAsNewUser(page, 'TAM');
   await startFailingRun(page);
   // Back on the dashboard (the page the run started from would tell it itself), the failure is told.
   await page.reload();
@@ -69,7 +65,7 @@ test('a failure told to a user ends with their session: not on the sign-in page,
   try {
     const again = await fresh.newPage();
     await again.clock.install();
-    await signIn(again, 'tam@demo.local');
+    await signIn(again, email, password);
     // The poll after the first asks for what ended since the first answer (and a little before it).
     const second = again.waitForResponse((response) => response.url().includes('/api/notifications?since='));
     await again.clock.fastForward(NOTIFICATION_POLL_MS.idle + 1000);

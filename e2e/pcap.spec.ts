@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { knownFrames, pcapFile, pcapngFile } from '../apps/server/test/support/capture-builder';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, signIn } from './helpers';
 
 const frames = knownFrames();
 const dataBytes = frames.reduce((sum, frame) => sum + frame.bytes.length, 0);
@@ -55,6 +55,7 @@ test('a pcap and a pcapng made here are summarised exactly, kept in the history 
   }
 
   const summary = page.getByRole('article', { name: 'Capture summary' });
+  await expectNoAxeViolations(page);
   await summary.getByLabel('Case number').fill('SR-778899');
   await summary.getByRole('button', { name: 'Send in Webex' }).click();
   await expect(page.getByText('Summary and capture sent in Webex').first()).toBeVisible();

@@ -1,20 +1,7 @@
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
-
-interface SandboxToken {
-  token: string;
-  kind: string;
-  organizationName: string;
-}
-
-async function sandboxToken(page: Page, kind: 'org-admin' | 'revoked'): Promise<SandboxToken> {
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as SandboxToken[];
-  const token = tokens.find((candidate) => candidate.kind === kind);
-  if (!token) throw new Error(`no ${kind} token`);
-  return token;
-}
+import { expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
@@ -26,7 +13,8 @@ async function passTokenStep(page: Page, token: string) {
 test('the alerts report goes from the wizard to My Reports, a downloadable XLSX and the Webex inbox', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
+  // A user of its own: its reports and its Webex inbox are this test's only.
+  const { email } = await signInAsNewUser(page, 'TAM');
   const admin = await sandboxToken(page, 'org-admin');
   await page.goto('/home/tools/alerts-report');
   await page.getByRole('button', { name: 'Alerts Report' }).click();
@@ -48,6 +36,7 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   await expect(dialog(page).getByTestId('picker-count')).toContainText('5 selected');
   await dialog(page).getByRole('button', { name: 'Select All', exact: true }).click();
   await expect(dialog(page).getByTestId('picker-count')).toContainText('6 selected');
+  await expectNoAxeViolations(page, '[role="dialog"]');
 
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
@@ -57,6 +46,7 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   const row = page.getByTestId('report-row').filter({ hasText: 'Alerts Configuration Report' }).first();
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   await expect(row).toContainText('Sent to you in Webex.');
+  await expectNoAxeViolations(page);
 
   const downloadPromise = page.waitForEvent('download');
   await row.getByRole('link', { name: /\.xlsx$/ }).click();
@@ -67,8 +57,7 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   expect(workbook.worksheets[0]?.name).toBe('Summary');
   expect(workbook.getWorksheet('Acme - Production')?.getRow(1).getCell(1).value).toBe('Rule');
 
-  const inbox = (await (await page.request.get('/sandbox/webex/messages?toPersonEmail=tam@demo.local')).json())
-    .items as {
+  const inbox = (await (await page.request.get(`/sandbox/webex/messages?toPersonEmail=${email}`)).json()).items as {
     markdown: string;
     file?: { name: string };
   }[];
@@ -226,10 +215,13 @@ test('the maintenance report is shown in the page and its PDF downloads', async 
 test('a report that fails after its "requested" toast is told wherever the user is, and waits as a badge on My Reports', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
+  // A user of its own, so the failures counted on the badge are this test's only.
+  const { email } = await signInAsNewUser(page, 'TAM');
   const admin = await sandboxToken(page, 'org-admin');
-  // Webex answers 429 to everything: the report is made but cannot be delivered.
-  await page.request.put('/sandbox/webex/scenario', { data: { throttleMs: 120_000, retryAfterSeconds: 1 } });
+  // Webex answers 429 to everything sent to this user: the report is made but cannot be delivered.
+  await page.request.put('/sandbox/webex/scenario', {
+    data: { throttleMs: 120_000, retryAfterSeconds: 1, toPersonEmail: email },
+  });
   try {
     await page.goto('/home/tools/alerts-report');
     await page.getByRole('button', { name: 'Alerts Report' }).click();
@@ -257,6 +249,6 @@ test('a report that fails after its "requested" toast is told wherever the user 
     await expect(row).toHaveAttribute('data-status', 'done');
     await expect(row).toContainText('Webex refused the message (429): Too Many Requests');
   } finally {
-    await page.request.put('/sandbox/webex/scenario', { data: { throttleMs: 0 } });
+    await page.request.put('/sandbox/webex/scenario', { data: { throttleMs: 0, toPersonEmail: email } });
   }
 });

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { orgAdminToken, platformGet } from './bulk-helpers';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, sandboxToken, signIn } from './helpers';
 
 type Rule = { ruleId: string; ruleName: string; severity?: string };
 const rulesIn = async (page: Parameters<typeof platformGet>[0], token: string, aid: string) =>
@@ -51,6 +51,7 @@ test('migrates alert rules with a plan decided per conflict, shows the results, 
   );
   const differences = page.getByRole('definition').filter({ hasText: 'critical' });
   await expect(differences).toHaveText('critical → major');
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Apply Migration' }).click();
   await expect(
     page.getByText('Decide every conflict first: skip it, update it, or create it under a new name'),
@@ -67,6 +68,7 @@ test('migrates alert rules with a plan decided per conflict, shows the results, 
   await expect(created).toContainText(latency?.ruleId ?? 'the new id');
   expect(after.find((rule) => rule.ruleName === 'Migration: portal availability')?.severity).toBe('major');
   await expect(page.getByRole('link', { name: 'Download results (CSV)' })).toHaveAttribute('href', /format=csv$/);
+  await expectNoAxeViolations(page);
 
   await page.getByRole('button', { name: 'Undo Migration' }).click();
   await expect(page.getByRole('heading', { name: /Undo of a migration/ })).toBeVisible();
@@ -82,17 +84,9 @@ test("lists the source's recipients dropped in another organization, keeps them 
 }) => {
   test.setTimeout(90_000);
   await signIn(page, 'tam@demo.local');
-  const tokens = (await (await page.request.get('/sandbox/te/tokens')).json()).tokens as {
-    token: string;
-    kind: string;
-    organizationName: string;
-  }[];
-  const acme = tokens.find((candidate) => candidate.kind === 'org-admin');
-  const globex = tokens.find(
-    (candidate) => candidate.kind === 'org-admin' && candidate.organizationName !== acme?.organizationName,
-  );
-  const readOnly = tokens.find((candidate) => candidate.kind === 'read-only');
-  if (!acme || !globex || !readOnly) throw new Error('the sandbox has two organizations and a read-only token');
+  const acme = await sandboxToken(page, 'org-admin', 'Acme Corporation');
+  const globex = await sandboxToken(page, 'org-admin', 'Globex Financial');
+  const readOnly = await sandboxToken(page, 'read-only');
 
   const chooseSource = async (token: string) => {
     await page.goto('/home/tools/alerts-migration');

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { orgAdminToken, platformGet } from './bulk-helpers';
-import { signIn } from './helpers';
+import { expectNoAxeViolations, signIn } from './helpers';
 
 type Test = { testId: string; testName: string; type: string; interval: number };
 
 test('backs up a group, downloads it, finds a change, restores that one item, and undoes the restore', async ({
   page,
 }) => {
-  // Last in the suite, after specs that spend the shared organization's budget: a write may wait for the next
-  // minute's window (issue 34 gives every spec its own organization).
-  test.setTimeout(240_000);
+  test.setTimeout(120_000);
   await signIn(page, 'tam@demo.local');
   const token = await orgAdminToken(page);
   const groups = (
@@ -62,10 +60,12 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await changes.getByRole('checkbox', { name: new RegExp(target.testName) }).check();
   await page.getByRole('button', { name: 'Preview Restore' }).click();
   await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });
+  await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Apply Restore' }).click();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   // The end-of-run toast every writing tool shows.
   await expect(page.getByRole('status').filter({ hasText: 'Restored: 1 change made' })).toBeVisible();
+  await expectNoAxeViolations(page);
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(target.interval);
 
   await page.getByRole('button', { name: 'Undo Restore' }).click();
@@ -84,6 +84,7 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   const confirmation = page.getByRole('dialog', { name: 'Delete this backup?' });
   await expect(confirmation).toContainText('Acme - APAC Offices');
   await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
   await page.keyboard.press('Enter');
   await expect(confirmation).toBeHidden();
   await expect(backups).toHaveCount(before);
