@@ -11,7 +11,7 @@ import {
   type BackupKind,
   type BackupManifest,
 } from './archive.js';
-import { configProblem, holdsNul, nestsDeeperThan, testKeyProblem } from './item-shapes.js';
+import { configProblem, holdsNul, keyProblem, nestsDeeperThan } from './item-shapes.js';
 
 /** What a backup archive may unpack to: in all, and as a multiple of its own size (configurable). */
 export interface ArchiveLimits {
@@ -85,10 +85,8 @@ function checkListing(manifest: BackupManifest, names: string[]): void {
       throw new BackupArchiveError(`The archive lacks ${entry.path}, which its manifest lists.`);
     if (paths.has(entry.path)) throw new BackupArchiveError(`The manifest lists ${entry.path} twice.`);
     paths.add(entry.path);
-    if (entry.kind === 'test') {
-      const problem = testKeyProblem(entry.key);
-      if (problem) throw new BackupArchiveError(problem);
-    }
+    const problem = keyProblem(entry.kind, entry.key);
+    if (problem) throw new BackupArchiveError(problem);
     // A config file and its server file share their path below `config/` and `server/`.
     const id = entry.path.slice(entry.part.length + 1);
     const item = items.get(id) ?? { kind: entry.kind, key: entry.key, name: entry.name, config: false };

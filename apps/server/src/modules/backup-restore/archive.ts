@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ZipWriter } from '../../core/zip.js';
+import { BACKUP_KINDS, backupKind, type BackupKind } from './kinds/index.js';
 
 /**
  * The backup archive: a zip a team can keep in git and diff. One JSON file per item under
@@ -12,31 +13,7 @@ import { ZipWriter } from '../../core/zip.js';
 export const BACKUP_FORMAT = 'ce-toolkit-backup';
 export const BACKUP_SCHEMA_VERSION = 1;
 
-export const BACKUP_KINDS = [
-  'test',
-  'alert-rule',
-  'suppression-window',
-  'dashboard',
-  'tag',
-  'endpoint-label',
-  'endpoint-scheduled-test',
-  'endpoint-dynamic-test',
-  'reference',
-] as const;
-export type BackupKind = (typeof BACKUP_KINDS)[number];
-
-/** The folder of each kind in the archive. */
-const FOLDERS: Record<BackupKind, string> = {
-  test: 'tests',
-  'alert-rule': 'alert-rules',
-  'suppression-window': 'suppression-windows',
-  dashboard: 'dashboards',
-  tag: 'tags',
-  'endpoint-label': 'endpoint-labels',
-  'endpoint-scheduled-test': 'endpoint-scheduled-tests',
-  'endpoint-dynamic-test': 'endpoint-dynamic-tests',
-  reference: 'references',
-};
+export { BACKUP_KINDS, type BackupKind } from './kinds/index.js';
 
 /** An item of a backup: what it is, how it is known across account groups, and its two halves. */
 export interface BackupItem {
@@ -135,7 +112,7 @@ export class BackupArchiveWriter {
   }
 
   add(item: BackupItem): Buffer {
-    const folder = FOLDERS[item.kind];
+    const { folder } = backupKind(item.kind);
     let name = fileName(item.key);
     for (let counter = 2; this.taken.has(`${folder}/${name}`.toLowerCase()); counter++)
       name = `${fileName(item.key).slice(0, 95)} ~${counter}`;

@@ -1,53 +1,22 @@
-import { z } from 'zod';
-import { ENDPOINT_SCHEDULED_TYPES, PLATFORM_API_TEST_TYPES } from '@ce/platform-client';
 import type { BackupKind } from './archive.js';
+import { backupKind } from './kinds/index.js';
 
 /**
- * What an item's configuration must be for drift, the plan and the restore's writes to read it: the fields
- * they read, of the types they read them as. Every other field is kept as it is (restore sends it back).
- * An archive whose items differ is refused at upload with the field and what it must be.
+ * Why an item's configuration cannot be read, in words ("agents must be a list of names"); null when it can.
+ * Each kind's `configShape` (kinds/) is what drift, the plan and the restore's writes read: the fields they
+ * read, of the types they read them as. Every other field is kept as it is (restore sends it back). An archive
+ * whose items differ is refused at upload with the field and what it must be.
  */
-const NAMES = 'must be a list of names';
-const names = z.array(z.string({ error: NAMES }), { error: NAMES }).optional();
-const objects = (shape: z.ZodRawShape) =>
-  z
-    .array(z.looseObject(shape, { error: 'must be a list of objects' }), { error: 'must be a list of objects' })
-    .optional();
-const object = (shape: z.ZodRawShape) => z.looseObject(shape, { error: 'must be an object' }).optional();
-const selector = object({ endpointAgentLabels: names, agents: names });
-
-export const CONFIG_SHAPES: Record<BackupKind, z.ZodType> = {
-  test: z.looseObject({ agents: names }),
-  'alert-rule': z.looseObject({ tests: names }),
-  'suppression-window': z.looseObject({ tests: names }),
-  dashboard: z.looseObject({ widgets: objects({ filters: object({ TEST: names, AGENT: names }) }) }),
-  tag: z.looseObject({ assignments: names, objectType: z.string({ error: 'must be text' }).optional() }),
-  'endpoint-label': z.looseObject({}),
-  // The type names the URL its writes go to.
-  'endpoint-scheduled-test': z.looseObject({
-    type: z.enum(ENDPOINT_SCHEDULED_TYPES, { error: `must be ${ENDPOINT_SCHEDULED_TYPES.join(' or ')}` }),
-    agentSelectorConfig: selector,
-  }),
-  'endpoint-dynamic-test': z.looseObject({ agentSelectorConfig: selector }),
-  reference: z.looseObject({}),
-};
-
-/** Why an item's configuration cannot be read, in words ("agents must be a list of names"); null when it can. */
 export function configProblem(kind: BackupKind, config: Record<string, unknown>): string | null {
-  const checked = CONFIG_SHAPES[kind].safeParse(config);
+  const checked = backupKind(kind).configShape.safeParse(config);
   if (checked.success) return null;
   const [issue] = checked.error.issues;
   const field = (issue?.path ?? []).filter((part) => typeof part !== 'number').join('.');
   return `${field} ${issue?.message ?? 'is not valid'}`.trim();
 }
 
-/** A test's key is `type: name`; its type names the URL its writes go to, so only a type the platform serves. */
-export function testKeyProblem(key: string): string | null {
-  const type = key.split(':')[0] ?? '';
-  return (PLATFORM_API_TEST_TYPES as readonly string[]).includes(type) && key.startsWith(`${type}: `)
-    ? null
-    : `The backup lists a test of type "${type}", which is not a test type the platform knows.`;
-}
+/** Why an archive's key of a kind cannot be written back (a test's type names its URL), or null. */
+export const keyProblem = (kind: BackupKind, key: string): string | null => backupKind(kind).keyProblem?.(key) ?? null;
 
 /** Whether JSON text nests arrays and objects deeper than `limit`, read before it is parsed (parsing that is slow). */
 export function nestsDeeperThan(text: string, limit: number): boolean {

@@ -1,6 +1,8 @@
 import type { DroppedReference, ResolvedReference } from '../../core/change-sets/change-item.js';
 import type { BackupItem, BackupKind } from './archive.js';
 import { fieldChanges, type FieldChange } from './drift.js';
+import { backupKind } from './kinds/index.js';
+import type { PlanContext } from './kinds/kind.js';
 
 /** What restoring one backup item into a target group will do. */
 export interface RestoreStep {
@@ -37,62 +39,30 @@ export interface RestoreTarget {
   refusedTestTypes?: ReadonlySet<string>;
 }
 
-/** Kinds restore writes, and deletes (an undo creates them again): all but the references kept for the record. */
-export const RESTORABLE: ReadonlySet<BackupKind> = new Set([
-  'test',
-  'alert-rule',
-  'suppression-window',
-  'dashboard',
-  'tag',
-  'endpoint-label',
-  'endpoint-scheduled-test',
-  'endpoint-dynamic-test',
-]);
-
-const PHASE: Record<BackupKind, number> = {
-  test: 0,
-  'endpoint-label': 0,
-  'alert-rule': 1,
-  'suppression-window': 1,
-  dashboard: 1,
-  tag: 1,
-  'endpoint-scheduled-test': 1,
-  'endpoint-dynamic-test': 1,
-  reference: 0,
+/** An item's id on the platform: its kind's first server field (`id` for a kind restore does not write). */
+const idOf = (item: BackupItem): string | null => {
+  const { restore, serverFields } = backupKind(item.kind);
+  return String(item.server[restore ? serverFields[0] : 'id'] ?? '') || null;
 };
 
-/** The id field each kind's server half keeps. */
-const ID_FIELD: Partial<Record<BackupKind, string>> = {
-  test: 'testId',
-  'alert-rule': 'ruleId',
-  'suppression-window': 'alertSuppressionWindowId',
-  dashboard: 'dashboardId',
-  tag: 'id',
-  'endpoint-label': 'id',
-  'endpoint-scheduled-test': 'testId',
-  'endpoint-dynamic-test': 'testId',
-};
+export type TargetIds = PlanContext['targetIds'];
 
-/** Deleted last: what other items point at (tests, endpoint labels), after what points at them. */
-const DELETED_LAST: ReadonlySet<BackupKind> = new Set(['test', 'endpoint-label']);
-const isEndpointTest = (kind: BackupKind) => kind === 'endpoint-scheduled-test' || kind === 'endpoint-dynamic-test';
+/** The target's items of each kind by key, as their ids (those it has). */
+export function targetIdsOf(items: BackupItem[]): TargetIds {
+  const ids = new Map<string, Map<string, string>>();
+  for (const item of items) {
+    const id = idOf(item);
+    if (id) ids.set(item.kind, (ids.get(item.kind) ?? new Map<string, string>()).set(item.key, id));
+  }
+  return (kind) => ids.get(kind) ?? new Map();
+}
 
-/**
- * Why an endpoint test cannot go to the target: a label it runs on that the target will not have, or an
- * agent it names that the target does not have.
- */
-function endpointAgentsMissing(
-  config: Record<string, unknown>,
-  target: RestoreTarget,
-  labelsAfter: ReadonlySet<string>,
-): string | null {
-  const selector = (config.agentSelectorConfig ?? {}) as { endpointAgentLabels?: string[]; agents?: string[] };
-  const labels = (selector.endpointAgentLabels ?? []).filter((name) => !labelsAfter.has(name));
-  if (labels.length)
-    return `No endpoint label ${labels.join(', ')} in ${target.accountGroupName}, nor in what is restored`;
-  const agents = (selector.agents ?? []).filter((name) => !target.endpointAgents?.has(name));
-  if (agents.length) return `No endpoint agent ${agents.join(', ')} in ${target.accountGroupName}`;
-  return null;
+/** What the plan knows of the target once phase 0 is done: keys by kind (its own and those restored), its ids. */
+function planContext(chosen: BackupItem[], target: RestoreTarget): PlanContext {
+  const keysAfter = new Map<string, Set<string>>();
+  for (const item of [...target.items, ...chosen])
+    keysAfter.set(item.kind, (keysAfter.get(item.kind) ?? new Set<string>()).add(item.key));
+  return { target, keysAfter: (kind) => keysAfter.get(kind) ?? new Set(), targetIds: targetIdsOf(target.items) };
 }
 
 /**
@@ -105,29 +75,20 @@ function endpointAgentsMissing(
  */
 export function planRestore(chosen: BackupItem[], target: RestoreTarget, removals: BackupItem[] = []): RestoreStep[] {
   const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
-  // The tests the target will have once phase 0 is done: its own and those restored.
-  const testsAfter = new Set([
-    ...target.items.filter((item) => item.kind === 'test').map((item) => item.key),
-    ...chosen.filter((item) => item.kind === 'test').map((item) => item.key),
-  ]);
-  const labelsAfter = new Set(
-    [...target.items, ...chosen].filter((item) => item.kind === 'endpoint-label').map((item) => item.key),
-  );
-  const targetLabels = new Map(
-    target.items
-      .filter((item) => item.kind === 'endpoint-label')
-      .map((item) => [item.key, String(item.server.id ?? '')]),
-  );
+  const context = planContext(chosen, target);
   const steps = chosen.map((item): RestoreStep => {
+    const { restore } = backupKind(item.kind);
     const there = existing.get(`${item.kind}\u0000${item.key}`) ?? null;
+    const resolved: ResolvedReference[] = [];
+    const dropped: DroppedReference[] = [];
     const base = {
       kind: item.kind,
       key: item.key,
       name: item.name,
-      phase: PHASE[item.kind],
-      existingId: there ? String(there.server[ID_FIELD[item.kind] ?? 'id'] ?? '') || null : null,
-      resolved: [] as ResolvedReference[],
-      dropped: [] as DroppedReference[],
+      phase: restore?.phase ?? 0,
+      existingId: there ? idOf(there) : null,
+      resolved,
+      dropped,
     };
     const cannot = (reason: string): RestoreStep => ({
       ...base,
@@ -137,55 +98,18 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       differences: [],
       reason,
     });
-    if (!RESTORABLE.has(item.kind))
-      return cannot('Kept to name what the items use: agents are installed, not restored');
+    if (!restore) return cannot('Kept to name what the items use: agents are installed, not restored');
     if (item.masked.length)
       return cannot(
         `${item.masked.join(', ')} ${item.masked.length === 1 ? 'is' : 'are'} masked by the platform: enter ${item.masked.length === 1 ? 'it' : 'them'} again in the platform`,
       );
     const config = structuredClone(item.config);
-    if (item.kind === 'test') {
-      const type = item.key.split(':')[0] ?? '';
-      if (target.refusedTestTypes?.has(type))
-        return cannot(`The plan of ${target.accountGroupName} does not include ${type} tests`);
-      const agents = Array.isArray(config.agents) ? (config.agents as string[]) : [];
-      const missing = agents.filter((name) => !target.agents.has(name));
-      if (missing.length) return cannot(`No agent ${missing.join(', ')} in ${target.accountGroupName}`);
-      for (const name of agents)
-        base.resolved.push({
-          kind: 'agent',
-          name,
-          from: String((item.server.agentIds as Record<string, unknown> | undefined)?.[name] ?? ''),
-          to: target.agents.get(name) ?? '',
-        });
-    }
-    if (isEndpointTest(item.kind)) {
-      const missing = endpointAgentsMissing(config, target, labelsAfter);
-      if (missing) return cannot(missing);
-      const selector = (config.agentSelectorConfig ?? {}) as { endpointAgentLabels?: string[]; agents?: string[] };
-      for (const name of selector.endpointAgentLabels ?? [])
-        base.resolved.push({ kind: 'endpoint label', name, from: name, to: targetLabels.get(name) ?? 'restored' });
-      for (const name of selector.agents ?? [])
-        base.resolved.push({ kind: 'endpoint agent', name, from: name, to: target.endpointAgents?.get(name) ?? '' });
-    }
-    for (const field of ['tests', 'assignments'] as const) {
-      if (!Array.isArray(config[field]) || (item.kind === 'tag' && config.objectType !== 'test')) continue;
-      const kept: string[] = [];
-      for (const key of config[field] as string[]) {
-        if (testsAfter.has(key)) kept.push(key);
-        else
-          base.dropped.push({
-            kind: 'test',
-            name: key,
-            reason: `No test ${key} in ${target.accountGroupName}, nor in what is restored`,
-          });
-      }
-      config[field] = kept;
-    }
+    const problem = restore.plan?.({ item, config, resolved, dropped }, context);
+    if (problem) return cannot(problem);
     if (!there) return { ...base, status: 'create', config, before: null, differences: [], reason: null };
     const differences = fieldChanges(there.config, config);
-    if (isEndpointTest(item.kind) && differences.some((change) => change.path.startsWith('agentSelectorConfig')))
-      return cannot('The platform does not change which agents run an endpoint test: delete it there, then restore it');
+    const updateProblem = differences.length ? restore.updateProblem?.(differences) : null;
+    if (updateProblem) return cannot(updateProblem);
     return differences.length
       ? { ...base, status: 'update', config, before: there.config, differences, reason: null }
       : { ...base, status: 'unchanged', config: null, before: null, differences, reason: null };
@@ -195,13 +119,14 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       kind: item.kind,
       key: item.key,
       name: item.name,
-      existingId: String(item.server[ID_FIELD[item.kind] ?? 'id'] ?? '') || null,
+      existingId: idOf(item),
       resolved: [],
       dropped: [],
       differences: [],
       config: null,
     };
-    if (!RESTORABLE.has(item.kind) || !base.existingId)
+    const { restore } = backupKind(item.kind);
+    if (!restore || !base.existingId)
       return {
         ...base,
         phase: 2,
@@ -211,7 +136,7 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       };
     return {
       ...base,
-      phase: DELETED_LAST.has(item.kind) ? 3 : 2,
+      phase: restore.phase === 0 ? 3 : 2,
       status: 'delete',
       before: item.config,
       reason: null,

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import {
+  dropMissingTests,
+  eachDetail,
+  namesField,
+  namesOf,
+  sendWithTests,
+  split,
+  strings,
+  type BackupKindDescriptor,
+} from './kind.js';
+
+/** Alert rules: the tests a rule covers by key in `config` (by id in `server`). */
+export const alertRule: BackupKindDescriptor<'alert-rule'> = {
+  kind: 'alert-rule',
+  folder: 'alert-rules',
+  serverFields: ['ruleId'],
+  configShape: z.looseObject({ tests: namesField }),
+  async read({ session, aid, emit, testKeys }) {
+    const rules = await session.alertRules.list(aid);
+    await eachDetail(rules, async (listed) => {
+      const rule = await session.alertRules.get(listed.ruleId, aid);
+      const { tests: _tests, testIds, ...rest } = rule;
+      const parts = split(rest, alertRule.serverFields);
+      parts.config.tests = namesOf(
+        testIds,
+        (id) => testKeys.get(id),
+        (id) => `test ${id}`,
+      );
+      parts.server.testIds = testIds ?? [];
+      emit({ kind: 'alert-rule', key: rule.ruleName, name: rule.ruleName, ...parts });
+    });
+  },
+  restore: {
+    phase: 1,
+    plan(step, context) {
+      dropMissingTests(step, 'tests', context);
+      return null;
+    },
+    write: ({ config }, _target, ids) => {
+      const { tests, ...body } = config;
+      return { body, tests: { field: 'testIds', keys: strings(tests), known: Object.fromEntries(ids('test')) } };
+    },
+    send: sendWithTests,
+    nameOf: (body) => String(body.ruleName),
+    undoesUpdate: true,
+    platform: {
+      create: async (session, _target, body, aid) => (await session.alertRules.create(body as never, aid)).ruleId,
+      update: (session, _target, id, body, aid) => session.alertRules.update(id, body as never, aid),
+      delete: (session, _target, id, aid) => session.alertRules.delete(id, aid),
+      list: async (session, _target, aid) =>
+        (await session.alertRules.list(aid)).map((rule) => ({ id: rule.ruleId, name: rule.ruleName })),
+    },
+  },
+};
