@@ -1,76 +1,47 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { DestinationStream } from 'pino';
 import type { PlatformClient } from '@ce/platform-client';
 import type { Sandbox } from '@ce/sandbox';
 import type { AppConfig } from './config/config.js';
-import { AuditRepository } from './modules/audit/audit.repository.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { AuthService } from './modules/auth/auth.service.js';
-import { sessionJobs } from './modules/auth/sessions.job.js';
-import { SessionsRepository } from './modules/auth/sessions.repository.js';
 import type { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
+import { apiTokensModule } from './modules/api-tokens/index.js';
+import { auditModule } from './modules/audit/index.js';
+import { authModule } from './modules/auth/index.js';
 import type { BackupJob } from './modules/backup-restore/backup.job.js';
-import type { ChangeSetJob } from './core/change-sets/job.js';
-import { registerGroupTools } from './group-tools.js';
 import type { BackupsService } from './modules/backup-restore/backups.service.js';
 import type { BulkService } from './modules/bulk/bulk.service.js';
-import { DashboardsRepository } from './modules/dashboards/dashboards.repository.js';
-import { dashboardsRoutes } from './modules/dashboards/dashboards.routes.js';
-import { DashboardsService } from './modules/dashboards/dashboards.service.js';
-import { explorerRoutes } from './modules/explorer/explorer.routes.js';
-import { ExplorerService } from './modules/explorer/explorer.service.js';
-import { diagnosticsJobs } from './modules/diagnostics/diagnostics.job.js';
-import { DiagnosticsRepository } from './modules/diagnostics/diagnostics.repository.js';
-import { diagnosticsRoutes } from './modules/diagnostics/diagnostics.routes.js';
-import { DiagnosticsService } from './modules/diagnostics/diagnostics.service.js';
-import { pcapJobs } from './modules/pcap/pcap.job.js';
-import { PcapRepository } from './modules/pcap/pcap.repository.js';
-import { pcapRoutes } from './modules/pcap/pcap.routes.js';
-import { PcapService } from './modules/pcap/pcap.service.js';
-import { SheetParser } from './modules/tracker/sheet-parser.js';
-import { trackerJobs } from './modules/tracker/tracker.job.js';
-import { TrackerRepository } from './modules/tracker/tracker.repository.js';
-import { trackerRoutes } from './modules/tracker/tracker.routes.js';
-import { TrackerService } from './modules/tracker/tracker.service.js';
-import { customerRoutes } from './modules/customer/customer.routes.js';
-import { CustomerService } from './modules/customer/customer.service.js';
-import { identityJobs } from './modules/identity/identity.job.js';
-import { IdentityRepository } from './modules/identity/identity.repository.js';
-import { compatRoutes } from './modules/compat/compat.routes.js';
-import { feedbackRoutes } from './modules/feedback/feedback.routes.js';
-import { FeedbackService } from './modules/feedback/feedback.service.js';
-import { ApiTokensRepository } from './modules/api-tokens/api-tokens.repository.js';
-import { apiTokensRoutes } from './modules/api-tokens/api-tokens.routes.js';
-import { ApiTokensService } from './modules/api-tokens/api-tokens.service.js';
-import { identityRoutes } from './modules/identity/identity.routes.js';
-import { IdentityService } from './modules/identity/identity.service.js';
-import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
-import { NotificationsService } from './modules/notifications/notifications.service.js';
-import { ReportJobs } from './modules/reports/reports.job.js';
-import { ReportsRepository } from './modules/reports/reports.repository.js';
-import { reportsRoutes } from './modules/reports/reports.routes.js';
-import { ReportsService } from './modules/reports/reports.service.js';
-import { ssoRoutes } from './modules/sso/sso.routes.js';
-import { SsoService } from './modules/sso/sso.service.js';
-import { usageRoutes } from './modules/usage/usage.routes.js';
-import { UsageRepository } from './modules/usage/usage.repository.js';
-import { UsageService } from './modules/usage/usage.service.js';
-import { seedDemoAccounts } from './modules/users/demo-accounts.js';
-import { configureHashing } from './modules/users/passwords.js';
-import { usersRoutes } from './modules/users/users.routes.js';
-import { UsersRepository } from './modules/users/users.repository.js';
-import { UsersService } from './modules/users/users.service.js';
-import { registerAccessControl } from './core/access.js';
-import type { CookieSecurity } from './core/cookies.js';
+import { compatModule } from './modules/compat/index.js';
+import { customerModule } from './modules/customer/index.js';
+import { dashboardsModule } from './modules/dashboards/index.js';
+import { diagnosticsModule } from './modules/diagnostics/index.js';
+import { explorerModule } from './modules/explorer/index.js';
+import { feedbackModule } from './modules/feedback/index.js';
+import { identityModule } from './modules/identity/index.js';
+import { notificationsModule } from './modules/notifications/index.js';
+import { pcapModule } from './modules/pcap/index.js';
+import { reportsModule } from './modules/reports/index.js';
+import { ssoModule } from './modules/sso/index.js';
+import { trackerModule } from './modules/tracker/index.js';
+import { usageModule } from './modules/usage/index.js';
+import { usersModule } from './modules/users/index.js';
+import type { ChangeSetJob } from './core/change-sets/job.js';
+import { registerGroupTools } from './group-tools.js';
 import { prepareDataDir } from './core/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './core/database.js';
 import { ExclusiveLocks } from './core/exclusive-locks.js';
+import {
+  JobRegistry,
+  ModuleServiceRegistry,
+  Registry,
+  type AppModule,
+  type ModuleContext,
+  type ModuleServices,
+} from './core/modules.js';
 import { registerRequestTimeouts } from './core/request-timeouts.js';
 import { SharedRateBudgets } from './core/rate-budget.js';
-import { WebexDeliveries } from './adapters/webex-delivery.js';
 import { Metrics } from './core/metrics.js';
 import { SharedThrottle, sharedStateJobs } from './core/shared-throttle.js';
 import { registerErrorHandling } from './core/errors.js';
@@ -80,7 +51,7 @@ import { loggerOptions } from './core/logging.js';
 import { registerPlugins } from './core/plugins.js';
 import { JobQueue } from './core/queue.js';
 import { SealedTokens, tokenJobs } from './core/sealed-tokens.js';
-import { loadOrCreateSecret, openTokenVault } from './core/secrets.js';
+import { openTokenVault } from './core/secrets.js';
 import { registerWebApp } from './core/web-app.js';
 
 export interface BuildOptions {
@@ -99,28 +70,93 @@ export interface BuiltApp {
   app: FastifyInstance;
   database: Database;
   queue: JobQueue;
-  services: {
-    auth: AuthService;
-    identity: IdentityService;
-    users: UsersService;
-    usage: UsageService;
-    platform: PlatformClient;
-    audit: AuditRepository;
-    customer: CustomerService;
-    reports: ReportsService;
-    bulk: BulkService;
-    migration: AlertsMigrationService;
-    backups: BackupsService;
-    dashboards: DashboardsService;
-    tracker: TrackerService;
-  };
+  services: Pick<
+    ModuleServices,
+    | 'auth'
+    | 'identity'
+    | 'users'
+    | 'usage'
+    | 'audit'
+    | 'customer'
+    | 'reports'
+    | 'bulk'
+    | 'migration'
+    | 'backups'
+    | 'dashboards'
+    | 'tracker'
+  > & { platform: PlatformClient };
   /** The background jobs of the modules that have them (tests play the worker through these). */
-  jobs: { reports: ReportJobs; bulk: ChangeSetJob; backups: BackupJob };
+  jobs: { reports: ModuleServices['reportJobs']; changeSets: ChangeSetJob; backups: BackupJob };
   /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
   tokens: SealedTokens;
 }
+
+declare module './core/modules.js' {
+  interface ModuleServices {
+    bulk: BulkService;
+    migration: AlertsMigrationService;
+    backups: BackupsService;
+    changeSetJob: ChangeSetJob;
+    backupJob: BackupJob;
+  }
+}
+
+/**
+ * The tools that act on a customer's account groups as a whole (bulk, alerts migration, backup & restore):
+ * every write into a customer's account goes through one change-set engine; backups read groups whole.
+ */
+const groupToolsModule: AppModule = {
+  name: 'group tools',
+  async register(context) {
+    const { app, db, queue, tokens, platform, webex, config, metrics, services } = context;
+    const { bulk, changeSetJob, migration, backups, backupJob, backupRestore } = await registerGroupTools(app, {
+      db,
+      queue,
+      tokens,
+      platform,
+      customer: services.get('customer'),
+      usage: services.get('usage'),
+      audit: services.get('audit'),
+      webex,
+      config,
+      metrics,
+    });
+    context.jobs.add(...changeSetJob.jobs(config.retentionDays), ...backupJob.jobs(config.backupRetentionDays));
+    context.jobs.onStarted.add(
+      (embedded) => changeSetJob.recoverOrphans(embedded),
+      (embedded) => backupJob.recoverOrphans(embedded),
+    );
+    context.notificationSources.add(bulk, migration, backupRestore);
+    return { bulk, migration, backups, changeSetJob, backupJob };
+  },
+};
+
+/**
+ * The server's modules, in the order they register: a module uses the services of those before it.
+ * Their routes are mounted in the same order once all have registered.
+ */
+const MODULES: readonly AppModule[] = [
+  auditModule,
+  usageModule,
+  usersModule,
+  authModule,
+  identityModule,
+  apiTokensModule,
+  ssoModule,
+  feedbackModule,
+  customerModule,
+  reportsModule,
+  groupToolsModule,
+  dashboardsModule,
+  trackerModule,
+  pcapModule,
+  explorerModule,
+  diagnosticsModule,
+  notificationsModule,
+  compatModule,
+];
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -168,7 +204,6 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
   const app = createServer(config, options);
   if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
-  configureHashing(config.hashingConcurrency);
   const database = await openDatabase(target, app.log);
   const { db } = database;
   const queue = new JobQueue(database.sql, app.log);
@@ -185,145 +220,34 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     registerErrorHandling(app);
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
     const budgets = database.kind === 'postgres' ? new SharedRateBudgets(db) : undefined;
-    const { sandbox, platform, webex, mailer, crm, openApi } = await connectExternals(app, config, {
+    const { sandbox, ...externals } = await connectExternals(app, config, {
       clock: options.clock,
       limiters: budgets,
       observer: metrics.platform,
     });
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const locks = new ExclusiveLocks(db);
-    const usage = new UsageService(new UsageRepository(db), config.provisionedTestsBaseline);
-
-    // Sessions, identity and accounts.
-    const usersRepository = new UsersRepository(db);
-    const auth = new AuthService(new SessionsRepository(db), { ...config.session, demoMode: config.demoMode });
-    const identity = new IdentityService(usersRepository, new IdentityRepository(db), auth, mailer, {
-      passwordPolicy: config.passwordPolicy,
-      throttle: { ...config.signIn, windowMs: config.signIn.lockMs, baseDelayMs: 250, maxDelayMs: 4000 },
-      demoMode: config.demoMode,
-      passwordResetEnabled: config.passwordResetEnabled,
+    const context: ModuleContext = {
+      ...externals,
+      app,
       logger: app.log,
-    });
-    const audit = new AuditRepository(db);
-    const apiTokens = new ApiTokensService({
-      repository: new ApiTokensRepository(db),
-      audit,
-      security: new IdentityRepository(db),
-      maxDays: config.apiTokenMaxDays,
-    });
-    const users = new UsersService(usersRepository, audit, (account) => apiTokens.accountChanged(account));
-    const sso = config.oidc
-      ? new SsoService(
-          { ...config.oidc, publicUrl: config.publicUrl },
-          usersRepository,
-          auth,
-          loadOrCreateSecret(config.secretsDir, 'cookie', config.cookieSecret),
-          app.log,
-        )
-      : null;
-    const cookies: CookieSecurity = {
-      secure: (request: FastifyRequest) =>
-        config.session.cookieSecure === 'auto' ? request.protocol === 'https' : config.session.cookieSecure,
-    };
-    registerAccessControl(app, auth, cookies, apiTokens);
-    await app.register(authRoutes, {
-      auth,
-      appInfo: {
-        supportEmail: config.supportEmail,
-        demoMode: config.demoMode,
-        passwordPolicy: config.passwordPolicy,
-        sso: { enabled: sso !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
-        passwordResetEnabled: config.passwordResetEnabled && mailer.available,
-      },
-      providerLogoutUrl: async (idToken) => (sso ? sso.logoutUrl(idToken) : undefined),
-    });
-    await app.register(identityRoutes, { identity, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
-    await app.register(apiTokensRoutes, { apiTokens });
-    await app.register(ssoRoutes, { sso, sessionMaxAgeMs: config.session.absoluteTimeoutMs });
-    await app.register(usersRoutes, { users });
-    await app.register(usageRoutes, { usage });
-    await app.register(feedbackRoutes, {
-      feedback: new FeedbackService({ mailer, audit, throttle, supportEmail: config.supportEmail }),
-    });
-
-    // The tools that act with a customer's token.
-    const customer = new CustomerService(platform);
-    await app.register(customerRoutes, { customer });
-    const reportsRepository = new ReportsRepository(db);
-    const reports = new ReportsService({
-      repository: reportsRepository,
-      queue,
-      tokens,
-      customer,
-      delivers: webex !== null,
-      usage,
-    });
-    const reportJobs = new ReportJobs({
-      repository: reportsRepository,
-      queue,
-      tokens,
-      platform,
-      webex: webex ? new WebexDeliveries(db, webex) : null,
-      logger: app.log,
-      instanceId: config.instanceId,
-      leaseMs: config.jobLeaseMs,
-      metrics,
+      config,
       clock: options.clock,
-    });
-    await app.register(reportsRoutes, { reports });
-    // Every write into a customer's account goes through one change-set engine; backups read groups whole.
-    const { bulk, bulkJob, migration, backups, backupJob, backupRestore } = await registerGroupTools(app, {
+      database,
       db,
       queue,
       tokens,
-      platform,
-      customer,
-      usage,
-      audit,
-      webex,
-      config,
       metrics,
-    });
-    const dashboards = new DashboardsService({
-      repository: new DashboardsRepository(db),
-      platform,
-      customer,
-      usage,
-      audit,
-    });
-    await app.register(dashboardsRoutes, { dashboards });
-    const parser = new SheetParser({ logger: app.log });
-    app.addHook('onClose', async () => parser.close());
-    const trackerRepository = new TrackerRepository(db);
-    const tracker = new TrackerService({
-      parser,
+      throttle,
       locks,
-      crm,
-      repository: trackerRepository,
-      usage,
-      crmNames: {
-        engagementObject: config.salesforce.engagementObject,
-        engagementField: config.salesforce.engagementField,
-        taskKeyField: config.salesforce.taskKeyField,
-      },
-    });
-    await app.register(trackerRoutes, { tracker });
-    const pcapRepository = new PcapRepository(db);
-    const pcap = new PcapService({ repository: pcapRepository, webex, maxBytes: config.pcapMaxBytes });
-    await app.register(pcapRoutes, { pcap });
-    await app.register(explorerRoutes, {
-      explorer: new ExplorerService({ platform, audit, documentUrl: openApi.url, fetch: openApi.fetch }),
-    });
-    const diagnosticsRepository = new DiagnosticsRepository(db);
-    await app.register(diagnosticsRoutes, {
-      diagnostics: new DiagnosticsService({ repository: diagnosticsRepository, platform, webex }),
-    });
-    // What ended badly, told wherever the user is in the app.
-    await app.register(notificationsRoutes, {
-      notifications: new NotificationsService([reports, bulk, migration, backupRestore]),
-    });
-    // The original services' calls, each translated onto the operations above (decision 0027).
-    await app.register(compatRoutes, { prefixes: config.compatPrefixes });
+      services: new ModuleServiceRegistry(),
+      routes: new Registry(),
+      jobs: new JobRegistry(),
+      notificationSources: new Registry(),
+      changeSetKinds: new Registry(),
+    };
+    for (const module of MODULES) context.services.offer(module.name, await module.register(context));
+    for (const mount of context.routes.items) await mount(app);
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
@@ -335,52 +259,47 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         .send({ status: ready ? 'ready' : 'not ready', database: store, queue: jobs });
     });
     registerWebApp(app, config.webDistDir);
-    if (config.demoMode) await seedDemoAccounts(usersRepository, config.demoPassword);
 
     // pg-boss installs its schema on first start; instances starting together take turns (it races otherwise).
     await database.exclusively(() => queue.start());
     if (config.workersEnabled) {
       await startJobs(queue, { metrics, logger: app.log }, [
-        ...sessionJobs(auth, app.log),
-        ...identityJobs(identity, config.retentionDays, app.log),
-        ...reportJobs.jobs(config.retentionDays),
-        ...bulkJob.jobs(config.retentionDays),
-        ...backupJob.jobs(config.backupRetentionDays),
-        ...pcapJobs(pcapRepository, config.retentionDays, app.log),
-        ...diagnosticsJobs(diagnosticsRepository, config.retentionDays, app.log),
-        ...trackerJobs(trackerRepository, config.retentionDays, app.log),
+        ...context.jobs.items,
         ...tokenJobs(tokens, app.log),
         ...sharedStateJobs({ throttle, locks, budgets }, app.log),
       ]);
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       const embedded = database.kind === 'pglite';
-      await reportJobs.recoverOrphans(embedded);
-      await bulkJob.recoverOrphans(embedded);
-      await backupJob.recoverOrphans(embedded);
+      for (const recover of context.jobs.onStarted.items) await recover(embedded);
       await tokens.sweep();
     }
 
     await app.ready();
+    const { services } = context;
     return {
       app,
       database,
       queue,
       services: {
-        auth,
-        identity,
-        users,
-        usage,
-        platform,
-        audit,
-        customer,
-        reports,
-        bulk,
-        migration,
-        backups,
-        dashboards,
-        tracker,
+        auth: services.get('auth'),
+        identity: services.get('identity'),
+        users: services.get('users'),
+        usage: services.get('usage'),
+        platform: externals.platform,
+        audit: services.get('audit'),
+        customer: services.get('customer'),
+        reports: services.get('reports'),
+        bulk: services.get('bulk'),
+        migration: services.get('migration'),
+        backups: services.get('backups'),
+        dashboards: services.get('dashboards'),
+        tracker: services.get('tracker'),
       },
-      jobs: { reports: reportJobs, bulk: bulkJob, backups: backupJob },
+      jobs: {
+        reports: services.get('reportJobs'),
+        changeSets: services.get('changeSetJob'),
+        backups: services.get('backupJob'),
+      },
       sandbox,
       tokens,
     };

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../users/users.repository.js';
 import { AuthService } from './auth.service.js';
-import type { SessionRow, SessionsRepository } from './sessions.repository.js';
+import type { SessionRow, SessionsRepository } from './auth.repository.js';
 import { hashPassword } from '../users/passwords.js';
 
 /** In-memory stand-ins for the two repositories: the service's rules are tested without a database. */

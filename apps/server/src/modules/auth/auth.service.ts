@@ -3,7 +3,7 @@ import type { AccountSession, SessionUser } from '@ce/contract';
 import type { ResolvedSession, SessionResolver } from '../../core/access.js';
 import type { UserRow } from '../../db/schema.js';
 import { toSessionUser } from '../users/users.service.js';
-import type { SessionsRepository } from './sessions.repository.js';
+import type { SessionsRepository } from './auth.repository.js';
 
 export interface SessionPolicy {
   idleTimeoutMs: number;

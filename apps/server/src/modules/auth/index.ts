@@ -1,3 +1,49 @@
-/** What other modules may use of the auth module: sessions and the browser's side of starting one. */
+/** The auth module: sessions, who may call what, and the browser's side of starting a session. */
+import type { FastifyRequest } from 'fastify';
+import { registerAccessControl } from '../../core/access.js';
+import type { CookieSecurity } from '../../core/cookies.js';
+import type { AppModule } from '../../core/modules.js';
+import { authRoutes } from './auth.routes.js';
+import { AuthService } from './auth.service.js';
+import { sessionJobs } from './auth.job.js';
+import { SessionsRepository } from './auth.repository.js';
+
 export { clientInfo, refuseWhenSignedIn, SSO_ID_TOKEN_COOKIE, startBrowserSession } from './browser-session.js';
 export { accountMayHoldSession, AuthService, hashSecret, type ClientInfo } from './auth.service.js';
+
+declare module '../../core/modules.js' {
+  interface ModuleServices {
+    auth: AuthService;
+  }
+}
+
+/** Sessions, and access control on every route (the routes of every module mount after it is in place). */
+export const authModule: AppModule = {
+  name: 'auth',
+  async register({ app, db, config, mailer, logger, services, routes, jobs }) {
+    const auth = new AuthService(new SessionsRepository(db), { ...config.session, demoMode: config.demoMode });
+    const cookies: CookieSecurity = {
+      secure: (request: FastifyRequest) =>
+        config.session.cookieSecure === 'auto' ? request.protocol === 'https' : config.session.cookieSecure,
+    };
+    // Personal API tokens are the api-tokens module's, registered later: looked up when a call carries one.
+    registerAccessControl(app, auth, cookies, {
+      authenticate: (secret, ipAddress) => services.get('apiTokens').authenticate(secret, ipAddress),
+    });
+    routes.add((server) =>
+      server.register(authRoutes, {
+        auth,
+        appInfo: {
+          supportEmail: config.supportEmail,
+          demoMode: config.demoMode,
+          passwordPolicy: config.passwordPolicy,
+          sso: { enabled: config.oidc !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
+          passwordResetEnabled: config.passwordResetEnabled && mailer.available,
+        },
+        providerLogoutUrl: async (idToken) => services.get('sso')?.logoutUrl(idToken),
+      }),
+    );
+    jobs.add(...sessionJobs(auth, logger));
+    return { auth };
+  },
+};

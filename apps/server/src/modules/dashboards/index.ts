@@ -1,2 +1,29 @@
-/** What other modules may use of the dashboards module: the clone form's files and limits (the original calls read theirs with them). */
+/** The dashboards module: a customer's dashboards cloned and remapped; what other modules may use of it. */
+import type { AppModule } from '../../core/modules.js';
+import { DashboardsRepository } from './dashboards.repository.js';
+import { dashboardsRoutes } from './dashboards.routes.js';
+import { DashboardsService } from './dashboards.service.js';
+
+/** The clone form's files and limits (the original calls read theirs with them). */
 export { CLONE_UPLOAD_FORM } from './dashboards.routes.js';
+
+declare module '../../core/modules.js' {
+  interface ModuleServices {
+    dashboards: DashboardsService;
+  }
+}
+
+export const dashboardsModule: AppModule = {
+  name: 'dashboards',
+  async register({ db, platform, services, routes }) {
+    const dashboards = new DashboardsService({
+      repository: new DashboardsRepository(db),
+      platform,
+      customer: services.get('customer'),
+      usage: services.get('usage'),
+      audit: services.get('audit'),
+    });
+    routes.add((app) => app.register(dashboardsRoutes, { dashboards }));
+    return { dashboards };
+  },
+};

@@ -4,14 +4,10 @@ import {
   NOTIFICATION_OVERLAP_MS,
   type NotificationsResponse,
   type SessionUser,
-  type WorkNotification,
 } from '@ce/contract';
+import type { NotificationSource } from '../../core/modules.js';
 
-/** A module whose work can end badly after it was requested (reports, bulk runs, the tools to come). */
-export interface NotificationSource {
-  problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]>;
-  activeCount(user: SessionUser): Promise<number>;
-}
+export type { NotificationSource } from '../../core/modules.js';
 
 /**
  * What the shell polls: the user's work that ended badly since the last poll, and how much is still
@@ -19,7 +15,7 @@ export interface NotificationSource {
  */
 export class NotificationsService {
   constructor(
-    private readonly sources: NotificationSource[],
+    private readonly sources: readonly NotificationSource[],
     private readonly clock: () => Date = () => new Date(),
   ) {}
 

@@ -1,2 +1,40 @@
-/** What other modules may use of the tracker module: the hours upload's form (the original calls read theirs with it). */
+/** The tracker module: engagement hours from a sheet into the CRM; what other modules may use of it. */
+import type { AppModule } from '../../core/modules.js';
+import { SheetParser } from './sheet-parser.js';
+import { trackerJobs } from './tracker.job.js';
+import { TrackerRepository } from './tracker.repository.js';
+import { trackerRoutes } from './tracker.routes.js';
+import { TrackerService } from './tracker.service.js';
+
+/** The hours upload's form (the original calls read theirs with it). */
 export { HOURS_UPLOAD_FORM } from './tracker.routes.js';
+
+declare module '../../core/modules.js' {
+  interface ModuleServices {
+    tracker: TrackerService;
+  }
+}
+
+export const trackerModule: AppModule = {
+  name: 'tracker',
+  async register({ app, db, locks, crm, config, logger, services, routes, jobs }) {
+    const parser = new SheetParser({ logger });
+    app.addHook('onClose', async () => parser.close());
+    const repository = new TrackerRepository(db);
+    const tracker = new TrackerService({
+      parser,
+      locks,
+      crm,
+      repository,
+      usage: services.get('usage'),
+      crmNames: {
+        engagementObject: config.salesforce.engagementObject,
+        engagementField: config.salesforce.engagementField,
+        taskKeyField: config.salesforce.taskKeyField,
+      },
+    });
+    routes.add((server) => server.register(trackerRoutes, { tracker }));
+    jobs.add(...trackerJobs(repository, config.retentionDays, logger));
+    return { tracker };
+  },
+};

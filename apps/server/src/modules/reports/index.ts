@@ -1,0 +1,47 @@
+/** The reports module: reports generated in the background from a customer's data, delivered or downloaded. */
+import { WebexDeliveries } from '../../adapters/webex-delivery.js';
+import type { AppModule } from '../../core/modules.js';
+import { ReportJobs } from './reports.job.js';
+import { ReportsRepository } from './reports.repository.js';
+import { reportsRoutes } from './reports.routes.js';
+import { ReportsService } from './reports.service.js';
+
+declare module '../../core/modules.js' {
+  interface ModuleServices {
+    reports: ReportsService;
+    reportJobs: ReportJobs;
+  }
+}
+
+export const reportsModule: AppModule = {
+  name: 'reports',
+  async register(context) {
+    const { db, queue, tokens, platform, webex, config, services } = context;
+    const repository = new ReportsRepository(db);
+    const reports = new ReportsService({
+      repository,
+      queue,
+      tokens,
+      customer: services.get('customer'),
+      delivers: webex !== null,
+      usage: services.get('usage'),
+    });
+    const reportJobs = new ReportJobs({
+      repository,
+      queue,
+      tokens,
+      platform,
+      webex: webex ? new WebexDeliveries(db, webex) : null,
+      logger: context.logger,
+      instanceId: config.instanceId,
+      leaseMs: config.jobLeaseMs,
+      metrics: context.metrics,
+      clock: context.clock,
+    });
+    context.routes.add((app) => app.register(reportsRoutes, { reports }));
+    context.jobs.add(...reportJobs.jobs(config.retentionDays));
+    context.jobs.onStarted.add((embedded) => reportJobs.recoverOrphans(embedded));
+    context.notificationSources.add(reports);
+    return { reports, reportJobs };
+  },
+};
