@@ -2,10 +2,11 @@ import { useSyncExternalStore } from 'react';
 import type { ToastType } from '@ce/contract';
 import { toast as defaultStore, type ToastStore } from './toast-store';
 
+/** White text on each at 4.5:1 or more (WCAG AA for small text; green-600 and sky-600 are not). */
 const STYLES: Record<ToastType, string> = {
-  success: 'border-green-600 bg-green-600 text-white',
+  success: 'border-green-700 bg-green-700 text-white',
   error: 'border-red-600 bg-red-600 text-white',
-  info: 'border-sky-600 bg-sky-600 text-white',
+  info: 'border-sky-700 bg-sky-700 text-white',
   warning: 'border-amber-500 bg-amber-400 text-slate-900',
   default: 'border-slate-700 bg-slate-800 text-white',
 };
