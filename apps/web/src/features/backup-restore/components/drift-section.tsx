@@ -1,0 +1,108 @@
+import { useMemo } from 'react';
+import { useController } from 'react-hook-form';
+import { restoreItemRef, type Backup, type Drift, type DriftRequest } from '@ce/contract';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { CheckList } from '../../../components/ui/check-list';
+import { Select } from '../../../components/ui/field';
+import { LIVE, type RestoreFormApi } from '../backup-forms';
+
+type Change = Drift['changes'][number];
+const WORDS = { added: 'added since', removed: 'deleted since', changed: 'changed since' } as const;
+
+function ChangeRow({ change }: { change: Change }) {
+  return (
+    <span className="grid min-w-0 flex-1 gap-0.5 py-1">
+      <span className="flex items-center gap-2">
+        <span className="truncate font-medium">{change.name}</span>
+        <Badge tone="neutral">{change.kind}</Badge>
+        <Badge tone={change.change === 'removed' ? 'danger' : change.change === 'added' ? 'sky' : 'amber'}>
+          {WORDS[change.change]}
+        </Badge>
+      </span>
+      {change.fields.length > 0 && (
+        <span className="truncate text-xs text-slate-600">
+          {change.fields
+            .map((field) => `${field.path}: ${field.before ?? '(none)'} → ${field.after ?? '(none)'}`)
+            .join(' · ')}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** A backup compared with the live group or another backup: what was added, deleted, changed, and exports. */
+export function DriftSection({
+  backup,
+  others,
+  form,
+  compared,
+  comparing,
+  onCompare,
+  onExport,
+}: {
+  backup: Backup;
+  /** The other finished backups of the same group. */
+  others: Backup[];
+  form: RestoreFormApi;
+  compared: { drift: Drift; request: DriftRequest } | null;
+  comparing: boolean;
+  onCompare: () => void;
+  onExport: (format: 'xlsx' | 'html') => void;
+}) {
+  const { field: changesPicked } = useController({ control: form.control, name: 'changes' });
+  const selected = useMemo(() => new Set(changesPicked.value), [changesPicked.value]);
+  const changes = compared?.drift.changes ?? [];
+  return (
+    <>
+      <div className="flex flex-wrap items-end gap-3">
+        <Select
+          label="Compare with"
+          {...form.register('against')}
+          options={[
+            { value: LIVE, label: `${backup.accountGroupName} as it is now` },
+            ...others.map((other) => ({
+              value: other.id,
+              label: `The backup of ${new Date(other.createdAt).toLocaleString()}`,
+            })),
+          ]}
+          fieldClassName="min-w-72"
+        />
+        <Button variant="primary" className="mb-[2px]" busy={comparing} busyLabel="Comparing" onClick={onCompare}>
+          Compare
+        </Button>
+      </div>
+      {compared && (
+        <div className="space-y-3">
+          <p className="text-sm" data-testid="drift-summary">
+            {changes.length === 0
+              ? `No change since the backup (compared with ${compared.drift.against}).`
+              : `${changes.length} change${changes.length === 1 ? '' : 's'} since the backup (compared with ${compared.drift.against}).`}
+          </p>
+          {changes.length > 0 && (
+            <CheckList
+              items={changes}
+              itemKey={restoreItemRef}
+              renderItem={(change) => <ChangeRow change={change} />}
+              matches={(change, needle) => `${change.kind} ${change.name}`.toLowerCase().includes(needle)}
+              selected={selected}
+              onSelectedChange={(next) => changesPicked.onChange([...next])}
+              label="Changes since the backup"
+              searchLabel="Search changes"
+              rowHeight={56}
+              noun="Changes"
+              data-testid="changes"
+            />
+          )}
+          <div className="flex flex-wrap gap-2">
+            {(['xlsx', 'html'] as const).map((format) => (
+              <Button key={format} size="sm" onClick={() => onExport(format)}>
+                Export {format.toUpperCase()}
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
