@@ -76,7 +76,7 @@ export function canonicalJson(value: unknown): string {
       ? item.map(sorted)
       : item && typeof item === 'object'
         ? Object.fromEntries(
-            Object.entries(item as Record<string, unknown>)
+            Object.entries(item)
               .filter(([, entry]) => entry !== undefined)
               .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
               .map(([key, entry]) => [key, sorted(entry)]),

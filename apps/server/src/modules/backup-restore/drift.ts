@@ -16,7 +16,9 @@ export interface DriftChange {
   fields: FieldChange[];
 }
 
-export type DriftCounts = Record<BackupKind, { added: number; removed: number; changed: number; unchanged: number }>;
+type Count = { added: number; removed: number; changed: number; unchanged: number };
+/** Counts by kind, every kind in the kinds' order. */
+export type DriftCounts = Record<string, Count>;
 
 /** A value as the comparison shows it: text as it is, anything else as compact JSON. */
 const shown = (value: unknown): string | null =>
@@ -25,8 +27,7 @@ const shown = (value: unknown): string | null =>
 /** The leaves of a configuration by path: objects are walked, arrays and scalars are leaves. */
 function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value as Record<string, unknown>))
-      leaves(item, prefix ? `${prefix}.${key}` : key, into);
+    for (const [key, item] of Object.entries(value)) leaves(item, prefix ? `${prefix}.${key}` : key, into);
     if (Object.keys(value).length === 0 && prefix) into.set(prefix, value);
   } else if (value !== undefined) into.set(prefix, value);
   return into;
@@ -53,30 +54,32 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
   const id = (item: BackupItem) => `${item.kind}\u0000${item.key}`;
   const before = new Map(first.map((item) => [id(item), item]));
   const after = new Map(second.map((item) => [id(item), item]));
-  const counts = Object.fromEntries(
-    BACKUP_KINDS.map((kind) => [kind, { added: 0, removed: 0, changed: 0, unchanged: 0 }]),
-  ) as DriftCounts;
+  const counts = new Map(BACKUP_KINDS.map((kind) => [kind, { added: 0, removed: 0, changed: 0, unchanged: 0 }]));
+  const tally = (kind: BackupKind, change: keyof Count) => {
+    const count = counts.get(kind);
+    if (count) count[change] += 1;
+  };
   const changes: DriftChange[] = [];
   for (const [key, item] of before) {
     const other = after.get(key);
     if (!other) {
-      counts[item.kind].removed += 1;
+      tally(item.kind, 'removed');
       changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
       continue;
     }
     const fields = fieldChanges(item.config, other.config);
-    if (fields.length === 0) counts[item.kind].unchanged += 1;
+    if (fields.length === 0) tally(item.kind, 'unchanged');
     else {
-      counts[item.kind].changed += 1;
+      tally(item.kind, 'changed');
       changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
     }
   }
   for (const [key, item] of after)
     if (!before.has(key)) {
-      counts[item.kind].added += 1;
+      tally(item.kind, 'added');
       changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'added', fields: [] });
     }
   const order = (change: DriftChange) => BACKUP_KINDS.indexOf(change.kind);
   changes.sort((a, b) => order(a) - order(b) || a.key.localeCompare(b.key));
-  return { changes, counts };
+  return { changes, counts: Object.fromEntries(counts) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from '@ce/platform-client';
+import { ENDPOINT_SCHEDULED_TYPES, PlatformError, type EndpointScheduledType } from '@ce/platform-client';
 import {
   ENDPOINT_CREATE,
   ENDPOINT_PATCH,
@@ -10,7 +10,12 @@ import {
 } from './endpoint-test.js';
 import { pick, type BackupKindDescriptor, type Target } from './kind.js';
 
-const scheduledType = (target: Target) => (target.variant ?? 'agent-to-server') as EndpointScheduledType;
+/** The test's type (its URL names it): one the platform serves, or refused in the platform client's words. */
+function scheduledType({ variant = 'agent-to-server' }: Target): EndpointScheduledType {
+  const type = ENDPOINT_SCHEDULED_TYPES.find((known) => known === variant);
+  if (!type) throw new PlatformError(400, `"${variant}" is not an endpoint test type the platform knows.`);
+  return type;
+}
 
 /** Endpoint scheduled tests: their type names the URL their writes go to (the write's variant). */
 export const endpointScheduledTest: BackupKindDescriptor<'endpoint-scheduled-test'> = {
@@ -39,7 +44,7 @@ export const endpointScheduledTest: BackupKindDescriptor<'endpoint-scheduled-tes
     delete: (session, target, id, aid) => session.endpointTests.deleteScheduled(scheduledType(target), id, aid),
     list: async (session, target, aid) =>
       (await session.endpointTests.listScheduled(aid))
-        .filter((test) => test.type === scheduledType(target))
+        .filter((test) => test.type === (target.variant ?? 'agent-to-server'))
         .map((test) => ({ id: test.testId, name: test.testName })),
   }),
 };
