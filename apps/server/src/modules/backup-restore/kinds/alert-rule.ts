@@ -1,14 +1,5 @@
 import { z } from 'zod';
-import {
-  dropMissingTests,
-  eachDetail,
-  namesField,
-  namesOf,
-  sendWithTests,
-  split,
-  strings,
-  type BackupKindDescriptor,
-} from './kind.js';
+import { eachDetail, namesField, namingTests, testKeysOf, split, type BackupKindDescriptor } from './kind.js';
 
 /** Alert rules: the tests a rule covers by key in `config` (by id in `server`). */
 export const alertRule: BackupKindDescriptor<'alert-rule'> = {
@@ -22,26 +13,14 @@ export const alertRule: BackupKindDescriptor<'alert-rule'> = {
       const rule = await session.alertRules.get(listed.ruleId, aid);
       const { tests: _tests, testIds, ...rest } = rule;
       const parts = split(rest, alertRule.serverFields);
-      parts.config.tests = namesOf(
-        testIds,
-        (id) => testKeys.get(id),
-        (id) => `test ${id}`,
-      );
+      parts.config.tests = testKeysOf(testIds, testKeys);
       parts.server.testIds = testIds ?? [];
       emit({ kind: 'alert-rule', key: rule.ruleName, name: rule.ruleName, ...parts });
     });
   },
   restore: {
     phase: 1,
-    plan(step, context) {
-      dropMissingTests(step, 'tests', context);
-      return null;
-    },
-    write: ({ config }, _target, ids) => {
-      const { tests, ...body } = config;
-      return { body, tests: { field: 'testIds', keys: strings(tests), known: Object.fromEntries(ids('test')) } };
-    },
-    send: sendWithTests,
+    ...namingTests,
     nameOf: (body) => String(body.ruleName),
     undoesUpdate: true,
     platform: {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { PlatformSession } from '@ce/platform-client';
 import {
   isJson,
@@ -5,6 +6,7 @@ import {
   objectField,
   split,
   strings,
+  type BackupKindDescriptor,
   type Json,
   type ReadContext,
   type RestoreDescriptor,
@@ -15,8 +17,9 @@ import {
  * id in `server`), read from both lists at once; the platform changes which agents run one only by creating
  * it again.
  */
-export const ENDPOINT_TEST_SERVER_FIELDS = ['testId', 'createdDate', 'isSavedEvent'] as const;
-export const selectorShape = objectField({ endpointAgentLabels: namesField, agents: namesField });
+type EndpointTestKind = 'endpoint-scheduled-test' | 'endpoint-dynamic-test';
+const ENDPOINT_TEST_SERVER_FIELDS = ['testId', 'createdDate', 'isSavedEvent'] as const;
+const selectorShape = objectField({ endpointAgentLabels: namesField, agents: namesField });
 
 /** The group's endpoint agents by id and name (read only when a test names agents). */
 export async function endpointAgentNames(session: PlatformSession, aid: string): Promise<Map<string, string>> {
@@ -41,10 +44,7 @@ async function readEndpointTests({ session, aid }: ReadContext) {
 }
 
 /** Reads the group's endpoint tests of one kind: labels and agents by name, the ids kept apart. */
-export async function readEndpointTestKind(
-  context: ReadContext,
-  kind: 'endpoint-scheduled-test' | 'endpoint-dynamic-test',
-): Promise<void> {
+async function readEndpointTestKind(context: ReadContext, kind: EndpointTestKind): Promise<void> {
   const once = read.get(context) ?? readEndpointTests(context);
   read.set(context, once);
   const lists = await once;
@@ -104,7 +104,7 @@ export const ENDPOINT_PATCH = [
 ];
 
 /** How a restore plans and writes an endpoint test, but for the platform's calls (`variant`: its type, if any). */
-export function endpointTestRestore(variant: boolean, platform: RestoreDescriptor['platform']): RestoreDescriptor {
+function endpointTestRestore(variant: boolean, platform: RestoreDescriptor['platform']): RestoreDescriptor {
   return {
     phase: 1,
     /** A label the target will not have, or an agent it lacks, keeps the test out. */
@@ -147,5 +147,20 @@ export function endpointTestRestore(variant: boolean, platform: RestoreDescripto
     nameOf: (body) => String(body.testName),
     undoesUpdate: true,
     platform,
+  };
+}
+
+/** An endpoint test kind: its folder, the fields its configuration must have beside the agents, its calls. */
+export function endpointTestKind<K extends EndpointTestKind>(
+  kind: K,
+  parts: { folder: string; shape: z.ZodRawShape; variant: boolean; platform: RestoreDescriptor['platform'] },
+): BackupKindDescriptor<K> {
+  return {
+    kind,
+    folder: parts.folder,
+    serverFields: ENDPOINT_TEST_SERVER_FIELDS,
+    configShape: z.looseObject({ ...parts.shape, agentSelectorConfig: selectorShape }),
+    read: (context) => readEndpointTestKind(context, kind),
+    restore: endpointTestRestore(parts.variant, parts.platform),
   };
 }

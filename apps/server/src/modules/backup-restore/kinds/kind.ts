@@ -190,6 +190,14 @@ export const namesOf = (ids: unknown, names: (id: string) => string | undefined,
     .map((id) => names(id) ?? fallback(id))
     .sort();
 
+/** Tests by id as their keys (sorted), `test <id>` for one the group does not have. */
+export const testKeysOf = (ids: unknown, testKeys: ReadonlyMap<string, string>) =>
+  namesOf(
+    ids,
+    (id) => testKeys.get(id),
+    (id) => `test ${id}`,
+  );
+
 /** Tests a rule, window or tag names (`field`) that the target will not have: dropped with the reason. */
 export function dropMissingTests(step: PlanStep, field: string, context: PlanContext): void {
   if (!Array.isArray(step.config[field])) return;
@@ -210,6 +218,19 @@ export function dropMissingTests(step: PlanStep, field: string, context: PlanCon
 /** A body naming its tests by id in `tests.field` (rules, windows, tags). */
 export const sendWithTests = (write: WriteParts, ids: IdsOf): Json =>
   write.tests?.field ? { ...write.body, [write.tests.field]: ids('test', write.tests) } : write.body;
+
+/** How a kind that names tests in `config.tests` (sent as `testIds`: rules, windows) plans and writes them. */
+export const namingTests = {
+  plan(step, context) {
+    dropMissingTests(step, 'tests', context);
+    return null;
+  },
+  write: ({ config }, _target, ids) => {
+    const { tests, ...body } = config;
+    return { body, tests: { field: 'testIds', keys: strings(tests), known: Object.fromEntries(ids('test')) } };
+  },
+  send: sendWithTests,
+} satisfies Partial<RestoreDescriptor>;
 
 /** Fields of a body, those present. */
 export const pick = (body: Json, fields: readonly string[]) =>

@@ -1,15 +1,5 @@
 import { z } from 'zod';
-import {
-  dropMissingTests,
-  eachDetail,
-  namesField,
-  namesOf,
-  objects,
-  sendWithTests,
-  split,
-  strings,
-  type BackupKindDescriptor,
-} from './kind.js';
+import { eachDetail, namesField, namingTests, testKeysOf, objects, split, type BackupKindDescriptor } from './kind.js';
 
 /** Alert suppression windows: the tests a window silences by key in `config` (by id in `server`). */
 export const suppressionWindow: BackupKindDescriptor<'suppression-window'> = {
@@ -24,26 +14,14 @@ export const suppressionWindow: BackupKindDescriptor<'suppression-window'> = {
       const { tests: windowTests, ...rest } = window;
       const parts = split(rest, suppressionWindow.serverFields);
       const testIds = objects(windowTests).map((windowTest) => String(windowTest.testId));
-      parts.config.tests = namesOf(
-        testIds,
-        (id) => testKeys.get(id),
-        (id) => `test ${id}`,
-      );
+      parts.config.tests = testKeysOf(testIds, testKeys);
       parts.server.testIds = testIds;
       emit({ kind: 'suppression-window', key: window.name, name: window.name, ...parts });
     });
   },
   restore: {
     phase: 1,
-    plan(step, context) {
-      dropMissingTests(step, 'tests', context);
-      return null;
-    },
-    write: ({ config }, _target, ids) => {
-      const { tests, ...body } = config;
-      return { body, tests: { field: 'testIds', keys: strings(tests), known: Object.fromEntries(ids('test')) } };
-    },
-    send: sendWithTests,
+    ...namingTests,
     nameOf: (body) => String(body.name),
     undoesUpdate: true,
     platform: {
