@@ -1,19 +1,16 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { BACKUP_MESSAGES, type Backup } from '@ce/contract';
-import { CustomerFields } from '../../../components/customer-fields';
-import { Button } from '../../../components/ui/button';
-import { CheckList } from '../../../components/ui/check-list';
+import type { Backup } from '@ce/contract';
 import { FilePicker } from '../../../components/ui/file-picker';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { useCustomer } from '../../../lib/use-customer';
 import { useBackups } from '../api/backups';
-import { useCreateBackups } from '../api/create';
 import { useUploadBackup } from '../api/upload';
 import { BackupPanel } from './backup-panel';
 import { BackupsTable } from './backups-table';
+import { NewBackupSection } from './new-backup-section';
 import { DeleteBackupDialog } from './delete-backup';
 import { RestoreRunPanel } from './restore-run';
 
@@ -23,7 +20,6 @@ import { RestoreRunPanel } from './restore-run';
  */
 export function BackupRestoreTool() {
   const customer = useCustomer('backup-restore');
-  const [groups, setGroups] = useState<Set<string>>(() => new Set());
   const [opened, setOpened] = useState<Backup | null>(null);
   const [deleting, setDeleting] = useState<Backup | null>(null);
   const [params, setParams] = useSearchParams();
@@ -37,53 +33,12 @@ export function BackupRestoreTool() {
       return next;
     });
   const { data: backups } = useBackups({ search: '', sort: 'createdAt', direction: 'desc' });
-  const create = useCreateBackups(customerTokenErrors('Failed to start the backup'));
   const upload = useUploadBackup(customerTokenErrors('Failed to upload the archive'));
   const [pickerKey, setPickerKey] = useState(0);
 
-  const backUp = () => {
-    if (!customer.organization) return;
-    if (groups.size === 0) {
-      toast.error(BACKUP_MESSAGES.groupsRequired);
-      return;
-    }
-    create.mutate(
-      {
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: [...groups].map((aid) => ({ aid })),
-      },
-      {
-        onSuccess: ({ backups: made }) =>
-          toast.success(`Backing up ${made.length} account group${made.length === 1 ? '' : 's'}`),
-      },
-    );
-  };
-
   return (
     <div className="space-y-8">
-      <section className="space-y-3" aria-label="New backup">
-        <h2 className="text-xl font-semibold">Back up</h2>
-        <CustomerFields customer={customer} label="OAuth Token" name="token" />
-        {customer.groups && (
-          <>
-            <CheckList
-              items={customer.inOrganization}
-              itemKey={(group) => group.aid}
-              renderItem={(group) => group.accountGroupName}
-              matches={(group, needle) => group.accountGroupName.toLowerCase().includes(needle)}
-              selected={groups}
-              onSelectedChange={setGroups}
-              label="Account groups"
-              searchLabel="Search account groups"
-              noun="Groups"
-            />
-            <Button variant="primary" busy={create.isPending} busyLabel="Starting" onClick={backUp}>
-              Back Up Selected Groups
-            </Button>
-          </>
-        )}
-      </section>
+      <NewBackupSection customer={customer} />
 
       <section className="space-y-3" aria-label="Backups">
         <h2 className="text-xl font-semibold">Backups</h2>
