@@ -10,7 +10,13 @@ const CLOCKS = {
   'after-midnight': '2026-12-01T00:00:05Z',
   'before-midnight': '2026-11-30T23:59:40Z',
 };
-const integration = { environment: 'node', testTimeout: 60_000, hookTimeout: 120_000 } as const;
+const integration = {
+  environment: 'node',
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // One migrated PGlite for every test app of the run to start from.
+  globalSetup: ['apps/server/test/support/pglite-snapshot.ts'],
+} as const;
 
 export default defineConfig({
   test: {

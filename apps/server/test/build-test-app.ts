@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { afterAll, beforeAll, expect, inject, vi } from 'vitest';
 import { DEFAULT_SCENARIO, type World } from '@ce/sandbox';
 import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type ReportRequest } from '@ce/contract';
 import { buildApp, type BuiltApp } from '../src/app.js';
@@ -60,6 +60,13 @@ export function testClock(start = process.env.TEST_CLOCK ?? '2026-03-02T09:30:00
   return () => new Date(origin + Math.round(performance.now() - began));
 }
 
+let snapshot: Blob | undefined;
+/** The migrated database every in-memory PGlite starts from (made once per run by support/pglite-snapshot.ts). */
+function pgliteSnapshot(): Blob {
+  snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
+  return snapshot;
+}
+
 /** Builds the real app in-process, on a fresh database of the given kind, with its logs captured. */
 export async function createTestApp(
   kind: DatabaseKind,
@@ -78,7 +85,8 @@ export async function createTestApp(
   const shared = options.sameDatabaseAs?.target.kind === 'postgres' ? options.sameDatabaseAs.target : null;
   const scratch = kind === 'postgres' && !shared ? await createScratchDatabase() : null;
   const database: DatabaseTarget =
-    shared ?? (scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null });
+    shared ??
+    (scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null, snapshot: pgliteSnapshot() });
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
