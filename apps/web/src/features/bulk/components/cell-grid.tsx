@@ -56,7 +56,7 @@ export function CellGrid({ caption, templateNames, groups, cell }: CellGridProps
                     className={`px-3 py-1.5 ${value ? (TONE[value.status] ?? '') : 'text-slate-400'}`}
                   >
                     {value?.label ?? '—'}
-                    {value?.detail && <span className="block text-xs opacity-80">{value.detail}</span>}
+                    {value?.detail && <span className="block text-xs">{value.detail}</span>}
                   </td>
                 );
               })}
