@@ -76,6 +76,7 @@ export const PLATFORM_API_TEST_TYPES = [
   'sip-server',
   'voice',
 ] as const;
+export type PlatformApiTestType = (typeof PLATFORM_API_TEST_TYPES)[number];
 
 export const testSchema = z.looseObject({
   testId: z.string(),

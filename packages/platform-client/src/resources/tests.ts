@@ -2,7 +2,7 @@ import {
   PLATFORM_API_TEST_TYPES,
   testSchema,
   type PlatformTest,
-  type PlatformTestType,
+  type PlatformApiTestType,
   type TestCreateBody,
 } from '../schemas.js';
 import { knownSegment, type Caller } from './caller.js';
@@ -11,7 +11,7 @@ import { knownSegment, type Caller } from './caller.js';
 const testPath = (type: string, testId?: string) =>
   `tests/${knownSegment(type, PLATFORM_API_TEST_TYPES, 'a test type')}${testId === undefined ? '' : `/${encodeURIComponent(testId)}`}`;
 
-const PARTIAL_UPDATE_TYPES = new Set<PlatformTestType>(['agent-to-server', 'bgp']);
+const PARTIAL_UPDATE_TYPES = new Set<PlatformApiTestType>(['agent-to-server', 'bgp']);
 const TYPE_FIELDS = [
   'url',
   'domain',
@@ -51,10 +51,10 @@ export function tests(caller: Caller) {
     /** Every test of the account group, all types, summary fields only. */
     list: async (aid?: string, signal?: AbortSignal) =>
       caller.list('tests', testSchema, 'tests', 'tests', { aid, signal }),
-    listByType: async (type: PlatformTestType, aid?: string, signal?: AbortSignal) =>
+    listByType: async (type: PlatformApiTestType, aid?: string, signal?: AbortSignal) =>
       caller.list('tests', testSchema, testPath(type), `${type} tests`, { aid, signal }),
     get: async (
-      type: PlatformTestType,
+      type: PlatformApiTestType,
       testId: string,
       options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {},
     ) =>
@@ -63,7 +63,7 @@ export function tests(caller: Caller) {
         query: options.expand?.length ? { expand: options.expand } : {},
         signal: options.signal,
       }),
-    create: async (type: PlatformTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
+    create: async (type: PlatformApiTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
       caller.request(testSchema, testPath(type), 'created test', {
         method: 'POST',
         body,
@@ -76,7 +76,7 @@ export function tests(caller: Caller) {
      * schema on PUT, so their current configuration is read and sent back with the changes.
      */
     update: async (
-      type: PlatformTestType,
+      type: PlatformApiTestType,
       testId: string,
       changes: Partial<TestCreateBody>,
       aid?: string,
@@ -95,7 +95,7 @@ export function tests(caller: Caller) {
         signal,
       });
     },
-    delete: async (type: PlatformTestType, testId: string, aid?: string, signal?: AbortSignal) =>
+    delete: async (type: PlatformApiTestType, testId: string, aid?: string, signal?: AbortSignal) =>
       caller.http.call<void>(caller.auth, testPath(type, testId), {
         method: 'DELETE',
         aid,

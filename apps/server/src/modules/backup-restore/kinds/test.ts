@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { PLATFORM_API_TEST_TYPES, type PlatformTestType, type TestCreateBody } from '@ce/platform-client';
+import {
+  PLATFORM_API_TEST_TYPES,
+  PlatformError,
+  type PlatformApiTestType,
+  type TestCreateBody,
+} from '@ce/platform-client';
 import { eachDetail, isJson, namesField, objects, split, strings, type BackupKindDescriptor } from './kind.js';
 
 /** How a test is known across groups: its type and name. */
 export const testKey = (test: { type: string; testName: string }) => `${test.type}: ${test.testName}`;
 
-/** A test's type, from its key: it names the URL its writes go to. */
-const typeOf = (key: string) => (key.split(':')[0] ?? '') as PlatformTestType;
+/** A test type the platform serves (it names the URL of the test's calls), or refused in the platform client's words. */
+export function testType(text: string): PlatformApiTestType {
+  const type = PLATFORM_API_TEST_TYPES.find((known) => known === text);
+  if (!type) throw new PlatformError(400, `"${text}" is not a test type the platform knows.`);
+  return type;
+}
+/** A test's type, from its key. */
+const typeOf = (key: string) => testType(key.split(':')[0] ?? '');
 
 /**
  * Tests (all types of the group): agents by name in `config`; a test's alert rules and tags are links its
@@ -30,7 +41,7 @@ export const test: BackupKindDescriptor<'test'> = {
     for (const listed of tests) testKeys.set(listed.testId, testKey(listed));
     const agents = new Map<string, { agentName: string; agentType: string }>();
     await eachDetail(tests, async (summary) => {
-      const detail = await session.tests.get(summary.type as PlatformTestType, summary.testId, {
+      const detail = await session.tests.get(testType(summary.type), summary.testId, {
         aid,
         expand: ['agent', 'alert-rule', 'tag'],
       });
