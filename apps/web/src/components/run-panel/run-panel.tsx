@@ -80,7 +80,7 @@ export function RunPanel<Run extends PanelRun>({
   const finished = isFinished(run);
   return (
     <section className="space-y-4" aria-label={shown.label}>
-      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-2">
+      <div className="flex flex-wrap items-baseline gap-x-3 gap-y-2">
         <Title className={shown.level === 3 ? 'text-lg font-semibold' : 'text-xl font-semibold'}>{shown.title}</Title>
         {shown.aside}
       </div>

@@ -64,7 +64,11 @@ export function MigrationRunPanel({
         return {
           label: 'Migration',
           title: `${run.kind === 'undo-alerts-migration' ? 'Undo of a migration' : `Migration (${run.mode})`} from ${run.sourceAccountGroupName}`,
-          aside: <Button onClick={onNew}>New Migration</Button>,
+          aside: (
+            <Button className="ml-auto" onClick={onNew}>
+              New Migration
+            </Button>
+          ),
           progressLabel: 'Migration progress',
           status: (
             <p className="text-sm text-slate-600" data-testid="migration-status">

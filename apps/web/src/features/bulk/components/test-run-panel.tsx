@@ -59,7 +59,7 @@ export function TestRunPanel({ runId, knownToken, onOpenRun, onNewSession }: Tes
           label: 'Results',
           title: run.kind === 'undo-tests' ? 'Undo Results' : 'Results',
           aside: (
-            <span className="mr-auto text-sm text-slate-500">
+            <span className="text-sm text-slate-500">
               {run.organizationName} · started by {run.requestedBy} on {new Date(run.createdAt).toLocaleString()}
             </span>
           ),
