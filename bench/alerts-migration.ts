@@ -14,13 +14,8 @@
  * duplicated = rules of a migrated name in a target beyond one.
  * Last line: `alerts-migration: rules=2000 calls/min=<m> rate/limit=<r> lost=<n> duplicated=<n>`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { MigrationRun } from '@ce/contract';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/config.js';
-import { signedInSession } from './http-session.js';
+import { startBenchApp } from './bench-app.js';
 import { windowRate } from './rate-windows.js';
 
 const RULES = Number(process.env.BENCH_RULES ?? 200);
@@ -29,20 +24,7 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
 const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 6);
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-bench-migration-'));
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  SECRETS_DIR: `${dataDir}.keys`,
-  LOG_LEVEL: 'error',
-  SANDBOX_SIZE: 'large',
-  WEB_DIST_DIR: path.join(dataDir, 'none'),
-});
-const { app, sandbox } = await buildApp(config, { database: { kind: 'pglite', dataDir: null } });
-if (!sandbox) throw new Error('the bench needs the embedded sandbox');
-const origin = await app.listen({ host: '127.0.0.1', port: 0 });
-
-// A signed-in TAM, as the browser would be.
-const call = await signedInSession(origin, 'tam@demo.local', config.demoPassword);
+const { call, sandbox, close } = await startBenchApp('migration');
 
 const platform = sandbox.platform;
 platform.reset();
@@ -133,9 +115,7 @@ for (const target of targets)
     duplicated += Math.max(0, count - 1);
   }
 
-await app.close();
-rmSync(dataDir, { recursive: true, force: true });
-rmSync(`${dataDir}.keys`, { recursive: true, force: true });
+await close();
 
 console.log(
   `alerts-migration: ${rules.length} rules of ${source.accountGroupName} into ${targets.length} groups of the large world, ${LATENCY_MS} ms latency, limit ${limit} per ${WINDOW_MS / 1000} s window`,

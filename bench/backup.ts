@@ -10,13 +10,10 @@
  * rss-mb = the peak resident memory of this process, which read the group and wrote the archive.
  * Last line: `backup: items=<n> calls/min=<m> wall/ideal=<w> rss-mb=<x>`.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import path from 'node:path';
-import { PlatformClient } from '@ce/platform-client';
 import { BackupArchiveWriter } from '../apps/server/src/modules/backup-restore/archive.js';
 import { readGroup } from '../apps/server/src/modules/backup-restore/read.js';
-import { orgAdmin, platformStats, root, setPlatformScenario, startLargeSandbox } from './platform-child.js';
+import { pacedCustomer, platformStats, startLargeSandbox } from './platform-child.js';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
@@ -24,12 +21,14 @@ const WINDOWS = Number(process.env.BENCH_WINDOWS ?? 6);
 
 const { origin, stop } = await startLargeSandbox();
 try {
-  const computed = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench/backup-minimum.ts')], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  if (computed.status !== 0) throw new Error(`the minimum could not be computed: ${computed.stderr}`);
-  const group = JSON.parse(computed.stdout) as {
+  const {
+    facts: group,
+    limit,
+    admin,
+    started,
+    orgId,
+    session,
+  } = await pacedCustomer<{
     aid: string;
     name: string;
     tests: number;
@@ -37,17 +36,7 @@ try {
     windows: number;
     dashboards: number;
     minimum: number;
-  };
-  const limit = Number(process.env.BENCH_LIMIT ?? Math.ceil(group.minimum / WINDOWS));
-  await setPlatformScenario(origin, { latencyMs: LATENCY_MS, limit, windowMs: WINDOW_MS });
-  const admin = await orgAdmin(origin);
-
-  // The job's part, in this process.
-  const platform = new PlatformClient({ baseUrl: `${origin}/sandbox/te/v7` });
-  const started = performance.now();
-  const groups = await platform.as({ token: admin.token }).accountGroups.list();
-  const orgId = groups[0]?.orgId ?? '';
-  const session = platform.as({ token: admin.token, organizationId: orgId });
+  }>(origin, 'bench/backup-minimum.ts', [], { latencyMs: LATENCY_MS, windowMs: WINDOW_MS, windows: WINDOWS });
   const writer = new BackupArchiveWriter({
     organization: { id: orgId, name: admin.organizationName },
     accountGroup: { aid: group.aid, accountGroupName: group.name },

@@ -8,13 +8,8 @@
  * group) plus one read of the token's account groups when it is submitted, and the limit is half of
  * that, so a run that never wastes budget fills two windows.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { BulkRun } from '@ce/contract';
-import { buildApp } from '../apps/server/src/app.js';
-import { loadConfig } from '../apps/server/src/config/config.js';
-import { signedInSession } from './http-session.js';
+import { startBenchApp } from './bench-app.js';
 import { configurePlatform, postAllAtOnce, windowRate } from './rate-windows.js';
 
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 20);
@@ -25,19 +20,7 @@ const TESTS = TEMPLATES * GROUPS;
 const PLAN_CALLS = 2 * GROUPS + 1;
 const LIMIT = Number(process.env.BENCH_LIMIT ?? Math.ceil((TESTS + PLAN_CALLS) / 2));
 
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-bench-bulk-'));
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'error',
-  SANDBOX_SIZE: 'large',
-  WEB_DIST_DIR: path.join(dataDir, 'none'),
-});
-const { app, sandbox } = await buildApp(config, { database: { kind: 'pglite', dataDir: null } });
-if (!sandbox) throw new Error('the bench needs the embedded sandbox');
-const origin = await app.listen({ host: '127.0.0.1', port: 0 });
-
-// A signed-in TAM, as the browser would be.
-const call = await signedInSession(origin, 'tam@demo.local', config.demoPassword);
+const { origin, call, sandbox, close } = await startBenchApp('bulk');
 
 const world = () => sandbox.platform.world;
 const org = world().organizations[0];
@@ -106,8 +89,7 @@ const lost429 = run.items.filter((item) => item.status === 'failed' && /rate lim
 const { windows, rate } = windowRate(sandbox.platform, org?.orgId);
 const created = world().tests.filter((test) => test.testName.startsWith('toolkit bench template')).length;
 
-await app.close();
-rmSync(dataDir, { recursive: true, force: true });
+await close();
 
 console.log(
   `bulk-create: ${TEMPLATES} templates x ${GROUPS} groups = ${TESTS} tests, ${LATENCY_MS} ms latency, limit ${LIMIT} per ${WINDOW_MS / 1000} s window`,

@@ -2,12 +2,13 @@
  * What the benches that need the large sandbox apart from the measured process share: the product in
  * demo mode with the large world in a child process (its memory is not the bench's), playing the platform.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PlatformClient } from '@ce/platform-client';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -98,4 +99,47 @@ export async function orgAdmin(origin: string) {
   const admin = tokens.tokens.find((candidate) => candidate.kind === 'org-admin');
   if (!admin) throw new Error('no org-admin token');
   return admin;
+}
+
+/** How a bench paces the child's platform: its latency, its windows, and how many windows the fewest calls span. */
+export interface Pacing {
+  latencyMs: number;
+  windowMs: number;
+  windows: number;
+}
+
+/**
+ * Sets up a paced run against the child's platform: the fewest calls the run can make, computed by `script`
+ * (run with `args`; it prints JSON with `minimum` and what else the bench reports), a limit that spreads them
+ * over `pacing.windows` windows (BENCH_LIMIT overrides), and the Org Admin's session on its organization. The
+ * run's clock (`started`) starts before the token's account groups are read, as a job's does.
+ */
+export async function pacedCustomer<Facts extends { minimum: number }>(
+  origin: string,
+  script: string,
+  args: string[],
+  pacing: Pacing,
+) {
+  const computed = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, script), ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (computed.status !== 0) throw new Error(`the minimum could not be computed: ${computed.stderr}`);
+  const facts = JSON.parse(computed.stdout) as Facts;
+  const limit = Number(process.env.BENCH_LIMIT ?? Math.ceil(facts.minimum / pacing.windows));
+  await setPlatformScenario(origin, { latencyMs: pacing.latencyMs, limit, windowMs: pacing.windowMs });
+  const admin = await orgAdmin(origin);
+  const platform = new PlatformClient({ baseUrl: `${origin}/sandbox/te/v7` });
+  const started = performance.now();
+  const groups = await platform.as({ token: admin.token }).accountGroups.list();
+  const orgId = groups[0]?.orgId ?? '';
+  return {
+    facts,
+    limit,
+    admin,
+    started,
+    groups,
+    orgId,
+    session: platform.as({ token: admin.token, organizationId: orgId }),
+  };
 }

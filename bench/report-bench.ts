@@ -11,11 +11,8 @@
  * wall/ideal = the run's time over calls / limit (the time the limit alone imposes).
  * rss-mb = the peak resident memory of this process, which generated the report.
  */
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { PlatformClient } from '@ce/platform-client';
 import type { ReportGenerator } from '../apps/server/src/modules/reports/report-generator.js';
-import { orgAdmin, platformStats, root, setPlatformScenario, startLargeSandbox } from './platform-child.js';
+import { pacedCustomer, platformStats, startLargeSandbox } from './platform-child.js';
 
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 10_000);
@@ -30,33 +27,27 @@ export async function benchReport(options: {
 }): Promise<void> {
   const { origin, stop } = await startLargeSandbox();
   try {
-    const computed = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'bench/report-minimum.ts'), options.kind, String(Date.now())],
-      {
-        cwd: root,
-        encoding: 'utf8',
-      },
-    );
-    if (computed.status !== 0) throw new Error(`the minimum could not be computed: ${computed.stderr}`);
-    const world = JSON.parse(computed.stdout) as {
+    const {
+      facts: world,
+      limit,
+      admin,
+      started,
+      groups,
+      orgId,
+      session,
+    } = await pacedCustomer<{
       minimum: number;
       groups: number;
       tests: number;
       rules: number;
       users: number;
-    };
-    const limit = Number(process.env.BENCH_LIMIT ?? Math.ceil(world.minimum / WINDOWS));
-    await setPlatformScenario(origin, { latencyMs: LATENCY_MS, limit, windowMs: WINDOW_MS });
-    const admin = await orgAdmin(origin);
-
-    // The worker's part, in this process.
-    const platform = new PlatformClient({ baseUrl: `${origin}/sandbox/te/v7` });
-    const started = performance.now();
-    const groups = await platform.as({ token: admin.token }).accountGroups.list();
-    const orgId = groups[0]?.orgId ?? '';
+    }>(origin, 'bench/report-minimum.ts', [options.kind, String(Date.now())], {
+      latencyMs: LATENCY_MS,
+      windowMs: WINDOW_MS,
+      windows: WINDOWS,
+    });
     const report = await options.generator({
-      platform: platform.as({ token: admin.token, organizationId: orgId }),
+      platform: session,
       organization: { id: orgId, name: admin.organizationName },
       accountGroups: groups.map(({ aid, accountGroupName }) => ({ aid, accountGroupName })),
       options: {},
