@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PORT, DEFAULT_TEST_INTERVAL, TEST_INTERVALS, TEST_TYPES, type TestType } from './constants.js';
+import { PLATFORM_TOKEN_REFUSED } from './change-sets.js';
 import { platformTokenSchema } from './reports.js';
 
 /** Spec section 5 and 8 wording for the bulk tools. */
@@ -8,7 +9,7 @@ export const BULK_MESSAGES = {
   groupsRequired: 'Please select at least one account group',
   templateRequired: 'At least one test template is required',
   formIncomplete: 'Please complete all test configurations',
-  invalidToken: 'The provided OAuth token is invalid or has expired. Please check your credentials.',
+  invalidToken: PLATFORM_TOKEN_REFUSED,
   invalidTokenTitle: 'Authentication Failed',
   groupsUnauthorized: 'Invalid OAuth token. Please check your credentials.',
   groupsUnauthorizedTitle: 'Unauthorized',

@@ -65,7 +65,7 @@ export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: 
 }
 
 /** Periodic jobs of earlier versions, whose schedules would otherwise fill queues nobody works. */
-const RETIRED_SCHEDULES = ['tools.retention'];
+const RETIRED_SCHEDULES = ['tools.retention', 'bulk.recover', 'bulk.retention'];
 
 /** Nightly, at a quiet time: retention jobs. */
 export const NIGHTLY = '17 3 * * *';

@@ -19,7 +19,7 @@ export interface LeaseTiming {
 }
 export const leaseTiming = (leaseMs = LEASE_MS): LeaseTiming => ({ leaseMs, heartbeatMs: Math.floor(leaseMs / 4) });
 
-/** A table of jobs: reports and change sets both have these columns (and the requester in `userId`). */
+/** A table of jobs: reports, change sets and backups all have these columns (and the requester in `userId`). */
 export type LeasedTable = PgTable & {
   id: PgColumn;
   status: PgColumn;
@@ -127,13 +127,18 @@ export class Leases<T extends LeasedTable> {
   }
 
   /** A write of the job, made only while the claim is still this one's: false (nothing written) otherwise. */
-  async write(lease: Lease, changes: Partial<T['$inferInsert']>): Promise<boolean> {
-    const rows = await this.db
-      .update(this.table)
-      .set(changes as PgUpdateSetSource<T>)
-      .where(this.held(lease))
-      .returning({ id: this.table.id });
+  write(lease: Lease, changes: Partial<T['$inferInsert']>): Promise<boolean> {
+    return this.writeHeld(lease, changes as PgUpdateSetSource<T>);
+  }
+
+  private async writeHeld(lease: Lease, changes: PgUpdateSetSource<T>): Promise<boolean> {
+    const rows = await this.db.update(this.table).set(changes).where(this.held(lease)).returning({ id: this.table.id });
     return rows.length === 1;
+  }
+
+  /** Lets the claim go (the job ended, or stopped to resume elsewhere), while it is still this one's. */
+  release(lease: Lease): Promise<boolean> {
+    return this.writeHeld(lease, { leaseUntil: null } as PgUpdateSetSource<T>);
   }
 
   /** Like `write`, but a lost claim stops the job. */
@@ -194,14 +199,14 @@ export class Leases<T extends LeasedTable> {
   async orphans(
     now: Date,
     all: boolean,
-    jobState: (jobId: string) => Promise<string | null>,
+    jobState: (jobId: string, row: T['$inferSelect']) => Promise<string | null>,
   ): Promise<(T['$inferSelect'] & { id: string; jobId: string | null })[]> {
     type Row = T['$inferSelect'] & { id: string; jobId: string | null };
     const candidates = (await this.requeueOrphans(now, all)) as Row[];
     const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
     for (const row of (await this.waiting(waitingSince)) as Row[]) {
       if (candidates.some((candidate) => candidate.id === row.id)) continue;
-      const state = !all && row.jobId ? await jobState(row.jobId) : null;
+      const state = !all && row.jobId ? await jobState(row.jobId, row) : null;
       if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
     }
     return candidates;

@@ -1,23 +1,26 @@
 import { z } from 'zod';
-import { BULK_MESSAGES } from '@ce/contract';
+import { PLATFORM_TOKEN_REFUSED } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
+import type { changeSets } from '../../db/schema.js';
 import { AppError } from '../errors.js';
-import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../jobs.js';
-import { LeaseLostError, leaseTiming, whileLeased, type Lease, type LeasedJobDependencies } from '../lease.js';
+import { queuedJob, type Job } from '../jobs.js';
+import { DAY_MS, LeasedJobs, type HeldJob } from '../leased-job.js';
+import type { LeasedJobDependencies } from '../lease.js';
 import { mapPool } from '../map-pool.js';
 import type { JobQueue } from '../queue.js';
 import type { SealedTokens } from '../sealed-tokens.js';
 import { itemFailure, type AnyChangeHandler, type ChangeSessions, type ChangeSetTools } from './handlers.js';
 import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow } from './repository.js';
 
-/** The queues keep the names they had when only the bulk tools wrote. */
-export const CHANGE_SET_QUEUE = 'bulk.run';
-export const CHANGE_SET_RECOVERY_QUEUE = 'bulk.recover';
-const CHANGE_SET_RETENTION_QUEUE = 'bulk.retention';
+export const CHANGE_SET_QUEUE = 'change-sets.run';
+/**
+ * The queue's name before 0.x (decision 0028): during a rolling deploy, instances of the release before
+ * still send change sets there, so this release's workers drain it too. The next release drops it.
+ */
+export const LEGACY_CHANGE_SET_QUEUE = 'bulk.run';
 /** Operations in flight at once for one run; the organization's limiter decides the pace. */
 const RUN_CONCURRENCY = 6;
 const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
-const DAY_MS = 86_400_000;
 const STOPPED = Symbol('stopped');
 
 /** Sends a change set to the queue, noting the queue job so recovery can tell when it is lost. */
@@ -74,7 +77,28 @@ export class ChangeSetJob {
   private stopping = false;
   private readonly active = new Set<Promise<void>>();
 
-  constructor(private readonly deps: ChangeSetJobDependencies) {}
+  private readonly leased: LeasedJobs<typeof changeSets>;
+
+  constructor(private readonly deps: ChangeSetJobDependencies) {
+    const { repository, tokens, queue } = deps;
+    this.leased = new LeasedJobs(deps, {
+      name: 'change set',
+      metric: 'change sets',
+      leases: repository.leases,
+      queue,
+      queueOf: () => CHANGE_SET_QUEUE,
+      send: (row) => sendChangeSetJob(queue, repository, row.id),
+      async unrunnable(row) {
+        const lost = (await tokens.open(row.tokenId)) === null;
+        const targetLost = row.targetTokenId !== null && (await tokens.open(row.targetTokenId)) === null;
+        return lost || targetLost ? 'The token is no longer available: start the run again.' : null;
+      },
+      giveUp: (row, reason) => endRun(repository, tokens, row, reason),
+      prune: async (retentionDays) => ({
+        deleted: await repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS)),
+      }),
+    });
+  }
 
   private handler(action: string): AnyChangeHandler {
     const handler = this.deps.tools.actions[action];
@@ -82,39 +106,19 @@ export class ChangeSetJob {
     return handler;
   }
 
+  /** The run's queue (and the one of the release before, drained for one release), and the keepers. */
   jobs(retentionDays: number): Job[] {
+    const data = z.object({ runId: z.uuid() });
     return [
-      queuedJob({ queue: CHANGE_SET_QUEUE, data: z.object({ runId: z.uuid() }), run: ({ runId }) => this.run(runId) }),
-      periodicJob(CHANGE_SET_RECOVERY_QUEUE, EVERY_MINUTE, async () => {
-        await this.recoverOrphans(false);
-      }),
-      periodicJob(CHANGE_SET_RETENTION_QUEUE, NIGHTLY, async () => {
-        const deleted = await this.deps.repository.deleteFinishedBefore(new Date(Date.now() - retentionDays * DAY_MS));
-        if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: finished change sets deleted');
-      }),
+      queuedJob({ queue: CHANGE_SET_QUEUE, data, run: ({ runId }) => this.run(runId) }),
+      queuedJob({ queue: LEGACY_CHANGE_SET_QUEUE, data, run: ({ runId }) => this.run(runId) }),
+      ...this.leased.keepers('change-sets', retentionDays),
     ];
   }
 
-  /**
-   * Finds runs that lost their worker (a lapsed lease) or their queue job and sends them back to the
-   * queue, or ends them when their token is gone. `all`: every unfinished run is an orphan (the
-   * embedded database belongs to this one process).
-   */
-  async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
-    const { repository, queue, tokens } = this.deps;
-    const candidates = await repository.leases.orphans(now, all, (jobId) => queue.jobState(CHANGE_SET_QUEUE, jobId));
-    for (const row of candidates) {
-      const lost = (await tokens.open(row.tokenId)) === null;
-      if (lost || (row.targetTokenId && (await tokens.open(row.targetTokenId)) === null)) {
-        await endRun(repository, tokens, row, 'The token is no longer available: start the run again.');
-        continue;
-      }
-      await sendChangeSetJob(queue, repository, row.id);
-    }
-    if (candidates.length)
-      this.deps.logger.info({ count: candidates.length }, 'change sets without a worker sent back to the queue');
-    this.deps.metrics?.recovered('change-sets', candidates.length);
-    return candidates.length;
+  /** Change sets whose worker or queue job was lost go back to the queue; those whose token is gone end. */
+  recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
+    return this.leased.recoverOrphans(all, now);
   }
 
   /** Stops taking items: runs in progress stop after their in-flight calls and resume elsewhere. */
@@ -134,49 +138,36 @@ export class ChangeSetJob {
     }
   }
 
-  private async execute(runId: string): Promise<void> {
-    const { repository } = this.deps;
-    const claimed = await repository.leases.claim(runId, new Date(), this.deps.instanceId, this.deps.leaseMs);
-    if (!claimed) return;
-    const { row: run, lease } = claimed;
-    // Ended here (done or failed under this claim): usage is counted and the token goes. A stopped run
-    // keeps its token (sealed) for the worker that resumes it; a lost lease leaves both to the new holder.
-    let ended = false;
-    try {
-      const outcome = await whileLeased(
-        lease,
-        (held, until) => repository.leases.renew(held, until),
-        (signal) => this.carryOut(run, lease, signal),
-        leaseTiming(this.deps.leaseMs),
-      );
-      if (outcome === STOPPED) {
-        await repository.leases.write(lease, { leaseUntil: null });
-        return;
-      }
-      ended = await repository.leases.write(lease, { status: 'done', finishedAt: new Date(), error: null });
-    } catch (error) {
-      if (error instanceof LeaseLostError) {
-        this.deps.logger.warn({ runId, jobGeneration: lease.generation }, 'change set lease lost to another worker');
-        return;
-      }
-      const message = isRejection(error)
-        ? BULK_MESSAGES.invalidToken
-        : error instanceof AppError || error instanceof PlatformError
-          ? error.message
-          : 'The run stopped because of an internal error.';
-      if (!(error instanceof AppError || error instanceof PlatformError))
-        this.deps.logger.error({ err: error, runId, jobGeneration: lease.generation }, 'change set failed');
-      ended = await repository.leases.write(lease, { status: 'failed', finishedAt: new Date(), error: message });
-      if (ended) await repository.failPending(runId, message, new Date());
-    } finally {
-      if (ended) {
-        await this.finished(run).catch((error: unknown) =>
-          this.deps.logger.error({ err: error, runId }, 'change set end not recorded'),
+  private execute(runId: string): Promise<void> {
+    const { repository, tokens, logger } = this.deps;
+    return this.leased.run(runId, {
+      work: (job, signal) => this.carryOut(job, signal),
+      // A stopped run keeps its tokens (sealed) for the worker that resumes it.
+      done: async (job, outcome) => {
+        if (outcome !== STOPPED) return job.write({ status: 'done', finishedAt: new Date(), error: null });
+        await job.release();
+        return false;
+      },
+      failed: async (job, error) => {
+        const message = isRejection(error)
+          ? PLATFORM_TOKEN_REFUSED
+          : error instanceof AppError || error instanceof PlatformError
+            ? error.message
+            : 'The run stopped because of an internal error.';
+        if (!(error instanceof AppError || error instanceof PlatformError))
+          logger.error({ err: error, runId, jobGeneration: job.lease.generation }, 'change set failed');
+        const ended = await job.write({ status: 'failed', finishedAt: new Date(), error: message });
+        if (ended) await repository.failPending(runId, message, new Date());
+        return ended;
+      },
+      // Ended under this claim: usage is counted, deliveries made, and the tokens go.
+      ended: async (job) => {
+        await this.finished(job.row).catch((error: unknown) =>
+          logger.error({ err: error, runId }, 'change set end not recorded'),
         );
-        await eraseTokens(this.deps.tokens, run);
-        await repository.leases.write(lease, { leaseUntil: null });
-      }
-    }
+        await eraseTokens(tokens, job.row);
+      },
+    });
   }
 
   private kind(run: ChangeSetRow) {
@@ -186,7 +177,8 @@ export class ChangeSetJob {
   }
 
   /** Plans a claimed set once, then works through its items. */
-  private async carryOut(run: ChangeSetRow, lease: Lease, signal: AbortSignal): Promise<typeof STOPPED | void> {
+  private async carryOut(job: HeldJob<typeof changeSets>, signal: AbortSignal): Promise<typeof STOPPED | void> {
+    const run = job.row;
     const open = async (tokenId: string | null, organizationId: string | null) => {
       const token = await this.deps.tokens.open(tokenId);
       if (token === null || organizationId === null)
@@ -199,7 +191,7 @@ export class ChangeSetJob {
     };
     if (!run.planned)
       await this.deps.repository.plan(run.id, await this.kind(run).plan(run, sessions, this.deps.repository));
-    return this.perform(run, lease, sessions, signal);
+    return this.perform(job, sessions, signal);
   }
 
   private async finished(run: ChangeSetRow): Promise<void> {
@@ -213,12 +205,12 @@ export class ChangeSetJob {
    * earlier ones has ended); a 401 ends the set, anything else fails one item.
    */
   private async perform(
-    run: ChangeSetRow,
-    lease: Lease,
+    job: HeldJob<typeof changeSets>,
     sessions: ChangeSessions,
     signal: AbortSignal,
   ): Promise<typeof STOPPED | void> {
     const { repository } = this.deps;
+    const run = job.row;
     const sessionOf = (item: ChangeItemRow): PlatformSession =>
       item.side === 'target' && sessions.target ? sessions.target : sessions.source;
     const items = await repository.items(run.id);
@@ -258,7 +250,7 @@ export class ChangeSetJob {
             return;
           }
           // Only a pending item is sent, and only by the worker that still holds the set.
-          if (!(await repository.claimItem(item.id, new Date(), lease))) return;
+          if (!(await repository.claimItem(item.id, new Date(), job.lease))) return;
           let result;
           try {
             result = await handler.execute(sessionOf(item), payload, item, { items: current });
@@ -283,7 +275,7 @@ export class ChangeSetJob {
     }
     if (rejected) {
       await repository.failPending(run.id, TOKEN_REJECTED, new Date());
-      throw new AppError(401, 'invalid_platform_token', BULK_MESSAGES.invalidToken);
+      throw new AppError(401, 'invalid_platform_token', PLATFORM_TOKEN_REFUSED);
     }
     if (left > 0) return STOPPED;
   }

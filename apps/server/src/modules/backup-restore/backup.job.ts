@@ -1,22 +1,21 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
-import { EVERY_MINUTE, NIGHTLY, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
-import { LeaseLostError, leaseTiming, whileLeased, type LeasedJobDependencies } from '../../core/lease.js';
+import { queuedJob, type Job } from '../../core/jobs.js';
+import { DAY_MS, LeasedJobs } from '../../core/leased-job.js';
+import type { LeasedJobDependencies } from '../../core/lease.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
+import type { backups } from '../../db/schema.js';
 import { BackupArchiveWriter, type BackupItem } from './archive.js';
 import type { BackupRow, BackupsRepository } from './backups.repository.js';
 import { readGroup } from './read.js';
 
 export const BACKUP_QUEUE = 'backups.run';
-const BACKUP_RECOVERY_QUEUE = 'backups.recover';
-const BACKUP_RETENTION_QUEUE = 'backups.retention';
 /** The archive is stored in chunks of about this size, as it is written. */
 const CHUNK_BYTES = 1024 * 1024;
 /** Items go into the backup's index this many at a time, as they are written. */
 const INDEX_BATCH = 100;
-const DAY_MS = 86_400_000;
 const REFUSED = 'The platform refused the token: start the backup again with a valid one.';
 
 export async function sendBackupJob(queue: JobQueue, repository: BackupsRepository, id: string): Promise<void> {
@@ -73,7 +72,32 @@ class ChunkSink {
  * sent back to the queue and read again from the start (reads change nothing); retention is its own.
  */
 export class BackupJob {
-  constructor(private readonly deps: BackupJobDependencies) {}
+  private readonly leased: LeasedJobs<typeof backups>;
+
+  constructor(private readonly deps: BackupJobDependencies) {
+    const { repository, queue, tokens } = deps;
+    this.leased = new LeasedJobs(deps, {
+      name: 'backup',
+      metric: 'backups',
+      leases: repository.leases,
+      queue,
+      queueOf: () => BACKUP_QUEUE,
+      send: (row) => sendBackupJob(queue, repository, row.id),
+      unrunnable: async (row) =>
+        (await tokens.open(row.tokenId)) === null ? 'The token is no longer available: start the backup again.' : null,
+      giveUp: async (row, error) => {
+        await repository.update(row.id, { status: 'failed', error, finishedAt: new Date(), leaseUntil: null });
+        await tokens.erase(row.tokenId);
+      },
+      // An upload whose check never ended (its instance stopped) is gone after a day.
+      prune: async (retentionDays) => ({
+        deleted: await repository.deleteFinishedBefore(
+          new Date(Date.now() - retentionDays * DAY_MS),
+          new Date(Date.now() - DAY_MS),
+        ),
+      }),
+    });
+  }
 
   jobs(retentionDays: number): Job[] {
     return [
@@ -82,71 +106,33 @@ export class BackupJob {
         data: z.object({ backupId: z.uuid() }),
         run: ({ backupId }) => this.run(backupId),
       }),
-      periodicJob(BACKUP_RECOVERY_QUEUE, EVERY_MINUTE, async () => {
-        await this.recoverOrphans(false);
-      }),
-      periodicJob(BACKUP_RETENTION_QUEUE, NIGHTLY, async () => {
-        // An upload whose check never ended (its instance stopped) is gone after a day.
-        const deleted = await this.deps.repository.deleteFinishedBefore(
-          new Date(Date.now() - retentionDays * DAY_MS),
-          new Date(Date.now() - DAY_MS),
-        );
-        if (deleted) this.deps.logger.info({ deleted, retentionDays }, 'retention: backups deleted');
-      }),
+      ...this.leased.keepers('backups', retentionDays),
     ];
   }
 
   /** Backups whose worker or queue job was lost go back to the queue; those whose token is gone end. */
-  async recoverOrphans(all: boolean, now = new Date()): Promise<number> {
-    const { repository, queue, tokens } = this.deps;
-    const candidates = await repository.leases.orphans(now, all, (jobId) => queue.jobState(BACKUP_QUEUE, jobId));
-    for (const row of candidates) {
-      if ((await tokens.open(row.tokenId)) === null) {
-        await this.end(row, 'The token is no longer available: start the backup again.');
-        continue;
-      }
-      await sendBackupJob(queue, repository, row.id);
-    }
-    this.deps.metrics?.recovered('backups', candidates.length);
-    return candidates.length;
+  recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
+    return this.leased.recoverOrphans(all, now);
   }
 
-  private async end(row: Pick<BackupRow, 'id' | 'tokenId'>, error: string): Promise<void> {
-    await this.deps.repository.update(row.id, { status: 'failed', error, finishedAt: new Date(), leaseUntil: null });
-    await this.deps.tokens.erase(row.tokenId);
-  }
-
-  async run(backupId: string): Promise<void> {
-    const { repository } = this.deps;
-    const claimed = await repository.leases.claim(backupId, new Date(), this.deps.instanceId, this.deps.leaseMs);
-    if (!claimed) return;
-    const { row, lease } = claimed;
-    let ended = false;
-    try {
-      const done = await whileLeased(
-        lease,
-        (held, until) => repository.leases.renew(held, until),
-        (signal) => this.write(row, signal),
-        leaseTiming(this.deps.leaseMs),
-      );
-      ended = await repository.leases.write(lease, { ...done, status: 'done', finishedAt: new Date(), error: null });
-    } catch (error) {
-      if (error instanceof LeaseLostError) return;
-      const message =
-        error instanceof PlatformError
-          ? error.status === 401
-            ? REFUSED
-            : error.message
-          : 'The backup stopped because of an internal error.';
-      if (!(error instanceof PlatformError))
-        this.deps.logger.error({ err: error, backupId, jobGeneration: lease.generation }, 'backup failed');
-      ended = await repository.leases.write(lease, { status: 'failed', finishedAt: new Date(), error: message });
-    } finally {
-      if (ended) {
-        await this.deps.tokens.erase(row.tokenId);
-        await repository.leases.write(lease, { leaseUntil: null });
-      }
-    }
+  run(backupId: string): Promise<void> {
+    const { logger, tokens } = this.deps;
+    return this.leased.run(backupId, {
+      work: (job, signal) => this.write(job.row, signal),
+      done: (job, done) => job.write({ ...done, status: 'done', finishedAt: new Date(), error: null }),
+      failed: (job, error) => {
+        const message =
+          error instanceof PlatformError
+            ? error.status === 401
+              ? REFUSED
+              : error.message
+            : 'The backup stopped because of an internal error.';
+        if (!(error instanceof PlatformError))
+          logger.error({ err: error, backupId, jobGeneration: job.lease.generation }, 'backup failed');
+        return job.write({ status: 'failed', finishedAt: new Date(), error: message });
+      },
+      ended: (job) => tokens.erase(job.row.tokenId),
+    });
   }
 
   /** Reads the group and writes the archive, item by item; answers what the row records of it. */

@@ -1,13 +1,7 @@
 import { z } from 'zod';
 import { BULK_MESSAGES } from '@ce/contract';
 import { PLATFORM_TEST_TYPES, testCreateBodySchema } from '@ce/platform-client';
-import {
-  changeHandler,
-  deleteOnce,
-  sendAgain,
-  type AnyChangeHandler,
-  type ChangeHandler,
-} from '../../core/change-sets/handlers.js';
+import { changeHandler, deleteOnce, sendAgain, type AnyChangeHandler } from '../../core/change-sets/handlers.js';
 
 /** What each action of the bulk tools stores beside its name (the item's payload, jsonb). */
 export const BULK_PAYLOADS = {
@@ -38,14 +32,10 @@ export type StoredPayload<A extends ItemAction> = z.input<(typeof BULK_PAYLOADS)
 /** Clocks of the platform and of this server may differ by this much. */
 const CLOCK_SKEW_MS = 60_000;
 
-const handler = <A extends ItemAction>(
-  action: A,
-  rest: Omit<ChangeHandler<z.output<(typeof BULK_PAYLOADS)[A]>>, 'payload'>,
-): AnyChangeHandler => changeHandler({ payload: BULK_PAYLOADS[action] as never, ...rest });
-
 /** The bulk tools' actions, as the change-set engine performs, reconciles and undoes them. */
 export const BULK_ACTIONS: Record<ItemAction, AnyChangeHandler> = {
-  'create-test': handler('create-test', {
+  'create-test': changeHandler({
+    payload: BULK_PAYLOADS['create-test'],
     failure: BULK_MESSAGES.createFailed,
     async execute(session, { type, body }, item) {
       return { resultId: (await session.tests.create(type, body, item.aid)).testId };
@@ -72,18 +62,21 @@ export const BULK_ACTIONS: Record<ItemAction, AnyChangeHandler> = {
         ? { action: 'delete-test', payload: { type, testId: item.resultId }, resultId: item.resultId }
         : null,
   }),
-  'delete-test': handler('delete-test', {
+  'delete-test': changeHandler({
+    payload: BULK_PAYLOADS['delete-test'],
     failure: 'Failed to delete test',
     execute: (session, { type, testId }, item) =>
       deleteOnce(testId, () => session.tests.delete(type, testId, item.aid)),
     reconcile: sendAgain,
   }),
-  'delete-agent': handler('delete-agent', {
+  'delete-agent': changeHandler({
+    payload: BULK_PAYLOADS['delete-agent'],
     failure: 'Failed to delete agent',
     execute: (session, { agentId }, item) => deleteOnce(agentId, () => session.agents.delete(agentId, item.aid)),
     reconcile: sendAgain,
   }),
-  'label-tests': handler('label-tests', {
+  'label-tests': changeHandler({
+    payload: BULK_PAYLOADS['label-tests'],
     failure: 'Failed to label tests',
     async execute(session, { tag, testIds }, item) {
       const existing = (await session.tags.list(item.aid)).find(
@@ -102,7 +95,8 @@ export const BULK_ACTIONS: Record<ItemAction, AnyChangeHandler> = {
     },
     reconcile: sendAgain,
   }),
-  'invite-user': handler('invite-user', {
+  'invite-user': changeHandler({
+    payload: BULK_PAYLOADS['invite-user'],
     failure: 'Failed to invite user',
     async execute(session, { email, name, roleId, aids }, item) {
       const user = await session.users.invite(

@@ -1,0 +1,160 @@
+import { EVERY_MINUTE, NIGHTLY, periodicJob, type Job } from './jobs.js';
+import {
+  LeaseLostError,
+  leaseTiming,
+  whileLeased,
+  type Lease,
+  type LeasedJobDependencies,
+  type LeasedTable,
+  type Leases,
+} from './lease.js';
+import type { JobQueue } from './queue.js';
+
+/** A day, for retention periods given in days. */
+export const DAY_MS = 86_400_000;
+
+/**
+ * A job row claimed by this worker, and the one way the job writes its own row: every write names the
+ * claim's generation, so a worker that lost its lease writes nothing over the new holder's. (The next step,
+ * fencing the job's other writes, its items and files, goes through this object too.)
+ */
+export class HeldJob<T extends LeasedTable> {
+  constructor(
+    private readonly leases: Leases<T>,
+    readonly lease: Lease,
+    readonly row: T['$inferSelect'],
+  ) {}
+
+  /** A write made only while the claim is still this one's: false (nothing written) otherwise. */
+  write(changes: Partial<T['$inferInsert']>): Promise<boolean> {
+    return this.leases.write(this.lease, changes);
+  }
+
+  /** Lets the claim go (the job ended, or stopped to resume elsewhere). */
+  release(): Promise<boolean> {
+    return this.leases.release(this.lease);
+  }
+
+  /** Like `write`, but a lost claim stops the job (LeaseLostError). */
+  mustWrite(changes: Partial<T['$inferInsert']>): Promise<void> {
+    return this.leases.mustWrite(this.lease, changes);
+  }
+}
+
+/** What one kind of leased job does with a claimed row; the skeleton does the rest. */
+export interface LeasedWork<T extends LeasedTable, R> {
+  /** The work, under the lease (renewed meanwhile; `signal` aborts when it is lost). */
+  work(job: HeldJob<T>, signal: AbortSignal): Promise<R>;
+  /** Records the work's end; true when this claim ended the job (false: paused, stopped, lease lost). */
+  done(job: HeldJob<T>, result: R): Promise<boolean>;
+  /** Records a failure (any but a lost lease); true when this claim ended the job (false: sent back to wait). */
+  failed(job: HeldJob<T>, error: unknown): Promise<boolean>;
+  /** Once the job ended under this claim: what it held goes (its tokens, what it read). */
+  ended(job: HeldJob<T>): Promise<void>;
+}
+
+/** What the keepers of one kind of leased job need: where its rows are sent, and when one can no longer run. */
+export interface LeasedJobKind<T extends LeasedTable> {
+  /** Names the job in logs ("report") and metrics ("reports"). */
+  name: string;
+  metric: string;
+  leases: Leases<T>;
+  queue: JobQueue;
+  /** The queue a row's job waits on. */
+  queueOf(row: T['$inferSelect']): string;
+  /** Sends a row to its queue (noting the queue job on the row). */
+  send(row: T['$inferSelect']): Promise<void>;
+  /** Why an orphan can no longer run (its token is gone...), or null when it can. */
+  unrunnable(row: T['$inferSelect'], now: Date): Promise<string | null>;
+  /** Ends an orphan that can no longer run: failed with `reason`, what it held erased. */
+  giveUp(row: T['$inferSelect'], reason: string): Promise<void>;
+  /** Deletes what is kept no longer than `retentionDays`; answers what went, for the log. */
+  prune(retentionDays: number): Promise<Record<string, number>>;
+}
+
+/**
+ * The skeleton every leased job shares (reports, change sets, backups): claim a row under a lease, renew it
+ * while the work runs, record the end once under the claim, and its keepers: recovery of rows whose worker
+ * or queue job was lost (every minute) and retention (nightly). Each job supplies only its work.
+ */
+export class LeasedJobs<T extends LeasedTable> {
+  constructor(
+    private readonly deps: LeasedJobDependencies,
+    private readonly kind: LeasedJobKind<T>,
+  ) {}
+
+  /** The keepers' periodic jobs, named `{prefix}.recover` and `{prefix}.retention`. */
+  keepers(prefix: string, retentionDays: number): Job[] {
+    return [
+      periodicJob(`${prefix}.recover`, EVERY_MINUTE, async () => {
+        await this.recoverOrphans(false);
+      }),
+      periodicJob(`${prefix}.retention`, NIGHTLY, async () => {
+        const deleted = await this.kind.prune(retentionDays);
+        if (Object.values(deleted).some(Boolean))
+          this.deps.logger.info({ ...deleted, retentionDays }, `retention: finished ${this.kind.metric} deleted`);
+      }),
+    ];
+  }
+
+  /** Claims row `id` and carries out `work` on it; a row another worker holds, or one that ended, is left alone. */
+  async run<R>(id: string, work: LeasedWork<T, R>): Promise<void> {
+    const { leases, name } = this.kind;
+    const claimed = await leases.claim(id, new Date(), this.deps.instanceId, this.deps.leaseMs);
+    if (!claimed) return;
+    const job = new HeldJob(leases, claimed.lease, claimed.row);
+    const log = { id, jobGeneration: claimed.lease.generation };
+    // Ended here (done or failed under this claim): what the job held goes. A paused or stopped job keeps
+    // it for the worker that resumes it; a lost lease leaves it to the worker that holds the job now.
+    let ended = false;
+    try {
+      const result = await whileLeased(
+        claimed.lease,
+        (held, until) => leases.renew(held, until),
+        (signal) => work.work(job, signal),
+        leaseTiming(this.deps.leaseMs),
+      );
+      ended = await work.done(job, result);
+    } catch (error) {
+      if (error instanceof LeaseLostError) {
+        this.deps.logger.warn(log, `${name} lease lost to another worker; this one stops`);
+        return;
+      }
+      ended = await work.failed(job, error);
+    } finally {
+      if (ended) {
+        await work.ended(job);
+        await job.release();
+      }
+    }
+  }
+
+  /**
+   * Finds rows that lost their worker (a lapsed lease) or their queue job and sends them back to the queue,
+   * or ends those that can no longer run. `all`: every unfinished row is an orphan (the embedded database
+   * belongs to this one process).
+   */
+  async recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
+    const { leases, queue } = this.kind;
+    const candidates = await leases.orphans(now, all, (jobId, row) => queue.jobState(this.kind.queueOf(row), jobId));
+    let requeued = 0;
+    let failed = 0;
+    for (const row of candidates) {
+      const reason = await this.kind.unrunnable(row, now);
+      if (reason) {
+        await this.kind.giveUp(row, reason);
+        failed += 1;
+      } else {
+        await this.kind.send(row);
+        requeued += 1;
+      }
+    }
+    if (requeued || failed)
+      this.deps.logger.info(
+        { requeued, failed },
+        `${this.kind.metric} without a worker sent back to the queue or ended`,
+      );
+    this.deps.metrics?.recovered(this.kind.metric, requeued);
+    return { requeued, failed };
+  }
+}
