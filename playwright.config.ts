@@ -46,7 +46,8 @@ export default defineConfig({
   fullyParallel: true,
   workers: 3,
   retries: 0,
-  timeout: 30_000,
+  // Three workers share two cores: a test takes longer than alone.
+  timeout: 60_000,
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

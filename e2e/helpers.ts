@@ -87,7 +87,7 @@ export async function csrf(page: Page): Promise<Record<string, string>> {
  */
 export async function signInAsNewUser(page: Page, role: Role): Promise<{ email: string; password: string }> {
   const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
-  const password = `${DEMO_PASSWORD}-${randomUUID()}`;
+  const password = `E2e-Pass-${randomUUID()}`;
   const admin = await request.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     await admin.get('/api/app-info');

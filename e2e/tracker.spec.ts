@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { dialog, expectNoAxeViolations, signIn } from './helpers';
+import { dialog, expectNoAxeViolations, signIn, signInAsNewUser } from './helpers';
 
 const HEADER = ['Engagement_ID', 'task_type', 'due_date', 'external_reference', 'work_performed', 'hours_spent'];
 
@@ -56,8 +56,9 @@ test('the template downloads as Task_Tracker_Template.xlsx with its columns and 
   expect(workbook.getWorksheet('Instructions')?.getCell('B1').value).toBe('Latest Version 2025/MAR/26');
 });
 
+// The product reads one file at a time per user: the tests that upload have users of their own.
 test('an xlsx becomes grouped rows; some tasks fail; the same file again creates nothing new', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
+  await signInAsNewUser(page, 'TAM');
   const stamp = Date.now();
   const file = await xlsx([
     ['ENG-1001', 'Meeting', day(1), 'CASE-1', `Cadence ${stamp}`, 1.5],
@@ -120,7 +121,7 @@ test('a csv creates every task, says so naming Salesforce, and the modal closes'
 });
 
 test('an xls is read too; files and selections are checked with the spec messages', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
+  await signInAsNewUser(page, 'TAM');
   await openTracker(page);
   await dialog(page).getByRole('button', { name: 'Upload & Process File' }).click();
   await expect(toast(page, 'Please select both a file and a date before uploading.')).toBeVisible();
