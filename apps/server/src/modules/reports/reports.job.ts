@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { ReportKind } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
 import { queuedJob, type Job } from '../../core/jobs.js';
