@@ -36,7 +36,7 @@ test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, d
     await expect(roles.filter({ hasText: `${group.accountGroupName} (${group.aid}):` })).toHaveCount(1);
   const tools = report.getByRole('table', { name: 'Toolkit tools' });
   await expect(tools.getByText('not ready')).toHaveCount(0);
-  await expect(tools.getByText('ready', { exact: true })).toHaveCount(9);
+  await expect(tools.getByText('ready', { exact: true })).toHaveCount(11);
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     report.getByRole('link', { name: 'Download JSON' }).click(),

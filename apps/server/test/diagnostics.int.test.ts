@@ -94,6 +94,16 @@ describe.each(DATABASES)('the diagnostic tool (%s)', (kind) => {
       missing: ['View activity log'],
     });
     expect(report.tools.find((tool) => tool.tool === 'Alerts Configuration Report')?.ready).toBe(true);
+    // The writing tools read what they copy or restore, and write with a role that manages the account.
+    expect(report.tools.find((tool) => tool.tool === 'Alerts Migration')).toMatchObject({
+      ready: false,
+      missing: ['Edit tests, agents, dashboards and users'],
+    });
+    expect(report.tools.find((tool) => tool.tool === 'Backup & Restore')).toMatchObject({
+      ready: false,
+      needs: expect.arrayContaining(['View alert suppression windows', 'View dashboards', 'View endpoint agents']),
+      missing: ['Edit tests, agents, dashboards and users'],
+    });
     const checks = Object.fromEntries(report.checks.map((item) => [item.id, item]));
     expect(checks['org-admin']?.status).toBe('fail');
     expect(checks.quota).toMatchObject({

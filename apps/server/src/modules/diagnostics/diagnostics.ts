@@ -47,6 +47,20 @@ const TOOL_NEEDS: [string, string[]][] = [
   ['Dashboards (clone and push)', ['View dashboards', 'View tests', 'View agents', 'View tags', WRITE]],
   ['Bulk Tests', ['View tests', 'View agents', WRITE]],
   ['Bulk Operations', ['View tests', 'View agents', 'View users', 'View roles', 'View tags', WRITE]],
+  ['Alerts Migration', ['View alert rules', 'View alert suppression windows', 'View tests', WRITE]],
+  [
+    'Backup & Restore',
+    [
+      'View tests',
+      'View agents',
+      'View alert rules',
+      'View alert suppression windows',
+      'View dashboards',
+      'View tags',
+      'View endpoint agents',
+      WRITE,
+    ],
+  ],
 ];
 
 const ANSWER_WARN_MS = 1_000;
