@@ -138,11 +138,9 @@ export function CheckList<T>({
         ref={scroller}
         // Inline, so the spec's height holds wherever the list is rendered; a short list is no taller than its rows.
         style={virtual ? { height } : { maxHeight: height }}
-        // Reached by the keyboard to scroll even when every box in it is disabled (a read-only form after a run):
-        // WCAG's scrollable region, focusable.
-        // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
-        tabIndex={0}
-        className="overflow-y-auto rounded-md border border-slate-200"
+        // In a read-only form (a disabled fieldset: nothing in it takes focus) the list is shown whole, not as a
+        // scrolling box a keyboard could not reach.
+        className="overflow-y-auto rounded-md border border-slate-200 [fieldset:disabled_&]:max-h-none!"
       >
         {filtered.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{emptyText}</p>
