@@ -40,3 +40,27 @@ export function CustomerFields({ customer, label, name }: { customer: Customer; 
     </div>
   );
 }
+
+/** Into another organization: a checkbox, and once checked that organization's own token and organization. */
+export function OtherOrganizationFields({
+  checked,
+  onChange,
+  customer,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  /** The other organization's token step. */
+  customer: Customer;
+}) {
+  return (
+    <>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} />
+        Into another organization (with its own Org Admin token)
+      </label>
+      {checked && (
+        <CustomerFields customer={customer} label="OAuth Token of the target organization" name="target-token" />
+      )}
+    </>
+  );
+}

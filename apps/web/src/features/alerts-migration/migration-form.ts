@@ -29,14 +29,8 @@ export type MigrationFormInput = z.input<typeof migrationFormSchema>;
 /** The form as its steps get it. */
 export type MigrationFormApi = UseFormReturn<MigrationFormInput, unknown, MigrationForm>;
 
-export const DEFAULT_OPTIONS: MigrationOptions = {
-  mode: 'copy',
-  onConflict: 'ask',
-  whenNoTestsLeft: 'keep',
-  keepDefault: false,
-  includeWindows: false,
-  keepRecipients: false,
-};
+/** The contract's defaults: copy, ask about each conflict, keep rules without tests, nothing else. */
+export const DEFAULT_OPTIONS: MigrationOptions = migrationOptionsSchema.parse({});
 
 export const MIGRATION_DEFAULTS: MigrationForm = {
   sourceAid: '',

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useController } from 'react-hook-form';
-import { CustomerFields } from '../../../components/customer-fields';
+import { OtherOrganizationFields } from '../../../components/customer-fields';
 import { CheckList } from '../../../components/ui/check-list';
 import type { Customer } from '../../../lib/use-customer';
 import type { MigrationFormApi } from '../migration-form';
@@ -26,22 +26,14 @@ export function TargetsStep({
   return (
     <section className="space-y-3" aria-label="Targets">
       <h2 className="text-xl font-semibold">Targets</h2>
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          name={elsewhere.name}
-          checked={elsewhere.value}
-          onBlur={elsewhere.onBlur}
-          onChange={(event) => {
-            elsewhere.onChange(event.target.checked);
-            form.setValue('targets', []);
-          }}
-        />
-        Into another organization (with its own Org Admin token)
-      </label>
-      {elsewhere.value && (
-        <CustomerFields customer={other} label="OAuth Token of the target organization" name="target-token" />
-      )}
+      <OtherOrganizationFields
+        checked={elsewhere.value}
+        onChange={(checked) => {
+          elsewhere.onChange(checked);
+          form.setValue('targets', []);
+        }}
+        customer={other}
+      />
       {(!elsewhere.value || other.groups) && (
         <CheckList
           items={groups}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useController } from 'react-hook-form';
 import { restoreItemRef, type Backup } from '@ce/contract';
-import { CustomerFields } from '../../../components/customer-fields';
+import { OtherOrganizationFields } from '../../../components/customer-fields';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
@@ -65,22 +65,14 @@ export function RestoreSection({
           data-testid="backup-items"
         />
       )}
-      <label className="flex items-center gap-2 text-sm">
-        <input
-          type="checkbox"
-          name={elsewhere.name}
-          checked={elsewhere.value}
-          onBlur={elsewhere.onBlur}
-          onChange={(event) => {
-            elsewhere.onChange(event.target.checked);
-            form.setValue('aid', event.target.checked ? '' : backup.aid);
-          }}
-        />
-        Into another organization (with its own Org Admin token)
-      </label>
-      {elsewhere.value && (
-        <CustomerFields customer={other} label="OAuth Token of the target organization" name="target-token" />
-      )}
+      <OtherOrganizationFields
+        checked={elsewhere.value}
+        onChange={(checked) => {
+          elsewhere.onChange(checked);
+          form.setValue('aid', checked ? '' : backup.aid);
+        }}
+        customer={other}
+      />
       <div className="flex flex-wrap items-end gap-3">
         <Select
           label="Restore into"
