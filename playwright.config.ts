@@ -46,8 +46,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 3,
   retries: 0,
-  // Three workers share two cores: a test takes longer than alone.
+  // Three workers share two cores: a test, and each of its steps, takes longer than alone.
   timeout: 60_000,
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     baseURL: `http://127.0.0.1:${port}`,

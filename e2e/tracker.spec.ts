@@ -37,6 +37,8 @@ async function openTracker(page: Page) {
 async function uploadFile(page: Page, name: string, buffer: Buffer, mimeType = 'application/octet-stream') {
   await dialog(page).getByLabel('Hours file').setInputFiles({ name, mimeType, buffer });
   await dialog(page).getByRole('button', { name: 'Upload & Process File' }).click();
+  // The server reads one file at a time for everyone: with other tests uploading, this one may wait its turn.
+  await expect(dialog(page).getByRole('status', { name: 'Uploading' })).toHaveCount(0, { timeout: 30_000 });
 }
 
 test('the template downloads as Task_Tracker_Template.xlsx with its columns and task types', async ({ page }) => {

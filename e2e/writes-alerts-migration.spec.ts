@@ -70,7 +70,12 @@ test('migrates alert rules with a plan decided per conflict, shows the results, 
   await expect(page.getByRole('link', { name: 'Download results (CSV)' })).toHaveAttribute('href', /format=csv$/);
   await expectNoAxeViolations(page);
 
+  // Undo asks first, in a dialog that opens on Cancel.
   await page.getByRole('button', { name: 'Undo Migration' }).click();
+  const undo = page.getByRole('dialog', { name: 'Undo Migration' });
+  await expect(undo.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await undo.getByRole('button', { name: 'Undo Migration' }).click();
   await expect(page.getByRole('heading', { name: /Undo of a migration/ })).toBeVisible();
   await expect(page.getByTestId('migration-status')).toContainText('Finished · 2 done', { timeout: 30_000 });
   const restored = await rulesIn(page, token, saas.aid);

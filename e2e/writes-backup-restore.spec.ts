@@ -68,7 +68,12 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expectNoAxeViolations(page);
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(target.interval);
 
+  // Undo asks first, in a dialog that opens on Cancel.
   await page.getByRole('button', { name: 'Undo Restore' }).click();
+  const undo = page.getByRole('dialog', { name: 'Undo Restore' });
+  await expect(undo.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await undo.getByRole('button', { name: 'Undo Restore' }).click();
   await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   await expect(page.getByRole('status').filter({ hasText: 'Undone: 1 change reversed' })).toBeVisible();
