@@ -14,7 +14,7 @@ import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow } from './reposit
 
 export const CHANGE_SET_QUEUE = 'change-sets.run';
 /**
- * The queue's name before 0.x (decision 0028): during a rolling deploy, instances of the release before
+ * The queue's name in the release before (decision 0028): during a rolling deploy, its instances
  * still send change sets there, so this release's workers drain it too. The next release drops it.
  */
 export const LEGACY_CHANGE_SET_QUEUE = 'bulk.run';
