@@ -5,11 +5,27 @@ import type { JobQueue } from '../queue.js';
 import type { SealedTokens } from '../sealed-tokens.js';
 import { endRun, sendChangeSetJob } from '../change-sets/job.js';
 import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow, ItemTotals } from '../change-sets/repository.js';
-import { changeSetProblems } from '../change-sets/summaries.js';
+import { changeSetProblems, changeSetTotals } from '../change-sets/summaries.js';
 import { assertUndoable, startUndo, type OrganizationReader, type WroteInto } from '../change-sets/undo.js';
 
 /** A run as its tool shows it in a list: the row, who asked for it, and its items counted. */
 export type RunRow = ChangeSetRow & { requestedBy: string };
+
+/** What every tool's run shows of itself: who asked, where, how it went, when, and its undo. */
+export function runBasics(row: RunRow, totals: ItemTotals[]) {
+  return {
+    id: row.id,
+    requestedBy: row.requestedBy,
+    organizationName: row.organizationName,
+    error: row.error,
+    totals: changeSetTotals(totals, row.id),
+    createdAt: row.createdAt.toISOString(),
+    startedAt: row.startedAt?.toISOString() ?? null,
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+    undoOf: row.undoOf,
+    undoneBy: row.undoneBy,
+  };
+}
 
 /**
  * What a writing tool tells the run service about its runs: the kinds they have, how they are named in

@@ -6,8 +6,8 @@ import {
   type MigrationRunSummary,
 } from '@ce/contract';
 import type { ItemTotals } from '../../core/change-sets/repository.js';
-import { changeItemToApi, changeSetTotals } from '../../core/change-sets/summaries.js';
-import type { RunKind, RunRow } from '../../core/runs/run-service.js';
+import { changeItemToApi } from '../../core/change-sets/summaries.js';
+import { runBasics, type RunKind, type RunRow } from '../../core/runs/run-service.js';
 import { MIGRATION_KINDS, migrationInput, resultRows } from './kinds.js';
 
 const runFields = migrationRunSchema.pick({ status: true });
@@ -15,21 +15,12 @@ const runFields = migrationRunSchema.pick({ status: true });
 function summary(row: RunRow, totals: ItemTotals[]): MigrationRunSummary {
   const input = migrationInput(row);
   return {
-    id: row.id,
+    ...runBasics(row, totals),
     kind: row.kind,
     ...runFields.parse(row),
-    requestedBy: row.requestedBy,
-    organizationName: row.organizationName,
     targetOrganizationName: input.targetOrganizationName,
     sourceAccountGroupName: input.accountGroupName,
     mode: input.options.mode,
-    error: row.error,
-    totals: changeSetTotals(totals, row.id),
-    createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-    undoOf: row.undoOf,
-    undoneBy: row.undoneBy,
   };
 }
 

@@ -9,9 +9,9 @@ import {
   type SessionUser,
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
-import { changeItemToApi, changeSetTotals } from '../../core/change-sets/summaries.js';
+import { changeItemToApi } from '../../core/change-sets/summaries.js';
 import { AppError } from '../../core/errors.js';
-import type { RunKind, RunService } from '../../core/runs/run-service.js';
+import { runBasics, type RunKind, type RunService } from '../../core/runs/run-service.js';
 import type { ResultRow } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { ArchiveLimits } from './archive-reader.js';
@@ -47,22 +47,13 @@ export const RESTORE_RUNS: RunKind<RestoreRun> = {
   run(row, items, totals) {
     const input = restoreInputSchema.parse(row.input);
     return {
-      id: row.id,
+      ...runBasics(row, totals),
       kind: row.kind,
       ...runFields.parse(row),
-      requestedBy: row.requestedBy,
-      organizationName: row.organizationName,
       targetOrganizationName: input.targetOrganizationName,
       backupId: input.backupId,
       accountGroupName: input.accountGroupName,
-      error: row.error,
-      totals: changeSetTotals(totals, row.id),
       items: items.map(changeItemToApi),
-      createdAt: row.createdAt.toISOString(),
-      startedAt: row.startedAt?.toISOString() ?? null,
-      finishedAt: row.finishedAt?.toISOString() ?? null,
-      undoOf: row.undoOf,
-      undoneBy: row.undoneBy,
     };
   },
   undo: {

@@ -10,8 +10,7 @@ import {
   type BulkRunSummary,
 } from '@ce/contract';
 import type { ChangeItemRow, ItemTotals } from '../../core/change-sets/repository.js';
-import { changeSetTotals } from '../../core/change-sets/summaries.js';
-import type { RunKind, RunRow } from '../../core/runs/run-service.js';
+import { runBasics, type RunKind, type RunRow } from '../../core/runs/run-service.js';
 import { storedInput } from './bulk-input.js';
 
 /** The kinds the bulk-operations screens show together. */
@@ -42,20 +41,11 @@ function itemToApi(item: ChangeItemRow): BulkRunItem {
 
 function summaryToApi(row: RunRow, totals: ItemTotals[]): BulkRunSummary {
   return {
-    id: row.id,
+    ...runBasics(row, totals),
     ...runFields.parse(row),
-    requestedBy: row.requestedBy,
-    organizationName: row.organizationName,
     accountGroups: storedInput(row).accountGroups,
-    error: row.error,
-    totals: changeSetTotals(totals, row.id),
-    createdAt: row.createdAt.toISOString(),
-    startedAt: row.startedAt?.toISOString() ?? null,
-    finishedAt: row.finishedAt?.toISOString() ?? null,
     executionTimeMs:
       row.startedAt && row.finishedAt ? Math.max(0, row.finishedAt.getTime() - row.startedAt.getTime()) : null,
-    undoOf: row.undoOf,
-    undoneBy: row.undoneBy,
   };
 }
 
