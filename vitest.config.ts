@@ -15,7 +15,7 @@ const integration = {
   testTimeout: 60_000,
   hookTimeout: 120_000,
   // One migrated PGlite for every test app of the run to start from.
-  globalSetup: ['apps/server/test/support/pglite-snapshot.ts'],
+  globalSetup: 'apps/server/test/support/pglite-snapshot.ts',
 } as const;
 
 export default defineConfig({
