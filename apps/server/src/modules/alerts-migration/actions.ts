@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { AlertRuleBody } from '@ce/platform-client';
 import { changeHandler, deleteOnce, sendAgain, type AnyChangeHandler } from '../../core/change-sets/handlers.js';
 import type { ChangeItemRow } from '../../core/change-sets/repository.js';
 
@@ -8,7 +7,7 @@ const ruleBody = z.looseObject({
   expression: z.string(),
   alertType: z.string(),
   roundsViolatingOutOf: z.number(),
-}) as unknown as z.ZodType<AlertRuleBody>;
+});
 const windowBody = z.looseObject({ name: z.string(), testIds: z.array(z.string()) });
 
 /** The platform permissions the writes need (named when the platform answers 403, checked before a plan). */

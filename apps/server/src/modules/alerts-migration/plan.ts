@@ -74,7 +74,7 @@ export async function planMigration(input: MigrationInput, sessions: ChangeSessi
       ? source.rules.map((rule) => ({
           ruleId: rule.ruleId,
           ruleName: rule.ruleName,
-          before: ownBody(rule) as unknown as Record<string, unknown>,
+          before: { ...ownBody(rule) },
         }))
       : [];
   const testNames = new Map(targets.flatMap((target) => target.tests.map((test) => [test.testId, test.testName])));
@@ -189,7 +189,7 @@ export function changeItems(planned: PlannedMigration, input: MigrationInput): N
         ...common,
         action: 'update-rule',
         payload: { ruleId: change.existingId, body: change.after, sourceRuleId: change.sourceId },
-        before: change.before as unknown as Record<string, unknown>,
+        before: change.before && { ...change.before },
         resultId: change.existingId,
       });
     else
