@@ -1,12 +1,17 @@
 import { and, asc, desc, eq, gt, ilike, inArray, lt, ne, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
 import { backupChunks, backupItems, backups, changeSets, users } from '../../db/schema.js';
 import type { ItemHalf } from './archive-reader.js';
-import type { BackupItem, BackupKind } from './archive.js';
+import { BACKUP_KINDS, type BackupItem } from './archive.js';
 
 export type BackupRow = typeof backups.$inferSelect;
+/** What the index holds, read back as what it is. */
+const kindSchema = z.enum(BACKUP_KINDS);
+const jsonObject = z.record(z.string(), z.unknown());
+
 /** An upload being checked and indexed: kept out of every list until it is done (or deleted when refused). */
 export const UPLOADING = 'uploading';
 
@@ -155,24 +160,23 @@ export class BackupsRepository {
       .where(eq(backupItems.backupId, backupId))
       .orderBy(asc(backupItems.kind), asc(backupItems.key));
     return rows.map((row) => ({
-      kind: row.kind as BackupKind,
+      kind: kindSchema.parse(row.kind),
       key: row.key,
       name: row.name,
       masked: row.masked,
-      config: JSON.parse(row.config ?? '{}') as Record<string, unknown>,
-      server: JSON.parse(row.server ?? '{}') as Record<string, unknown>,
+      config: jsonObject.parse(JSON.parse(row.config ?? '{}')),
+      server: jsonObject.parse(JSON.parse(row.server ?? '{}')),
     }));
   }
 
   /** What a backup holds, item by item, without the configurations. */
-  itemNames(backupId: string): Promise<Pick<BackupItem, 'kind' | 'key' | 'name' | 'masked'>[]> {
-    return this.db
+  async itemNames(backupId: string): Promise<Pick<BackupItem, 'kind' | 'key' | 'name' | 'masked'>[]> {
+    const rows = await this.db
       .select({ kind: backupItems.kind, key: backupItems.key, name: backupItems.name, masked: backupItems.masked })
       .from(backupItems)
       .where(eq(backupItems.backupId, backupId))
-      .orderBy(asc(backupItems.kind), asc(backupItems.key)) as Promise<
-      Pick<BackupItem, 'kind' | 'key' | 'name' | 'masked'>[]
-    >;
+      .orderBy(asc(backupItems.kind), asc(backupItems.key));
+    return rows.map((row) => ({ ...row, kind: kindSchema.parse(row.kind) }));
   }
 
   async find(id: string): Promise<BackupRow | undefined> {
