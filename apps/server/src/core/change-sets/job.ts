@@ -83,7 +83,7 @@ export class ChangeSetJob {
     const { repository, tokens, queue } = deps;
     this.leased = new LeasedJobs(deps, {
       name: 'change set',
-      metric: 'change sets',
+      metric: 'change-sets',
       leases: repository.leases,
       queue,
       queueOf: () => CHANGE_SET_QUEUE,
