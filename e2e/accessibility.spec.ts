@@ -15,7 +15,8 @@ test('the sign-in page has no accessibility violation', async ({ page }) => {
 const signedInPaths = Object.values(PATHS).filter((path) => path !== PATHS.login && path !== PATHS.home);
 
 test('every page of the app has no accessibility violation', async ({ page }) => {
-  test.setTimeout(120_000);
+  // Every page in turn, beside the other workers' tests.
+  test.setTimeout(240_000);
   await signIn(page, 'superuser@demo.local');
   const found: string[] = [];
   for (const path of signedInPaths) {
