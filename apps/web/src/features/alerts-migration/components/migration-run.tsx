@@ -1,5 +1,5 @@
 import { isFinished, type ChangeSetItem, type MigrationRun } from '@ce/contract';
-import { ItemStatus } from '../../../components/ui/change-set-progress';
+import { actionColumn, OUTCOME_COLUMNS } from '../../../components/run-panel/change-set-columns';
 import { Button } from '../../../components/ui/button';
 import type { ColumnDef } from '../../../components/ui/data-table';
 import { changeSetEndToast } from '../../../components/ui/run-end-toast';
@@ -21,15 +21,8 @@ const ACTION_WORDS: Record<string, string> = {
 const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
   { id: 'subject', header: 'Name', accessorFn: (item) => item.subject },
   { id: 'group', header: 'Account group', accessorFn: (item) => item.accountGroupName },
-  { id: 'action', header: 'Action', accessorFn: (item) => ACTION_WORDS[item.action] ?? item.action },
-  {
-    id: 'status',
-    header: 'Status',
-    accessorFn: (item) => item.status,
-    cell: ({ row }) => <ItemStatus status={row.original.status} />,
-  },
-  { id: 'id', header: 'Id', accessorFn: (item) => item.resultId ?? '' },
-  { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
+  actionColumn(ACTION_WORDS),
+  ...OUTCOME_COLUMNS,
 ];
 
 /** What a migration (or its undo) says when it ends: the words of every writing tool. */

@@ -1,5 +1,5 @@
 import { isFinished, type ChangeSetItem, type RestoreRun } from '@ce/contract';
-import { ItemStatus } from '../../../components/ui/change-set-progress';
+import { actionColumn, OUTCOME_COLUMNS } from '../../../components/run-panel/change-set-columns';
 import type { ColumnDef } from '../../../components/ui/data-table';
 import { changeSetEndToast } from '../../../components/ui/run-end-toast';
 import { RunPanel } from '../../../components/run-panel/run-panel';
@@ -14,15 +14,8 @@ const ACTIONS: Record<string, string> = {
 };
 const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
   { id: 'subject', header: 'Item', accessorFn: (item) => item.subject },
-  { id: 'action', header: 'Action', accessorFn: (item) => ACTIONS[item.action] ?? item.action },
-  {
-    id: 'status',
-    header: 'Status',
-    accessorFn: (item) => item.status,
-    cell: ({ row }) => <ItemStatus status={row.original.status} />,
-  },
-  { id: 'id', header: 'Id', accessorFn: (item) => item.resultId ?? '' },
-  { id: 'outcome', header: 'Outcome', accessorFn: (item) => item.error ?? item.note ?? '' },
+  actionColumn(ACTIONS),
+  ...OUTCOME_COLUMNS,
 ];
 
 /** What a restore (or its undo) says when it ends: the words of every writing tool. */
