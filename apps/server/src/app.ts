@@ -6,13 +6,12 @@ import type { DestinationStream } from 'pino';
 import type { PlatformClient } from '@ce/platform-client';
 import type { Sandbox } from '@ce/sandbox';
 import type { AppConfig } from './config/config.js';
-import type { AlertsMigrationService } from './modules/alerts-migration/alerts-migration.service.js';
+import { alertsMigrationModule } from './modules/alerts-migration/index.js';
 import { apiTokensModule } from './modules/api-tokens/index.js';
 import { auditModule } from './modules/audit/index.js';
 import { authModule } from './modules/auth/index.js';
-import type { BackupJob } from './modules/backup-restore/backup.job.js';
-import type { BackupsService } from './modules/backup-restore/backups.service.js';
-import type { BulkService } from './modules/bulk/bulk.service.js';
+import { backupRestoreModule } from './modules/backup-restore/index.js';
+import { bulkModule } from './modules/bulk/index.js';
 import { compatModule } from './modules/compat/index.js';
 import { customerModule } from './modules/customer/index.js';
 import { dashboardsModule } from './modules/dashboards/index.js';
@@ -27,8 +26,9 @@ import { ssoModule } from './modules/sso/index.js';
 import { trackerModule } from './modules/tracker/index.js';
 import { usageModule } from './modules/usage/index.js';
 import { usersModule } from './modules/users/index.js';
-import type { ChangeSetJob } from './core/change-sets/job.js';
-import { registerGroupTools } from './group-tools.js';
+import { mergeTools } from './core/change-sets/handlers.js';
+import { ChangeSetJob } from './core/change-sets/job.js';
+import { ChangeSetRepository } from './core/change-sets/repository.js';
 import { prepareDataDir } from './core/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './core/database.js';
 import { ExclusiveLocks } from './core/exclusive-locks.js';
@@ -86,7 +86,7 @@ export interface BuiltApp {
     | 'tracker'
   > & { platform: PlatformClient };
   /** The background jobs of the modules that have them (tests play the worker through these). */
-  jobs: { reports: ModuleServices['reportJobs']; changeSets: ChangeSetJob; backups: BackupJob };
+  jobs: { reports: ModuleServices['reportJobs']; changeSets: ChangeSetJob; backups: ModuleServices['backupJob'] };
   /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
@@ -95,41 +95,42 @@ export interface BuiltApp {
 
 declare module './core/modules.js' {
   interface ModuleServices {
-    bulk: BulkService;
-    migration: AlertsMigrationService;
-    backups: BackupsService;
     changeSetJob: ChangeSetJob;
-    backupJob: BackupJob;
   }
 }
 
 /**
- * The tools that act on a customer's account groups as a whole (bulk, alerts migration, backup & restore):
- * every write into a customer's account goes through one change-set engine; backups read groups whole.
+ * The change-set engine: every write into a customer's account, with the kinds of change set and the actions
+ * the writing tools registered (a name registered twice refuses to start); each write is audited.
  */
-const groupToolsModule: AppModule = {
-  name: 'group tools',
+const changeSetEngine: AppModule = {
+  name: 'change sets',
   async register(context) {
-    const { app, db, queue, tokens, platform, webex, config, metrics, services } = context;
-    const { bulk, changeSetJob, migration, backups, backupJob, backupRestore } = await registerGroupTools(app, {
-      db,
-      queue,
-      tokens,
-      platform,
-      customer: services.get('customer'),
-      usage: services.get('usage'),
-      audit: services.get('audit'),
-      webex,
-      config,
-      metrics,
+    const { app, changeSets, config, services } = context;
+    const audit = services.get('audit');
+    const changeSetJob = new ChangeSetJob({
+      repository: changeSets,
+      queue: context.queue,
+      tokens: context.tokens,
+      platform: context.platform,
+      tools: mergeTools(...context.changeSetKinds.items),
+      onWrite: async (run, item, resultId) =>
+        audit.record(
+          { id: run.userId, email: await changeSets.requesterEmail(run.userId) },
+          `change-set.${item.action}`,
+          `${run.organizationName} / ${item.accountGroupName}: ${item.subject}`,
+          { changeSet: run.id, kind: run.kind, aid: item.aid, resultId },
+        ),
+      logger: context.logger,
+      instanceId: config.instanceId,
+      leaseMs: config.jobLeaseMs,
+      metrics: context.metrics,
     });
-    context.jobs.add(...changeSetJob.jobs(config.retentionDays), ...backupJob.jobs(config.backupRetentionDays));
-    context.jobs.onStarted.add(
-      (embedded) => changeSetJob.recoverOrphans(embedded),
-      (embedded) => backupJob.recoverOrphans(embedded),
-    );
-    context.notificationSources.add(bulk, migration, backupRestore);
-    return { bulk, migration, backups, changeSetJob, backupJob };
+    // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
+    app.addHook('preClose', async () => changeSetJob.stop());
+    context.jobs.add(...changeSetJob.jobs(config.retentionDays));
+    context.jobs.onStarted.add((embedded) => changeSetJob.recoverOrphans(embedded));
+    return { changeSetJob };
   },
 };
 
@@ -148,7 +149,10 @@ const MODULES: readonly AppModule[] = [
   feedbackModule,
   customerModule,
   reportsModule,
-  groupToolsModule,
+  bulkModule,
+  alertsMigrationModule,
+  backupRestoreModule,
+  changeSetEngine,
   dashboardsModule,
   trackerModule,
   pcapModule,
@@ -237,6 +241,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       db,
       queue,
       tokens,
+      changeSets: new ChangeSetRepository(db),
       metrics,
       throttle,
       locks,

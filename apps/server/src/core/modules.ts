@@ -3,6 +3,7 @@ import type { SessionUser, WorkNotification } from '@ce/contract';
 import type { Externals } from '../adapters/externals.js';
 import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
+import type { ChangeSetRepository } from './change-sets/repository.js';
 import type { Database, Db } from './database.js';
 import type { ExclusiveLocks } from './exclusive-locks.js';
 import type { Job } from './jobs.js';
@@ -77,6 +78,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   queue: JobQueue;
   /** The customer tokens held for jobs. */
   tokens: SealedTokens;
+  /** Where the writing tools' runs (change sets) are kept: their run services read and start them there. */
+  changeSets: ChangeSetRepository;
   metrics: Metrics;
   throttle: SharedThrottle;
   locks: ExclusiveLocks;

@@ -1,34 +1,60 @@
 import { Button } from './ui/button';
 import { Select } from './ui/field';
 import { TokenField } from './ui/token-field';
+import type { TokenList } from '../lib/recent-tokens';
 import type { Customer } from '../lib/use-customer';
+
+/** What a token step reads and does: the token as typed, the recent tokens' list, and Load Account Groups. */
+export interface TokenLoader {
+  rawToken: string;
+  setToken: (token: string) => void;
+  loading: boolean;
+  load: () => Promise<unknown>;
+}
+
+/** A customer's token (with the user's recent ones of the tool) and Load Account Groups, on one line. */
+export function TokenLoadRow({
+  loader,
+  list,
+  label,
+  name,
+}: {
+  loader: TokenLoader;
+  list: TokenList;
+  label: string;
+  name?: string;
+}) {
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div className="min-w-72 flex-1">
+        <TokenField
+          label={label}
+          name={name}
+          placeholder="Paste the Org Admin's API token"
+          recent={{ list, pick: loader.setToken }}
+          value={loader.rawToken}
+          onChange={(event) => loader.setToken(event.target.value)}
+        />
+      </div>
+      <Button
+        variant="primary"
+        className="mb-[2px]"
+        busy={loader.loading}
+        busyLabel="Checking the token"
+        onClick={() => void loader.load()}
+      >
+        Load Account Groups
+      </Button>
+    </div>
+  );
+}
 
 /** A customer's token, Load Account Groups, and the organization when the token sees more than one. */
 export function CustomerFields({ customer, label, name }: { customer: Customer; label: string; name: string }) {
   const { organizations } = customer;
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="min-w-72 flex-1">
-          <TokenField
-            label={label}
-            name={name}
-            placeholder="Paste the Org Admin's API token"
-            recent={{ list: customer.list, pick: customer.setToken }}
-            value={customer.rawToken}
-            onChange={(event) => customer.setToken(event.target.value)}
-          />
-        </div>
-        <Button
-          variant="primary"
-          className="mb-[2px]"
-          busy={customer.loading}
-          busyLabel="Checking the token"
-          onClick={() => void customer.load()}
-        >
-          Load Account Groups
-        </Button>
-      </div>
+      <TokenLoadRow loader={customer} list={customer.list} label={label} name={name} />
       {organizations.length > 1 && (
         <Select
           label="Organization"

@@ -1,7 +1,7 @@
 import { AppError } from '../../core/errors.js';
 import { BackupArchiveReader, type ArchiveLimits, type ItemHalf } from './archive-reader.js';
 import { BackupArchiveError, type BackupItem } from './archive.js';
-import type { BackupsRepository } from './backups.repository.js';
+import type { BackupsRepository } from './backup-restore.repository.js';
 
 /** Halves written to the index at a time while an archive is read: memory holds this many files at most. */
 const HALVES_AT_ONCE = 100;

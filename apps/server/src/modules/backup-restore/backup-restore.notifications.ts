@@ -1,6 +1,6 @@
 import { PATHS, type SessionUser, type WorkNotification } from '@ce/contract';
 import type { NotificationSource } from '../notifications/notifications.service.js';
-import type { BackupsRepository } from './backups.repository.js';
+import type { BackupsRepository } from './backup-restore.repository.js';
 
 /** Backups that failed and restores (or their undo) that failed or left items failed, told wherever the user is. */
 export function backupRestoreNotifications(

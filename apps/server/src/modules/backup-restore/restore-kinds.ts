@@ -5,7 +5,7 @@ import type { ChangeSetRow } from '../../core/change-sets/repository.js';
 import type { ArchiveLimits } from './archive-reader.js';
 import type { BackupItem } from './archive.js';
 import { backupItems } from './backup-index.js';
-import type { BackupsRepository } from './backups.repository.js';
+import type { BackupsRepository } from './backup-restore.repository.js';
 import { endpointAgentNames } from './kinds/endpoint-test.js';
 import { testType } from './kinds/test.js';
 import { readGroup } from './read.js';

@@ -6,7 +6,8 @@ import { AppError } from '../../core/errors.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { BULK_ACTIONS, type ItemAction, type StoredPayload } from './bulk-actions.js';
 import { storedInput } from './bulk-input.js';
-import { createBody, inventory, nameKey, planCells, uniqueName } from './bulk-plan.js';
+import { createBody, nameKey, planCells, uniqueName } from './bulk-plan.js';
+import { inventory } from './read.js';
 
 /** One new item of `action`, its payload shaped as the action reads it back. */
 function newItem<A extends ItemAction>(

@@ -19,7 +19,8 @@ import { platformFailure } from '../../core/change-sets/handlers.js';
 import type { RunService } from '../../core/runs/run-service.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import { toStoredInput } from './bulk-input.js';
-import { findDuplicates, inventory, planCells } from './bulk-plan.js';
+import { findDuplicates, planCells } from './bulk-plan.js';
+import { inventory } from './read.js';
 
 /** Every account group a request touches. */
 function aidsOf(request: CreateBulkRun): string[] {

@@ -18,8 +18,8 @@ import { readForCustomer, type CustomerService } from '../customer/customer.serv
 import { BackupArchiveReader, type ArchiveLimits } from './archive-reader.js';
 import { BackupArchiveError, type BackupItem } from './archive.js';
 import { backupItemNames, backupItems, indexArchive } from './backup-index.js';
-import { sendBackupJob } from './backup.job.js';
-import { UPLOADING, type BackupQuery, type BackupRow, type BackupsRepository } from './backups.repository.js';
+import { sendBackupJob } from './backup-restore.job.js';
+import { UPLOADING, type BackupQuery, type BackupRow, type BackupsRepository } from './backup-restore.repository.js';
 import { drift } from './drift.js';
 import { readGroup } from './read.js';
 

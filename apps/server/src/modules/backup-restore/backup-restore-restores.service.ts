@@ -15,7 +15,7 @@ import { runBasics, type RunKind, type RunService } from '../../core/runs/run-se
 import type { ResultRow } from '../../report-kit/change-set-results.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { ArchiveLimits } from './archive-reader.js';
-import type { BackupsRepository } from './backups.repository.js';
+import type { BackupsRepository } from './backup-restore.repository.js';
 import { RESTORE_KINDS, restoreInputSchema, restorePlan, type RestoreInput } from './restore-kinds.js';
 
 export interface RestoresDependencies {

@@ -17,7 +17,7 @@ import { requireUser } from '../../core/access.js';
 import { sendAttachment } from '../../core/attachment.js';
 import { AppError, errorResponses } from '../../core/errors.js';
 import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
-import type { BackupsService } from './backups.service.js';
+import type { BackupsService } from './backup-restore-backups.service.js';
 import { driftHtml, driftWorkbook } from './drift-export.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);

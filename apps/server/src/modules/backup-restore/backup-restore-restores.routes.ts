@@ -4,7 +4,7 @@ import { restorePlanSchema, restoreRequestSchema, restoreRunSchema, restoreUndoS
 import { requireUser } from '../../core/access.js';
 import { errorResponses } from '../../core/errors.js';
 import { runRoutes } from '../../core/runs/run-routes.js';
-import type { RestoresService } from './restores.service.js';
+import type { RestoresService } from './backup-restore-restores.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const backupParams = z.object({ id: z.uuid() });

@@ -8,7 +8,7 @@ import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { backups } from '../../db/schema.js';
 import { BackupArchiveWriter, type BackupItem } from './archive.js';
-import type { BackupRow, BackupsRepository } from './backups.repository.js';
+import type { BackupRow, BackupsRepository } from './backup-restore.repository.js';
 import { readGroup } from './read.js';
 
 export const BACKUP_QUEUE = 'backups.run';
