@@ -15,7 +15,7 @@ import {
 import { expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
 
 test.beforeEach(async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(120_000);
   await signIn(page, 'tam@demo.local');
 });
 
