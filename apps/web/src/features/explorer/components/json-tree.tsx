@@ -18,7 +18,8 @@ export function JsonTree({ value, name, depth = 0 }: { value: unknown; name?: st
   const summary = Array.isArray(value) ? `[${entries.length}]` : `{${entries.length}}`;
   return (
     <details open={depth < 2} className="pl-4">
-      <summary className="cursor-pointer">
+      {/* At least 24 px high: a fold is a target, and the folds are stacked (WCAG 2.2 target size). */}
+      <summary className="min-h-6 cursor-pointer leading-6">
         {label}
         <span className="text-slate-500">{summary}</span>
       </summary>
