@@ -34,7 +34,7 @@ export function ReportTool({ title, description, badge, buttons }: ReportToolPro
         {buttons.map((button) => (
           <Button key={button.mission} variant="primary" onClick={() => setOpen(button)}>
             {button.label}
-            {button.badge && <span className="rounded bg-white/20 px-1 text-xs">{button.badge}</span>}
+            {button.badge && <span className="rounded bg-white px-1 text-xs text-brand-800">{button.badge}</span>}
           </Button>
         ))}
       </div>
