@@ -78,6 +78,28 @@ describe('CheckList', () => {
     unmount();
   });
 
+  it('in a read-only form (a disabled fieldset) is no scrolling box: neither way, so nothing unreachable scrolls', () => {
+    render(
+      <fieldset disabled>
+        <CheckList
+          items={groups.slice(0, 3)}
+          itemKey={(group) => group.aid}
+          renderItem={(group) => <span>{group.name}</span>}
+          matches={byName}
+          selected={new Set()}
+          onSelectedChange={() => undefined}
+          label="Agents"
+          searchLabel="Search agents"
+        />
+      </fieldset>,
+    );
+    const box = screen.getByRole('list', { name: 'Agents' }).parentElement;
+    // overflow-y: auto makes overflow-x auto too: a long agent's name would scroll the box sideways.
+    expect(box?.className).toContain('[fieldset:disabled_&]:overflow-visible');
+    expect(box?.className).toContain('[fieldset:disabled_&]:max-h-none!');
+    expect(box?.className).toContain('[fieldset:disabled_&]:h-auto!');
+  });
+
   it('names its buttons after what it lists, or leaves search and buttons to its page', () => {
     const few = groups.slice(0, 3);
     const { unmount } = render(

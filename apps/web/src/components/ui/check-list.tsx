@@ -139,8 +139,10 @@ export function CheckList<T>({
         // Inline, so the spec's height holds wherever the list is rendered; a short list is no taller than its rows.
         style={virtual ? { height } : { maxHeight: height }}
         // In a read-only form (a disabled fieldset: nothing in it takes focus) the list is shown whole, not as a
-        // scrolling box a keyboard could not reach.
-        className="overflow-y-auto rounded-md border border-slate-200 [fieldset:disabled_&]:max-h-none!"
+        // scrolling box a keyboard could not reach: neither down (no max height) nor sideways (overflow-y auto
+        // makes overflow-x auto too, so a long row would still scroll the box). A long (virtual) list is then as tall
+        // as its rows, so all of them are in view and drawn.
+        className="overflow-y-auto rounded-md border border-slate-200 [fieldset:disabled_&]:h-auto! [fieldset:disabled_&]:max-h-none! [fieldset:disabled_&]:overflow-visible"
       >
         {filtered.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{emptyText}</p>
