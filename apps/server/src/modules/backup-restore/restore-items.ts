@@ -30,7 +30,6 @@ export function restoreItems(
       position,
       phase: step.phase,
       side: target.side,
-      templateIndex: null,
       aid: target.aid,
       accountGroupName: target.accountGroupName,
       subject: step.name,
