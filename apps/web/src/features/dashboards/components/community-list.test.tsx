@@ -9,7 +9,7 @@ afterEach(() => {
 
 describe('the community gallery', () => {
   it("says the spec's words when nobody has cloned a dashboard yet, and how to start it", async () => {
-    const fetch = vi.fn(async () => Response.json({ dashboards: [] }));
+    const fetch = vi.fn(async (_url: string) => Response.json({ dashboards: [] }));
     vi.stubGlobal('fetch', fetch);
     render(
       <QueryClientProvider client={new QueryClient()}>
