@@ -179,6 +179,13 @@ export interface AlertRuleBody {
   testIds?: string[];
   notifications?: Record<string, unknown>;
 }
+/** A body to send as an alert rule's: the fields `RuleDetailUpdate` requires, the others along as given. */
+export const alertRuleBodySchema = z.looseObject({
+  ruleName: z.string(),
+  expression: z.string(),
+  alertType: z.string(),
+  roundsViolatingOutOf: z.number(),
+}) satisfies z.ZodType<AlertRuleBody>;
 
 export const alertSchema = z.looseObject({
   id: z.string(),

@@ -21,8 +21,11 @@ export const alertRules = (caller: Caller) => ({
       signal,
       idempotent: false,
     }),
-  /** Replaces a rule's definition (PUT: the whole body, as for a creation). */
-  update: (ruleId: string, body: AlertRuleBody, aid?: string, signal?: AbortSignal) =>
+  /**
+   * Replaces a rule's definition (PUT: the whole body, as for a creation). An empty body changes nothing:
+   * it asks whether the user may write (403 when not).
+   */
+  update: (ruleId: string, body: AlertRuleBody | Record<string, never>, aid?: string, signal?: AbortSignal) =>
     caller.request(alertRuleSchema, `alerts/rules/${encodeURIComponent(ruleId)}`, 'updated alert rule', {
       method: 'PUT',
       body,

@@ -1,3 +1,4 @@
+import type { Capability } from '@ce/contract';
 import {
   bigserial,
   boolean,
@@ -153,7 +154,7 @@ export const apiTokens = pgTable(
     name: text('name').notNull(),
     tokenHash: text('token_hash').notNull().unique(),
     hint: text('hint').notNull(),
-    capabilities: jsonb('capabilities').$type<string[]>().notNull(),
+    capabilities: jsonb('capabilities').$type<Capability[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),

@@ -1,13 +1,8 @@
 import { z } from 'zod';
+import { alertRuleBodySchema as ruleBody } from '@ce/platform-client';
 import { changeHandler, deleteOnce, sendAgain, type AnyChangeHandler } from '../../core/change-sets/handlers.js';
 import type { ChangeItemRow } from '../../core/change-sets/repository.js';
 
-const ruleBody = z.looseObject({
-  ruleName: z.string(),
-  expression: z.string(),
-  alertType: z.string(),
-  roundsViolatingOutOf: z.number(),
-});
 const windowBody = z.looseObject({ name: z.string(), testIds: z.array(z.string()) });
 
 /** The platform permissions the writes need (named when the platform answers 403, checked before a plan). */
@@ -18,7 +13,7 @@ export const EDIT_WINDOWS = 'Edit alert suppression windows';
 const tookIt = (item: ChangeItemRow) =>
   item.status === 'done' || (item.status === 'skipped' && item.details?.status === 'unchanged');
 
-const sourceOf = (item: ChangeItemRow) => (item.payload as { sourceRuleId?: unknown }).sourceRuleId;
+const sourceOf = (item: ChangeItemRow) => item.payload.sourceRuleId;
 
 /** The alerts migration's writes, as the change-set engine performs, reconciles and undoes them. */
 export const MIGRATION_ACTIONS: Record<string, AnyChangeHandler> = {

@@ -1,7 +1,5 @@
 import type { AlertRule } from '@ce/platform-client';
-
-const list = (value: unknown): Record<string, unknown>[] =>
-  Array.isArray(value) ? (value as Record<string, unknown>[]) : [];
+import { listOf, recordOf, recordsOf } from '../../core/json.js';
 
 /** Where the bracket that opens `text` closes (brackets inside quoted strings do not count); -1: it does not. */
 function closingBracket(text: string): number {
@@ -36,15 +34,15 @@ export function conditionInWords(rule: AlertRule): string {
 
 /** Who a rule tells, in words: email recipients, webhooks by name, third-party integrations by type. */
 export function notificationsInWords(rule: AlertRule): string[] {
-  const notifications = (rule.notifications ?? {}) as Record<string, unknown>;
-  const email = notifications.email as { recipients?: unknown[] } | undefined;
+  const notifications = rule.notifications ?? {};
+  const recipients = recordOf(notifications.email).recipients;
   return [
-    ...(email?.recipients ?? []).map((recipient) => `Email: ${String(recipient)}`),
-    ...list(notifications.webhook).map((hook) => `Webhook: ${String(hook.integrationName ?? hook.integrationId)}`),
-    ...list(notifications.customWebhook).map(
+    ...listOf(recipients).map((recipient) => `Email: ${String(recipient)}`),
+    ...recordsOf(notifications.webhook).map((hook) => `Webhook: ${String(hook.integrationName ?? hook.integrationId)}`),
+    ...recordsOf(notifications.customWebhook).map(
       (hook) => `Custom webhook: ${String(hook.integrationName ?? hook.integrationId)}`,
     ),
-    ...list(notifications.thirdParty).map(
+    ...recordsOf(notifications.thirdParty).map(
       (integration) => `Integration: ${String(integration.integrationType ?? integration.integrationId)}`,
     ),
   ];

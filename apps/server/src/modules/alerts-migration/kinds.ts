@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { WebexClient } from '../../adapters/webex-client.js';
 import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
 import type { ChangeItemRow, ChangeSetRow } from '../../core/change-sets/repository.js';
+import { recordsOf } from '../../core/json.js';
 import { resultsWorkbook, type ResultRow } from '../../report-kit/change-set-results.js';
 import { mdLines, mdSafe } from '../../report-kit/markdown.js';
 import { MIGRATION_ACTIONS } from './actions.js';
@@ -30,7 +31,7 @@ const ACTION_WORDS: Record<string, string> = {
 export function resultRows(items: ChangeItemRow[]): ResultRow[] {
   return items.map((item) => {
     const details = item.details ?? {};
-    const dropped = Array.isArray(details.dropped) ? (details.dropped as { name?: string; reason?: string }[]) : [];
+    const dropped = recordsOf(details.dropped);
     return {
       accountGroup: item.accountGroupName,
       kind: item.action.endsWith('window') ? 'Suppression window' : 'Alert rule',
@@ -40,7 +41,9 @@ export function resultRows(items: ChangeItemRow[]): ResultRow[] {
       id: item.resultId,
       note: item.note,
       error: item.error,
-      dropped: dropped.map((reference) => `${reference.name ?? ''}: ${reference.reason ?? ''}`).join('; '),
+      dropped: dropped
+        .map((reference) => `${String(reference.name ?? '')}: ${String(reference.reason ?? '')}`)
+        .join('; '),
     };
   });
 }

@@ -8,6 +8,7 @@ import {
 import type { PlatformSession } from '@ce/platform-client';
 import type { ChangeSessions } from '../../core/change-sets/handlers.js';
 import type { NewChangeItem } from '../../core/change-sets/repository.js';
+import { recordOf } from '../../core/json.js';
 import { mapPool } from '../../core/map-pool.js';
 import { MIGRATION_ACTIONS } from './actions.js';
 import { notificationsInWords, valueInWords } from './describe.js';
@@ -85,9 +86,7 @@ const differenceInWords = (field: string, value: unknown, testNames: Map<string,
   field === 'testIds' && Array.isArray(value)
     ? valueInWords(value.map((testId: string) => testNames.get(testId) ?? testId))
     : field === 'notifications'
-      ? valueInWords(
-          notificationsInWords({ ruleId: '', ruleName: '', notifications: value as Record<string, unknown> }),
-        )
+      ? valueInWords(notificationsInWords({ ruleId: '', ruleName: '', notifications: recordOf(value) }))
       : valueInWords(value);
 
 /** The plan's account of a rule item, as its table and the results file show it. */

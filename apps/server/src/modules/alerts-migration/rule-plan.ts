@@ -5,6 +5,7 @@ import {
   type DroppedReference,
   type ResolvedReference,
 } from '../../core/change-sets/change-item.js';
+import { listOf, recordOf, recordsOf } from '../../core/json.js';
 
 /** A test as a rule names it: matched in a target by name and type. */
 export interface RuleTest {
@@ -89,7 +90,6 @@ const WEBHOOK_KINDS = ['webhook', 'customWebhook'] as const;
 type Notification = Record<string, unknown>;
 
 const testIdsOf = (rule: AlertRule) => rule.testIds ?? rule.tests?.map((test) => test.testId) ?? [];
-const listOf = (value: unknown): Notification[] => (Array.isArray(value) ? (value as Notification[]) : []);
 
 /** A rule as the body a POST or PUT takes, with its tests and notifications as given. */
 function bodyOf(rule: AlertRule, testIds: string[], notifications: Record<string, unknown>): AlertRuleBody {
@@ -108,7 +108,7 @@ function bodyOf(rule: AlertRule, testIds: string[], notifications: Record<string
 
 /** The notifications of a target's own rule, as comparable as a mapped one. */
 const ownNotifications = (rule: AlertRule) => {
-  const notifications = { ...((rule.notifications ?? {}) as Record<string, unknown>) };
+  const notifications = { ...rule.notifications };
   for (const [key, value] of Object.entries(notifications))
     if (Array.isArray(value) && value.length === 0) delete notifications[key];
   return notifications;
@@ -167,10 +167,9 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
     return source.rules.map((rule): RuleChange => {
       const { testIds, resolved, dropped } = testMapper(testIdsOf(rule));
       const notifications: Record<string, unknown> = {};
-      const given = (rule.notifications ?? {}) as Record<string, unknown>;
-      const email = given.email as { recipients?: unknown[] } | undefined;
-      const recipients = email?.recipients ?? [];
-      if (recipients.length && (target.sameOrganization || options.keepRecipients)) notifications.email = email;
+      const given = rule.notifications ?? {};
+      const recipients = listOf(recordOf(given.email).recipients);
+      if (recipients.length && (target.sameOrganization || options.keepRecipients)) notifications.email = given.email;
       else
         for (const recipient of recipients)
           dropped.push({
@@ -178,7 +177,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
             name: String(recipient),
             reason: "An email address of the source's organization: kept in another organization only when asked",
           });
-      const thirdParty = listOf(given.thirdParty);
+      const thirdParty = recordsOf(given.thirdParty);
       if (target.sameOrganization && thirdParty.length) notifications.thirdParty = thirdParty;
       for (const integration of target.sameOrganization ? [] : thirdParty)
         dropped.push({
@@ -188,7 +187,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         });
       for (const kind of WEBHOOK_KINDS) {
         const mapped: Notification[] = [];
-        for (const integration of listOf(given[kind])) {
+        for (const integration of recordsOf(given[kind])) {
           const name = String(integration.integrationName ?? integration.integrationId ?? '');
           const match = webhooksByName.get(name);
           if (match) {
@@ -214,6 +213,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         testIds,
         notifications,
       );
+      const knownIds: string[] = [];
       const item = {
         kind: 'alert-rule',
         targetAid: target.aid,
@@ -223,7 +223,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         sourceId: rule.ruleId,
         sourceName: rule.ruleName,
         existingId: null,
-        knownIds: [] as string[],
+        knownIds,
       };
       const hadTests = testIdsOf(rule).length > 0;
       if (hadTests && testIds.length === 0 && options.whenNoTestsLeft === 'skip')

@@ -1,4 +1,4 @@
-import { PlatformError, type AlertRuleBody, type PlatformSession, type PlatformUser } from '@ce/platform-client';
+import { PlatformError, type PlatformSession, type PlatformUser } from '@ce/platform-client';
 import { EDIT_RULES, EDIT_WINDOWS } from './actions.js';
 
 /** One kind of write a plan makes into one account group, and the token that makes it. */
@@ -18,7 +18,7 @@ export interface PlannedWrite {
  */
 const NO_SUCH_ID = '0';
 const PROBES: Record<string, (session: PlatformSession, aid: string) => Promise<unknown>> = {
-  [EDIT_RULES]: (session, aid) => session.alertRules.update(NO_SUCH_ID, {} as AlertRuleBody, aid),
+  [EDIT_RULES]: (session, aid) => session.alertRules.update(NO_SUCH_ID, {}, aid),
   [EDIT_WINDOWS]: (session, aid) => session.alertSuppressionWindows.update(NO_SUCH_ID, {}, aid),
 };
 

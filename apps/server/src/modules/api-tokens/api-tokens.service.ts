@@ -8,7 +8,6 @@ import {
   roleFromLocale,
   type ApiToken,
   type ApiTokenSettings,
-  type Capability,
   type CreateApiToken,
   type CreatedApiToken,
   type SessionUser,
@@ -31,14 +30,14 @@ export interface TokenCaller {
 
 /** The capabilities a token carries that its owner's role no longer holds. */
 const lost = (row: Pick<ApiTokenRow, 'capabilities'>, owner: Pick<UserRow, 'locale'>) =>
-  row.capabilities.filter((capability) => !can(roleFromLocale(owner.locale), capability as Capability));
+  row.capabilities.filter((capability) => !can(roleFromLocale(owner.locale), capability));
 
 function toApiToken(row: ApiTokenWithOwner, now: Date): ApiToken {
   return {
     id: row.id,
     name: row.name,
     hint: row.hint,
-    capabilities: row.capabilities as Capability[],
+    capabilities: row.capabilities,
     owner: { id: row.userId, email: row.ownerEmail },
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt.toISOString(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { eachDetail, namesField, namingTests, testKeysOf, split, type BackupKindDescriptor } from './kind.js';
+import { alertRuleBodySchema } from '@ce/platform-client';
+import { eachDetail, namesField, namingTests, testKeysOf, split, writable, type BackupKindDescriptor } from './kind.js';
 
 /** Alert rules: the tests a rule covers by key in `config` (by id in `server`). */
 export const alertRule: BackupKindDescriptor<'alert-rule'> = {
@@ -24,8 +25,10 @@ export const alertRule: BackupKindDescriptor<'alert-rule'> = {
     nameOf: (body) => String(body.ruleName),
     undoesUpdate: true,
     platform: {
-      create: async (session, _target, body, aid) => (await session.alertRules.create(body as never, aid)).ruleId,
-      update: (session, _target, id, body, aid) => session.alertRules.update(id, body as never, aid),
+      create: async (session, _target, body, aid) =>
+        (await session.alertRules.create(writable(alertRuleBodySchema, body), aid)).ruleId,
+      update: (session, _target, id, body, aid) =>
+        session.alertRules.update(id, writable(alertRuleBodySchema, body), aid),
       delete: (session, _target, id, aid) => session.alertRules.delete(id, aid),
       list: async (session, _target, aid) =>
         (await session.alertRules.list(aid)).map((rule) => ({ id: rule.ruleId, name: rule.ruleName })),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { PlatformSession } from '@ce/platform-client';
+import { PlatformError, type PlatformSession } from '@ce/platform-client';
 import type { DroppedReference, ResolvedReference } from '../../../core/change-sets/change-item.js';
+import { isRecord } from '../../../core/json.js';
 import { mapPool } from '../../../core/map-pool.js';
 import type { BackupItem } from '../archive.js';
 import type { FieldChange } from '../drift.js';
@@ -177,8 +178,21 @@ export const objectsField = (shape: z.ZodRawShape) =>
     .optional();
 export const objectField = (shape: z.ZodRawShape) => z.looseObject(shape, { error: 'must be an object' }).optional();
 
-export const isJson = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJson = isRecord;
+
+/**
+ * A body as a kind's platform write takes it (`schema`: the fields the platform requires), or refused as the
+ * platform would refuse it, naming each field, before any call (a backup edited by hand may lack one).
+ */
+export function writable<T>(schema: z.ZodType<T>, body: Json): T {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fieldErrors = parsed.error.issues.map((issue) => {
+    const field = issue.path.join('.');
+    return { field, message: `${field}: ${issue.message}` };
+  });
+  throw new PlatformError(400, 'The item cannot be written back', fieldErrors);
+}
 /** A field holding objects: those objects (none when it holds something else). */
 export const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter(isJson) : []);
 /** A field holding names: the names (none when it holds something else). */

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformClient } from '@ce/platform-client';
+import { itemFailure } from '../../../core/change-sets/handlers.js';
 import { readArchive } from '../archive-reader.js';
 import { writeArchive, type BackupItem } from '../archive.js';
 import { drift } from '../drift.js';
 import { readGroup } from '../read.js';
 import { restoreItems } from '../restore-items.js';
 import { planRestore } from '../restore-plan.js';
-import { BACKUP_KIND_LIST, BACKUP_KINDS } from './index.js';
+import { BACKUP_KIND_LIST, BACKUP_KINDS, restoreOf } from './index.js';
 
 /** One account group holding one item of every kind the platform serves, answered by path. */
 const PLATFORM: Record<string, unknown> = {
@@ -130,5 +131,27 @@ describe('the backup kinds', () => {
     expect(payload('test')).toMatchObject({ body: { agents: [{ agentId: '7777' }] } });
     expect(payload('alert-rule')).toMatchObject({ tests: { field: 'testIds', keys: ['http-server: Portal'] } });
     expect(payload('endpoint-scheduled-test')).toMatchObject({ variant: 'http-server', labels: { keys: ['Laptops'] } });
+  });
+
+  it('refuse a body the platform requires more of, naming each field missing, before any call', async () => {
+    const calls: string[] = [];
+    const counting = new PlatformClient({
+      baseUrl: 'https://api.example/v7',
+      retryBudgetMs: 0,
+      fetch: async (input) => {
+        calls.push(String(input instanceof Request ? input.url : input));
+        return Response.json({}, { status: 201 });
+      },
+    }).as({ token: 'a-token-of-forty-characters-for-the-test' });
+    // A backup edited by hand: the rule has lost its condition and its rounds.
+    const body = { ruleName: 'Latency', alertType: 'http-server', testIds: [] };
+    const refusal = await restoreOf('alert-rule')
+      .platform.create(counting, { key: 'Latency' }, body, '2002')
+      .catch((error: unknown) => error);
+    expect(itemFailure(refusal, { failure: 'Failed to restore the item' })).toBe(
+      'expression: Invalid input: expected string, received undefined; ' +
+        'roundsViolatingOutOf: Invalid input: expected number, received undefined',
+    );
+    expect(calls).toEqual([]);
   });
 });

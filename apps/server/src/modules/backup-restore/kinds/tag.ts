@@ -6,8 +6,8 @@ import {
   sendWithTests,
   split,
   strings,
+  writable,
   type BackupKindDescriptor,
-  type Json,
 } from './kind.js';
 
 /**
@@ -15,6 +15,9 @@ import {
  * by id in `server`. Assignments add up on the platform: an update assigns what the backup had, and its undo
  * takes nothing away.
  */
+/** A tag's body as a creation takes it: the fields it requires, the others along as given. */
+const tagBody = z.looseObject({ key: z.string(), value: z.string(), objectType: z.string() });
+
 export const tag: BackupKindDescriptor<'tag'> = {
   kind: 'tag',
   folder: 'tags',
@@ -56,7 +59,7 @@ export const tag: BackupKindDescriptor<'tag'> = {
     undoesUpdate: false,
     platform: {
       create: async (session, _target, body, aid) => {
-        const { assignments, ...created } = body as Json & { key: string; value: string; objectType: string };
+        const { assignments, ...created } = writable(tagBody, body);
         const { id } = await session.tags.create(created, aid);
         const ids = strings(assignments);
         if (ids.length)

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { PLATFORM_API_TEST_TYPES, PlatformError, type PlatformApiTestType } from '@ce/platform-client';
 import {
-  PLATFORM_API_TEST_TYPES,
-  PlatformError,
-  type PlatformApiTestType,
-  type TestCreateBody,
-} from '@ce/platform-client';
-import { eachDetail, isJson, namesField, objects, split, strings, type BackupKindDescriptor } from './kind.js';
+  eachDetail,
+  isJson,
+  namesField,
+  objects,
+  split,
+  strings,
+  writable,
+  type BackupKindDescriptor,
+} from './kind.js';
 
 /** How a test is known across groups: its type and name. */
 export const testKey = (test: { type: string; testName: string }) => `${test.type}: ${test.testName}`;
@@ -16,6 +20,9 @@ export function testType(text: string): PlatformApiTestType {
   if (!type) throw new PlatformError(400, `"${text}" is not a test type the platform knows.`);
   return type;
 }
+/** A test's body as a write takes it: its name, and its other fields as they were read (a DNS server test's servers as objects). */
+const testBody = z.looseObject({ testName: z.string() });
+
 /** A test's type, from its key. */
 const typeOf = (key: string) => testType(key.split(':')[0] ?? '');
 
@@ -99,8 +106,8 @@ export const test: BackupKindDescriptor<'test'> = {
     undoesUpdate: true,
     platform: {
       create: async (session, { key }, body, aid) =>
-        (await session.tests.create(typeOf(key), body as TestCreateBody, aid)).testId,
-      update: (session, { key }, id, body, aid) => session.tests.update(typeOf(key), id, body as TestCreateBody, aid),
+        (await session.tests.create(typeOf(key), writable(testBody, body), aid)).testId,
+      update: (session, { key }, id, body, aid) => session.tests.update(typeOf(key), id, writable(testBody, body), aid),
       delete: (session, { key }, id, aid) => session.tests.delete(typeOf(key), id, aid),
       list: async (session, { key }, aid) =>
         (await session.tests.listByType(typeOf(key), aid)).map((found) => ({ id: found.testId, name: found.testName })),
