@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { apiErrorSchema, type ApiError } from '@ce/contract';
+import { isRecord } from './json.js';
 import { isMalformedUpload, MALFORMED_UPLOAD_MESSAGE } from './uploads.js';
 
 /** An error the caller should see as is: status, stable code, plain message. */
@@ -15,6 +16,10 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 }
+
+/** An error's code in words (Node's `EPERM`, a parser's `FST_...`, a driver's SQLSTATE), when it carries one. */
+export const errorCode = (error: unknown): string | undefined =>
+  isRecord(error) && typeof error.code === 'string' ? error.code : undefined;
 
 export const unauthorized = (message = 'User not authenticated') => new AppError(401, 'unauthorized', message);
 export const forbidden = (message = 'You do not have permission to do this') => new AppError(403, 'forbidden', message);

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SqlExecutor } from './database.js';
+import { errorCode } from './errors.js';
 
 const DEADLOCK_DETECTED = '40P01';
 
@@ -39,7 +40,7 @@ export class JobQueue {
         await this.boss.createQueue(name);
         break;
       } catch (error) {
-        if ((error as { code?: string }).code !== DEADLOCK_DETECTED || attempt >= 5) throw error;
+        if (errorCode(error) !== DEADLOCK_DETECTED || attempt >= 5) throw error;
         await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.floor(Math.random() * 100)));
       }
     }

@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { AppError, errorCode } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,8 +38,8 @@ const MALFORMED =
 /** Whether an error is a malformed multipart request (the caller's fault, a 400), not one of ours. */
 export function isMalformedUpload(error: unknown): boolean {
   if (!(error instanceof Error) || 'statusCode' in error) return false;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return CUT_SHORT_CODES.has(code);
+  const code = errorCode(error);
+  if (code !== undefined) return CUT_SHORT_CODES.has(code);
   return MALFORMED.test(error.message);
 }
 
@@ -82,7 +82,7 @@ export async function readUploadForm(
     try {
       files.set(part.fieldname, await part.toBuffer());
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw form.tooLarge(part.fieldname);
+      if (errorCode(error) === 'FST_REQ_FILE_TOO_LARGE') throw form.tooLarge(part.fieldname);
       throw error;
     }
   }

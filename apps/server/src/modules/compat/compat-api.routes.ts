@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { ReportRequest } from '@ce/contract';
+import { reportRequestSchema } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+import { recordOf } from '../../core/json.js';
 import { originalCall } from './compat-kit.js';
 import { forward, tokenGroups, until } from './forward.js';
 import { readOriginalBody } from './original-body.js';
@@ -47,7 +48,7 @@ export function compatApiRoutes(app: FastifyInstance, prefix: string): void {
     'Create one test',
     async (request, reply) => {
       const original = readOriginalBody(request.body);
-      const data = (original.fields.testData ?? {}) as Record<string, unknown>;
+      const data = recordOf(original.fields.testData);
       const created = await createTest(app, request, requireToken(original), aidOf(request.body), data);
       return reply.status(created.status).send(created.body);
     },
@@ -61,7 +62,7 @@ export function compatApiRoutes(app: FastifyInstance, prefix: string): void {
     async (request, reply, user) => {
       const { report } = await requestReport(app, request, user, readOriginalBody(request.body), 'maintenance-window');
       const read = async () =>
-        (await forward<ReportRequest>(app, request, { method: 'GET', url: `/api/reports/${report.id}` })).body;
+        (await forward(app, request, { method: 'GET', url: `/api/reports/${report.id}` }, reportRequestSchema)).body;
       const ended = await until(read, (value) => value.status === 'done' || value.status === 'failed', WAIT_MS);
       if (ended.status === 'failed') throw new AppError(502, 'report_failed', ended.error ?? 'The report failed');
       const html = ended.artifacts.find((artifact) => artifact.contentType.startsWith('text/html'));

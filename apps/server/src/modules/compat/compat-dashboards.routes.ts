@@ -1,5 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { CommunityDashboard } from '@ce/contract';
+import {
+  communityDashboardSchema,
+  type CommunityDashboard,
+  communityListResponseSchema,
+  groupDashboardsResponseSchema,
+  voteResponseSchema,
+} from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import { originalCall } from './compat-kit.js';
 import { forward, organizationOf, tokenGroups } from './forward.js';
@@ -52,11 +58,12 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     async (request, _reply, user) => {
       const body = missionBody(request.body, user, 'Get Dashboard');
       const aid = firstGroup(body);
-      const answer = await forward<{ dashboards: unknown[] }>(app, request, {
-        method: 'POST',
-        url: '/api/dashboards/group',
-        payload: { token: requireToken(body), aid },
-      });
+      const answer = await forward(
+        app,
+        request,
+        { method: 'POST', url: '/api/dashboards/group', payload: { token: requireToken(body), aid } },
+        groupDashboardsResponseSchema,
+      );
       return { status: 'success', data: { dashboards: answer.body.dashboards } };
     },
   );
@@ -82,12 +89,12 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
       // The clone reads a screenshot by its content, not by its name.
       for (const [name, bytes] of files) clone.set(name, new Blob([new Uint8Array(bytes)]), `${name}.png`);
       const { payload, contentType } = await encodeForm(clone);
-      const answer = await forward<CommunityDashboard>(app, request, {
-        method: 'POST',
-        url: '/api/community-dashboards',
-        payload,
-        headers: { 'content-type': contentType },
-      });
+      const answer = await forward(
+        app,
+        request,
+        { method: 'POST', url: '/api/community-dashboards', payload, headers: { 'content-type': contentType } },
+        communityDashboardSchema,
+      );
       return { status: 'success', message: 'Dashboard stored successfully', data: original(answer.body) };
     },
     { config: { upload: true } },
@@ -101,10 +108,12 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     'The gallery',
     async (request, _reply, user) => {
       missionBody(request.body, user, 'Show All Dashboards');
-      const answer = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
-        method: 'GET',
-        url: '/api/community-dashboards',
-      });
+      const answer = await forward(
+        app,
+        request,
+        { method: 'GET', url: '/api/community-dashboards' },
+        communityListResponseSchema,
+      );
       return { status: 'success', data: answer.body.dashboards.map(original) };
     },
   );
@@ -118,11 +127,16 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
     async (request, _reply, user) => {
       const body = missionBody(request.body, user, 'Dash Vote');
       const id = String(body.fields.id ?? '');
-      const answer = await forward<{ votes: number; userVoted: boolean; message: string }>(app, request, {
-        method: 'POST',
-        url: `/api/community-dashboards/${encodeURIComponent(id)}/vote`,
-        payload: { action: body.fields.action },
-      });
+      const answer = await forward(
+        app,
+        request,
+        {
+          method: 'POST',
+          url: `/api/community-dashboards/${encodeURIComponent(id)}/vote`,
+          payload: { action: body.fields.action },
+        },
+        voteResponseSchema,
+      );
       return {
         status: 'success',
         data: { votes: answer.body.votes, user_voted: answer.body.userVoted },
@@ -144,10 +158,12 @@ export function compatDashboardsRoutes(app: FastifyInstance, prefix: string): vo
       const organization = organizationOf(await tokenGroups(app, request, token), [{ aid }], body.orgName);
       // The original names the gallery entry by its source dashboard's id (or the entry's own).
       const wanted = String(body.fields.id ?? body.fields.dashboardId ?? '');
-      const gallery = await forward<{ dashboards: CommunityDashboard[] }>(app, request, {
-        method: 'GET',
-        url: '/api/community-dashboards',
-      });
+      const gallery = await forward(
+        app,
+        request,
+        { method: 'GET', url: '/api/community-dashboards' },
+        communityListResponseSchema,
+      );
       // By the entry's id, else the newest entry cloned from that dashboard.
       const entry =
         gallery.body.dashboards.find((candidate) => candidate.id === wanted) ??

@@ -10,7 +10,7 @@ type Handler = (request: FastifyRequest, reply: FastifyReply, user: SessionUser)
  * A path parameter that names one of a few original calls: the document lists them (a script author sees
  * which exist) and any other name is refused with them in words.
  */
-export const callName = <const T extends readonly [string, ...string[]]>(names: T, refusal: string) =>
+export const callName = <const T extends readonly string[]>(names: T, refusal: string) =>
   z.enum(names, { error: () => `${refusal} ${names.join(', ')}.` });
 
 /**

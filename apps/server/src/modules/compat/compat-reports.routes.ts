@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { REPORT_REQUEST_MESSAGES, type DashboardMetrics, type ReportRequest } from '@ce/contract';
+import {
+  dashboardMetricsSchema,
+  REPORT_REQUEST_MESSAGES,
+  reportRequestSchema,
+  type DashboardMetrics,
+} from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+import { recordOf } from '../../core/json.js';
 import { callName, originalCall } from './compat-kit.js';
 import { checkCec, forward, tokenGroups } from './forward.js';
 import { readOriginalBody } from './original-body.js';
@@ -29,7 +35,7 @@ const METRICS = new Map<string, (metrics: DashboardMetrics) => Record<string, nu
   ['Metrics-Dashboards', (metrics) => ({ cloned_count: metrics.provisionedDashboards })],
   ['Metrics-TimeTracker-hours', (metrics) => ({ TAMs: metrics.hours.tam, PS: metrics.hours.ps })],
 ]);
-const METRIC_NAMES = [...METRICS.keys()] as [string, ...string[]];
+const metricParams = z.object({ metric: callName([...METRICS.keys()], 'No such counter: the counters are') });
 /** The report calls: the Mission in the body picks the kind, whichever of these it comes to. */
 const REPORT_CALLS = [
   'request-report',
@@ -42,11 +48,15 @@ const REPORT_CALLS = [
 ] as const;
 const REPORT_READ_NAMES = ['te-health', 'as-built'] as const;
 const REPORT_READS = new Set<string>(REPORT_READ_NAMES);
+const readParams = z.object({
+  read: callName(REPORT_READ_NAMES, 'No such call: the report reads are'),
+  id: z.string(),
+});
 
 /** The original reports service's calls under `prefix`, each translated onto the product's operations. */
 export function compatReportsRoutes(app: FastifyInstance, prefix: string): void {
   const metrics = async (request: Parameters<typeof forward>[1]) =>
-    (await forward<DashboardMetrics>(app, request, { method: 'GET', url: '/api/dashboard/metrics' })).body;
+    (await forward(app, request, { method: 'GET', url: '/api/dashboard/metrics' }, dashboardMetricsSchema)).body;
 
   originalCall(
     app,
@@ -63,11 +73,11 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
     'compatMetric',
     'One dashboard counter (Metrics/, Metrics-as/, ...)',
     async (request) => {
-      const pick = METRICS.get((request.params as { metric: string }).metric);
+      const pick = METRICS.get(metricParams.parse(request.params).metric);
       if (!pick) throw new AppError(404, 'not_found', 'No such metric');
       return pick(await metrics(request));
     },
-    { params: z.object({ metric: callName(METRIC_NAMES, 'No such counter: the counters are') }) },
+    { params: metricParams },
   );
 
   originalCall(
@@ -91,7 +101,7 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
   originalCall(app, 'POST', `${prefix}createtest7/`, 'compatCreateTest', 'Create one test', async (request, reply) => {
     const original = readOriginalBody(request.body);
     const aid = firstGroup(original);
-    const data = (original.fields.testData ?? original.fields.test ?? original.fields) as Record<string, unknown>;
+    const data = recordOf(original.fields.testData ?? original.fields.test ?? original.fields);
     const created = await createTest(app, request, requireToken(original), aid, data);
     return reply.status(created.status).send(created.body);
   });
@@ -103,13 +113,18 @@ export function compatReportsRoutes(app: FastifyInstance, prefix: string): void 
     'compatGetReport',
     'A report request (te-health/{id}, as-built/{id})',
     async (request) => {
-      const { read, id } = request.params as { read: string; id: string };
+      const { read, id } = readParams.parse(request.params);
       if (!REPORT_READS.has(read)) throw new AppError(404, 'not_found', 'No such call');
       return (
-        await forward<ReportRequest>(app, request, { method: 'GET', url: `/api/reports/${encodeURIComponent(id)}` })
+        await forward(
+          app,
+          request,
+          { method: 'GET', url: `/api/reports/${encodeURIComponent(id)}` },
+          reportRequestSchema,
+        )
       ).body;
     },
-    { params: z.object({ read: callName(REPORT_READ_NAMES, 'No such call: the report reads are'), id: z.string() }) },
+    { params: readParams },
   );
   originalCall(
     app,

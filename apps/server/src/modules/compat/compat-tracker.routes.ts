@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { trackerRowSchema, weekStarts, type CreateTasksResponse } from '@ce/contract';
+import { createTasksResponseSchema, trackerRowSchema, weekStarts } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+import { recordsOf } from '../../core/json.js';
 import { originalCall } from './compat-kit.js';
 import { forward } from './forward.js';
 import { HOURS_UPLOAD_FORM } from '../tracker/index.js';
@@ -50,10 +51,9 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
     'compatCreateTasks',
     'Create the chosen rows as CRM tasks',
     async (request, _reply, user) => {
-      const raw = request.body as Json | null;
-      const { fields } = missionBody(isObject(raw?.data) ? raw.data : raw, user, 'TAM Create Tasks');
-      const tasks = (Array.isArray(fields.tasks) ? (fields.tasks as unknown[]) : [])
-        .filter(isObject)
+      const raw = request.body;
+      const { fields } = missionBody(isObject(raw) && isObject(raw.data) ? raw.data : raw, user, 'TAM Create Tasks');
+      const tasks = recordsOf(fields.tasks)
         .filter((task) => task.selected !== false)
         .map((task, index): Json => ({ ...task, row: Number.isInteger(task.row) ? task.row : index + 2 }));
       const undated = tasks.find((task) => task.due_date !== undefined && !isDate(task.due_date));
@@ -67,12 +67,17 @@ export function compatTrackerRoutes(app: FastifyInstance, prefix: string): void 
         .map((task) => task.due_date)
         .filter((date): date is string => isDate(date))
         .sort();
-      const answer = await forward<CreateTasksResponse>(app, request, {
-        method: 'POST',
-        url: '/api/tracker/tasks',
-        // The week the hours are filed under: the Monday of the earliest row's date (today's week without one).
-        payload: { weekStart: weekOf(dates[0]), fileName: 'hours', tasks },
-      });
+      const answer = await forward(
+        app,
+        request,
+        {
+          method: 'POST',
+          url: '/api/tracker/tasks',
+          // The week the hours are filed under: the Monday of the earliest row's date (today's week without one).
+          payload: { weekStart: weekOf(dates[0]), fileName: 'hours', tasks },
+        },
+        createTasksResponseSchema,
+      );
       const { counter, messages } = answer.body;
       return { data: { counter, messages }, counter, messages, results: answer.body.results };
     },

@@ -1,6 +1,22 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { COMPAT_MESSAGES, CSRF_HEADER, type SessionUser } from '@ce/contract';
+import { z } from 'zod';
+import {
+  accountGroupsResponseSchema,
+  apiErrorSchema,
+  COMPAT_MESSAGES,
+  CSRF_HEADER,
+  type SessionUser,
+} from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+
+/** An error answer of the product's own operations (`apiErrorSchema`): each part read when it is there. */
+const errorAnswer = z.object({
+  error: z.object({
+    code: apiErrorSchema.shape.error.shape.code.optional().catch(undefined),
+    message: apiErrorSchema.shape.error.shape.message.optional().catch(undefined),
+    fields: apiErrorSchema.shape.error.shape.fields.catch(undefined),
+  }),
+});
 
 /** What the product's own operation answered. */
 export interface Answer<T> {
@@ -10,16 +26,33 @@ export interface Answer<T> {
   contentType: string;
 }
 
+/** One call of the product's own operations: a JSON body, or a form's bytes (its content type in `headers`). */
+interface Call {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  payload?: unknown;
+  headers?: Record<string, string>;
+}
+
 /**
  * Calls one of the product's own operations with the caller's own credentials (session cookie and CSRF header,
  * or personal token) from the caller's address: the operation checks sign-in, capability, CSRF, pacing and
- * audit exactly as for the browser. An answer of 400 or more is thrown as the operation's own error.
+ * audit exactly as for the browser. An answer of 400 or more is thrown as the operation's own error. The
+ * answer's body is read with `schema`, the operation's response schema (none: the caller reads only its bytes).
  */
-export async function forward<T = unknown>(
+export async function forward(app: FastifyInstance, request: FastifyRequest, call: Call): Promise<Answer<unknown>>;
+export async function forward<T>(
   app: FastifyInstance,
   request: FastifyRequest,
-  call: { method: 'GET' | 'POST' | 'DELETE'; url: string; payload?: unknown; headers?: Record<string, string> },
-): Promise<Answer<T>> {
+  call: Call,
+  schema: z.ZodType<T>,
+): Promise<Answer<T>>;
+export async function forward(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  call: Call,
+  schema: z.ZodType = z.unknown(),
+): Promise<Answer<unknown>> {
   const headers: Record<string, string> = {};
   for (const name of ['cookie', 'authorization', CSRF_HEADER, 'user-agent', 'x-forwarded-proto'])
     if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
@@ -29,20 +62,20 @@ export async function forward<T = unknown>(
     url: call.url,
     remoteAddress: request.ip,
     headers: { ...headers, ...(isJson(payload) ? { 'content-type': 'application/json' } : {}), ...call.headers },
-    ...(payload === undefined ? {} : { payload: isJson(payload) ? JSON.stringify(payload) : (payload as Buffer) }),
+    ...(payload === undefined ? {} : { payload: Buffer.isBuffer(payload) ? payload : JSON.stringify(payload) }),
   });
   const contentType = String(response.headers['content-type'] ?? '');
-  const body = contentType.includes('json') && response.body ? (JSON.parse(response.body) as unknown) : undefined;
+  const body: unknown = contentType.includes('json') && response.body ? JSON.parse(response.body) : undefined;
   if (response.statusCode >= 400) {
-    const error = (body as { error?: { code?: string; message?: string; fields?: unknown } } | undefined)?.error;
+    const error = errorAnswer.safeParse(body).data?.error;
     throw new AppError(
       response.statusCode,
       error?.code ?? 'failed',
       error?.message ?? `The operation answered ${response.statusCode}`,
-      error?.fields as never,
+      error?.fields,
     );
   }
-  return { status: response.statusCode, body: body as T, raw: response.rawPayload, contentType };
+  return { status: response.statusCode, body: schema.parse(body), raw: response.rawPayload, contentType };
 }
 
 const isJson = (payload: unknown) => payload !== undefined && !Buffer.isBuffer(payload);
@@ -73,11 +106,12 @@ export interface TokenGroup {
 }
 
 export async function tokenGroups(app: FastifyInstance, request: FastifyRequest, token: string): Promise<TokenGroup[]> {
-  const answer = await forward<{ accountGroups: TokenGroup[] }>(app, request, {
-    method: 'POST',
-    url: '/api/account-groups',
-    payload: { token },
-  });
+  const answer = await forward(
+    app,
+    request,
+    { method: 'POST', url: '/api/account-groups', payload: { token } },
+    accountGroupsResponseSchema,
+  );
   return answer.body.accountGroups;
 }
 

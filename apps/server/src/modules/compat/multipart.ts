@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../core/errors.js';
+import { AppError, errorCode } from '../../core/errors.js';
 import { readUploadForm, type UploadForm } from '../../core/uploads.js';
 
 /** The upload reader's codes for a form with more parts, fields or files than its limits. */
@@ -20,7 +20,7 @@ export async function readOriginalForm(
       notMultipart: () => new AppError(400, 'not_multipart', 'Send this call as a multipart form.'),
     });
   } catch (error) {
-    if (!PAST_LIMITS.has((error as { code?: unknown }).code as string)) throw error;
+    if (!PAST_LIMITS.has(errorCode(error) ?? '')) throw error;
     const { fields, files } = form.limits;
     throw new AppError(
       413,

@@ -1,3 +1,5 @@
+import { isList, isRecord } from '../../core/json.js';
+
 /**
  * How the original browser app's report bodies are read (spec sections 3 and 7): a list of account groups
  * whose final element holds `Mission`, `cec` and `OAuth`, bare or under `no_todo_list2`; or an object holding
@@ -19,8 +21,7 @@ export interface OriginalRequest {
 }
 
 type Json = Record<string, unknown>;
-export const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = isRecord;
 const text = (value: unknown) =>
   typeof value === 'string' && value.trim() ? value.trim() : typeof value === 'number' ? String(value) : null;
 const isMeta = (value: Json) => 'Mission' in value || 'OAuth' in value || 'cec' in value || 'OAuthToken' in value;
@@ -52,8 +53,7 @@ export function readOriginalBody(body: unknown): OriginalRequest {
   const metas = list.filter((entry): entry is Json => isObject(entry) && isMeta(entry));
   for (const meta of metas) fields = { ...fields, ...meta };
   const listed = list.filter((entry) => !(isObject(entry) && isMeta(entry)));
-  const named = [fields.accountGroups, fields.accounts, fields.selectedAccounts].find(Array.isArray) as
-    unknown[] | undefined;
+  const named = [fields.accountGroups, fields.accounts, fields.selectedAccounts].find(isList);
   const single = text(fields.accountGroupId) ?? text(fields.aid);
   const groups = [...listed, ...(named ?? []), ...(single && !listed.length && !named ? [single] : [])]
     .map(group)

@@ -1,20 +1,29 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   REPORT_KINDS,
   REPORT_REQUEST_MESSAGES,
   REPORT_TOASTS,
   COMPAT_MESSAGES,
   missionKind,
-  type BulkAgentsResponse,
+  bulkAgentsResponseSchema,
+  bulkRunItemSchema,
+  bulkRunSchema,
+  reportRequestSchema,
   type ReportKind,
   type ReportRequest,
   type SessionUser,
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+import { isRecord } from '../../core/json.js';
 import { checkCec, forward, organizationOf, tokenGroups, until } from './forward.js';
 import { readOriginalBody, type OriginalRequest } from './original-body.js';
 
 type Json = Record<string, unknown>;
+/** What a test's creation reads of its bulk run: its state and its one item's. */
+const BULK_RUN = bulkRunSchema.pick({ id: true, status: true, error: true }).extend({
+  items: z.array(bulkRunItemSchema.pick({ status: true, resultId: true, error: true, note: true })),
+});
 /** How long a call that the original answered at once waits for the product's job before saying it is under way. */
 export const WAIT_MS = 120_000;
 
@@ -72,20 +81,25 @@ export async function requestReport(
     options.daysRange = original.daysRange;
   if (original.tables && kind === 'ahc-ie') options.tables = original.tables;
   if (original.planner && kind === 'tam-activity') options.planner = original.planner;
-  const answer = await forward<ReportRequest>(app, request, {
-    method: 'POST',
-    url: '/api/reports',
-    payload: {
-      kind,
-      token,
-      organization,
-      accountGroups: original.groups.map((group) => ({
-        aid: group.aid,
-        accountGroupName: group.accountGroupName || names.get(group.aid) || group.aid,
-      })),
-      options,
+  const answer = await forward(
+    app,
+    request,
+    {
+      method: 'POST',
+      url: '/api/reports',
+      payload: {
+        kind,
+        token,
+        organization,
+        accountGroups: original.groups.map((group) => ({
+          aid: group.aid,
+          accountGroupName: group.accountGroupName || names.get(group.aid) || group.aid,
+        })),
+        options,
+      },
     },
-  });
+    reportRequestSchema,
+  );
   return { message: REPORT_TOASTS[kind].success, report: answer.body };
 }
 
@@ -101,11 +115,16 @@ export async function requestBackup(
   if (original.groups.length === 0)
     throw new AppError(400, 'no_account_groups', REPORT_REQUEST_MESSAGES.noAccountGroups);
   const organization = organizationOf(await tokenGroups(app, request, token), original.groups, original.orgName);
-  const answer = await forward<{ backups: unknown[] }>(app, request, {
-    method: 'POST',
-    url: '/api/backups',
-    payload: { token, organization, accountGroups: original.groups.map((group) => ({ aid: group.aid })) },
-  });
+  const answer = await forward(
+    app,
+    request,
+    {
+      method: 'POST',
+      url: '/api/backups',
+      payload: { token, organization, accountGroups: original.groups.map((group) => ({ aid: group.aid })) },
+    },
+    z.object({ backups: z.array(z.unknown()) }),
+  );
   return { message: 'Backup requested successfully', ...answer.body };
 }
 
@@ -114,11 +133,16 @@ export async function groupAgents(app: FastifyInstance, request: FastifyRequest,
   const groups = await tokenGroups(app, request, token);
   const group = groups.find((candidate) => candidate.aid === aid);
   if (!group) throw new AppError(400, 'account_group_unknown', `The token sees no account group ${aid}.`);
-  const answer = await forward<BulkAgentsResponse>(app, request, {
-    method: 'POST',
-    url: '/api/bulk/agents',
-    payload: { token, accountGroups: [{ aid, accountGroupName: group.accountGroupName }] },
-  });
+  const answer = await forward(
+    app,
+    request,
+    {
+      method: 'POST',
+      url: '/api/bulk/agents',
+      payload: { token, accountGroups: [{ aid, accountGroupName: group.accountGroupName }] },
+    },
+    bulkAgentsResponseSchema,
+  );
   const [listed] = answer.body.groups;
   if (listed?.error) throw new AppError(502, 'agents_failed', listed.error);
   return { group, groups, agents: listed?.agents ?? [] };
@@ -139,7 +163,7 @@ export async function createTest(
   const { group, groups, agents } = await groupAgents(app, request, token, aid);
   const ids = (
     Array.isArray(data.agents) ? data.agents : Array.isArray(data.selectedAgents) ? data.selectedAgents : []
-  ).map((agent) => String(typeof agent === 'object' && agent !== null ? (agent as Json).agentId : agent));
+  ).map((agent) => String(isRecord(agent) ? agent.agentId : agent));
   const agentNames = ids.map((id) => {
     const agent = agents.find((candidate) => candidate.agentId === id);
     if (!agent) throw new AppError(400, 'agent_unknown', `No agent ${id} in ${group.accountGroupName}.`);
@@ -159,26 +183,26 @@ export async function createTest(
     alertsEnabled: data.alertsEnabled !== false,
     description: text(data.description),
   };
-  const started = await forward<{ id: string }>(app, request, {
-    method: 'POST',
-    url: '/api/bulk/runs',
-    payload: {
-      kind: 'tests',
-      token,
-      organization: organizationOf(groups, [{ aid }], null),
-      accountGroups: [{ aid, accountGroupName: group.accountGroupName }],
-      templates: [template],
-      onConflict: 'skip',
+  const started = await forward(
+    app,
+    request,
+    {
+      method: 'POST',
+      url: '/api/bulk/runs',
+      payload: {
+        kind: 'tests',
+        token,
+        organization: organizationOf(groups, [{ aid }], null),
+        accountGroups: [{ aid, accountGroupName: group.accountGroupName }],
+        templates: [template],
+        onConflict: 'skip',
+      },
     },
-  });
-  type Run = {
-    id: string;
-    status: string;
-    error: string | null;
-    items: { status: string; resultId: string | null; error: string | null; note: string | null }[];
-  };
+    BULK_RUN.pick({ id: true }),
+  );
   const run = await until(
-    async () => (await forward<Run>(app, request, { method: 'GET', url: `/api/bulk/runs/${started.body.id}` })).body,
+    async () =>
+      (await forward(app, request, { method: 'GET', url: `/api/bulk/runs/${started.body.id}` }, BULK_RUN)).body,
     (value) => value.status === 'done' || value.status === 'failed',
     WAIT_MS,
   );

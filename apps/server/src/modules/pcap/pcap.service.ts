@@ -7,7 +7,7 @@ import {
   type CaptureSummary,
   type SessionUser,
 } from '@ce/contract';
-import { AppError } from '../../core/errors.js';
+import { AppError, errorCode } from '../../core/errors.js';
 import { mdLines, mdSafe } from '../../report-kit/markdown.js';
 import type { WebexClient } from '../../adapters/webex-client.js';
 import { analyzeCapture } from './capture/analyze.js';
@@ -67,7 +67,7 @@ export class PcapService {
     } catch (error) {
       await this.deps.repository.remove(id);
       // The upload's stream stops with its own error at the size limit.
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge();
+      if (errorCode(error) === 'FST_REQ_FILE_TOO_LARGE') throw this.tooLarge();
       throw error;
     }
     return this.entry(user, id);

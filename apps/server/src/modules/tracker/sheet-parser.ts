@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { TRACKER_MESSAGES, type ParseResponse } from '@ce/contract';
-import { AppError } from '../../core/errors.js';
+import { AppError, errorCode } from '../../core/errors.js';
 
 interface Job {
   id: number;
@@ -40,7 +40,7 @@ const alive = (pid: number) => {
     process.kill(pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errorCode(error) === 'EPERM';
   }
 };
 
