@@ -1,4 +1,5 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { CommunityDashboard } from '@ce/contract';
 import { bytea } from './bytea.js';
 import { users } from './identity.js';
 
@@ -21,7 +22,7 @@ export const communityDashboards = pgTable(
     template: jsonb('template').$type<Record<string, unknown>>().notNull(),
     references: jsonb('references').$type<Record<string, { id: string; name: string }[]>>().notNull(),
     widgetCount: integer('widget_count').notNull(),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<CommunityDashboard['status']>().notNull().default('pending'),
     reviewComment: text('review_comment'),
     reviewerEmail: text('reviewer_email'),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),

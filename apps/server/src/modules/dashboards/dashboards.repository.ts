@@ -157,7 +157,7 @@ export class DashboardsRepository {
     await this.db.insert(communityDashboardReviews).values(row);
   }
 
-  async setStatus(id: string, status: string, comment: string, reviewerEmail: string): Promise<void> {
+  async setStatus(id: string, status: 'approved' | 'rejected', comment: string, reviewerEmail: string): Promise<void> {
     await this.db
       .update(communityDashboards)
       .set({ status, reviewComment: comment, reviewerEmail, reviewedAt: new Date() })

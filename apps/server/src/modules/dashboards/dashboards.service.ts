@@ -78,7 +78,6 @@ export class DashboardsService {
         references: await this.namesOf(session, fields.aid, dashboard),
       };
     });
-    const widgets = definition.widgets as unknown[];
     const id = await this.deps.repository.insert(
       {
         sourceDashboardId: fields.dashboardId,
@@ -90,7 +89,7 @@ export class DashboardsService {
         accountGroupName: scope.accountGroupName(fields.aid),
         template: definition,
         references,
-        widgetCount: widgets.length,
+        widgetCount: definition.widgets.length,
       },
       screenshots,
     );
@@ -234,13 +233,9 @@ export class DashboardsService {
     delete body.layout;
     const created = await readForCustomer(() => session.dashboards.create(body, request.aid));
     const createdIds = (created.widgets ?? []).map((widget) => String(widget.id ?? ''));
-    const layout = rewriteLayout(
-      row.template.layout as Record<string, unknown> | undefined,
-      remap.sourceWidgetIds,
-      createdIds,
-    );
+    const layout = rewriteLayout(row.template.layout, remap.sourceWidgetIds, createdIds);
     if (layout) {
-      const widgets = (body.widgets as Record<string, unknown>[]).map((widget, index) => ({
+      const widgets = remap.body.widgets.map((widget, index) => ({
         ...widget,
         id: createdIds[index],
       }));
@@ -287,7 +282,7 @@ export class DashboardsService {
       title: row.title,
       organizationName: scope.organization.name,
       accountGroupName: scope.accountGroupName(request.aid),
-      widgetCount: (remap.body.widgets as unknown[]).length,
+      widgetCount: remap.body.widgets.length,
       mapped: remap.mapped.map((item) => ({
         kind: item.kind,
         widget: item.widget,
@@ -342,7 +337,7 @@ function toCommunityDashboard(row: GalleryRow, reviews: ReviewRow[]): CommunityD
     description: dashboard.description,
     creator: dashboard.creatorEmail,
     submittedDate: dashboard.createdAt.toISOString(),
-    status: dashboard.status as CommunityDashboard['status'],
+    status: dashboard.status,
     votes: row.votes,
     userVoted: row.userVoted,
     pushCount: row.pushCount,
@@ -352,7 +347,7 @@ function toCommunityDashboard(row: GalleryRow, reviews: ReviewRow[]): CommunityD
     review:
       dashboard.status !== 'pending' && dashboard.reviewedAt
         ? {
-            status: dashboard.status as CommunityDashboard['status'],
+            status: dashboard.status,
             comment: dashboard.reviewComment ?? '',
             reviewer: dashboard.reviewerEmail ?? '',
             reviewedAt: dashboard.reviewedAt.toISOString(),

@@ -5,6 +5,8 @@
  * dashboard is created there. The caller shows the plan first, then creates the dashboard and rewrites its
  * layout to the new widget ids (`rewriteLayout`).
  */
+import { z } from 'zod';
+import { isRecord, recordsOf } from '../../core/json.js';
 
 /** Read-only fields of a dashboard (v7 document) that a POST must not carry. */
 const DASHBOARD_READ_ONLY = [
@@ -29,12 +31,15 @@ const DASHBOARD_READ_ONLY = [
 ];
 const WIDGET_READ_ONLY = ['id', 'embedUrl', 'apiLink', '_links'];
 
+/** A dashboard's definition as the gallery keeps it: its fields, and its widgets' (each an object). */
+export type StoredDefinition = Record<string, unknown> & { widgets: Record<string, unknown>[] };
+
 /**
  * The definition the gallery keeps: the platform's answer without its read-only fields. Widget ids stay,
  * because the layout and the stored references name them; a push drops them (`planRemap`).
  */
-export function storedDefinition(dashboard: Record<string, unknown>): Record<string, unknown> {
-  const widgets = (Array.isArray(dashboard.widgets) ? dashboard.widgets : []) as Record<string, unknown>[];
+export function storedDefinition(dashboard: Record<string, unknown>): StoredDefinition {
+  const widgets = recordsOf(dashboard.widgets);
   return {
     ...Object.fromEntries(Object.entries(dashboard).filter(([key]) => !DASHBOARD_READ_ONLY.includes(key))),
     widgets: widgets.map((widget) =>
@@ -46,9 +51,8 @@ export function storedDefinition(dashboard: Record<string, unknown>): Record<str
 /** The ids a dashboard's widgets name, by the group objects they are (what a push must map by name). */
 export function referencedIds(dashboard: Record<string, unknown>): Record<keyof GroupObjects, Set<string>> {
   const ids = { tests: new Set<string>(), agents: new Set<string>(), tags: new Set<string>() };
-  const widgets = (Array.isArray(dashboard.widgets) ? dashboard.widgets : []) as Record<string, unknown>[];
-  for (const widget of widgets) {
-    const filters = widget.filters as Record<string, unknown> | undefined;
+  for (const widget of recordsOf(dashboard.widgets)) {
+    const filters = widget.filters;
     if (!filters || typeof filters !== 'object') continue;
     for (const [kind, values] of Object.entries(filters)) {
       const objects = REMAPPED[kind];
@@ -89,7 +93,7 @@ export interface DroppedReference {
 
 export interface RemapPlan {
   /** The body for `POST /dashboards` in the target group. */
-  body: Record<string, unknown>;
+  body: StoredDefinition;
   mapped: MappedReference[];
   dropped: DroppedReference[];
   /** The source widgets' ids in order: the layout names them; `rewriteLayout` swaps in the new ones. */
@@ -118,7 +122,7 @@ export function planRemap(dashboard: Record<string, unknown>, source: GroupObjec
     tags: new Set(target.tags.map((item) => item.id)),
   };
 
-  const widgets = (Array.isArray(dashboard.widgets) ? dashboard.widgets : []) as Record<string, unknown>[];
+  const widgets = recordsOf(dashboard.widgets);
   const sourceWidgetIds = widgets.map((widget) => String(widget.id ?? ''));
   const body: Record<string, unknown> = Object.fromEntries(
     Object.entries(dashboard).filter(([key]) => !DASHBOARD_READ_ONLY.includes(key) && key !== 'widgets'),
@@ -133,10 +137,10 @@ export function planRemap(dashboard: Record<string, unknown>, source: GroupObjec
     delete body.globalFilterId;
   }
 
-  body.widgets = widgets.map((widget) => {
+  const bodyWidgets = widgets.map((widget): Record<string, unknown> => {
     const title = String(widget.title ?? widget.type ?? 'widget');
     const copy = Object.fromEntries(Object.entries(widget).filter(([key]) => !WIDGET_READ_ONLY.includes(key)));
-    const filters = widget.filters as Record<string, unknown> | undefined;
+    const filters = widget.filters;
     if (!filters || typeof filters !== 'object') return copy;
     const remapped: Record<string, string[]> = {};
     for (const [kind, values] of Object.entries(filters)) {
@@ -175,23 +179,29 @@ export function planRemap(dashboard: Record<string, unknown>, source: GroupObjec
     }
     return { ...copy, filters: remapped };
   });
-  return { body, mapped, dropped, sourceWidgetIds };
+  return { body: { ...body, widgets: bodyWidgets }, mapped, dropped, sourceWidgetIds };
 }
+
+/** A layout that places widgets: each position names a widget by id. */
+const positionedLayout = z.looseObject({
+  details: z.looseObject({ widgetPositioning: z.array(z.looseObject({ id: z.unknown() })) }),
+});
 
 /**
  * The layout after creation: each position named a source widget; it now names the created widget in the
  * same place of the list. Positions of widgets that no longer exist are dropped.
  */
 export function rewriteLayout(
-  layout: Record<string, unknown> | undefined,
+  layout: unknown,
   sourceWidgetIds: string[],
   createdWidgetIds: string[],
 ): Record<string, unknown> | undefined {
-  const details = layout?.details as { widgetPositioning?: { id?: string }[] } | undefined;
-  if (!layout || !details?.widgetPositioning) return layout;
+  const positioned = positionedLayout.safeParse(layout);
+  if (!positioned.success) return isRecord(layout) ? layout : undefined;
+  const { details } = positioned.data;
   const next = new Map(sourceWidgetIds.map((id, index) => [id, createdWidgetIds[index]]));
   return {
-    ...layout,
+    ...positioned.data,
     details: {
       ...details,
       widgetPositioning: details.widgetPositioning.flatMap((position) => {
