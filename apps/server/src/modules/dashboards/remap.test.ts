@@ -101,6 +101,17 @@ describe('remapping a dashboard into another account group', () => {
     ]);
   });
 
+  it('drops from the layout a position that names no created widget, and keeps the others', () => {
+    const layout = {
+      type: 'grid',
+      details: { columns: 12, widgetPositioning: [{ id: 'w-a', x: 0 }, { x: 3 }, { id: 'w-gone', x: 6 }] },
+    };
+    expect(rewriteLayout(layout, ['w-a'], ['n-1'])).toEqual({
+      type: 'grid',
+      details: { columns: 12, widgetPositioning: [{ id: 'n-1', x: 0 }] },
+    });
+  });
+
   it('finds, in the sandbox world, test names shared by two account groups and maps them to the target ids', () => {
     const world = generateWorld({ now: Date.UTC(2026, 10, 1) });
     const [first, second] = world.accountGroups;

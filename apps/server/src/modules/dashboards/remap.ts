@@ -184,7 +184,7 @@ export function planRemap(dashboard: Record<string, unknown>, source: GroupObjec
 
 /** A layout that places widgets: each position names a widget by id. */
 const positionedLayout = z.looseObject({
-  details: z.looseObject({ widgetPositioning: z.array(z.looseObject({ id: z.unknown() })) }),
+  details: z.looseObject({ widgetPositioning: z.array(z.looseObject({ id: z.unknown().optional() })) }),
 });
 
 /**
