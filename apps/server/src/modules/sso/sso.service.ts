@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import * as oidc from 'openid-client';
+import { z } from 'zod';
 import { DEFAULT_ROLE, ROLES, SIGN_IN_ERROR_MESSAGES, type Role, type SignInErrorCode } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import type { ClientInfo, AuthService } from '../auth/index.js';
@@ -33,12 +34,13 @@ export function roleFromClaim(value: unknown): { role: Role; known: boolean } {
 }
 
 /** What travels in the short-lived cookie between the redirect and the callback. */
-interface PendingSignIn {
-  state: string;
-  nonce: string;
-  verifier: string;
-  expiresAt: number;
-}
+const pendingSignInSchema = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  verifier: z.string(),
+  expiresAt: z.number(),
+});
+type PendingSignIn = z.infer<typeof pendingSignInSchema>;
 
 const PENDING_TTL_MS = 10 * 60_000;
 
@@ -218,7 +220,7 @@ export class SsoService {
     const given = Buffer.from(signature, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
-      return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as PendingSignIn;
+      return pendingSignInSchema.safeParse(JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'))).data ?? null;
     } catch {
       return null;
     }

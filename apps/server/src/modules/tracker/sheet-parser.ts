@@ -174,8 +174,8 @@ export class SheetParser {
   }
 
   private async pump(): Promise<void> {
-    if (this.current || this.queue.length === 0) return;
-    const job = this.queue.shift() as Job;
+    const job = this.current ? undefined : this.queue.shift();
+    if (!job) return;
     this.current = job;
     try {
       await this.start();

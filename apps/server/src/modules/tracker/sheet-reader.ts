@@ -117,8 +117,8 @@ async function readXlsx(bytes: Buffer): Promise<Cell[][]> {
   try {
     for await (const sheet of reader) {
       const rows: Cell[][] = [];
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        const values = (row.values as ExcelJS.CellValue[]).slice(1).map(cellOf);
+      for await (const row of sheet) {
+        const values = (Array.isArray(row.values) ? row.values : []).slice(1).map(cellOf);
         // Rows keep their place: blank ones in between stay blank so row numbers match the file.
         while (rows.length < row.number - 1) rows.push([]);
         rows.push(values);
@@ -191,7 +191,7 @@ function cellOf(value: ExcelJS.CellValue | undefined): Cell {
   if (value instanceof Date || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
   if (typeof value === 'object') {
-    if ('result' in value) return cellOf(value.result as ExcelJS.CellValue);
+    if ('result' in value) return cellOf(value.result);
     if ('richText' in value) return value.richText.map((part) => part.text).join('');
     if ('text' in value) return String(value.text);
     if ('error' in value) return null;
