@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { CheckStatus, DiagnosticCheck, DiagnosticReport } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
@@ -11,6 +12,20 @@ const ENDPOINT_SILENT_DAYS = 7;
 /** Per-group reads stop after this many groups (a big organization is sampled, and says so). */
 const MAX_GROUPS = 25;
 const DAY_MS = 86_400_000;
+
+/** The account groups read, as far as the report uses it. */
+const groupsAnswer = z.object({
+  accountGroups: z
+    .array(
+      z.looseObject({
+        aid: z.unknown().optional(),
+        accountGroupName: z.string(),
+        organizationName: z.string().optional(),
+        isDefaultGroup: z.unknown().optional(),
+      }),
+    )
+    .optional(),
+});
 
 const ago = (iso: string | undefined, now: number) => {
   if (!iso) return 'never seen';
@@ -47,18 +62,10 @@ export async function diagnose(
   if (first.status === 401) throw new AppError(401, 'invalid_platform_token', INVALID_TOKEN_MESSAGE);
   if (first.status >= 400)
     throw new AppError(502, 'platform_error', `The platform answered ${first.status} to the account groups read.`);
-  const groups = (
-    (
-      first.body as {
-        accountGroups?: {
-          aid: string;
-          accountGroupName: string;
-          organizationName?: string;
-          isDefaultGroup?: boolean;
-        }[];
-      }
-    ).accountGroups ?? []
-  ).map((group) => ({
+  const listed = groupsAnswer.safeParse(first.body);
+  if (!listed.success)
+    throw new AppError(502, 'platform_error', 'The platform answered the account groups read with something else.');
+  const groups = (listed.data.accountGroups ?? []).map((group) => ({
     aid: String(group.aid),
     accountGroupName: group.accountGroupName,
     organizationName: group.organizationName ?? 'N/A',
@@ -94,18 +101,9 @@ export async function diagnose(
   ]);
 
   const roles = current.ok
-    ? (
-        (
-          current.value as {
-            accountGroupRoles?: {
-              accountGroup?: { aid?: string; accountGroupName?: string };
-              roles?: { name?: string; hasManagementPermissions?: boolean }[];
-            }[];
-          }
-        ).accountGroupRoles ?? []
-      ).map((entry) => ({
-        aid: String(entry.accountGroup?.aid ?? ''),
-        accountGroupName: entry.accountGroup?.accountGroupName ?? '',
+    ? (current.value.accountGroupRoles ?? []).map((entry) => ({
+        aid: String(entry.accountGroup.aid),
+        accountGroupName: String(entry.accountGroup.accountGroupName ?? ''),
         roles: (entry.roles ?? []).map((role) => role.name ?? 'Unknown'),
         manages: (entry.roles ?? []).some((role) => role.hasManagementPermissions === true),
       }))
@@ -165,12 +163,7 @@ export async function diagnose(
     !current.ok
       ? check('org-admin', 'Org Admin', 'unknown', 'Unknown: /users/current was refused.')
       : isOrgAdmin
-        ? check(
-            'org-admin',
-            'Org Admin',
-            'pass',
-            `${String((current.value as { email?: string }).email ?? '')} is an Organization Admin.`,
-          )
+        ? check('org-admin', 'Org Admin', 'pass', `${current.value.email} is an Organization Admin.`)
         : check(
             'org-admin',
             'Org Admin',
@@ -224,7 +217,7 @@ export async function diagnose(
             )
             .map(
               (agent) =>
-                `${agent.agentName} (${entry.group.accountGroupName}): ${agent.enabled === false ? 'disabled' : String(agent.agentState)}, ${ago(agent.lastSeen as string | undefined, now)}`,
+                `${agent.agentName} (${entry.group.accountGroupName}): ${agent.enabled === false ? 'disabled' : String(agent.agentState)}, ${ago(agent.lastSeen, now)}`,
             )
         : [],
     );
@@ -294,9 +287,7 @@ export async function diagnose(
 
   if (usage.ok) {
     const used = Number(usage.value.usage.cloudUnitsUsed ?? 0);
-    const included = Number(
-      (usage.value.usage.quota as { cloudUnitsIncluded?: unknown } | undefined)?.cloudUnitsIncluded ?? 0,
-    );
+    const included = Number(usage.value.usage.quota?.cloudUnitsIncluded ?? 0);
     const share = included > 0 ? used / included : 0;
     checks.push(
       included > 0
@@ -323,8 +314,8 @@ export async function diagnose(
     generatedAt: new Date(now).toISOString(),
     identity: current.ok
       ? {
-          name: String((current.value as { name?: string }).name ?? ''),
-          email: String((current.value as { email?: string }).email ?? ''),
+          name: current.value.name ?? '',
+          email: current.value.email,
           isOrgAdmin,
           // Every account group the token sees, with its roles there or none, then any the user's roles name
           // that the token's list did not.

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { EXPLORER_MESSAGES, type ApiOperation, type ExplorerAnswer, type SessionUser } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { requireCapability } from '../../core/access.js';
@@ -5,6 +6,9 @@ import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import { platformRefusal } from '../customer/customer.service.js';
 import { operationsOf } from './openapi-catalog.js';
+
+/** A HAL answer's link to its next page. */
+const nextPage = z.object({ _links: z.object({ next: z.object({ href: z.string() }) }) });
 
 /** The published document is large; anything far bigger is not it. */
 const MAX_DOCUMENT_BYTES = 30 * 1024 * 1024;
@@ -79,7 +83,11 @@ export class ExplorerService {
     try {
       return operationsOf(text);
     } catch (error) {
-      throw new AppError(502, 'document_invalid', `The API document could not be read: ${(error as Error).message}`);
+      throw new AppError(
+        502,
+        'document_invalid',
+        `The API document could not be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -143,7 +151,7 @@ export class ExplorerService {
     }
     if (writes)
       await this.deps.audit.record(user, 'api.write', target, { operationId: operation.id, status: answer.status });
-    const next = (answer.body as { _links?: { next?: { href?: unknown } } } | undefined)?._links?.next?.href;
+    const next = nextPage.safeParse(answer.body).data?._links.next.href;
     return {
       status: answer.status,
       headers: answer.headers,

@@ -1,20 +1,28 @@
 import YAML from 'yaml';
 import type { ApiOperation, ApiParameter } from '@ce/contract';
+import { isRecord, listOf, recordOf } from '../../core/json.js';
 
 type Json = Record<string, unknown>;
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+/** The methods an operation may have, as a path item names them and as the catalog shows them. */
+const METHODS = {
+  get: 'GET',
+  post: 'POST',
+  put: 'PUT',
+  patch: 'PATCH',
+  delete: 'DELETE',
+} as const satisfies Record<string, ApiOperation['method']>;
 
 /** A `#/components/...` reference inside the same document, followed (at most 8 hops). */
 function resolve(document: Json, value: unknown): Json {
-  let current = value as Json | undefined;
-  for (let hops = 0; hops < 8 && current && typeof current.$ref === 'string'; hops++) {
+  let current = value;
+  for (let hops = 0; hops < 8 && isRecord(current) && typeof current.$ref === 'string'; hops++) {
     const pointer = current.$ref.replace(/^#\//, '').split('/');
     current = pointer.reduce<unknown>(
-      (node, key) => (node as Json | undefined)?.[key.replace(/~1/g, '/').replace(/~0/g, '~')],
+      (node, key) => (isRecord(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined),
       document,
-    ) as Json | undefined;
+    );
   }
-  return current ?? {};
+  return recordOf(current);
 }
 
 function parameterOf(document: Json, raw: unknown): ApiParameter | null {
@@ -24,7 +32,6 @@ function parameterOf(document: Json, raw: unknown): ApiParameter | null {
   const schema = resolve(document, parameter.schema);
   const items = resolve(document, schema.items);
   const isArray = schema.type === 'array';
-  const values = (isArray ? items.enum : schema.enum) as unknown[] | undefined;
   return {
     name: String(parameter.name ?? ''),
     in: where,
@@ -35,7 +42,7 @@ function parameterOf(document: Json, raw: unknown): ApiParameter | null {
         .split('\n')[0] ?? '',
     type: String((isArray ? items.type : schema.type) ?? 'string'),
     isArray,
-    enum: Array.isArray(values) ? values.map(String) : [],
+    enum: listOf(isArray ? items.enum : schema.enum).map(String),
   };
 }
 
@@ -44,18 +51,19 @@ function parameterOf(document: Json, raw: unknown): ApiParameter | null {
  * query parameters with their type and choices, and whether a body goes with it.
  */
 export function operationsOf(text: string): ApiOperation[] {
-  const document = (
-    text.trimStart().startsWith('{') ? JSON.parse(text) : YAML.parse(text, { maxAliasCount: 100 })
-  ) as Json;
-  if (!document || typeof document !== 'object' || typeof document.paths !== 'object')
+  const document: unknown = text.trimStart().startsWith('{')
+    ? JSON.parse(text)
+    : YAML.parse(text, { maxAliasCount: 100 });
+  if (!isRecord(document) || !isRecord(document.paths))
     throw new Error('The document has no paths: it is not an OpenAPI document');
   const operations: ApiOperation[] = [];
-  for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of METHODS) {
-      const operation = item[method] as Json | undefined;
-      if (!operation) continue;
-      const parameters = [...shared, ...(Array.isArray(operation.parameters) ? operation.parameters : [])]
+  for (const [path, pathItem] of Object.entries(document.paths)) {
+    const item = recordOf(pathItem);
+    const shared = listOf(item.parameters);
+    for (const [method, verb] of Object.entries(METHODS)) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      const parameters = [...shared, ...listOf(operation.parameters)]
         .map((raw) => parameterOf(document, raw))
         .filter((parameter): parameter is ApiParameter => parameter !== null);
       // An operation's own parameter replaces a path-level one of the same name.
@@ -64,10 +72,10 @@ export function operationsOf(text: string): ApiOperation[] {
       ];
       operations.push({
         id: String(operation.operationId ?? `${method} ${path}`),
-        method: method.toUpperCase() as ApiOperation['method'],
+        method: verb,
         path,
         summary: String(operation.summary ?? '').trim(),
-        tag: String((operation.tags as unknown[] | undefined)?.[0] ?? path.split('/')[1] ?? ''),
+        tag: String(listOf(operation.tags)[0] ?? path.split('/')[1] ?? ''),
         parameters: unique,
         hasBody: operation.requestBody !== undefined,
       });
