@@ -26,3 +26,4 @@ export {
 } from './rate-limiter.js';
 export * from './schemas.js';
 export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';
+export { apiTestType } from './resources/tests.js';

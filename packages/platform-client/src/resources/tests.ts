@@ -5,7 +5,15 @@ import {
   type PlatformApiTestType,
   type TestCreateBody,
 } from '../schemas.js';
+import { PlatformError } from '../errors.js';
 import { knownSegment, type Caller } from './caller.js';
+
+/** A test type the API serves (it names the URL of the test's calls), or refused before any call. */
+export function apiTestType(text: string): PlatformApiTestType {
+  const type = PLATFORM_API_TEST_TYPES.find((known) => known === text);
+  if (!type) throw new PlatformError(400, `"${text}" is not a test type the platform knows.`);
+  return type;
+}
 
 /** `tests/{type}`, and `/{testId}` when given: the type one the API serves, the id encoded. */
 const testPath = (type: string, testId?: string) =>

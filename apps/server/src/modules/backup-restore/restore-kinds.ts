@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PlatformError, type PlatformSession } from '@ce/platform-client';
+import { apiTestType, PlatformError, type PlatformSession } from '@ce/platform-client';
 import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
 import type { ChangeSetRow } from '../../core/change-sets/repository.js';
 import type { ArchiveLimits } from './archive-reader.js';
@@ -7,7 +7,6 @@ import type { BackupItem } from './archive.js';
 import { backupItems } from './backup-index.js';
 import type { BackupsRepository } from './backup-restore.repository.js';
 import { endpointAgentNames } from './kinds/endpoint-test.js';
-import { testType } from './kinds/test.js';
 import { readGroup } from './read.js';
 import { RESTORE_ACTIONS } from './restore-actions.js';
 import { restoreItems } from './restore-items.js';
@@ -47,7 +46,7 @@ export async function readRestoreTarget(
   const endpointAgents = await endpointAgentNames(session, aid);
   const refusedTestTypes = new Set<string>();
   for (const type of new Set(testTypes))
-    await session.tests.listByType(testType(type), aid).catch((error: unknown) => {
+    await session.tests.listByType(apiTestType(type), aid).catch((error: unknown) => {
       if (error instanceof PlatformError && error.status === 403) refusedTestTypes.add(type);
       else throw error;
     });

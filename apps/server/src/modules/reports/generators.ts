@@ -1,4 +1,4 @@
-import type { ReportKind } from '@ce/contract';
+import { reportKindSchema, type ReportKind } from '@ce/contract';
 import { alertsConfigGenerator } from './kinds/alerts-config/generator.js';
 import { closureEndpointsGenerator, closureUnitsGenerator } from './kinds/closure/generator.js';
 import { epaConfigGenerator } from './kinds/config/epa-config.generator.js';
@@ -28,8 +28,9 @@ const GENERATORS: Record<ReportKind, ReportGenerator> = {
 
 /** The generator of a stored kind, or undefined for a kind this version no longer makes. */
 export function generatorOf(kind: string): ReportGenerator | undefined {
-  return Object.hasOwn(GENERATORS, kind) ? GENERATORS[kind as ReportKind] : undefined;
+  const known = reportKindSchema.safeParse(kind);
+  return known.success ? GENERATORS[known.data] : undefined;
 }
 
 /** Every kind, each of which gets its own worker. */
-export const GENERATED_KINDS = Object.keys(GENERATORS) as ReportKind[];
+export const GENERATED_KINDS: readonly ReportKind[] = reportKindSchema.options;

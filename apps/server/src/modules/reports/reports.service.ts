@@ -9,6 +9,7 @@ import {
   PATHS,
   REPORT_KINDS,
   reportKindSchema,
+  reportRequestSchema,
   type CreateReportInput,
   type ReportKind,
   type ReportRequest,
@@ -25,18 +26,24 @@ import type { UsageService } from '../usage/usage.service.js';
 import { sendReportJob } from './reports.job.js';
 import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
 
+/** What a stored row holds in words the API names (this version's kinds and states). */
+const storedState = reportRequestSchema
+  .pick({ kind: true, status: true })
+  .extend({ deliveryStatus: reportRequestSchema.shape.delivery.shape.status });
+
 function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSummary[]): ReportRequest {
+  const { kind, status, deliveryStatus } = storedState.parse(row);
   return {
     id: row.id,
-    kind: row.kind as ReportKind,
+    kind,
     requestedBy: row.requestedBy,
     organizationName: row.organizationName,
     accountGroups: row.accountGroups,
     options: row.options,
-    status: row.status as ReportRequest['status'],
+    status,
     progress: { done: row.progressDone, total: row.progressTotal },
     error: row.error,
-    delivery: { status: row.deliveryStatus as ReportRequest['delivery']['status'], error: row.deliveryError },
+    delivery: { status: deliveryStatus, error: row.deliveryError },
     artifacts: artifacts
       .filter((artifact) => artifact.reportId === row.id)
       .map(({ reportId: _reportId, ...artifact }) => artifact),
@@ -63,7 +70,7 @@ function optionsFor(input: CreateReportInput): Record<string, unknown> {
   return {};
 }
 
-const KINDS = Object.keys(REPORT_KINDS) as ReportKind[];
+const KINDS = reportKindSchema.options;
 
 /**
  * The report kinds a caller reads: a session all of its own (whatever its role holds now), a personal API
@@ -153,7 +160,12 @@ export class ReportsService {
     const row = await this.deps.repository.find(id);
     if (!row || (row.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'report_not_found', 'No such report');
-    if (user.apiToken) requireCapability(user, REPORT_KINDS[row.kind as ReportKind].capability);
+    if (user.apiToken) {
+      // A kind this version no longer makes is one no token carries.
+      const kind = reportKindSchema.safeParse(row.kind);
+      if (!kind.success) throw new AppError(404, 'report_not_found', 'No such report');
+      requireCapability(user, REPORT_KINDS[kind.data].capability);
+    }
     return row;
   }
 
@@ -213,8 +225,10 @@ export class ReportsService {
   /** Runs a report again with the same parameters and a freshly pasted token. */
   async rerun(user: SessionUser, id: string, token: string): Promise<ReportRequest> {
     const row = await this.visible(user, id);
+    const kind = reportKindSchema.safeParse(row.kind);
+    if (!kind.success) throw new AppError(409, 'report_kind_gone', 'This report kind is no longer available.');
     return this.create(user, {
-      kind: row.kind as ReportKind,
+      kind: kind.data,
       token,
       organization: { id: row.organizationId, name: row.organizationName },
       accountGroups: row.accountGroups,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORM_API_TEST_TYPES, PlatformError, type PlatformApiTestType } from '@ce/platform-client';
+import { apiTestType, PLATFORM_API_TEST_TYPES } from '@ce/platform-client';
 import {
   eachDetail,
   isJson,
@@ -14,17 +14,11 @@ import {
 /** How a test is known across groups: its type and name. */
 export const testKey = (test: { type: string; testName: string }) => `${test.type}: ${test.testName}`;
 
-/** A test type the platform serves (it names the URL of the test's calls), or refused in the platform client's words. */
-export function testType(text: string): PlatformApiTestType {
-  const type = PLATFORM_API_TEST_TYPES.find((known) => known === text);
-  if (!type) throw new PlatformError(400, `"${text}" is not a test type the platform knows.`);
-  return type;
-}
 /** A test's body as a write takes it: its name, and its other fields as they were read (a DNS server test's servers as objects). */
 const testBody = z.looseObject({ testName: z.string() });
 
 /** A test's type, from its key. */
-const typeOf = (key: string) => testType(key.split(':')[0] ?? '');
+const typeOf = (key: string) => apiTestType(key.split(':')[0] ?? '');
 
 /**
  * Tests (all types of the group): agents by name in `config`; a test's alert rules and tags are links its
@@ -48,7 +42,7 @@ export const test: BackupKindDescriptor<'test'> = {
     for (const listed of tests) testKeys.set(listed.testId, testKey(listed));
     const agents = new Map<string, { agentName: string; agentType: string }>();
     await eachDetail(tests, async (summary) => {
-      const detail = await session.tests.get(testType(summary.type), summary.testId, {
+      const detail = await session.tests.get(apiTestType(summary.type), summary.testId, {
         aid,
         expand: ['agent', 'alert-rule', 'tag'],
       });

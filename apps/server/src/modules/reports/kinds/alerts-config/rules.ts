@@ -1,4 +1,5 @@
 import type { AlertRule, PlatformTest } from '@ce/platform-client';
+import { listOf, recordOf } from '../../../../core/json.js';
 
 export interface AlertRuleRow {
   ruleName: string;
@@ -21,18 +22,15 @@ export interface GroupFindings {
 }
 
 function notificationsOf(rule: AlertRule): string[] {
-  const notifications = (rule.notifications ?? {}) as Record<string, unknown>;
-  const email = notifications.email as { recipients?: unknown[] } | undefined;
-  const channels = ['thirdParty', 'webhook', 'customWebhook'].flatMap((key) => {
-    const list = notifications[key];
-    return Array.isArray(list)
-      ? list.map(
-          (item) =>
-            `${key}: ${String((item as { integrationName?: unknown; integrationId?: unknown }).integrationName ?? (item as { integrationId?: unknown }).integrationId ?? 'integration')}`,
-        )
-      : [];
-  });
-  return [...(email?.recipients ?? []).map((recipient) => `email: ${String(recipient)}`), ...channels];
+  const notifications = rule.notifications ?? {};
+  const channels = ['thirdParty', 'webhook', 'customWebhook'].flatMap((key) =>
+    listOf(notifications[key]).map((item) => {
+      const integration = recordOf(item);
+      return `${key}: ${String(integration.integrationName ?? integration.integrationId ?? 'integration')}`;
+    }),
+  );
+  const recipients = listOf(recordOf(notifications.email).recipients);
+  return [...recipients.map((recipient) => `email: ${String(recipient)}`), ...channels];
 }
 
 /** Turns one account group's rules into rows and findings. */

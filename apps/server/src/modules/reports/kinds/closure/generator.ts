@@ -175,10 +175,7 @@ export const closureEndpointsGenerator: ReportGenerator = async (context) => {
       name: test.testName,
       kind: `scheduled ${test.type}`,
       enabled: test.isEnabled !== false,
-      selector: describeSelector(
-        (test as { agentSelectorConfig?: Parameters<typeof describeSelector>[0] }).agentSelectorConfig,
-        group,
-      ),
+      selector: describeSelector(test.agentSelectorConfig, group),
     })),
     ...group.dynamic.map((test) => ({
       group,

@@ -5,6 +5,7 @@ import type {
   EndpointLabel,
   EndpointTest,
 } from '@ce/platform-client';
+import { recordOf } from '../../../../core/json.js';
 import { collect, readable, required } from '../../../../report-kit/platform-reads.js';
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
 import { escapeMarkdown } from '../../../../report-kit/markdown.js';
@@ -31,7 +32,7 @@ const FILTER_FIELDS: Record<string, string> = {
 };
 
 const field = (agent: EndpointAgent, key: string) => {
-  const value = (agent as Record<string, unknown>)[FILTER_FIELDS[key] ?? key];
+  const value = agent[FILTER_FIELDS[key] ?? key];
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 };
 
@@ -74,10 +75,9 @@ const filtersText = (label: EndpointLabel) =>
     .join(label.matchType === 'or' ? ' or ' : ' and ');
 
 const location = (agent: EndpointAgent) => {
-  const value = (agent as { location?: unknown }).location;
+  const value = agent.location;
   if (typeof value === 'string') return value;
-  const named = value as { locationName?: string } | undefined;
-  return named?.locationName ?? '';
+  return String(recordOf(value).locationName ?? '');
 };
 
 /** One account group's endpoint agents, labels, scheduled and dynamic tests, each list read once. */
@@ -110,12 +110,27 @@ interface Part<T> {
   cells: (item: T, group: EndpointGroup) => Cell[];
 }
 
-const selectorOf = (test: EndpointTest) =>
-  (test as { agentSelectorConfig?: AgentSelector }).agentSelectorConfig ?? undefined;
+/** A part as the workbook and the HTML read it: a group's count of items, and its first rows of cells. */
+interface Table {
+  title: string;
+  columns: { header: string; width: number }[];
+  count: (group: EndpointGroup) => number;
+  rows: (group: EndpointGroup, limit?: number) => Cell[][];
+}
+const table = <T>(part: Part<T>): Table => ({
+  title: part.title,
+  columns: part.columns,
+  count: (group) => part.items(group).length,
+  rows: (group, limit) =>
+    part
+      .items(group)
+      .slice(0, limit)
+      .map((item) => part.cells(item, group)),
+});
 
 /** The report's four lists: one definition of their columns for the spreadsheet and the HTML. */
-const PARTS = [
-  {
+const PARTS: Table[] = [
+  table<EndpointAgent>({
     title: 'Endpoint Agents',
     columns: [
       { header: 'Agent id', width: 38 },
@@ -147,8 +162,8 @@ const PARTS = [
         .map((label) => label.name)
         .join(', '),
     ],
-  } satisfies Part<EndpointAgent>,
-  {
+  }),
+  table<EndpointLabel>({
     title: 'Labels',
     columns: [
       { header: 'Label id', width: 26 },
@@ -165,8 +180,8 @@ const PARTS = [
       filtersText(label),
       group.agents.filter((agent) => matchesLabel(agent, label)).length,
     ],
-  } satisfies Part<EndpointLabel>,
-  {
+  }),
+  table<EndpointTest>({
     title: 'Scheduled Tests',
     columns: [
       { header: 'Test id', width: 10 },
@@ -180,20 +195,19 @@ const PARTS = [
     ],
     items: (group) => group.scheduled,
     cells: (test, group) => {
-      const fields = test as Record<string, unknown>;
       return [
         test.testId,
         test.testName,
         test.type,
-        String(fields.url ?? fields.server ?? ''),
-        String(fields.protocol ?? ''),
+        String(test.url ?? test.server ?? ''),
+        String(test.protocol ?? ''),
         test.interval ?? null,
         test.isEnabled !== false,
-        describeSelector(selectorOf(test), group),
+        describeSelector(test.agentSelectorConfig, group),
       ];
     },
-  } satisfies Part<EndpointTest>,
-  {
+  }),
+  table<EndpointDynamicTest>({
     title: 'Dynamic Tests',
     columns: [
       { header: 'Test id', width: 10 },
@@ -212,8 +226,8 @@ const PARTS = [
       test.isEnabled !== false,
       describeSelector(test.agentSelectorConfig, group),
     ],
-  } satisfies Part<EndpointDynamicTest>,
-] as Part<unknown>[];
+  }),
+];
 
 export function epaWorkbook(organization: string, groups: EndpointGroup[], now: Date): Promise<Buffer> {
   return streamWorkbook((sheet) => {
@@ -239,8 +253,7 @@ export function epaWorkbook(organization: string, groups: EndpointGroup[], now: 
 
     for (const part of PARTS) {
       const writer = sheet(part.title, [{ header: 'Account group', width: 30 }, ...part.columns]);
-      for (const group of groups)
-        for (const item of part.items(group)) writer.row([group.accountGroupName, ...part.cells(item, group)]);
+      for (const group of groups) for (const row of part.rows(group)) writer.row([group.accountGroupName, ...row]);
       writer.done();
     }
   }, now);
@@ -255,23 +268,17 @@ const shown = (cell: Cell) =>
         : 'no'
       : String(cell ?? '');
 
-function partHtml(part: Part<unknown>, group: EndpointGroup): string {
-  const items = part.items(group);
-  const heading = `<h3>${escapeHtml(part.title)} (${items.length})</h3>`;
-  if (!items.length) return `${heading}<p>None.</p>`;
+function partHtml(part: Table, group: EndpointGroup): string {
+  const count = part.count(group);
+  const heading = `<h3>${escapeHtml(part.title)} (${count})</h3>`;
+  if (!count) return `${heading}<p>None.</p>`;
   return `${heading}<table><thead><tr>${part.columns.map((column) => `<th>${escapeHtml(column.header)}</th>`).join('')}</tr></thead><tbody>
-${items
-  .slice(0, SHOWN_ROWS)
-  .map(
-    (item) =>
-      `<tr>${part
-        .cells(item, group)
-        .map((cell) => `<td>${escapeHtml(shown(cell))}</td>`)
-        .join('')}</tr>`,
-  )
+${part
+  .rows(group, SHOWN_ROWS)
+  .map((cells) => `<tr>${cells.map((cell) => `<td>${escapeHtml(shown(cell))}</td>`).join('')}</tr>`)
   .join(
     '\n',
-  )}</tbody></table>${items.length > SHOWN_ROWS ? `<p class="meta">${items.length - SHOWN_ROWS} more in the spreadsheet.</p>` : ''}`;
+  )}</tbody></table>${count > SHOWN_ROWS ? `<p class="meta">${count - SHOWN_ROWS} more in the spreadsheet.</p>` : ''}`;
 }
 
 export function epaHtml(organization: string, groups: EndpointGroup[], now: Date): string {

@@ -1,16 +1,17 @@
-import type {
-  AlertRule,
-  EndpointAgent,
-  EndpointTest,
-  PlatformAgent,
-  PlatformDashboard,
-  PlatformQuotas,
-  PlatformSession,
-  PlatformTag,
-  PlatformTest,
-  PlatformUsage,
-  PlatformUser,
-  SuppressionWindow,
+import {
+  apiTestType,
+  type AlertRule,
+  type EndpointAgent,
+  type EndpointTest,
+  type PlatformAgent,
+  type PlatformDashboard,
+  type PlatformQuotas,
+  type PlatformSession,
+  type PlatformTag,
+  type PlatformTest,
+  type PlatformUsage,
+  type PlatformUser,
+  type SuppressionWindow,
 } from '@ce/platform-client';
 import { mapPool } from '../../../../core/map-pool.js';
 import {
@@ -81,9 +82,7 @@ export async function readGroupConfig(
             // Each type's own list carries its configuration (url, server, port, dnsServers, timeouts...).
             const types = [...new Set(all.map((test) => test.type))];
             const configured = await Promise.all(
-              types.map((type) =>
-                session.tests.listByType(type as Parameters<typeof session.tests.listByType>[0], aid, signal),
-              ),
+              types.map((type) => session.tests.listByType(apiTestType(type), aid, signal)),
             );
             const byId = new Map(configured.flat().map((test) => [test.testId, test]));
             return all.map((test) => ({ ...test, ...byId.get(test.testId) }));

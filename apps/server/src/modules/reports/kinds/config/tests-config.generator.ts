@@ -1,5 +1,6 @@
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
 import { escapeMarkdown } from '../../../../report-kit/markdown.js';
+import { isRecord, recordsOf } from '../../../../core/json.js';
 import { streamWorkbook, type CellValue } from '../../../../report-kit/stream-workbook.js';
 import { required } from '../../../../report-kit/platform-reads.js';
 import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
@@ -29,13 +30,12 @@ export const SHOWN_TESTS = 200;
 export function configValue(value: unknown): CellValue {
   if (value === undefined || value === null) return null;
   if (Array.isArray(value)) return value.map((item) => String(configValue(item) ?? '')).join(', ');
-  if (typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const named = record.serverName ?? record.name ?? record.agentName ?? record.ruleName;
+  if (isRecord(value)) {
+    const named = value.serverName ?? value.name ?? value.agentName ?? value.ruleName;
     return named !== undefined ? String(named) : JSON.stringify(value);
   }
   if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value)) return new Date(value);
-  return value as CellValue;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : String(value);
 }
 
 /** The type-specific fields the tests of one type carry, in the order first met. */
@@ -51,9 +51,9 @@ export interface TestRow {
 }
 
 const sharing = (test: ConfiguredTest['test']) => {
-  const shared = (test as { sharedWithAccounts?: { name?: string; aid?: string }[] }).sharedWithAccounts;
-  if (Array.isArray(shared) && shared.length) return shared.map((account) => account.name ?? account.aid).join(', ');
-  return (test as { liveShare?: boolean }).liveShare ? 'live share' : 'not shared';
+  const shared = recordsOf(test.sharedWithAccounts);
+  if (shared.length) return shared.map((account) => account.name ?? account.aid).join(', ');
+  return test.liveShare ? 'live share' : 'not shared';
 };
 
 /** One sheet per test type (its own configuration columns) after a summary per account group and type. */
@@ -89,7 +89,7 @@ export async function testsWorkbook(organization: string, rows: TestRow[], now: 
         { header: 'sharing', width: 16 },
       ]);
       for (const { accountGroup, configured } of ofType) {
-        const test = configured.test as Record<string, unknown>;
+        const test = configured.test;
         writer.row([
           accountGroup,
           ...COMMON.map((field) => configValue(test[field])),
@@ -117,7 +117,7 @@ export function testsHtml(organization: string, rows: TestRow[], now: Date): str
 <table><thead><tr><th>Account group</th><th>Test</th><th>Interval</th><th>Enabled</th>${fields.map((field) => `<th>${escapeHtml(field)}</th>`).join('')}<th>Agents</th><th>Alert rules</th><th>Tags</th><th>Sharing</th></tr></thead><tbody>
 ${shown
   .map(({ accountGroup, configured }) => {
-    const test = configured.test as Record<string, unknown>;
+    const test = configured.test;
     const cell = (value: unknown) => {
       const shown = configValue(value);
       return escapeHtml(shown instanceof Date ? shown.toISOString().slice(0, 10) : (shown ?? ''));

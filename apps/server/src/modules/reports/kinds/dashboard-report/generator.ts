@@ -28,13 +28,12 @@ export const dashboardReportGenerator: ReportGenerator = async (context) => {
       users.ok ? users.value.map((user) => [user.uid, `${user.name ?? user.email} <${user.email}>`]) : [],
     );
     for (const dashboard of required(dashboards)) {
-      const fields = dashboard as Record<string, unknown>;
-      const owner = text(fields.dashboardCreatedBy) || text(fields.createdBy);
+      const owner = text(dashboard.dashboardCreatedBy) || text(dashboard.createdBy);
       rows.push({
         accountGroup: group.accountGroupName,
         dashboard,
         owner: names.get(owner) ?? owner,
-        modified: text(fields.dashboardModifiedDate) || text(fields.modifiedDate),
+        modified: text(dashboard.dashboardModifiedDate) || text(dashboard.modifiedDate),
       });
     }
     await context.progress(index + 1, total);

@@ -71,12 +71,10 @@ export function inventoryWorkbook(organization: string, rows: InventoryRow[], no
         row.dashboard.title,
         widgetsOf(row.dashboard).length,
         [...new Set(widgetsOf(row.dashboard).map((widget) => widget.type))].join(', '),
-        [
-          ...new Set(widgetsOf(row.dashboard).map((widget) => text((widget as Record<string, unknown>).dataSource))),
-        ].join(', '),
+        [...new Set(widgetsOf(row.dashboard).map((widget) => text(widget.dataSource)))].join(', '),
         row.owner,
         row.modified ? new Date(row.modified) : null,
-        (row.dashboard as { isPrivate?: boolean }).isPrivate === true,
+        row.dashboard.isPrivate === true,
       ]);
     dashboards.done();
     const widgets = sheet('Widgets', [
@@ -91,16 +89,15 @@ export function inventoryWorkbook(organization: string, rows: InventoryRow[], no
     ]);
     for (const row of rows)
       for (const widget of widgetsOf(row.dashboard)) {
-        const fields = widget as Record<string, unknown>;
         widgets.row([
           row.accountGroup,
           row.dashboard.title,
           widget.id ?? null,
           widget.type,
           widget.title ?? '',
-          text(fields.dataSource),
-          text(fields.metricGroup),
-          text(fields.metric),
+          text(widget.dataSource),
+          text(widget.metricGroup),
+          text(widget.metric),
         ]);
       }
     widgets.done();

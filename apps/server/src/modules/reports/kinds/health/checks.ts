@@ -44,13 +44,12 @@ export function runChecks(input: HealthInput, profile: HealthProfile): HealthChe
 
 /** The score out of 100: each known check's weight times its credit, over the weights of known checks. */
 export function scoreOf(checks: HealthCheck[]): { value: number; grade: string } {
-  const known = checks.filter((check) => check.status !== 'unknown');
+  const known = checks.filter(
+    (check): check is HealthCheck & { status: Exclude<HealthStatus, 'unknown'> } => check.status !== 'unknown',
+  );
   const weights = known.reduce((sum, check) => sum + check.weight, 0);
   if (weights === 0) return { value: 0, grade: gradeOf(0) };
-  const earned = known.reduce(
-    (sum, check) => sum + check.weight * STATUS_CREDIT[check.status as Exclude<HealthStatus, 'unknown'>],
-    0,
-  );
+  const earned = known.reduce((sum, check) => sum + check.weight * STATUS_CREDIT[check.status], 0);
   const value = Math.round((earned / weights) * 100);
   return { value, grade: gradeOf(value) };
 }

@@ -8,6 +8,7 @@ import type {
   HealthUsage,
   HealthUser,
 } from './checks.js';
+import { recordOf } from '../../../../core/json.js';
 import { collect, dashboardsWithWidgets, readable, type Readable } from '../../../../report-kit/platform-reads.js';
 
 /** The permission each read needs, named when the platform refuses it (v7 document and the API docs). */
@@ -45,8 +46,8 @@ const lastSegment = (href: string | undefined) => href?.split('?')[0]?.split('/'
 /** Dashboards' widget filters name the tests they show (`filters: {TEST: [ids]}`). */
 function testIdsOfWidgets(widgets: { [key: string]: unknown }[]): string[] {
   return widgets.flatMap((widget) => {
-    const filters = widget.filters as Record<string, unknown> | undefined;
-    const tests = filters?.TEST ?? filters?.test;
+    const filters = recordOf(widget.filters);
+    const tests = filters.TEST ?? filters.test;
     return Array.isArray(tests) ? tests.map(String) : [];
   });
 }
@@ -208,14 +209,9 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
         value: {
           cloudUnitsUsed: usage.value.cloudUnitsUsed ?? 0,
           cloudUnitsProjected: usage.value.cloudUnitsProjected ?? 0,
-          cloudUnitsIncluded:
-            Number((usage.value.quota as { cloudUnitsIncluded?: unknown } | undefined)?.cloudUnitsIncluded) ||
-            undefined,
+          cloudUnitsIncluded: Number(usage.value.quota?.cloudUnitsIncluded) || undefined,
           testUnits: new Map(
-            (usage.value.tests ?? []).map((test) => [
-              String((test as { testId?: unknown }).testId),
-              Number((test as { cloudUnitsUsed?: unknown }).cloudUnitsUsed) || 0,
-            ]),
+            (usage.value.tests ?? []).map((test) => [String(test.testId), Number(test.cloudUnitsUsed) || 0]),
           ),
         },
       }

@@ -19,12 +19,12 @@ function planOverview(reading: HealthReading): HealthTable {
   const title = 'ThousandEyes plan overview';
   const columns = ['Measure', 'Used', 'Included', 'Projected', 'Next billing period'];
   if (!reading.usage.ok) return unavailable(title, columns, reading.usage.reason);
-  const usage = reading.usage.value as Record<string, unknown>;
-  const quota = (usage.quota ?? {}) as Record<string, unknown>;
+  const usage = reading.usage.value;
+  const quota = usage.quota ?? {};
   const disabledUnits = (() => {
     const tests = reading.input.tests.ok ? reading.input.tests.value : [];
     const disabled = new Set(tests.filter((test) => !test.enabled).map((test) => test.testId));
-    return (Array.isArray(usage.tests) ? (usage.tests as Record<string, unknown>[]) : [])
+    return (usage.tests ?? [])
       .filter((test) => disabled.has(String(test.testId)))
       .reduce((sum, test) => sum + (numberOf(test.cloudUnitsUsed) ?? 0), 0);
   })();
@@ -59,19 +59,19 @@ function quotas(reading: HealthReading): HealthTable {
   if (!reading.quotas.ok) return unavailable(title, columns, reading.quotas.reason);
   const usedByAid = new Map<string, number>();
   if (reading.usage.ok)
-    for (const test of (reading.usage.value.tests ?? []) as Record<string, unknown>[])
+    for (const test of reading.usage.value.tests ?? [])
       usedByAid.set(String(test.aid), (usedByAid.get(String(test.aid)) ?? 0) + (numberOf(test.cloudUnitsUsed) ?? 0));
   const selected = new Map(reading.groups.map((group) => [group.aid, group.accountGroupName]));
   const rows: HealthTable['rows'] = [];
   for (const entry of reading.quotas.value.quotas) {
-    const organization = (entry.organizationQuota ?? {}) as Record<string, unknown>;
+    const organization = entry.organizationQuota ?? {};
     rows.push([
       'Organization',
       null,
       numberOf(organization.value),
       reading.usage.ok ? numberOf(reading.usage.value.cloudUnitsUsed) : null,
     ]);
-    for (const group of (entry.accountGroupQuotas ?? []) as Record<string, unknown>[]) {
+    for (const group of entry.accountGroupQuotas ?? []) {
       const aid = String(group.aid);
       if (!selected.has(aid)) continue;
       rows.push([
@@ -116,7 +116,7 @@ function deploymentSummary(reading: HealthReading): HealthTable {
       enterprise.filter((agent) => state(agent) === 'disabled').length,
       group.agents.value.filter((agent) => agent.agentType === 'cloud').length,
       ...PLATFORM_TEST_TYPES.map(byType),
-      tests.filter((test) => !(PLATFORM_TEST_TYPES as readonly string[]).includes(test.type)).length,
+      tests.filter((test) => !PLATFORM_TEST_TYPES.some((type) => type === test.type)).length,
       tests.filter((test) => test.enabled).length,
       tests.filter((test) => !test.enabled).length,
     ]);
@@ -173,7 +173,7 @@ function alertActivity(reading: HealthReading, now: Date, days: number): HealthT
   }
   const severityOrder = ['critical', 'major', 'minor', 'info', 'unknown'];
   const rows = [...byRule]
-    .map(([ruleId, list]) => {
+    .map(([ruleId, list]): { severity: string; row: HealthTable['rows'][number] } => {
       const rule = names.get(ruleId);
       const severity = rule?.severity ?? list[0]?.severity ?? 'unknown';
       return {
@@ -185,7 +185,7 @@ function alertActivity(reading: HealthReading, now: Date, days: number): HealthT
           list.filter((alert) => Date.parse(alert.startDate) >= from).length,
           list.filter((alert) => !alert.endDate).length,
           `${Math.round(activeShare(list, from, to) * 1000) / 10}%`,
-        ] as HealthTable['rows'][number],
+        ],
       };
     })
     .sort(

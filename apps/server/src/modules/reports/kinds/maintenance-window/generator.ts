@@ -29,7 +29,7 @@ export const maintenanceWindowGenerator: ReportGenerator = async (context) => {
         schedule: window.startDate ? window.startDate.replace('T', ' ').replace(/:\d\dZ$/, '') : '—',
         repeat: describeRepeat(window),
         duration: formatDuration(window.duration),
-        tests: (window.tests ?? []).map((test) => String((test as { testName?: unknown }).testName ?? test.testId)),
+        tests: (window.tests ?? []).map((test) => String(test.testName ?? test.testId)),
         state: windowState(window, context.now),
         enabled: window.isEnabled !== false,
       });

@@ -1,4 +1,5 @@
 import type { SuppressionWindow } from '@ce/platform-client';
+import { listOf } from '../../../../core/json.js';
 
 export type WindowState = 'now' | 'upcoming' | 'expired';
 
@@ -31,17 +32,16 @@ export function formatDuration(seconds: number | undefined): string {
 }
 
 export function describeRepeat(window: SuppressionWindow): string {
-  const repeat = window.repeat as { type?: string; intervalLength?: number; daysOfWeek?: string[] } | undefined;
-  if (!repeat?.type) return 'Once';
-  const every =
-    repeat.intervalLength && repeat.intervalLength > 1
-      ? `every ${repeat.intervalLength} ${repeat.type}s`
-      : `every ${repeat.type}`;
-  const days = repeat.daysOfWeek?.length
-    ? ` on ${repeat.daysOfWeek.map((day) => DAY_NAMES[day] ?? day).join(', ')}`
-    : '';
-  const end = window.endRepeat as { type?: string; count?: number; date?: string } | undefined;
-  const until = end?.type === 'count' ? `, ${end.count} times` : end?.type === 'date' ? `, until ${end.date}` : '';
+  const repeat = window.repeat ?? {};
+  const type = typeof repeat.type === 'string' ? repeat.type : '';
+  if (!type) return 'Once';
+  const interval = repeat.intervalLength;
+  const every = typeof interval === 'number' && interval > 1 ? `every ${interval} ${type}s` : `every ${type}`;
+  const daysOfWeek = listOf(repeat.daysOfWeek).map(String);
+  const days = daysOfWeek.length ? ` on ${daysOfWeek.map((day) => DAY_NAMES[day] ?? day).join(', ')}` : '';
+  const end = window.endRepeat ?? {};
+  const until =
+    end.type === 'count' ? `, ${String(end.count)} times` : end.type === 'date' ? `, until ${String(end.date)}` : '';
   return `${every.charAt(0).toUpperCase()}${every.slice(1)}${days}${until}`;
 }
 

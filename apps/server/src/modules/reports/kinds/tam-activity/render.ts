@@ -106,7 +106,7 @@ export function activityWorkbook(
       { header: 'Measure', width: 30 },
       { header: 'Value', width: 50 },
     ]);
-    for (const row of [
+    const measures: [string, string | number | Date][] = [
       ['Organization', organization],
       ['From', new Date(summary.from)],
       ['To', new Date(summary.to)],
@@ -114,8 +114,8 @@ export function activityWorkbook(
       ['Users', summary.byUser.length],
       ['Account groups', summary.byGroup.length],
       ['Event types', summary.byType.length],
-    ] as [string, string | number | Date][])
-      summarySheet.row(row);
+    ];
+    for (const row of measures) summarySheet.row(row);
     summarySheet.done();
     const tallySheet = (name: string, what: string, tallies: Tally[]) => {
       const writer = sheet(name, [

@@ -1,3 +1,4 @@
+import { listOf, recordOf } from '../../../../../core/json.js';
 import { configValue } from '../tests-config.generator.js';
 import { date, rowsOf, type ConfigSheet } from './sheet.js';
 
@@ -24,10 +25,7 @@ export const alertRulesSheet: ConfigSheet = {
         const names = new Map(
           group.tests.ok ? group.tests.value.map((test) => [test.test.testId, test.test.testName]) : [],
         );
-        const notifications = (rule.notifications ?? {}) as { email?: { recipients?: unknown[] } } & Record<
-          string,
-          unknown
-        >;
+        const notifications = rule.notifications ?? {};
         return [
           group.accountGroupName,
           rule.ruleId,
@@ -39,10 +37,8 @@ export const alertRulesSheet: ConfigSheet = {
           `${rule.roundsViolatingRequired ?? '?'} of ${rule.roundsViolatingOutOf ?? '?'}`,
           (rule.testIds ?? rule.tests?.map((test) => test.testId) ?? []).map((id) => names.get(id) ?? id).join(', '),
           [
-            ...(notifications.email?.recipients ?? []).map((recipient) => `email: ${String(recipient)}`),
-            ...['thirdParty', 'webhook', 'customWebhook'].flatMap((key) =>
-              Array.isArray(notifications[key]) ? (notifications[key] as unknown[]).map(() => key) : [],
-            ),
+            ...listOf(recordOf(notifications.email).recipients).map((recipient) => `email: ${String(recipient)}`),
+            ...['thirdParty', 'webhook', 'customWebhook'].flatMap((key) => listOf(notifications[key]).map(() => key)),
           ].join(', '),
         ];
       },
@@ -77,7 +73,7 @@ export const suppressionWindowsSheet: ConfigSheet = {
         date(window.startDate),
         window.duration ?? null,
         configValue(window.repeat ? Object.values(window.repeat).join(' ') : 'once'),
-        (window.tests ?? []).map((test) => String((test as { testName?: unknown }).testName ?? test.testId)).join(', '),
+        (window.tests ?? []).map((test) => String(test.testName ?? test.testId)).join(', '),
       ],
     );
   },

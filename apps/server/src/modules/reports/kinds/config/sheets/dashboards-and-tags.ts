@@ -22,7 +22,6 @@ export const dashboardsSheet: ConfigSheet = {
         if (!widgets.length)
           return [group.accountGroupName, board.dashboardId, board.title, null, null, null, null, null];
         return widgets.map((widget) => {
-          const fields = widget as Record<string, unknown>;
           return [
             group.accountGroupName,
             board.dashboardId,
@@ -30,8 +29,8 @@ export const dashboardsSheet: ConfigSheet = {
             widget.id ?? null,
             widget.type,
             widget.title ?? '',
-            String(fields.dataSource ?? ''),
-            String(fields.metric ?? ''),
+            String(widget.dataSource ?? ''),
+            String(widget.metric ?? ''),
           ];
         });
       },

@@ -38,14 +38,13 @@ export const endpointSheet: ConfigSheet = {
       groups,
       (group) => group.endpointTests,
       (group, test) => {
-        const fields = test as Record<string, unknown>;
         return [
           group.accountGroupName,
           'test',
           test.testId,
           test.testName,
           test.type,
-          String(fields.url ?? fields.server ?? ''),
+          String(test.url ?? test.server ?? ''),
           test.interval ?? null,
           test.isEnabled === false ? 'disabled' : 'enabled',
           null,
@@ -65,9 +64,9 @@ export const usageSheet: ConfigSheet = {
   ],
   write(writer, { groups, organization }) {
     if (organization.usage.ok) {
-      const used = organization.usage.value as Record<string, unknown>;
-      const quota = (used.quota ?? {}) as Record<string, unknown>;
-      for (const [measure, value] of [
+      const used = organization.usage.value;
+      const quota = used.quota ?? {};
+      const measures: [string, unknown][] = [
         ['Billing period start', date(typeof quota.monthStart === 'string' ? quota.monthStart : undefined)],
         ['Billing period end', date(typeof quota.monthEnd === 'string' ? quota.monthEnd : undefined)],
         ['Cloud units included', quota.cloudUnitsIncluded],
@@ -77,18 +76,14 @@ export const usageSheet: ConfigSheet = {
         ['Enterprise agents used', used.enterpriseAgentsUsed],
         ['Endpoint agents included', quota.endpointAgentsIncluded],
         ['Endpoint agents used', used.endpointAgentsUsed],
-      ] as [string, unknown][])
-        writer.row([measure, null, configValue(value)]);
+      ];
+      for (const [measure, value] of measures) writer.row([measure, null, configValue(value)]);
     } else writer.row(['Usage', null, organization.usage.reason]);
     if (organization.quotas.ok) {
       const names = new Map(groups.map((group) => [group.aid, group.accountGroupName]));
       for (const entry of organization.quotas.value.quotas) {
-        writer.row([
-          'Organization quota (cloud units)',
-          null,
-          configValue((entry.organizationQuota as { value?: unknown } | undefined)?.value),
-        ]);
-        for (const quota of (entry.accountGroupQuotas ?? []) as { aid?: string; value?: unknown }[])
+        writer.row(['Organization quota (cloud units)', null, configValue(entry.organizationQuota?.value)]);
+        for (const quota of entry.accountGroupQuotas ?? [])
           if (names.has(String(quota.aid)))
             writer.row([
               'Account group quota (cloud units)',

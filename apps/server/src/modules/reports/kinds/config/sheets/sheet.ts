@@ -23,6 +23,9 @@ export const target = (test: Record<string, unknown>) =>
   String(test.url ?? test.server ?? test.domain ?? test.prefix ?? '') +
   (test.port !== undefined && test.server !== undefined ? `:${String(test.port)}` : '');
 
+/** A row function's answer as several lines (a cell is never a list). */
+const isLines = (written: CellValue[] | CellValue[][]): written is CellValue[][] => Array.isArray(written[0]);
+
 /** Rows of one list across the groups; a refused list writes its reason once, in the first column. */
 export function rowsOf<T>(
   writer: SheetWriter,
@@ -38,8 +41,8 @@ export function rowsOf<T>(
     }
     for (const item of read.value) {
       const written = row(group, item);
-      if (Array.isArray(written[0])) for (const line of written as CellValue[][]) writer.row(line);
-      else writer.row(written as CellValue[]);
+      if (isLines(written)) for (const line of written) writer.row(line);
+      else writer.row(written);
     }
   }
 }

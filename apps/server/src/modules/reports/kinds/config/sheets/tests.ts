@@ -28,7 +28,7 @@ export const testsSheet: ConfigSheet = {
         test.testId,
         test.testName,
         test.type,
-        target(test as Record<string, unknown>),
+        target(test),
         test.interval ?? null,
         test.enabled !== false,
         test.alertsEnabled !== false,
