@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BULK_MESSAGES, bulkAccountGroupSchema } from './bulk.js';
+import { BULK_MESSAGES } from './bulk-messages.js';
+import { bulkAccountGroupSchema } from './bulk.js';
 import { platformTokenSchema } from './reports.js';
 import { changeSetSchema } from './change-sets.js';
 

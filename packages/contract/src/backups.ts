@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BULK_MESSAGES } from './bulk.js';
+import { BULK_MESSAGES } from './bulk-messages.js';
 import { platformTokenSchema } from './reports.js';
 import { changeSetSchema } from './change-sets.js';
 

@@ -1,30 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PORT, DEFAULT_TEST_INTERVAL, TEST_INTERVALS, TEST_TYPES, type TestType } from './constants.js';
-import { PLATFORM_TOKEN_REFUSED } from './change-sets.js';
+import { BULK_MESSAGES } from './bulk-messages.js';
 import { platformTokenSchema } from './reports.js';
-
-/** Spec section 5 and 8 wording for the bulk tools. */
-export const BULK_MESSAGES = {
-  tokenRequired: 'Please provide a valid OAuth token',
-  groupsRequired: 'Please select at least one account group',
-  templateRequired: 'At least one test template is required',
-  formIncomplete: 'Please complete all test configurations',
-  invalidToken: PLATFORM_TOKEN_REFUSED,
-  invalidTokenTitle: 'Authentication Failed',
-  groupsUnauthorized: 'Invalid OAuth token. Please check your credentials.',
-  groupsUnauthorizedTitle: 'Unauthorized',
-  noGroups: 'No account groups found',
-  groupsFailed: 'Failed to load account groups',
-  agentsFailed: 'Failed to load agents',
-  noAgents: 'No agents found for the selected account group',
-  createFailed: 'Failed to create test',
-  allCreated: (n: number) => `All ${n} ${n === 1 ? 'test' : 'tests'} created successfully!`,
-  someCreated: (s: number, n: number) => `${s}/${n} ${n === 1 ? 'test' : 'tests'} created successfully`,
-  someCreatedTitle: 'Partial Success',
-  noneCreated: 'Failed to create any tests',
-  agentTokenTooShort: 'The OAuth token must be at least 10 characters',
-  agentsToDeleteRequired: 'Select at least one agent to delete',
-} as const;
 
 /** The agent wizard asks for at least this many characters (spec section 9). */
 export const AGENT_WIZARD_TOKEN_MIN = 10;

@@ -4,10 +4,6 @@ import { z } from 'zod';
  * A change set as the API shows it: every write a tool made (or will make) into a customer's account,
  * item by item, with its outcome. The bulk tools keep their own run shape (bulk.ts); newer tools share this.
  */
-/** What a change set that the platform refused the token of says (the spec's words for the bulk tools). */
-export const PLATFORM_TOKEN_REFUSED =
-  'The provided OAuth token is invalid or has expired. Please check your credentials.';
-
 export const CHANGE_ITEM_STATUSES = ['pending', 'running', 'done', 'skipped', 'failed'] as const;
 
 export const changeSetItemSchema = z.object({

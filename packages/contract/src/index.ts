@@ -14,6 +14,7 @@ export * from './password-rules.js';
 export * from './sign-in-errors.js';
 export * from './identity.js';
 export * from './reports.js';
+export * from './bulk-messages.js';
 export * from './bulk.js';
 export * from './change-sets.js';
 export * from './alerts-migration.js';

@@ -1,0 +1,43 @@
+/**
+ * The script the sign-in page loads before it paints (the entry chunk and the chunks it imports statically)
+ * carries no schema library: zod comes with the first check, in a chunk of its own. A value the entry needs
+ * from the contract (a message, a constant) lives in one of the contract's modules without zod; taking it
+ * from a module that builds schemas brings zod along (about 30 KB gzipped, over the 150 KB of bench:lighthouse).
+ */
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { build, type Rolldown } from 'vite';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('the sign-in page first script', () => {
+  it('holds no module of zod', async () => {
+    const output = await build({
+      configFile: path.join(root, 'apps/web/vite.config.ts'),
+      root: path.join(root, 'apps/web'),
+      logLevel: 'silent',
+      build: { write: false, minify: false, reportCompressedSize: false },
+    });
+    const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+      'output' in result ? result.output.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk') : [],
+    );
+    const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+    const entry = chunks.find((chunk) => chunk.isEntry);
+    expect(entry).toBeDefined();
+    const loaded = new Set<string>();
+    const visit = (fileName: string) => {
+      if (loaded.has(fileName)) return;
+      loaded.add(fileName);
+      for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+    };
+    visit(entry?.fileName ?? '');
+    const zodModules = [...loaded].flatMap((fileName) =>
+      (byName.get(fileName)?.moduleIds ?? [])
+        .filter((id) => id.includes('/node_modules/zod/'))
+        .map((id) => `${fileName}: ${path.relative(root, id)}`),
+    );
+    expect(zodModules).toEqual([]);
+    // The schema library is still built, for the pages that check forms.
+    expect(chunks.some((chunk) => chunk.moduleIds.some((id) => id.includes('/node_modules/zod/')))).toBe(true);
+  }, 120_000);
+});
