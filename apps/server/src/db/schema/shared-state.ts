@@ -24,6 +24,12 @@ export const rateBudgets = pgTable('rate_budgets', {
   probeUntil: timestamp('probe_until', { withTimezone: true }),
   granted: integer('granted').notNull().default(0),
   probe: boolean('probe').notNull().default(false),
+  /** Slots each lane took in the current window (lanes: rate-limiter.ts). */
+  interactiveTaken: integer('interactive_taken').notNull().default(0),
+  backgroundTaken: integer('background_taken').notNull().default(0),
+  /** Calls handed out and not yet answered, counted until `in_flight_until` (past it, any such call has timed out). */
+  inFlight: integer('in_flight').notNull().default(0),
+  inFlightUntil: timestamp('in_flight_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
