@@ -1,0 +1,1 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "background_seen_at" timestamp with time zone;
