@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { PlatformClient } from './client.js';
 import { backoffMs, PlatformHttp, readBackoffMs } from './http.js';
+import { RateLimiterRegistry } from './rate-limiter.js';
 
 describe('waits between attempts', () => {
   it('for creations: 2^attempt x 100 ms plus up to 100 ms of jitter, capped at 300 s', () => {
@@ -69,5 +71,56 @@ describe('429 answers', () => {
     await expect(long.http.call({ token: 't' }, 'tests')).rejects.toMatchObject({ status: 429 });
     expect(long.calls()).toBe(1);
     expect(long.slept).toEqual([]);
+  });
+});
+
+describe('one budget per organization', () => {
+  const resetAt = Math.ceil(Date.now() / 1000) + 60;
+  /** A platform whose account groups name the organizations given, counting down one window of 10. */
+  const setup = (orgIds: string[]) => {
+    let remaining = 10;
+    const fetch: typeof globalThis.fetch = async (input) => {
+      remaining -= 1;
+      const headers = {
+        'content-type': 'application/json',
+        'x-organization-rate-limit-limit': '10',
+        'x-organization-rate-limit-remaining': String(remaining),
+        'x-organization-rate-limit-reset': String(resetAt),
+      };
+      const body = String(input).includes('/account-groups')
+        ? {
+            accountGroups: orgIds.map((orgId, index) => ({
+              aid: `${index}`,
+              accountGroupName: `Group ${index}`,
+              orgId,
+            })),
+          }
+        : { tests: [] };
+      return new Response(JSON.stringify(body), { status: 200, headers });
+    };
+    const limiters = new RateLimiterRegistry();
+    const client = new PlatformClient({ baseUrl: 'https://api.example/v7', fetch, limiters });
+    return { client, limiters };
+  };
+
+  it("spends the organization's budget once the token's account groups named it, counting that first call there", async () => {
+    const { client, limiters } = setup(['o-1', 'o-1']);
+    const session = client.as({ token: 'customer-token' });
+    expect(client.http.limiterKey(session.auth)).toMatch(/^token:/);
+    await session.accountGroups.list();
+    expect(client.http.limiterKey(session.auth)).toBe('org:o-1');
+    // The token's first call counts in the organization's budget: the platform counted it there.
+    expect(limiters.for('org:o-1').snapshot()).toMatchObject({ limit: 10, remaining: 9, inFlight: 0 });
+    await client.http.call(session.auth, 'tests');
+    expect(limiters.for('org:o-1').snapshot()).toMatchObject({ remaining: 8, inFlight: 0 });
+    // A job's session names the organization itself: the same budget.
+    expect(client.http.limiterKey({ token: 'customer-token', organizationId: 'o-1' })).toBe('org:o-1');
+  });
+
+  it('keeps the token key when the account groups name several organizations', async () => {
+    const { client } = setup(['o-1', 'o-2']);
+    const session = client.as({ token: 'customer-token' });
+    await session.accountGroups.list();
+    expect(client.http.limiterKey(session.auth)).toMatch(/^token:/);
   });
 });

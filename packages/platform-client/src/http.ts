@@ -6,8 +6,10 @@ import {
   RateLimiterRegistry,
   retryAfterMs,
   type Clock,
+  type Lane,
   type OrgBudget,
   type RateBudgets,
+  type RateHeaders,
   type RateSlot,
 } from './rate-limiter.js';
 
@@ -23,8 +25,13 @@ export interface ReadJournal {
 /** Who is calling: the customer's bearer token, and the organization whose budget the call spends. */
 export interface PlatformAuth {
   token: string;
-  /** The organization id; until it is known the limiter is keyed by a hash of the token. */
+  /**
+   * The organization id. Without it, the budget is the organization's the client learnt for this token (see
+   * `CallOptions.organizationOf`), or, for a token's very first call, one keyed by a hash of the token.
+   */
   organizationId?: string;
+  /** Who waits on these calls: a person on a page (`interactive`, the default) or a job (`background`). */
+  lane?: Lane;
   /** Where GET answers are kept and looked up first (report jobs). */
   journal?: ReadJournal;
   /** Cancels every call of this session (a job that lost its lease); a call's own signal is added to it. */
@@ -65,6 +72,8 @@ export interface PlatformHttpOptions {
   rateLimitWaitBudgetMs?: number;
   /** Where the organizations' budgets are kept: this process (the default) or shared by several. */
   limiters?: RateBudgets;
+  /** The share of each window kept for background calls in this process's budgets (default 0.5). */
+  backgroundShare?: number;
   fetch?: typeof fetch;
   observer?: PlatformObserver;
   clock?: Clock;
@@ -86,7 +95,15 @@ export interface CallOptions {
    * platform cannot have acted on them: 429, 502, 503, or a connection that never opened.
    */
   idempotent?: boolean;
+  /**
+   * The organization a successful answer names (the account groups list): the client remembers it for the
+   * token, so the token's later calls spend the organization's budget.
+   */
+  organizationOf?: (body: unknown) => string | undefined;
 }
+
+/** Tokens whose organization the client remembers, at most; the oldest is forgotten first. */
+const MAX_KNOWN_TOKENS = 5_000;
 
 /**
  * Non-idempotent calls (creations): at most 3 attempts, and only when the platform cannot have acted;
@@ -127,6 +144,8 @@ export class PlatformHttp {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly logger: PlatformLogger | undefined;
+  /** The organization of each token seen (by the token's hash), learnt from an answer that named it. */
+  private readonly organizations = new Map<string, string>();
 
   constructor(options: PlatformHttpOptions) {
     this.baseUrl = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
@@ -135,23 +154,45 @@ export class PlatformHttp {
     this.rateLimitWaitBudgetMs = options.rateLimitWaitBudgetMs ?? DEFAULT_RATE_LIMIT_WAIT_BUDGET_MS;
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
-    this.limiters = options.limiters ?? new RateLimiterRegistry(this.clock, this.random);
+    this.limiters =
+      options.limiters ?? new RateLimiterRegistry(this.clock, this.random, undefined, options.backgroundShare);
     this.fetchImpl = options.fetch ?? fetch;
     this.logger = options.logger;
     this.observer = options.observer;
   }
 
   /** Takes a slot in the organization's budget, telling the observer how long that took. */
-  private async slot(key: string, limiter: OrgBudget, signal: AbortSignal | undefined): Promise<RateSlot> {
+  private async slot(
+    key: string,
+    limiter: OrgBudget,
+    signal: AbortSignal | undefined,
+    lane: Lane | undefined,
+  ): Promise<RateSlot> {
     const started = this.clock.now();
-    const slot = await limiter.acquire(signal);
+    const slot = await limiter.acquire(signal, lane);
     this.observer?.waitedForBudget(key, Math.max(0, this.clock.now() - started));
     return slot;
   }
 
+  /** The budget a caller spends: its organization's once known, else (a token's first call) the token's own. */
   limiterKey(auth: PlatformAuth): string {
-    if (auth.organizationId) return `org:${auth.organizationId}`;
-    return `token:${createHash('sha256').update(auth.token).digest('hex').slice(0, 16)}`;
+    const organizationId = auth.organizationId ?? this.organizations.get(tokenHash(auth.token));
+    if (organizationId) return `org:${organizationId}`;
+    return `token:${tokenHash(auth.token)}`;
+  }
+
+  /**
+   * Remembers the organization an answer under the token's own key named, and counts that answer in the
+   * organization's budget: the platform counted it there.
+   */
+  private async learnOrganization(auth: PlatformAuth, organizationId: string, rate: RateHeaders | undefined) {
+    const hash = tokenHash(auth.token);
+    if (this.organizations.size >= MAX_KNOWN_TOKENS && !this.organizations.has(hash)) {
+      const oldest = this.organizations.keys().next().value;
+      if (oldest !== undefined) this.organizations.delete(oldest);
+    }
+    this.organizations.set(hash, organizationId);
+    if (rate) await this.limiters.for(`org:${organizationId}`).merge(rate);
   }
 
   /**
@@ -204,7 +245,7 @@ export class PlatformHttp {
     const limiter = this.limiters.for(key);
     let firstRefusal: number | undefined;
     for (;;) {
-      const slot = await this.slot(key, limiter, options.signal);
+      const slot = await this.slot(key, limiter, options.signal, auth.lane);
       const started = this.clock.now();
       const outcome = await this.attempt(auth, target, method, { body: options.body, signal: options.signal });
       const durationMs = Math.max(0, this.clock.now() - started);
@@ -266,7 +307,7 @@ export class PlatformHttp {
       return true;
     };
     for (;;) {
-      const slot = await this.slot(key, limiter, options.signal);
+      const slot = await this.slot(key, limiter, options.signal, auth.lane);
       const outcome = await this.attempt(auth, url, method, options);
       if (outcome.kind === 'answer') {
         const { status, headers, body } = outcome;
@@ -282,7 +323,11 @@ export class PlatformHttp {
         }
         await limiter.release(rate, slot);
         this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
-        if (status >= 200 && status < 300) return body as T;
+        if (status >= 200 && status < 300) {
+          const organizationId = key.startsWith('token:') ? options.organizationOf?.(body) : undefined;
+          if (organizationId) await this.learnOrganization(auth, organizationId, rate);
+          return body as T;
+        }
         const canRepeat = idempotent ? RETRYABLE_STATUSES.has(status) : SAFE_TO_REPEAT_STATUSES.has(status);
         if (await mayRetry(canRepeat)) continue;
         throw errorFromResponse(status, body);
@@ -340,6 +385,10 @@ export class PlatformHttp {
       return { kind: 'network', neverSent: CONNECTION_NEVER_OPENED.has(code) };
     }
   }
+}
+
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
 }
 
 /** A platform answer as it came: for the diagnostic tool and the API explorer. */

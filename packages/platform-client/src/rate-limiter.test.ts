@@ -141,3 +141,63 @@ describe('RateLimiterRegistry', () => {
     expect(registry.for('org:spent')).toBe(spent);
   });
 });
+
+describe('OrgRateLimiter lanes', () => {
+  const rate = (remaining: number, resetAt: number, limit = 10) => ({ limit, remaining, resetAt });
+
+  it('lets an interactive call go before a background call waiting for the same window', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0);
+    await limiter.acquire();
+    const order: string[] = [];
+    const background = limiter.acquire(undefined, 'background').then(() => order.push('background'));
+    const interactive = limiter.acquire(undefined, 'interactive').then(() => order.push('interactive'));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    limiter.release(rate(6, clock.now() + 60_000));
+    await Promise.all([background, interactive]);
+    expect(order).toEqual(['interactive', 'background']);
+  });
+
+  it('keeps the interactive share of a young window from background calls, and hands it over as the window runs out', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0, 0.5);
+    await limiter.acquire(undefined, 'background');
+    limiter.release(rate(10, clock.now() + 60_000));
+    const started = clock.now();
+    for (let call = 0; call < 5; call++) await limiter.acquire(undefined, 'background');
+    expect(clock.now()).toBe(started);
+    // Half the window is the interactive share: a person coming now takes a slot at once.
+    await limiter.acquire(undefined, 'interactive');
+    expect(clock.now()).toBe(started);
+    // The next background call waits until the interactive share has shrunk with the time left.
+    await limiter.acquire(undefined, 'background');
+    expect(clock.now()).toBeGreaterThanOrEqual(started + 12_000);
+    expect(limiter.snapshot().remaining).toBe(3);
+  });
+
+  it('keeps background its share while it is about: interactive calls do not take the whole window', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0, 0.5);
+    await limiter.acquire(undefined, 'background');
+    limiter.release(rate(10, clock.now() + 60_000));
+    const started = clock.now();
+    for (let call = 0; call < 5; call++) await limiter.acquire(undefined, 'interactive');
+    // The rest is background's share: it takes a slot at once, an interactive call waits.
+    await limiter.acquire(undefined, 'background');
+    expect(clock.now()).toBe(started);
+    await limiter.acquire(undefined, 'interactive');
+    expect(clock.now()).toBeGreaterThan(started);
+  });
+
+  it('holds nothing for background when no background call is about', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0, 0.5);
+    await limiter.acquire();
+    limiter.release(rate(10, clock.now() + 60_000));
+    const started = clock.now();
+    for (let call = 0; call < 10; call++) await limiter.acquire(undefined, 'interactive');
+    expect(clock.now()).toBe(started);
+    expect(limiter.snapshot().remaining).toBe(0);
+  });
+});

@@ -22,10 +22,46 @@ export interface RateSlot {
   readonly probe: boolean;
 }
 
+/**
+ * Who waits on a call: `interactive` when a person waits on a page (the default), `background` for jobs and
+ * scheduled work. Interactive calls go first; background keeps its share of each window (`backgroundShare`).
+ */
+export type Lane = 'interactive' | 'background';
+
+/** The share of each window kept for background calls unless the default is configured otherwise. */
+export const DEFAULT_BACKGROUND_SHARE = 0.5;
+/** The platform's window: its limit is per minute. */
+export const WINDOW_MS = 60_000;
+
+/**
+ * Slots a lane still holds for itself in the current window: its share of the limit, pro rata to the time
+ * the window has left, less what it has taken. Another lane takes only what is left above it, so each lane
+ * gets its share when it wants it, and nothing is held back once the window ends.
+ */
+export function heldFor(share: number, limit: number, taken: number, msLeft: number): number {
+  const left = Math.min(1, Math.max(0, msLeft / WINDOW_MS));
+  return Math.max(0, Math.ceil(share * limit * left) - taken);
+}
+
+/**
+ * Background holds its share only while it is about: a background call asked within this long (a job between
+ * two calls is still about). Interactive holds its share always, so a person who comes finds a slot.
+ */
+export const BACKGROUND_PRESENT_MS = 6_000;
+
+/** The share of the window the other lane holds. */
+export const otherShare = (lane: Lane, backgroundShare: number): number =>
+  lane === 'interactive' ? backgroundShare : 1 - backgroundShare;
+
 /** One organization's budget, wherever it is kept. */
 export interface OrgBudget {
-  /** Waits for a slot in the budget and takes it. */
-  acquire(signal?: AbortSignal): Promise<RateSlot>;
+  /** Waits for a slot in the budget and takes it; interactive calls go before background ones. */
+  acquire(signal?: AbortSignal, lane?: Lane): Promise<RateSlot>;
+  /**
+   * What an answer under another key of the same organization said (the token's own first call): the
+   * platform counts per organization, so this budget counts it too.
+   */
+  merge(rate: RateHeaders): void | Promise<void>;
   /** Gives the slot back with what the answer said about the budget (nothing, when there was no answer). */
   release(rate: RateHeaders | undefined, slot: RateSlot): void | Promise<void>;
   /** A 429: the budget is spent; answers how long to wait (ms) before sending again. */
@@ -97,39 +133,84 @@ export function readRateHeaders(headers: Headers): RateHeaders | undefined {
   };
 }
 
+/** While a background call waits only for the interactive share to shrink, look again this often. */
+const HELD_POLL_MS = 1_000;
+
 export class OrgRateLimiter implements OrgBudget {
   private limit: number | undefined;
   private remaining: number | undefined;
   private resetAt: number | undefined;
   private inFlight = 0;
+  /** Slots each lane took in the current window. */
+  private taken: Record<Lane, number> = { interactive: 0, background: 0 };
+  private interactiveWaiting = 0;
+  private backgroundSeenAt = Number.NEGATIVE_INFINITY;
   private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly clock: Clock = realClock,
     private readonly random: () => number = Math.random,
+    private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
   ) {}
 
   snapshot(): RateLimitSnapshot {
     return { limit: this.limit, remaining: this.remaining, resetAt: this.resetAt, inFlight: this.inFlight };
   }
 
-  /** Waits for a slot in the organization's budget and reserves it. */
-  async acquire(signal?: AbortSignal): Promise<RateSlot> {
-    for (;;) {
-      signal?.throwIfAborted();
-      this.rollOver();
-      if (this.remaining === undefined) {
-        // Budget unknown (first call, or first call of a new window): one probe call at a time.
-        if (this.inFlight === 0) return this.reserve(PROBE);
-      } else if (this.remaining > 0) {
-        this.remaining -= 1;
-        return this.reserve(COUNTED);
-      } else if (this.resetAt !== undefined) {
-        await this.clock.sleep(Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS, signal);
-        continue;
+  /** Waits for a slot in the organization's budget and reserves it; background yields to interactive calls. */
+  async acquire(signal?: AbortSignal, lane: Lane = 'interactive'): Promise<RateSlot> {
+    if (lane === 'interactive') this.interactiveWaiting += 1;
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        this.rollOver();
+        if (lane === 'background') this.backgroundSeenAt = this.clock.now();
+        // A background call lets a waiting interactive one go first, unless that one waits for background's share.
+        const yields = lane === 'background' && this.interactiveWaiting > 0 && this.interactiveMayTake();
+        if (this.remaining === undefined) {
+          // Budget unknown (first call, or first call of a new window): one probe call at a time.
+          if (this.inFlight === 0 && !yields) return this.reserve(PROBE, lane);
+        } else if (this.remaining > 0 && this.resetAt !== undefined && this.remaining <= this.heldAgainst(lane)) {
+          // What is left is the other lane's share: it shrinks as the window runs out.
+          const untilReset = Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS;
+          await this.clock.sleep(Math.min(HELD_POLL_MS, untilReset), signal);
+          continue;
+        } else if (this.remaining > 0) {
+          if (!yields) {
+            this.remaining -= 1;
+            return this.reserve(COUNTED, lane);
+          }
+        } else if (this.resetAt !== undefined) {
+          await this.clock.sleep(Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS, signal);
+          continue;
+        }
+        await this.waitForChange(signal);
       }
-      await this.waitForChange(signal);
+    } finally {
+      if (lane === 'interactive') {
+        this.interactiveWaiting -= 1;
+        this.notify();
+      }
     }
+  }
+
+  private interactiveMayTake(): boolean {
+    if (this.remaining === undefined) return this.inFlight === 0;
+    return this.remaining > this.heldAgainst('interactive');
+  }
+
+  /** Slots the other lane still holds in this window. */
+  private heldAgainst(lane: Lane): number {
+    if (this.limit === undefined || this.resetAt === undefined) return 0;
+    const other: Lane = lane === 'interactive' ? 'background' : 'interactive';
+    if (other === 'background' && this.clock.now() - this.backgroundSeenAt > BACKGROUND_PRESENT_MS) return 0;
+    const msLeft = this.resetAt - this.clock.now();
+    return heldFor(otherShare(lane, this.backgroundShare), this.limit, this.taken[other], msLeft);
+  }
+
+  merge(rate: RateHeaders): void {
+    this.observe(rate);
+    this.notify();
   }
 
   /** Records what an answer said about the budget and frees the reservation. */
@@ -158,8 +239,9 @@ export class OrgRateLimiter implements OrgBudget {
     return this.resetAt - now;
   }
 
-  private reserve(slot: RateSlot): RateSlot {
+  private reserve(slot: RateSlot, lane: Lane): RateSlot {
     this.inFlight += 1;
+    this.taken[lane] += 1;
     return slot;
   }
 
@@ -174,6 +256,7 @@ export class OrgRateLimiter implements OrgBudget {
       // A newer window: the platform's count covers the calls it has seen; ours in flight come on top.
       this.resetAt = resetAt;
       this.remaining = Math.max(0, rate.remaining - Math.max(0, this.inFlight));
+      this.taken = { interactive: 0, background: 0 };
     }
   }
 
@@ -183,6 +266,7 @@ export class OrgRateLimiter implements OrgBudget {
       // opened it already and spent part of it. One probe call finds out how much is left.
       this.resetAt = undefined;
       this.remaining = undefined;
+      this.taken = { interactive: 0, background: 0 };
     }
   }
 
@@ -226,6 +310,7 @@ export class RateLimiterRegistry implements RateBudgets {
     private readonly clock: Clock = realClock,
     private readonly random: () => number = Math.random,
     private readonly maxSize = 5_000,
+    private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
   ) {}
 
   get size(): number {
@@ -236,7 +321,7 @@ export class RateLimiterRegistry implements RateBudgets {
     let limiter = this.limiters.get(organizationKey);
     if (!limiter) {
       if (this.limiters.size >= this.maxSize) this.forgetIdle();
-      limiter = new OrgRateLimiter(this.clock, this.random);
+      limiter = new OrgRateLimiter(this.clock, this.random, this.backgroundShare);
       this.limiters.set(organizationKey, limiter);
     }
     return limiter;

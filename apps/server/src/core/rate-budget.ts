@@ -1,6 +1,11 @@
 import { lt, sql, eq, type SQL } from 'drizzle-orm';
 import {
+  BACKGROUND_PRESENT_MS,
+  DEFAULT_BACKGROUND_SHARE,
   FALLBACK_429_WAIT_MS,
+  otherShare,
+  WINDOW_MS,
+  type Lane,
   type OrgBudget,
   type RateBudgets,
   type RateHeaders,
@@ -19,6 +24,10 @@ const PROBE_TTL_MS = 30_000;
 const PROBE_POLL_MS = 40;
 /** Never sleep longer than this without looking: another instance may have learnt something sooner. */
 const MAX_SLEEP_MS = 5_000;
+/** While what remains is held for the other lane (its share shrinks as the window runs out), look again this often. */
+const HELD_POLL_MS = 1_000;
+/** Calls handed out are counted in flight this long at most: any of them has timed out by then. */
+const IN_FLIGHT_TTL_MS = 60_000;
 
 const t = rateBudgets;
 const ms = (value: number) => sql`${value} * interval '1 millisecond'`;
@@ -26,8 +35,23 @@ const ms = (value: number) => sql`${value} * interval '1 millisecond'`;
 const rolled = sql`(${t.resetAt} is not null and now() >= ${t.resetAt} + ${ms(RESET_MARGIN_MS)})`;
 const unknown = sql`(${rolled} or ${t.remaining} is null)`;
 const probeFree = sql`(${t.probeUntil} is null or ${t.probeUntil} < now())`;
+/** Calls still in flight (an instance that died with calls out stops counting once they would have timed out). */
+const inFlight = sql`(case when ${t.inFlightUntil} > now() then ${t.inFlight} else 0 end)`;
+const takenBy = (lane: Lane) => (lane === 'interactive' ? t.interactiveTaken : t.backgroundTaken);
+const otherLane = (lane: Lane): Lane => (lane === 'interactive' ? 'background' : 'interactive');
+
+/** The slots the other lane still holds in the row's window (`heldFor` of the platform client, in SQL). */
+function heldAgainst(lane: Lane, backgroundShare: number) {
+  const share = sql.raw(String(otherShare(lane, backgroundShare)));
+  const left = sql`least(1, greatest(0, extract(epoch from (${t.resetAt} - now())) * 1000 / ${sql.raw(String(WINDOW_MS))}))`;
+  const held = sql`greatest(0, ceil(${share} * coalesce(${t.callLimit}, 0) * ${left}) - ${takenBy(otherLane(lane))})`;
+  if (lane === 'background') return held;
+  // Background holds its share only while it is about.
+  return sql`(case when ${t.backgroundSeenAt} > now() - ${ms(BACKGROUND_PRESENT_MS)} then ${held} else 0 end)`;
+}
 
 interface Waiter {
+  lane: Lane;
   resolve(slot: RateSlot): void;
   reject(reason: unknown): void;
   signal: AbortSignal | undefined;
@@ -46,6 +70,7 @@ export class SharedRateBudgets implements RateBudgets {
     private readonly db: Db,
     private readonly random: () => number = Math.random,
     private readonly maxSize = 5_000,
+    private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
   ) {}
 
   for(organizationKey: string): OrgBudget {
@@ -54,7 +79,7 @@ export class SharedRateBudgets implements RateBudgets {
       if (this.budgets.size >= this.maxSize) {
         for (const [key, known] of this.budgets) if (known.idle()) this.budgets.delete(key);
       }
-      budget = new SharedOrgBudget(this.db, organizationKey, this.random);
+      budget = new SharedOrgBudget(this.db, organizationKey, this.random, this.backgroundShare);
       this.budgets.set(organizationKey, budget);
     }
     return budget;
@@ -73,21 +98,25 @@ export class SharedRateBudgets implements RateBudgets {
 class SharedOrgBudget implements OrgBudget {
   private readonly waiters: Waiter[] = [];
   private taking = false;
+  /** Ends the pump's wait at once: an interactive call came, and may take what background could not. */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly key: string,
     private readonly random: () => number,
+    private readonly backgroundShare: number,
   ) {}
 
   idle(): boolean {
     return !this.taking && this.waiters.length === 0;
   }
 
-  acquire(signal?: AbortSignal): Promise<RateSlot> {
+  acquire(signal?: AbortSignal, lane: Lane = 'interactive'): Promise<RateSlot> {
     signal?.throwIfAborted();
     return new Promise<RateSlot>((resolve, reject) => {
       const waiter: Waiter = {
+        lane,
         resolve,
         reject,
         signal,
@@ -99,13 +128,21 @@ class SharedOrgBudget implements OrgBudget {
       };
       signal?.addEventListener('abort', waiter.onAbort, { once: true });
       this.waiters.push(waiter);
+      if (lane === 'interactive') this.wake?.();
       void this.pump();
     });
   }
 
   async release(rate: RateHeaders | undefined, slot: RateSlot): Promise<void> {
-    if (rate) await this.observe(rate, slot.probe);
-    else if (slot.probe) await this.update({ probeUntil: sql`null` });
+    const answered = { inFlight: sql`greatest(0, ${inFlight} - 1)` };
+    if (rate) await this.observe(rate, slot.probe, 1);
+    else await this.update({ ...answered, ...(slot.probe ? { probeUntil: sql`null` } : {}) });
+  }
+
+  /** An answer under the token's own key (the organization's first call): it counts here as well. */
+  async merge(rate: RateHeaders): Promise<void> {
+    await this.db.insert(t).values({ key: this.key }).onConflictDoNothing();
+    await this.observe(rate, false, 0);
   }
 
   async exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined): Promise<number> {
@@ -126,6 +163,7 @@ class SharedOrgBudget implements OrgBudget {
           remaining: 0,
           resetAt,
           probeUntil: sql`null`,
+          inFlight: sql`greatest(0, ${inFlight} - 1)`,
           updatedAt: sql`now()`,
         },
       })
@@ -139,17 +177,41 @@ class SharedOrgBudget implements OrgBudget {
     this.taking = true;
     try {
       while (this.waiters.length > 0) {
-        const taken = await this.take(Math.min(this.waiters.length, MAX_BATCH));
-        let { granted, probe } = taken;
-        while (granted > 0 && this.waiters.length > 0) {
-          const waiter = this.waiters.shift() as Waiter;
-          waiter.signal?.removeEventListener('abort', waiter.onAbort);
-          waiter.resolve({ probe });
-          probe = false;
-          granted -= 1;
+        // Interactive calls first; background ones take when none is waiting here, or when what the
+        // interactive ones wait for is background's own share.
+        let waitMs = MAX_SLEEP_MS;
+        let grantedAny = false;
+        const interactiveAsked = this.waiters.some((waiter) => waiter.lane === 'interactive');
+        for (const lane of ['interactive', 'background'] as const) {
+          const waiting = this.waiters.filter((waiter) => waiter.lane === lane).length;
+          if (waiting === 0) continue;
+          const taken = await this.take(Math.min(waiting, MAX_BATCH), lane);
+          let { granted, probe } = taken;
+          for (const waiter of this.waiters.filter((candidate) => candidate.lane === lane)) {
+            if (granted === 0) break;
+            this.waiters.splice(this.waiters.indexOf(waiter), 1);
+            waiter.signal?.removeEventListener('abort', waiter.onAbort);
+            waiter.resolve({ probe });
+            probe = false;
+            granted -= 1;
+          }
+          if (granted > 0) await this.giveBack(granted, probe, lane);
+          if (taken.granted > 0) {
+            grantedAny = true;
+            break;
+          }
+          waitMs = Math.min(waitMs, taken.waitMs);
         }
-        if (granted > 0) await this.giveBack(granted, probe);
-        if (taken.granted === 0) await sleep(taken.waitMs);
+        // An interactive call that came during this round is not kept waiting for background's wait.
+        const interactiveCame = !interactiveAsked && this.waiters.some((waiter) => waiter.lane === 'interactive');
+        if (!grantedAny && !interactiveCame)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, waitMs);
+            this.wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          }).finally(() => (this.wake = undefined));
       }
     } catch (error) {
       for (const waiter of this.waiters.splice(0)) {
@@ -165,20 +227,42 @@ class SharedOrgBudget implements OrgBudget {
    * One statement: a new window (or a first call) gets one probe if nobody is probing; a known window
    * hands out up to `want` of what remains. Answers what was granted, and how long to wait when nothing was.
    */
-  private async take(want: number): Promise<{ granted: number; probe: boolean; waitMs: number }> {
+  private async take(want: number, lane: Lane): Promise<{ granted: number; probe: boolean; waitMs: number }> {
     const probeUntil = sql`now() + ${ms(PROBE_TTL_MS)}`;
+    // In a known window, what remains above the other lane's held share.
+    const available = sql`least(${want}, greatest(0, ${t.remaining} - ${heldAgainst(lane, this.backgroundShare)}))::int`;
+    const granted = sql`(case when ${unknown} then (case when ${probeFree} then 1 else 0 end) else ${available} end)`;
+    const laneTaken = (of: Lane) =>
+      of === lane
+        ? sql`(case when ${unknown} then 0 else ${takenBy(of)} end) + ${granted}`
+        : sql`case when ${unknown} then 0 else ${takenBy(of)} end`;
     const [row] = await this.db
       .insert(t)
-      .values({ key: this.key, remaining: null, resetAt: null, probeUntil, granted: 1, probe: true })
+      .values({
+        key: this.key,
+        remaining: null,
+        resetAt: null,
+        probeUntil,
+        granted: 1,
+        probe: true,
+        [lane === 'interactive' ? 'interactiveTaken' : 'backgroundTaken']: 1,
+        inFlight: 1,
+        inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
+        backgroundSeenAt: lane === 'background' ? sql`now()` : null,
+      })
       .onConflictDoUpdate({
         target: t.key,
         set: {
-          remaining: sql`case when ${unknown} then null else ${t.remaining} - least(${want}, ${t.remaining}) end`,
+          remaining: sql`case when ${unknown} then null else ${t.remaining} - ${available} end`,
           resetAt: sql`case when ${rolled} then null else ${t.resetAt} end`,
           probeUntil: sql`case when ${unknown} and ${probeFree} then ${probeUntil} else ${t.probeUntil} end`,
-          granted: sql`case when ${unknown} then (case when ${probeFree} then 1 else 0 end)
-            else least(${want}, ${t.remaining}) end`,
+          granted,
           probe: sql`${unknown} and ${probeFree}`,
+          interactiveTaken: laneTaken('interactive'),
+          backgroundTaken: laneTaken('background'),
+          inFlight: sql`${inFlight} + ${granted}`,
+          inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
+          ...(lane === 'background' ? { backgroundSeenAt: sql`now()` } : {}),
           updatedAt: sql`now()`,
         },
       })
@@ -187,24 +271,31 @@ class SharedOrgBudget implements OrgBudget {
     const waitMs =
       row.remaining === null || row.waitMs === null
         ? PROBE_POLL_MS + Math.floor(this.random() * PROBE_POLL_MS)
-        : Math.min(MAX_SLEEP_MS, row.waitMs + RESET_MARGIN_MS);
+        : Math.min(row.remaining > 0 ? HELD_POLL_MS : MAX_SLEEP_MS, row.waitMs + RESET_MARGIN_MS);
     return { granted: row.granted, probe: row.probe, waitMs };
   }
 
   /** Slots taken for calls that gave up waiting meanwhile: back into the same window. */
-  private async giveBack(count: number, probe: boolean): Promise<void> {
-    if (probe) await this.update({ probeUntil: sql`null` });
+  private async giveBack(count: number, probe: boolean, lane: Lane): Promise<void> {
+    const untaken = {
+      inFlight: sql`greatest(0, ${inFlight} - ${count})`,
+      [lane === 'interactive' ? 'interactiveTaken' : 'backgroundTaken']: sql`greatest(0, ${takenBy(lane)} - ${count})`,
+    };
+    if (probe) await this.update({ ...untaken, probeUntil: sql`null` });
     else
       await this.update({
+        ...untaken,
         remaining: sql`case when ${t.remaining} is null then null else ${t.remaining} + ${count} end`,
       });
   }
 
   /**
    * An answer's count: within the same window it only lowers what remains (answers lag behind calls in
-   * flight); a later window replaces it. The probe's answer opens the window for everyone.
+   * flight); a later window replaces it, less the other calls still in flight (sent before the window
+   * turned, the platform counts them in the new one as they arrive). The probe's answer opens the window
+   * for everyone. `answered` is 1 when the answer is one of this row's own calls (no longer in flight).
    */
-  private async observe(rate: RateHeaders, probe: boolean): Promise<void> {
+  private async observe(rate: RateHeaders, probe: boolean, answered: 0 | 1): Promise<void> {
     const resetAt = Number.isFinite(rate.resetAt) ? sql`to_timestamp(${rate.resetAt / 1000})` : sql`null`;
     // A later window ends at least a second later (Reset has one-second resolution); anything closer is this one.
     const newer = sql`(${resetAt} is not null and (${t.resetAt} is null or ${resetAt} >= ${t.resetAt} + interval '1 second'))`;
@@ -212,15 +303,26 @@ class SharedOrgBudget implements OrgBudget {
     await this.update({
       callLimit: sql`${rate.limit}`,
       remaining: sql`case
-        when ${newer} or ${resetAt} is null and not ${known} then ${rate.remaining}
+        when ${newer} or ${resetAt} is null and not ${known}
+          then greatest(0, ${rate.remaining} - greatest(0, ${inFlight} - ${answered}))
         when ${known} then least(${t.remaining}, ${rate.remaining})
         else ${t.remaining} end`,
       resetAt: sql`case when ${newer} then ${resetAt} else ${t.resetAt} end`,
+      interactiveTaken: sql`case when ${newer} then 0 else ${t.interactiveTaken} end`,
+      backgroundTaken: sql`case when ${newer} then 0 else ${t.backgroundTaken} end`,
+      inFlight: sql`greatest(0, ${inFlight} - ${answered})`,
       ...(probe ? { probeUntil: sql`null` } : {}),
     });
   }
 
-  private async update(set: Partial<Record<'callLimit' | 'remaining' | 'resetAt' | 'probeUntil', SQL>>): Promise<void> {
+  private async update(
+    set: Partial<
+      Record<
+        'callLimit' | 'remaining' | 'resetAt' | 'probeUntil' | 'interactiveTaken' | 'backgroundTaken' | 'inFlight',
+        SQL
+      >
+    >,
+  ): Promise<void> {
     await this.db
       .update(t)
       .set({ ...set, updatedAt: sql`now()` })
@@ -233,8 +335,4 @@ function waitUntilReset() {
   return sql<number | null>`greatest(0, extract(epoch from (${t.resetAt} - now())) * 1000)::int`.mapWith((value) =>
     value === null ? null : Number(value),
   );
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -10,9 +10,18 @@ import {
 } from '../schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
+/** The one organization an account groups answer names (none when it names several, or none). */
+function organizationOf(body: unknown): string | undefined {
+  const parsed = accountGroupsResponseSchema.safeParse(body);
+  const ids = new Set(parsed.success ? parsed.data.accountGroups.map((group) => group.orgId) : []);
+  const [only] = ids;
+  return ids.size === 1 ? only : undefined;
+}
+
 export const accountGroups = (caller: Caller) => ({
   list: async (signal?: AbortSignal) =>
-    (await caller.request(accountGroupsResponseSchema, 'account-groups', 'account groups', { signal })).accountGroups,
+    (await caller.request(accountGroupsResponseSchema, 'account-groups', 'account groups', { signal, organizationOf }))
+      .accountGroups,
   get: (aid: string, expand: ('user' | 'agent')[] = [], signal?: AbortSignal) =>
     caller.request(
       accountGroupSchema.extend({ users: z.array(userSchema).optional(), agents: z.array(agentSchema).optional() }),

@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { PlatformClient, type RateHeaders } from '@ce/platform-client';
+import { injectFetch } from '../src/adapters/inject-fetch.js';
+import { SharedRateBudgets } from '../src/core/rate-budget.js';
+import { rateBudgets } from '../src/db/schema.js';
+import { CustomerService } from '../src/modules/customer/customer.service.js';
+import { createTestApp, type TestApp } from './build-test-app.js';
+
+// The organizations' shared budget rows (core/rate-budget.ts), on the database the app runs on.
+describe('the shared rate budget', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const row = async (key: string) => {
+    const [found] = await app.database.db.select().from(rateBudgets).where(eq(rateBudgets.key, key));
+    return found;
+  };
+  const rate = (remaining: number, resetAt: number, limit = 10): RateHeaders => ({ limit, remaining, resetAt });
+
+  it('counts the calls still in flight when a window turns: the new window is not handed out in full on top of them', async () => {
+    const budget = new SharedRateBudgets(app.database.db).for('org:window-turn');
+    const probe = await budget.acquire();
+    const firstReset = Date.now() + 1_500;
+    await budget.release(rate(9, firstReset), probe);
+    // Five calls sent in the first window, their answers not back yet.
+    const inFlight = await Promise.all(Array.from({ length: 5 }, () => budget.acquire()));
+    expect(inFlight.every((slot) => !slot.probe)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, firstReset + 300 - Date.now())));
+    // The window has turned: one probe finds out what the platform counts in the new one (only itself so far).
+    const next = await budget.acquire();
+    expect(next.probe).toBe(true);
+    await budget.release(rate(9, Date.now() + 60_000), next);
+    // The five still out reach the platform in the new window: only 9 - 5 are left to hand out.
+    expect((await row('org:window-turn'))?.remaining).toBe(4);
+  });
+
+  it('serves interactive calls first and keeps the interactive share of a young window from background calls', async () => {
+    const budget = new SharedRateBudgets(app.database.db, Math.random, undefined, 0.5).for('org:lanes');
+    const probe = await budget.acquire(undefined, 'background');
+    await budget.release(rate(10, Date.now() + 60_000), probe);
+    for (let call = 0; call < 5; call++) await budget.acquire(undefined, 'background');
+    // Half of the window is held for people: the next background call waits, a person's call goes at once.
+    const controller = new AbortController();
+    let backgroundGot = false;
+    const background = budget.acquire(controller.signal, 'background').then(
+      () => (backgroundGot = true),
+      () => false,
+    );
+    await budget.acquire(undefined, 'interactive');
+    expect(backgroundGot).toBe(false);
+    expect(await row('org:lanes')).toMatchObject({ remaining: 4, interactiveTaken: 1, backgroundTaken: 5 });
+    controller.abort(new Error('test over'));
+    await background;
+  });
+
+  it("spends one organization row for a web request's calls and a job's, after the token's first call", async () => {
+    const sandbox = app.sandbox;
+    if (!sandbox) throw new Error('the test app runs the embedded sandbox');
+    const token = sandbox.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin');
+    if (!token) throw new Error('the sandbox has an org admin token');
+    const origin = 'http://sandbox.one-row';
+    const answers: string[] = [];
+    const platform = new PlatformClient({
+      baseUrl: `${origin}/sandbox/te/v7`,
+      fetch: injectFetch(app.app, origin),
+      limiters: new SharedRateBudgets(app.database.db),
+      observer: { waitedForBudget: () => undefined, answered: (key) => answers.push(key) },
+    });
+    // The token check (the wizard's first step), then a web request's calls and a job's, for the same organization.
+    await new CustomerService(platform).accountGroups(token.token);
+    await platform.as({ token: token.token }).accountGroups.list();
+    await platform.as({ token: token.token }).users.current();
+    await platform.as({ token: token.token, organizationId: token.orgId, lane: 'background' }).accountGroups.list();
+    const organizationKey = `org:${token.orgId}`;
+    expect(answers[0]).toMatch(/^token:/);
+    expect(answers.slice(1)).toEqual([organizationKey, organizationKey, organizationKey]);
+    // The organization's row knows every call the platform counted, the token's first one included.
+    expect(sandbox.platform.organizations.get(token.orgId)).toEqual({ accepted: 4, refused429: 0 });
+    const organizationRow = await row(organizationKey);
+    expect(organizationRow?.callLimit).toBeGreaterThan(0);
+    expect(organizationRow?.remaining).toBe((organizationRow?.callLimit ?? 0) - 4);
+  });
+});
