@@ -183,7 +183,7 @@ export class ChangeSetJob {
       const token = await this.deps.tokens.open(tokenId);
       if (token === null || organizationId === null)
         throw new AppError(400, 'token_gone', 'The token is no longer available.');
-      return this.deps.platform.as({ token, organizationId, signal });
+      return this.deps.platform.as({ token, organizationId, signal, lane: 'background' });
     };
     const sessions: ChangeSessions = {
       source: await open(run.tokenId, run.organizationId),

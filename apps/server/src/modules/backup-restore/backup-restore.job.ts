@@ -140,7 +140,7 @@ export class BackupJob {
     const { repository } = this.deps;
     const token = await this.deps.tokens.open(row.tokenId);
     if (token === null) throw new Error('the backup token is gone');
-    const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal });
+    const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal, lane: 'background' });
     await repository.clearArchive(row.id);
     const sink = new ChunkSink((position, content) => repository.addChunk(row.id, position, content));
     const writer = new BackupArchiveWriter({

@@ -182,6 +182,7 @@ export class ReportJobs {
         organizationId: report.organizationId,
         journal: repository.journal(reportId),
         signal,
+        lane: 'background',
       }),
       organization: { id: report.organizationId, name: report.organizationName },
       accountGroups: report.accountGroups,
