@@ -8,7 +8,9 @@ import type { Db } from './database.js';
  * A row whose lease lapsed belongs to a worker that died; any worker may claim it again. Each claim has
  * an owner and a generation (one more than the last claim's): renewals and the job's writes name the
  * generation, so a worker that lost its lease (paused past it, cut off from the database) finds out at
- * its next renewal or write, stops, and never overwrites what the new holder did.
+ * its next renewal or write, stops, and never overwrites what the new holder did. The database's clock
+ * (`now()`) judges every lease, when it is claimed, renewed, written under or found lapsed: an instance
+ * whose own clock is off neither takes a live lease nor keeps a lapsed one.
  */
 export const LEASE_MS = 60_000;
 
@@ -32,7 +34,9 @@ export type LeasedTable = PgTable & {
   createdAt: PgColumn;
 };
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/** The database's clock, and a moment `ms` after it. */
+const NOW = sql`now()`;
+const after = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
 
 /** What every job that leases its rows needs from the app: where to log, who it is, how long a claim lasts. */
 export interface LeasedJobDependencies {
@@ -75,8 +79,9 @@ export class Leases<T extends LeasedTable> {
     private readonly onClaim: () => Record<string, SQL> = () => ({}),
   ) {}
 
-  private lapsed(now: Date): SQL {
-    return or(sql`${this.table.leaseUntil} is null`, lt(this.table.leaseUntil, now)) as SQL;
+  /** The lease ran out (on the database's clock), or none was taken. */
+  private lapsed(): SQL {
+    return or(sql`${this.table.leaseUntil} is null`, lt(this.table.leaseUntil, NOW)) as SQL;
   }
 
   /**
@@ -85,14 +90,13 @@ export class Leases<T extends LeasedTable> {
    */
   async claim(
     id: string,
-    now: Date,
     owner: string,
     leaseMs = LEASE_MS,
   ): Promise<{ row: T['$inferSelect']; lease: Lease } | undefined> {
     const changes = {
       status: 'running',
-      startedAt: sql`coalesce(${this.table.startedAt}, ${at(now)})`,
-      leaseUntil: new Date(now.getTime() + leaseMs),
+      startedAt: sql`coalesce(${this.table.startedAt}, ${NOW})`,
+      leaseUntil: after(leaseMs),
       leaseOwner: owner,
       leaseGeneration: sql`${this.table.leaseGeneration} + 1`,
       ...this.onClaim(),
@@ -103,7 +107,7 @@ export class Leases<T extends LeasedTable> {
       .where(
         and(
           eq(this.table.id, id),
-          or(eq(this.table.status, 'queued'), and(eq(this.table.status, 'running'), this.lapsed(now))),
+          or(eq(this.table.status, 'queued'), and(eq(this.table.status, 'running'), this.lapsed())),
         ),
       )
       .returning();
@@ -111,16 +115,23 @@ export class Leases<T extends LeasedTable> {
     return row && { row, lease: { id, owner, generation: row.leaseGeneration } };
   }
 
-  /** The lease is still this claim's (nobody claimed the job since). */
-  private held(lease: Lease): SQL {
-    return and(eq(this.table.id, lease.id), eq(this.table.leaseGeneration, lease.generation)) as SQL;
+  /**
+   * The lease is still this claim's: nobody claimed the job since, and it has not run out (on the database's
+   * clock). The condition of every write the job makes, to its row and to the rows that belong to it.
+   */
+  held(lease: Lease): SQL {
+    return and(
+      eq(this.table.id, lease.id),
+      eq(this.table.leaseGeneration, lease.generation),
+      sql`${this.table.leaseUntil} >= ${NOW}`,
+    ) as SQL;
   }
 
-  /** Extends the claim; false when it is no longer this claim's. */
-  async renew(lease: Lease, until: Date): Promise<boolean> {
+  /** Extends the claim by `leaseMs` from now; false when it is no longer this claim's or has run out. */
+  async renew(lease: Lease, leaseMs = LEASE_MS): Promise<boolean> {
     const rows = await this.db
       .update(this.table)
-      .set({ leaseUntil: until } as PgUpdateSetSource<T>)
+      .set({ leaseUntil: after(leaseMs) } as PgUpdateSetSource<T>)
       .where(and(this.held(lease), eq(this.table.status, 'running')))
       .returning({ id: this.table.id });
     return rows.length === 1;
@@ -134,6 +145,23 @@ export class Leases<T extends LeasedTable> {
   private async writeHeld(lease: Lease, changes: PgUpdateSetSource<T>): Promise<boolean> {
     const rows = await this.db.update(this.table).set(changes).where(this.held(lease)).returning({ id: this.table.id });
     return rows.length === 1;
+  }
+
+  /**
+   * A write of the rows that belong to the job (its items, its files, its chunks): `write` runs in one
+   * transaction with the job's row locked, only while the claim is still this one's; otherwise nothing is
+   * written and this rejects with LeaseLostError. A claim by another worker waits for the transaction to end.
+   */
+  async fenced<R>(lease: Lease, write: (tx: Db) => Promise<R>): Promise<R> {
+    return this.db.transaction(async (tx) => {
+      const rows = await tx
+        .select({ id: this.table.id })
+        .from(this.table as PgTable)
+        .where(this.held(lease))
+        .for('update');
+      if (rows.length !== 1) throw new LeaseLostError(lease.id);
+      return write(tx);
+    });
   }
 
   /** Lets the claim go (the job ended, or stopped to resume elsewhere), while it is still this one's. */
@@ -151,11 +179,11 @@ export class Leases<T extends LeasedTable> {
    * lease, or every running one with `all`) and answers them: of several instances recovering at the same
    * moment, each job goes to exactly one.
    */
-  async requeueOrphans(now: Date, all: boolean): Promise<T['$inferSelect'][]> {
+  async requeueOrphans(all: boolean): Promise<T['$inferSelect'][]> {
     return this.db
       .update(this.table)
       .set({ status: 'queued', leaseUntil: null } as PgUpdateSetSource<T>)
-      .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed(now)))
+      .where(and(eq(this.table.status, 'running'), all ? sql`true` : this.lapsed()))
       .returning() as Promise<T['$inferSelect'][]>;
   }
 
@@ -192,9 +220,10 @@ export class Leases<T extends LeasedTable> {
   }
 
   /**
-   * The jobs that lost their worker (a lapsed lease, taken back in one statement so two instances never both
-   * send one) or their queue job (queued for more than two minutes, its queue job gone or finished). `all`:
-   * every unfinished job is one (the embedded database belongs to this one process).
+   * The jobs that lost their worker (a lapsed lease on the database's clock, taken back in one statement so
+   * two instances never both send one) or their queue job (queued for more than two minutes before `now`,
+   * its queue job gone or finished). `all`: every unfinished job is one (the embedded database belongs to
+   * this one process).
    */
   async orphans(
     now: Date,
@@ -202,7 +231,7 @@ export class Leases<T extends LeasedTable> {
     jobState: (jobId: string, row: T['$inferSelect']) => Promise<string | null>,
   ): Promise<(T['$inferSelect'] & { id: string; jobId: string | null })[]> {
     type Row = T['$inferSelect'] & { id: string; jobId: string | null };
-    const candidates = (await this.requeueOrphans(now, all)) as Row[];
+    const candidates = (await this.requeueOrphans(all)) as Row[];
     const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
     for (const row of (await this.waiting(waitingSince)) as Row[]) {
       if (candidates.some((candidate) => candidate.id === row.id)) continue;
@@ -224,7 +253,7 @@ const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
  */
 export async function whileLeased<T>(
   lease: Lease,
-  renew: (lease: Lease, until: Date) => Promise<boolean>,
+  renew: (lease: Lease) => Promise<boolean>,
   work: (signal: AbortSignal) => Promise<T>,
   timing: LeaseTiming = leaseTiming(),
 ): Promise<T> {
@@ -234,10 +263,11 @@ export async function whileLeased<T>(
   let heldUntil = Date.now() + timing.leaseMs;
   const lost = () => controller.abort(new LeaseLostError(lease.id));
   const heartbeat = setInterval(() => {
-    const until = new Date(Date.now() + timing.leaseMs);
-    renew(lease, until).then(
+    // Only for the case the database does not answer: how long the claim surely lasts (the database judges it).
+    const until = Date.now() + timing.leaseMs;
+    renew(lease).then(
       (held) => {
-        if (held) heldUntil = until.getTime();
+        if (held) heldUntil = until;
         else lost();
       },
       () => {

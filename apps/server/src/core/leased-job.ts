@@ -8,15 +8,16 @@ import {
   type LeasedTable,
   type Leases,
 } from './lease.js';
+import type { Db } from './database.js';
 import type { JobQueue } from './queue.js';
 
 /** A day, for retention periods given in days. */
 export const DAY_MS = 86_400_000;
 
 /**
- * A job row claimed by this worker, and the one way the job writes its own row: every write names the
- * claim's generation, so a worker that lost its lease writes nothing over the new holder's. (The next step,
- * fencing the job's other writes, its items and files, goes through this object too.)
+ * A job row claimed by this worker, and the one way the job writes its own rows: every write names the
+ * claim's generation (and the database's clock judges that the claim has not run out), so a worker that lost
+ * its lease writes nothing over the new holder's: not its row, nor its items, files or chunks (`fenced`).
  */
 export class HeldJob<T extends LeasedTable> {
   constructor(
@@ -28,6 +29,14 @@ export class HeldJob<T extends LeasedTable> {
   /** A write made only while the claim is still this one's: false (nothing written) otherwise. */
   write(changes: Partial<T['$inferInsert']>): Promise<boolean> {
     return this.leases.write(this.lease, changes);
+  }
+
+  /**
+   * A write of the rows that belong to the job (items, files, chunks), made in one transaction only while
+   * the claim is still this one's; LeaseLostError (nothing written) otherwise.
+   */
+  fenced<R>(write: (tx: Db) => Promise<R>): Promise<R> {
+    return this.leases.fenced(this.lease, write);
   }
 
   /** Lets the claim go (the job ended, or stopped to resume elsewhere). */
@@ -100,7 +109,7 @@ export class LeasedJobs<T extends LeasedTable> {
   /** Claims row `id` and carries out `work` on it; a row another worker holds, or one that ended, is left alone. */
   async run<R>(id: string, work: LeasedWork<T, R>): Promise<void> {
     const { leases, name } = this.kind;
-    const claimed = await leases.claim(id, new Date(), this.deps.instanceId, this.deps.leaseMs);
+    const claimed = await leases.claim(id, this.deps.instanceId, this.deps.leaseMs);
     if (!claimed) return;
     const job = new HeldJob(leases, claimed.lease, claimed.row);
     const log = { id, jobGeneration: claimed.lease.generation };
@@ -110,7 +119,7 @@ export class LeasedJobs<T extends LeasedTable> {
     try {
       const result = await whileLeased(
         claimed.lease,
-        (held, until) => leases.renew(held, until),
+        (held) => leases.renew(held, this.deps.leaseMs),
         (signal) => work.work(job, signal),
         leaseTiming(this.deps.leaseMs),
       );
