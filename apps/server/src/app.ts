@@ -223,7 +223,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
-    const budgets = database.kind === 'postgres' ? new SharedRateBudgets(db) : undefined;
+    const budgets =
+      database.kind === 'postgres'
+        ? new SharedRateBudgets(db, { backgroundShare: config.platformBackgroundShare })
+        : undefined;
     const { sandbox, ...externals } = await connectExternals(app, config, {
       clock: options.clock,
       limiters: budgets,

@@ -41,7 +41,7 @@ describe('the shared rate budget', () => {
   });
 
   it('serves interactive calls first and keeps the interactive share of a young window from background calls', async () => {
-    const budget = new SharedRateBudgets(app.database.db, Math.random, undefined, 0.5).for('org:lanes');
+    const budget = new SharedRateBudgets(app.database.db, { backgroundShare: 0.5 }).for('org:lanes');
     const probe = await budget.acquire(undefined, 'background');
     await budget.release(rate(10, Date.now() + 60_000), probe);
     for (let call = 0; call < 5; call++) await budget.acquire(undefined, 'background');

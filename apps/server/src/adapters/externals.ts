@@ -57,6 +57,7 @@ export async function connectExternals(
     timeoutMs: config.platformTimeoutMs,
     retryBudgetMs: config.platformRetryBudgetMs,
     rateLimitWaitBudgetMs: config.platformRateLimitWaitMs,
+    backgroundShare: config.platformBackgroundShare,
     fetch: inProcess,
     logger: app.log,
     limiters,

@@ -153,6 +153,12 @@ describe('the README', () => {
     ]);
   });
 
+  it('keeps half of each platform window for background work unless PLATFORM_BACKGROUND_SHARE says otherwise', () => {
+    expect(loadConfig({}).platformBackgroundShare).toBe(0.5);
+    expect(loadConfig({ PLATFORM_BACKGROUND_SHARE: '0.3' }).platformBackgroundShare).toBe(0.3);
+    expect(problemsOf({ PLATFORM_BACKGROUND_SHARE: '1.5' })).toHaveLength(1);
+  });
+
   it('documents every variable the configuration reads', async () => {
     const { readFileSync } = await import('node:fs');
     const readme = readFileSync(new URL('../../../../README.md', import.meta.url), 'utf8');

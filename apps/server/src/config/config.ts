@@ -29,6 +29,8 @@ export interface AppConfig {
   platformRetryBudgetMs: number;
   /** How long one call keeps waiting out 429 answers (Retry-After and Reset honoured) before it gives up. */
   platformRateLimitWaitMs: number;
+  /** The share of each window of an organization's platform budget kept for background calls (jobs). */
+  platformBackgroundShare: number;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
   passwordPolicy: { minLength: number; lowercase: boolean; uppercase: boolean; number: boolean; symbol: boolean };
   signIn: { maxFailures: number; lockMs: number };
@@ -213,6 +215,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformTimeoutMs: env.PLATFORM_TIMEOUT_MS,
     platformRetryBudgetMs: env.PLATFORM_RETRY_BUDGET_MS,
     platformRateLimitWaitMs: env.PLATFORM_RATE_LIMIT_WAIT_MS,
+    platformBackgroundShare: env.PLATFORM_BACKGROUND_SHARE,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     passwordPolicy: {
       minLength: env.PASSWORD_MIN_LENGTH,

@@ -66,12 +66,18 @@ interface Waiter {
 export class SharedRateBudgets implements RateBudgets {
   private readonly budgets = new Map<string, SharedOrgBudget>();
 
+  private readonly random: () => number;
+  private readonly maxSize: number;
+  private readonly backgroundShare: number;
+
   constructor(
     private readonly db: Db,
-    private readonly random: () => number = Math.random,
-    private readonly maxSize = 5_000,
-    private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
-  ) {}
+    options: { random?: () => number; maxSize?: number; backgroundShare?: number } = {},
+  ) {
+    this.random = options.random ?? Math.random;
+    this.maxSize = options.maxSize ?? 5_000;
+    this.backgroundShare = options.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
+  }
 
   for(organizationKey: string): OrgBudget {
     let budget = this.budgets.get(organizationKey);
