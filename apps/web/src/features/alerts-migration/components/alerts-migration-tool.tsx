@@ -1,7 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
-import { useSearchParams } from 'react-router';
 import {
   ALERTS_MIGRATION_MESSAGES,
   type MigrationDecision,
@@ -17,6 +16,7 @@ import { useLoadRules } from '../api/rules';
 import { useStartMigration } from '../api/start';
 import { customerTokenErrors as migrationErrors } from '../../../lib/error-toasts';
 import { useCustomer } from '../../../lib/use-customer';
+import { useRunParam } from '../../../lib/use-run-param';
 import {
   MIGRATION_DEFAULTS,
   migrationFormSchema,
@@ -44,18 +44,7 @@ const firstProblem = (errors: FieldErrors<MigrationFormInput>) =>
  * One component per step; the choices are one react-hook-form form over the contract's schemas.
  */
 export function AlertsMigrationTool() {
-  const [params, setParams] = useSearchParams();
-  const runId = params.get('run');
-  const openRun = useCallback(
-    (id: string | null) =>
-      setParams((current) => {
-        const next = new URLSearchParams(current);
-        if (id) next.set('run', id);
-        else next.delete('run');
-        return next;
-      }),
-    [setParams],
-  );
+  const [runId, openRun] = useRunParam();
   const source = useCustomer('alerts-migration');
   const other = useCustomer('alerts-migration');
   const form = useForm<MigrationFormInput, unknown, MigrationForm>({
