@@ -1,6 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChangeSetRepository } from '../src/core/change-sets/repository.js';
-import { createTestApp, type TestApp } from './build-test-app.js';
+import { LeaseLostError } from '../src/core/lease.js';
+import { HeldJob } from '../src/core/leased-job.js';
+import { ReportsRepository } from '../src/modules/reports/reports.repository.js';
+import {
+  bgpTemplate,
+  createTestApp,
+  sandboxCustomer,
+  signedInClient,
+  type SandboxCustomer,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 import { postgresRuns } from './support/postgres-required.js';
 
 // The database's clock is another process's here (PGlite runs on this process's clock, so it cannot be skewed apart).
@@ -86,5 +97,116 @@ describe.runIf(onPostgres)("leases judged by the database's clock, not an instan
       [runId],
     );
     expect(row).toEqual({ status: 'queued', error: null });
+  });
+});
+
+describe('a change set whose worker lost its lease', () => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let customer: SandboxCustomer;
+  beforeAll(async () => {
+    // No workers: the test plays both of them.
+    testApp = await createTestApp('pglite', { WORKERS_ENABLED: 'false' });
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    customer = await sandboxCustomer(testApp, tam);
+  });
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const sql = async <T>(text: string, values: unknown[] = []) =>
+    (await testApp.database.sql.executeSql(text, values)).rows as T[];
+
+  it('records no outcome once another worker took the run over; the new holder reconciles what the old one left, and every recorded outcome is what the platform holds', async () => {
+    const sandbox = testApp.sandbox;
+    const group = customer.groups[0];
+    if (!sandbox || !group) throw new Error('the sandbox customer has account groups');
+    const templates = Array.from({ length: 30 }, (_, index) => bgpTemplate(`Fenced ${index}`));
+    const started = await tam.request({
+      method: 'POST',
+      url: '/api/bulk/runs',
+      payload: {
+        kind: 'tests',
+        token: customer.token,
+        organization: customer.organization,
+        accountGroups: [group],
+        templates,
+      },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const runId = started.json<{ id: string }>().id;
+    // Slow answers, so the takeover lands while items are on their way.
+    const scenario = sandbox.platform.scenario;
+    sandbox.platform.setScenario({ ...scenario, latencyMs: 300 });
+    const onPlatform = () => sandbox.platform.world.tests.filter((test) => test.testName.startsWith('Fenced ')).length;
+
+    const first = testApp.jobs.changeSets.run(runId);
+    await vi.waitFor(
+      async () => {
+        const [row] = await sql<{ done: number }>(
+          "select count(*)::int as done from change_set_items where run_id = $1 and status = 'done'",
+          [runId],
+        );
+        expect(row?.done).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    // Another worker claims the run (a new generation), and what the items say at that moment is kept.
+    const atTakeover = await sql<{ id: string; status: string }>(
+      `with taken as (
+         update change_sets set lease_generation = lease_generation + 1, lease_owner = 'worker-b',
+           lease_until = now() + interval '60 seconds' where id = $1 returning id)
+       select i.id, i.status from change_set_items i join taken on taken.id = i.run_id order by i.id`,
+      [runId],
+    );
+    expect(atTakeover.some((item) => item.status === 'pending')).toBe(true);
+    await first;
+
+    // The old worker recorded nothing after the takeover: not its items' outcomes, not the run's end.
+    expect(await sql('select id, status from change_set_items where run_id = $1 order by id', [runId])).toEqual(
+      atTakeover,
+    );
+    const [run] = await sql<{ status: string; lease_owner: string }>(
+      'select status, lease_owner from change_sets where id = $1',
+      [runId],
+    );
+    expect(run).toEqual({ status: 'running', lease_owner: 'worker-b' });
+    // ...and sent nothing it had not claimed before.
+    const claimed = atTakeover.filter((item) => item.status !== 'pending').length;
+    expect(onPlatform()).toBeLessThanOrEqual(claimed);
+
+    // worker-b is gone in its turn; this worker takes the run over and finishes it.
+    sandbox.platform.setScenario(scenario);
+    await sql("update change_sets set lease_until = now() - interval '1 second' where id = $1", [runId]);
+    await testApp.jobs.changeSets.run(runId);
+    const items = await sql<{ status: string }>('select status from change_set_items where run_id = $1', [runId]);
+    expect(items.map((item) => item.status)).toEqual(templates.map(() => 'done'));
+    expect(onPlatform()).toBe(templates.length);
+  });
+
+  it("writes a report's files only under the current claim: a former holder's are refused, nothing written", async () => {
+    const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
+    const [report] = await sql<{ id: string }>(
+      `insert into report_requests (user_id, kind, organization_id, organization_name, account_groups, options, status)
+       values ($1, 'alerts-config', '9000', 'Acme', '[]', '{}', 'queued') returning id`,
+      [tam?.id],
+    );
+    const reportId = report?.id ?? '';
+    const repository = new ReportsRepository(testApp.database.db);
+    const old = await repository.leases.claim(reportId, 'worker-a');
+    await sql("update report_requests set lease_until = now() - interval '1 second' where id = $1", [reportId]);
+    const current = await repository.leases.claim(reportId, 'worker-b');
+    if (!old || !current) throw new Error('both claims are needed');
+    const file = (filename: string) => ({ filename, contentType: 'text/csv', content: Buffer.from('a,b\n') });
+    const stale = new HeldJob(repository.leases, old.lease, old.row);
+    await expect(
+      stale.fenced((tx) => repository.replaceArtifacts(reportId, [file('late.csv')], tx)),
+    ).rejects.toBeInstanceOf(LeaseLostError);
+    const holder = new HeldJob(repository.leases, current.lease, current.row);
+    await holder.fenced((tx) => repository.replaceArtifacts(reportId, [file('report.csv')], tx));
+    const files = await sql<{ filename: string }>('select filename from report_artifacts where report_id = $1', [
+      reportId,
+    ]);
+    expect(files).toEqual([{ filename: 'report.csv' }]);
   });
 });

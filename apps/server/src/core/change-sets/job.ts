@@ -46,6 +46,7 @@ export async function endRun(
   row: Pick<ChangeSetRow, 'id' | 'tokenId' | 'targetTokenId'>,
   reason: string,
 ): Promise<void> {
+  // A keeper's write: the run went back to the queue, no worker holds it.
   await repository.failPending(row.id, reason, new Date());
   await repository.updateRun(row.id, { status: 'failed', error: reason, finishedAt: new Date(), leaseUntil: null });
   await eraseTokens(tokens, row);
@@ -157,7 +158,7 @@ export class ChangeSetJob {
         if (!(error instanceof AppError || error instanceof PlatformError))
           logger.error({ err: error, runId, jobGeneration: job.lease.generation }, 'change set failed');
         const ended = await job.write({ status: 'failed', finishedAt: new Date(), error: message });
-        if (ended) await repository.failPending(runId, message, new Date());
+        if (ended) await job.fenced((tx) => repository.failPending(runId, message, new Date(), tx));
         return ended;
       },
       // Ended under this claim: usage is counted, deliveries made, and the tokens go.
@@ -189,8 +190,10 @@ export class ChangeSetJob {
       source: await open(run.tokenId, run.organizationId),
       target: run.targetTokenId ? await open(run.targetTokenId, run.targetOrganizationId) : null,
     };
-    if (!run.planned)
-      await this.deps.repository.plan(run.id, await this.kind(run).plan(run, sessions, this.deps.repository));
+    if (!run.planned) {
+      const items = await this.kind(run).plan(run, sessions, this.deps.repository);
+      await job.fenced((tx) => this.deps.repository.plan(run.id, items, tx));
+    }
     return this.perform(job, sessions, signal);
   }
 
@@ -211,6 +214,9 @@ export class ChangeSetJob {
   ): Promise<typeof STOPPED | void> {
     const { repository } = this.deps;
     const run = job.row;
+    // Every outcome is recorded under the lease: a worker that lost it records nothing (LeaseLostError stops it).
+    const record = (id: string, changes: Partial<ChangeItemRow>) =>
+      job.fenced((tx) => repository.updateItem(id, changes, tx));
     const sessionOf = (item: ChangeItemRow): PlatformSession =>
       item.side === 'target' && sessions.target ? sessions.target : sessions.source;
     const items = await repository.items(run.id);
@@ -219,11 +225,11 @@ export class ChangeSetJob {
       const handler = this.handler(item.action);
       const resultId = await handler.reconcile(sessionOf(item), handler.payload.parse(item.payload), item);
       if (resultId === null) {
-        await repository.updateItem(item.id, { status: 'pending', startedAt: null });
+        await record(item.id, { status: 'pending', startedAt: null });
         item.status = 'pending';
       } else {
         const confirmed = { status: 'done', resultId, finishedAt: new Date(), note: 'Confirmed after a restart' };
-        await repository.updateItem(item.id, { ...confirmed, error: null });
+        await record(item.id, { ...confirmed, error: null });
         Object.assign(item, confirmed);
         await this.deps.onWrite?.(run, item, resultId);
       }
@@ -246,7 +252,7 @@ export class ChangeSetJob {
           const payload = handler.payload.parse(item.payload);
           const blocked = handler.blockedBy?.(payload, current) ?? null;
           if (blocked) {
-            await repository.updateItem(item.id, { status: 'skipped', finishedAt: new Date(), note: blocked });
+            await record(item.id, { status: 'skipped', finishedAt: new Date(), note: blocked });
             return;
           }
           // Only a pending item is sent, and only by the worker that still holds the set.
@@ -257,24 +263,24 @@ export class ChangeSetJob {
           } catch (error) {
             if (isRejection(error)) {
               rejected = true;
-              await repository.updateItem(item.id, { status: 'pending', startedAt: null });
+              await record(item.id, { status: 'pending', startedAt: null });
               return;
             }
-            await repository.updateItem(item.id, {
+            await record(item.id, {
               status: 'failed',
               finishedAt: new Date(),
               error: itemFailure(error, handler),
             });
             return;
           }
-          await repository.updateItem(item.id, { status: 'done', finishedAt: new Date(), error: null, ...result });
+          await record(item.id, { status: 'done', finishedAt: new Date(), error: null, ...result });
           await this.deps.onWrite?.(run, { ...item, ...result }, result.resultId ?? null);
         },
       );
       if (rejected || left > 0) break;
     }
     if (rejected) {
-      await repository.failPending(run.id, TOKEN_REJECTED, new Date());
+      await job.fenced((tx) => repository.failPending(run.id, TOKEN_REJECTED, new Date(), tx));
       throw new AppError(401, 'invalid_platform_token', PLATFORM_TOKEN_REFUSED);
     }
     if (left > 0) return STOPPED;

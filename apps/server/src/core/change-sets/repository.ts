@@ -85,6 +85,7 @@ export class ChangeSetRepository {
     return emailOf(this.db, userId);
   }
 
+  /** A write of the run row by a request or a keeper (the running job writes its row through its HeldJob). */
   updateRun(id: string, changes: Partial<typeof changeSets.$inferInsert>): Promise<void> {
     return this.leases.update(id, changes);
   }
@@ -108,9 +109,12 @@ export class ChangeSetRepository {
     return deleted.length;
   }
 
-  /** Writes a run's items and marks it planned, once: a second planner (after a crash) writes nothing. */
-  async plan(runId: string, items: NewChangeItem[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Writes a run's items and marks it planned, once: a second planner (after a crash) writes nothing. `db`:
+   * the job's fenced write (HeldJob.fenced), so a planner that lost its lease writes no items.
+   */
+  async plan(runId: string, items: NewChangeItem[], db: Db = this.db): Promise<void> {
+    await db.transaction(async (tx) => {
       const [run] = await tx
         .update(changeSets)
         .set({ planned: true })
@@ -143,14 +147,7 @@ export class ChangeSetRepository {
     const runHeld = this.db
       .select({ id: changeSets.id })
       .from(changeSets)
-      .where(
-        and(
-          eq(changeSets.id, changeSetItems.runId),
-          eq(changeSets.id, lease.id),
-          eq(changeSets.leaseGeneration, lease.generation),
-          eq(changeSets.status, 'running'),
-        ),
-      );
+      .where(and(eq(changeSets.id, changeSetItems.runId), this.leases.held(lease), eq(changeSets.status, 'running')));
     const rows = await this.db
       .update(changeSetItems)
       .set({ status: 'running', startedAt: at })
@@ -159,13 +156,17 @@ export class ChangeSetRepository {
     return rows.length === 1;
   }
 
-  async updateItem(id: string, changes: Partial<typeof changeSetItems.$inferInsert>): Promise<void> {
-    await this.db.update(changeSetItems).set(changes).where(eq(changeSetItems.id, id));
+  /** Records an item's outcome; `db`: the job's fenced write (HeldJob.fenced), refused once its lease is lost. */
+  async updateItem(id: string, changes: Partial<typeof changeSetItems.$inferInsert>, db: Db = this.db): Promise<void> {
+    await db.update(changeSetItems).set(changes).where(eq(changeSetItems.id, id));
   }
 
-  /** Marks every item still pending as failed with `error` (the run cannot go on). */
-  async failPending(runId: string, error: string, at: Date): Promise<void> {
-    await this.db
+  /**
+   * Marks every item still pending as failed with `error` (the run cannot go on). `db`: the job's fenced
+   * write (HeldJob.fenced); a keeper ending a run no worker holds writes plainly.
+   */
+  async failPending(runId: string, error: string, at: Date, db: Db = this.db): Promise<void> {
+    await db
       .update(changeSetItems)
       .set({ status: 'failed', error, finishedAt: at })
       .where(and(eq(changeSetItems.runId, runId), eq(changeSetItems.status, 'pending')));

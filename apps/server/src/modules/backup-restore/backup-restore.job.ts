@@ -2,13 +2,13 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { queuedJob, type Job } from '../../core/jobs.js';
-import { DAY_MS, LeasedJobs } from '../../core/leased-job.js';
+import { DAY_MS, LeasedJobs, type HeldJob } from '../../core/leased-job.js';
 import type { LeasedJobDependencies } from '../../core/lease.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { backups } from '../../db/schema.js';
 import { BackupArchiveWriter, type BackupItem } from './archive.js';
-import type { BackupRow, BackupsRepository } from './backup-restore.repository.js';
+import type { BackupsRepository } from './backup-restore.repository.js';
 import { readGroup } from './read.js';
 
 export const BACKUP_QUEUE = 'backups.run';
@@ -118,7 +118,7 @@ export class BackupJob {
   run(backupId: string): Promise<void> {
     const { logger, tokens } = this.deps;
     return this.leased.run(backupId, {
-      work: (job, signal) => this.write(job.row, signal),
+      work: (job, signal) => this.write(job, signal),
       done: (job, done) => job.write({ ...done, status: 'done', finishedAt: new Date(), error: null }),
       failed: (job, error) => {
         const message =
@@ -136,13 +136,17 @@ export class BackupJob {
   }
 
   /** Reads the group and writes the archive, item by item; answers what the row records of it. */
-  private async write(row: BackupRow, signal: AbortSignal) {
+  private async write(job: HeldJob<typeof backups>, signal: AbortSignal) {
     const { repository } = this.deps;
+    const row = job.row;
     const token = await this.deps.tokens.open(row.tokenId);
     if (token === null) throw new Error('the backup token is gone');
     const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal, lane: 'background' });
-    await repository.clearArchive(row.id);
-    const sink = new ChunkSink((position, content) => repository.addChunk(row.id, position, content));
+    // Every write of the archive is fenced: a worker that lost its lease adds nothing to the new holder's.
+    await job.fenced((tx) => repository.clearArchive(row.id, tx));
+    const sink = new ChunkSink((position, content) =>
+      job.fenced((tx) => repository.addChunk(row.id, position, content, tx)),
+    );
     const writer = new BackupArchiveWriter({
       organization: { id: row.organizationId, name: row.organizationName },
       accountGroup: { aid: row.aid, accountGroupName: row.accountGroupName },
@@ -162,11 +166,11 @@ export class BackupJob {
       if (indexed) batch = [];
       writing = writing.then(async () => {
         await sink.write(bytes);
-        if (indexed) await repository.addItems(row.id, indexed);
+        if (indexed) await job.fenced((tx) => repository.addItems(row.id, indexed, tx));
       });
     });
     await writing;
-    await repository.addItems(row.id, batch);
+    await job.fenced((tx) => repository.addItems(row.id, batch, tx));
     const { bytes, manifest } = writer.finish();
     await sink.write(bytes);
     await sink.flush();

@@ -109,8 +109,8 @@ export class BackupsRepository {
     return Boolean(row);
   }
 
-  /** Adds items to the index, both halves at once (the backup job, as it writes them). */
-  async addItems(backupId: string, items: BackupItem[]): Promise<void> {
+  /** Adds items to the index, both halves at once (the backup job, as it writes them, in its fenced write). */
+  async addItems(backupId: string, items: BackupItem[], db: Db = this.db): Promise<void> {
     await this.upsertIndex(
       items.map((item) => ({
         backupId,
@@ -121,6 +121,7 @@ export class BackupsRepository {
         config: JSON.stringify(item.config),
         server: JSON.stringify(item.server),
       })),
+      db,
     );
   }
 
@@ -137,9 +138,9 @@ export class BackupsRepository {
     await this.upsertIndex([...rows.values()]);
   }
 
-  private async upsertIndex(rows: IndexRow[]): Promise<void> {
+  private async upsertIndex(rows: IndexRow[], db: Db = this.db): Promise<void> {
     for (let start = 0; start < rows.length; start += INDEX_BATCH)
-      await this.db
+      await db
         .insert(backupItems)
         .values(rows.slice(start, start + INDEX_BATCH))
         .onConflictDoUpdate({
@@ -227,14 +228,17 @@ export class BackupsRepository {
     return this.leases.activeCount(userId);
   }
 
-  /** Replaces the archive's bytes and its item index (a retried job writes them again from the start). */
-  async clearArchive(backupId: string): Promise<void> {
-    await this.db.delete(backupChunks).where(eq(backupChunks.backupId, backupId));
-    await this.db.delete(backupItems).where(eq(backupItems.backupId, backupId));
+  /**
+   * Replaces the archive's bytes and its item index (a retried job writes them again from the start). `db`:
+   * the backup job's fenced write (HeldJob.fenced), so a worker that lost its lease writes none of them.
+   */
+  async clearArchive(backupId: string, db: Db = this.db): Promise<void> {
+    await db.delete(backupChunks).where(eq(backupChunks.backupId, backupId));
+    await db.delete(backupItems).where(eq(backupItems.backupId, backupId));
   }
 
-  async addChunk(backupId: string, position: number, content: Buffer): Promise<void> {
-    await this.db.insert(backupChunks).values({ backupId, position, content });
+  async addChunk(backupId: string, position: number, content: Buffer, db: Db = this.db): Promise<void> {
+    await db.insert(backupChunks).values({ backupId, position, content });
   }
 
   /** The archive's bytes, chunk by chunk, in order (one chunk in memory at a time). */

@@ -194,7 +194,7 @@ export class ReportJobs {
         repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
     });
     signal.throwIfAborted();
-    await repository.replaceArtifacts(reportId, generated.artifacts);
+    await job.fenced((tx) => repository.replaceArtifacts(reportId, generated.artifacts, tx));
     // Files first (downloadable even if delivery fails), then delivery, then done: done means finished.
     await this.deliver(job, requestedBy, generated);
     await job.mustWrite({ status: 'done', finishedAt: new Date(), error: null });

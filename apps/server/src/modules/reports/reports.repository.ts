@@ -150,9 +150,12 @@ export class ReportsRepository {
       .limit(limit);
   }
 
-  /** Replaces a report's files (a job run again after a crash writes them anew). */
-  async replaceArtifacts(reportId: string, files: ReportArtifactFile[]): Promise<void> {
-    await this.db.transaction(async (tx) => {
+  /**
+   * Replaces a report's files (a job run again after a crash writes them anew), in one transaction: the
+   * report job's fenced write (HeldJob.fenced), so a worker that lost its lease writes none of them.
+   */
+  async replaceArtifacts(reportId: string, files: ReportArtifactFile[], db: Db = this.db): Promise<void> {
+    await db.transaction(async (tx) => {
       await tx.delete(reportArtifacts).where(eq(reportArtifacts.reportId, reportId));
       if (files.length) {
         await tx.insert(reportArtifacts).values(
