@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformClient } from './client.js';
-import { backoffMs, PlatformHttp, readBackoffMs } from './http.js';
+import { PlatformHttp } from './http.js';
+import { backoffMs, readBackoffMs } from './retry-policy.js';
 import { RateLimiterRegistry } from './rate-limiter.js';
 
 describe('waits between attempts', () => {

@@ -2,16 +2,13 @@ export { PlatformClient, PlatformSession, writableTestBody, type TimeRange } fro
 export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldError } from './errors.js';
 export {
   PlatformHttp,
-  MAX_ATTEMPTS,
-  DEFAULT_RETRY_BUDGET_MS,
-  backoffMs,
-  readBackoffMs,
   type ReadJournal,
   type PlatformAuth,
   type PlatformHttpOptions,
   type PlatformObserver,
   type CallOptions,
 } from './http.js';
+export { MAX_ATTEMPTS, DEFAULT_RETRY_BUDGET_MS, backoffMs, readBackoffMs } from './retry-policy.js';
 export {
   OrgRateLimiter,
   RateLimiterRegistry,
