@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: every test, tier by tier: the static checks (lint, format, typecheck side by side), unit, the web
-// build, then integration (PGlite, and PostgreSQL when DATABASE_URL is set) beside the browser tests in Chromium.
+// `npm test`: every test, tier by tier: the static checks (lint, format, typecheck side by side), unit,
+// integration (PGlite, and PostgreSQL when DATABASE_URL is set), the web build, then the browser tests in Chromium.
 // Stops at the first failing tier and prints each tier's time (and each command's, in a shared tier) at the end.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -38,16 +38,14 @@ const tiers = [
     ],
   },
   { name: 'unit', commands: [command('unit', bin('vitest'), ['run', '--project', 'unit', '--project', 'web'])] },
-  { name: 'build', build: true },
-  // Both spend much of their time waiting (rate windows, leases, child servers, page loads), so side by side
-  // they share the two cores instead of leaving one idle: minutes off CI.
   {
-    name: 'integration + browser',
+    name: 'integration',
     commands: [
       command('integration', bin('vitest'), ['run', '--project', 'integration*', `--maxWorkers=${integrationWorkers}`]),
-      command('browser', bin('playwright'), ['test']),
     ],
   },
+  { name: 'build', build: true },
+  { name: 'browser', commands: [command('browser', bin('playwright'), ['test'])] },
 ];
 
 /** Runs one command; beside others its output is kept and printed whole when it ends. */
