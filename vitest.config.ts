@@ -16,9 +16,6 @@ const integration = {
   hookTimeout: 120_000,
   // One migrated PGlite for every test app of the run to start from.
   globalSetup: 'apps/server/test/support/pglite-snapshot.ts',
-  // The files of a worker share one module graph: importing the server for each file was a third of the tier's
-  // CPU. Every file builds its own apps, databases and sandboxes, so nothing a test sees is shared.
-  isolate: false,
 } as const;
 
 export default defineConfig({
