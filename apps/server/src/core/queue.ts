@@ -7,15 +7,34 @@ const DEADLOCK_DETECTED = '40P01';
 
 export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
 
-/** The job queue (pg-boss) on the process's one database instance, whichever database that is. */
+/**
+ * The job queue (pg-boss) on the process's one database instance, whichever database that is.
+ *
+ * pg-boss records a job's end without waiting for it (`complete` and `fail` float), so a handler that ends
+ * after the queue stopped would write to a database the app has closed: an unhandled rejection that ends the
+ * process. `stop` therefore waits for running handlers and pg-boss's own statements before the database may
+ * close. A statement pg-boss makes after that (a handler that outlived the grace) is never run and never
+ * answered: nothing awaits it, and the product's leases, not pg-boss, decide who finishes a job (a job left
+ * active is taken over when its lease runs out). The queue's own methods refuse to work once it stopped.
+ */
 export class JobQueue {
   private readonly boss: PgBoss;
   private started = false;
+  private closed = false;
   private readonly created = new Set<string>();
+  private readonly running = new Set<Promise<unknown>>();
+  private readonly statements = new Set<Promise<unknown>>();
 
   constructor(sql: SqlExecutor, logger: FastifyBaseLogger) {
+    const executeSql = (text: string, values?: unknown[]): Promise<{ rows: unknown[] }> => {
+      if (this.closed) {
+        logger.debug('job queue stopped: a late statement of pg-boss not run');
+        return new Promise<never>(() => undefined);
+      }
+      return this.track(this.statements, sql.executeSql(text, values));
+    };
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => sql.executeSql(text, values) },
+      db: { executeSql },
       schema: 'pgboss',
       // Completed jobs are history the product keeps in its own tables; pg-boss only needs them briefly.
       deleteAfterDays: 7,
@@ -34,6 +53,7 @@ export class JobQueue {
    * (40P01): that one tries again (the queue is then there, or its turn comes).
    */
   private async ensure(name: string): Promise<void> {
+    this.refuseWhenStopped();
     if (this.created.has(name)) return;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -50,7 +70,20 @@ export class JobQueue {
   /** Declares a queue and its handler. */
   async work<T extends object>(name: string, handler: JobHandler<T>, options: PgBoss.WorkOptions = {}): Promise<void> {
     await this.ensure(name);
-    await this.boss.work<T>(name, options, handler);
+    await this.boss.work<T>(name, options, (jobs) => this.track(this.running, handler(jobs)));
+  }
+
+  private refuseWhenStopped(): void {
+    if (this.closed) throw new Error('job queue stopped');
+  }
+
+  private track<T>(set: Set<Promise<unknown>>, promise: Promise<T>): Promise<T> {
+    const settled: Promise<unknown> = promise.then(
+      () => set.delete(settled),
+      () => set.delete(settled),
+    );
+    set.add(settled);
+    return promise;
   }
 
   /** Runs `name` on a cron schedule; every instance may declare it, pg-boss runs it once per slot. */
@@ -61,6 +94,7 @@ export class JobQueue {
 
   /** Stops the cron schedule of `name` (a job this version no longer has). */
   async unschedule(name: string): Promise<void> {
+    this.refuseWhenStopped();
     await this.boss.unschedule(name);
   }
 
@@ -71,6 +105,7 @@ export class JobQueue {
 
   /** The state of a job (created, retry, active, completed, cancelled, failed), or null when it is gone. */
   async jobState(name: string, id: string): Promise<string | null> {
+    this.refuseWhenStopped();
     const job = await this.boss.getJobById(name, id);
     return job?.state ?? null;
   }
@@ -81,13 +116,32 @@ export class JobQueue {
     await this.boss.getQueues();
   }
 
-  /** Stops taking jobs, waits for running ones (up to `timeoutMs`), then stops. */
+  /**
+   * Stops taking jobs, waits for running ones (up to `timeoutMs` in all) and for pg-boss to record their end;
+   * after it the database may close.
+   */
   async stop(timeoutMs: number): Promise<void> {
     if (!this.started) return;
     this.started = false;
+    const deadline = Date.now() + timeoutMs;
     await new Promise<void>((resolve) => {
       this.boss.once('stopped', () => resolve());
       this.boss.stop({ graceful: true, close: false, timeout: timeoutMs }).catch(() => resolve());
     });
+    await settleWithin([...this.running], deadline);
+    // A handler's end is recorded in the turn after it settles.
+    await new Promise((resolve) => setImmediate(resolve));
+    await settleWithin([...this.statements], deadline + 1000);
+    this.closed = true;
   }
+}
+
+async function settleWithin(promises: Promise<unknown>[], deadline: number): Promise<void> {
+  if (promises.length === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, Math.max(0, deadline - Date.now()));
+  });
+  await Promise.race([Promise.allSettled(promises), late]);
+  clearTimeout(timer);
 }
