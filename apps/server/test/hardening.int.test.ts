@@ -112,8 +112,8 @@ describe('a report whose queue job was lost', () => {
   const sql = async <T>(text: string, values: unknown[] = []) =>
     (await testApp.database.sql.executeSql(text, values)).rows as T[];
 
-  /** A queued report whose pg-boss job is deleted, as if the queue lost it. */
-  async function lostReport(): Promise<string> {
+  /** A queued report whose pg-boss job is deleted, as if the queue lost it (or left as `jobState` says). */
+  async function lostReport(jobState?: 'active'): Promise<string> {
     const tam = await signedInClient(testApp.app, 'tam@demo.local');
     const created = await tam.request({
       method: 'POST',
@@ -127,7 +127,9 @@ describe('a report whose queue job was lost', () => {
       [id],
     );
     expect(row?.token_id).toBeTruthy();
-    await sql('delete from pgboss.job where id = $1', [row?.job_id]);
+    if (jobState)
+      await sql('update pgboss.job set state = $2, started_on = now() where id = $1', [row?.job_id, jobState]);
+    else await sql('delete from pgboss.job where id = $1', [row?.job_id]);
     return id;
   }
 
@@ -149,6 +151,18 @@ describe('a report whose queue job was lost', () => {
       [id],
     );
     expect(done).toEqual({ status: 'done', token_id: null });
+  });
+
+  it('is sent again when the worker that took its queue job died before claiming it', async () => {
+    // The queue job as a worker leaves it when it dies between taking the job and claiming the report.
+    const id = await lostReport('active');
+    // Just taken, the worker may still claim it: left alone.
+    expect(await testApp.jobs.reports.recoverOrphans(false)).toEqual({ requeued: 0, failed: 0 });
+    const later = new Date(Date.now() + 3 * 60_000);
+    expect(await testApp.jobs.reports.recoverOrphans(false, later)).toEqual({ requeued: 1, failed: 0 });
+    await testApp.jobs.reports.run(id);
+    const [done] = await sql<{ status: string }>('select status from report_requests where id = $1', [id]);
+    expect(done?.status).toBe('done');
   });
 
   it('is ended as failed, its token erased, once it has waited too long to run', async () => {

@@ -236,7 +236,7 @@ export class Leases<T extends LeasedTable> {
     for (const row of (await this.waiting(waitingSince)) as Row[]) {
       if (candidates.some((candidate) => candidate.id === row.id)) continue;
       const state = !all && row.jobId ? await jobState(row.jobId, row) : null;
-      if (state === null || JOB_GONE_STATES.has(state)) candidates.push(row);
+      if (state === null || LOST_JOB_STATES.has(state)) candidates.push(row);
     }
     return candidates;
   }
@@ -244,7 +244,13 @@ export class Leases<T extends LeasedTable> {
 
 /** A queued job whose queue job is gone is sent again once it has waited this long. */
 const LOST_JOB_GRACE_MS = 2 * 60_000;
-const JOB_GONE_STATES = new Set(['completed', 'cancelled', 'failed']);
+/**
+ * The queue job's states that leave a queued row without a worker: ended, or taken (`active`) by a worker
+ * that never claimed the row. A live worker claims the row the moment it takes the job, so a row still queued
+ * minutes later lost that worker; pg-boss would hand the job out again only when it expires (15 minutes).
+ * Sending it again is safe: one claim wins.
+ */
+const LOST_JOB_STATES = new Set(['completed', 'cancelled', 'failed', 'active']);
 
 /**
  * Runs `work` while renewing its lease every 15 s; the renewals stop before this returns. When a renewal
