@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BulkRun, CreateBulkRunInput, TestTemplate } from '@ce/contract';
 import {
   createTestApp,
@@ -360,11 +360,14 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
   });
 
   it('keeps no token once runs finish, and lets only tool roles run them', async () => {
-    const rows = await testApp.database.sql.executeSql('select token_id from change_sets', []);
-    expect(rows.rows.length).toBeGreaterThan(0);
-    expect(rows.rows.every((row) => (row as { token_id: string | null }).token_id === null)).toBe(true);
-    const sealed = await testApp.database.sql.executeSql('select count(*)::int as n from sealed_tokens', []);
-    expect(sealed.rows).toEqual([{ n: 0 }]);
+    // A run's token is erased in the step after its last status is written: waited for, not raced.
+    await vi.waitFor(async () => {
+      const rows = await testApp.database.sql.executeSql('select token_id from change_sets', []);
+      expect(rows.rows.length).toBeGreaterThan(0);
+      expect(rows.rows.every((row) => (row as { token_id: string | null }).token_id === null)).toBe(true);
+      const sealed = await testApp.database.sql.executeSql('select count(*)::int as n from sealed_tokens', []);
+      expect(sealed.rows).toEqual([{ n: 0 }]);
+    });
     const support = await signedInClient(testApp.app, 'support@demo.local');
     const refused = await support.request({ method: 'POST', url: '/api/bulk/roles', payload: { token } });
     expect(refused.statusCode).toBe(403);

@@ -16,7 +16,7 @@ function wordText(docx: Buffer): string {
 const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
 
 describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
-  const suite = reportSuite(database, 'proserv@demo.local');
+  const suite = reportSuite(database, 'proserv@demo.local', { rateLimitPerMinute: 100_000 });
 
   const produce = async (kind: string, options: Record<string, unknown>) => {
     const chosen = suite.customer.groups.slice(0, 2);

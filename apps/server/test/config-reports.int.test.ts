@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { DATABASES, reportFile, requestReport, type SandboxCustomer, reportSuite } from './build-test-app.js';
 
 describe.each(DATABASES)('the configuration reports (%s)', (database) => {
-  const suite = reportSuite(database, 'tam@demo.local');
+  const suite = reportSuite(database, 'tam@demo.local', { rateLimitPerMinute: 100_000 });
 
   const workbookOf = async (kind: string, accountGroups: SandboxCustomer['groups']) => {
     const report = await requestReport(suite.client, suite.customer, kind, { accountGroups });

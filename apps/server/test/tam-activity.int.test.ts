@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
   // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
   const clock = testClock();
-  const suite = reportSuite(database, 'tam@demo.local', { clock });
+  const suite = reportSuite(database, 'tam@demo.local', { clock, rateLimitPerMinute: 100_000 });
 
   const run = (options: Record<string, unknown>, accountGroups: SandboxCustomer['groups'] = []) =>
     requestReport(suite.client, suite.customer, 'tam-activity', { options, accountGroups });
