@@ -184,6 +184,65 @@ describe('a change set whose worker lost its lease', () => {
     expect(onPlatform()).toBe(templates.length);
   });
 
+  it('sends none of the writes that waited for their rate slot when another worker took the run over meanwhile', async () => {
+    const sandbox = testApp.sandbox;
+    const group = customer.groups[0];
+    if (!sandbox || !group) throw new Error('the sandbox customer has account groups');
+    const templates = Array.from({ length: 12 }, (_, index) => bgpTemplate(`Slot ${index}`));
+    const started = await tam.request({
+      method: 'POST',
+      url: '/api/bulk/runs',
+      payload: {
+        kind: 'tests',
+        token: customer.token,
+        organization: customer.organization,
+        accountGroups: [group],
+        templates,
+      },
+    });
+    expect(started.statusCode, started.body).toBe(202);
+    const runId = started.json<{ id: string }>().id;
+    // A small budget: the run's writes spend each window at once, then wait at their slot for the next.
+    const limit = 4;
+    const scenario = sandbox.platform.scenario;
+    sandbox.platform.setScenario({ ...scenario, rateLimitPerMinute: limit, windowMs: 5_000 });
+    const orgId = customer.organization.id;
+    const onPlatform = () => sandbox.platform.world.tests.filter((test) => test.testName.startsWith('Slot ')).length;
+
+    const first = testApp.jobs.changeSets.run(runId);
+    // A window full of creations, each answered: nothing is on its way, the next writes wait at their slot.
+    await vi.waitFor(
+      () => {
+        const window = sandbox.platform.history.findLast((entry) => entry.orgId === orgId);
+        const answered = sandbox.platform.calls.filter(
+          (call) => call.orgId === orgId && call.at >= (window?.startedAt ?? Infinity),
+        );
+        expect(window?.count).toBe(limit);
+        expect(answered).toHaveLength(limit);
+        expect(answered.some((call) => call.method === 'POST')).toBe(true);
+      },
+      { timeout: 30_000, interval: 10 },
+    );
+    await sql(
+      `update change_sets set lease_generation = lease_generation + 1, lease_owner = 'worker-b',
+         lease_until = now() + interval '60 seconds' where id = $1`,
+      [runId],
+    );
+    const atTakeover = onPlatform();
+    expect(atTakeover).toBeLessThan(templates.length);
+    await first;
+    // The window turned while the old worker still ran: its waiting writes found the run taken and stayed unsent.
+    expect(onPlatform()).toBe(atTakeover);
+
+    // This worker takes the run over in its turn and finishes it: every test once.
+    sandbox.platform.setScenario(scenario);
+    await sql("update change_sets set lease_until = now() - interval '1 second' where id = $1", [runId]);
+    await testApp.jobs.changeSets.run(runId);
+    const items = await sql<{ status: string }>('select status from change_set_items where run_id = $1', [runId]);
+    expect(items.map((item) => item.status)).toEqual(templates.map(() => 'done'));
+    expect(onPlatform()).toBe(templates.length);
+  });
+
   it("writes a report's files only under the current claim: a former holder's are refused, nothing written", async () => {
     const [tam] = await sql<{ id: string }>("select id from users where email = 'tam@demo.local'");
     const [report] = await sql<{ id: string }>(

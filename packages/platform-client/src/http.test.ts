@@ -125,3 +125,47 @@ describe('one budget per organization', () => {
     expect(client.http.limiterKey(session.auth)).toMatch(/^token:/);
   });
 });
+
+describe("a job's check before each write", () => {
+  /** A platform that records what it was sent; the limiters are kept to read their slots. */
+  const setup = () => {
+    const events: string[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      events.push(`sent ${init?.method ?? 'GET'} ${new URL(String(input)).pathname}`);
+      return new Response(JSON.stringify({ tests: [] }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    };
+    const limiters = new RateLimiterRegistry();
+    const http = new PlatformHttp({ baseUrl: 'https://api.example/v7', fetch, limiters });
+    return { http, events, limiters };
+  };
+
+  it('runs after the rate slot and right before a write is sent, never for a read', async () => {
+    const { http, events, limiters } = setup();
+    const auth = {
+      token: 't',
+      organizationId: 'o-1',
+      beforeWrite: async () => {
+        // The slot is already this call's: the check is the last thing between it and the send.
+        events.push(`checked with ${limiters.for('org:o-1').snapshot().inFlight} in flight`);
+      },
+    };
+    await http.call(auth, 'tests');
+    await http.call(auth, 'tests/bgp', { method: 'POST', body: {} });
+    expect(events).toEqual(['sent GET /v7/tests', 'checked with 1 in flight', 'sent POST /v7/tests/bgp']);
+  });
+
+  it('sends nothing when the check refuses, and gives the slot back unspent', async () => {
+    const { http, events, limiters } = setup();
+    const lost = new Error('lease lost');
+    const auth = { token: 't', organizationId: 'o-1', beforeWrite: () => Promise.reject(lost) };
+    await expect(http.call(auth, 'tests/bgp', { method: 'POST', body: {} })).rejects.toBe(lost);
+    await expect(http.exchange(auth, new URL('https://api.example/v7/tests/1'), { method: 'DELETE' })).rejects.toBe(
+      lost,
+    );
+    expect(events).toEqual([]);
+    expect(limiters.for('org:o-1').snapshot()).toMatchObject({ inFlight: 0 });
+  });
+});

@@ -22,37 +22,9 @@ import {
   backoffMs,
   readBackoffMs,
 } from './retry-policy.js';
+import { checkBeforeWrite, joinSignals, type PlatformAuth } from './auth.js';
 
-/**
- * Answers a job already read, kept outside the process (a report's rows in the database), so a job
- * that stopped on a fault resumes where it was instead of reading everything again.
- */
-export interface ReadJournal {
-  get(key: string): Promise<{ body: unknown } | undefined>;
-  put(key: string, body: unknown): Promise<void>;
-}
-
-/** Who is calling: the customer's bearer token, and the organization whose budget the call spends. */
-export interface PlatformAuth {
-  token: string;
-  /**
-   * The organization id. Without it, the budget is the organization's the client learnt for this token (see
-   * `CallOptions.organizationOf`), or, for a token's very first call, one keyed by a hash of the token.
-   */
-  organizationId?: string;
-  /** Who waits on these calls: a person on a page (`interactive`, the default) or a job (`background`). */
-  lane?: Lane;
-  /** Where GET answers are kept and looked up first (report jobs). */
-  journal?: ReadJournal;
-  /** Cancels every call of this session (a job that lost its lease); a call's own signal is added to it. */
-  signal?: AbortSignal;
-}
-
-/** A call's own signal and its session's, either of which cancels it. */
-function joinSignals(own: AbortSignal | undefined, session: AbortSignal | undefined): AbortSignal | undefined {
-  if (!own || !session) return own ?? session;
-  return AbortSignal.any([own, session]);
-}
+export type { PlatformAuth, ReadJournal } from './auth.js';
 
 export interface PlatformLogger {
   debug(object: object, message: string): void;
@@ -232,6 +204,7 @@ export class PlatformHttp {
     let firstRefusal: number | undefined;
     for (;;) {
       const slot = await this.slot(key, limiter, options.signal, auth.lane);
+      await checkBeforeWrite(auth, method, async () => limiter.release(undefined, slot));
       const started = this.clock.now();
       const outcome = await this.attempt(auth, target, method, { body: options.body, signal: options.signal });
       const durationMs = Math.max(0, this.clock.now() - started);
@@ -294,6 +267,7 @@ export class PlatformHttp {
     };
     for (;;) {
       const slot = await this.slot(key, limiter, options.signal, auth.lane);
+      await checkBeforeWrite(auth, method, async () => limiter.release(undefined, slot));
       const outcome = await this.attempt(auth, url, method, options);
       if (outcome.kind === 'answer') {
         const { status, headers, body } = outcome;

@@ -127,6 +127,15 @@ export class Leases<T extends LeasedTable> {
     ) as SQL;
   }
 
+  /** Rejects with LeaseLostError unless the claim is still this one's (on the database's clock). */
+  async check(lease: Lease): Promise<void> {
+    const rows = await this.db
+      .select({ id: this.table.id })
+      .from(this.table as PgTable)
+      .where(this.held(lease));
+    if (rows.length !== 1) throw new LeaseLostError(lease.id);
+  }
+
   /** Extends the claim by `leaseMs` from now; false when it is no longer this claim's or has run out. */
   async renew(lease: Lease, leaseMs = LEASE_MS): Promise<boolean> {
     const rows = await this.db

@@ -39,6 +39,14 @@ export class HeldJob<T extends LeasedTable> {
     return this.leases.fenced(this.lease, write);
   }
 
+  /**
+   * Rejects with LeaseLostError unless the claim is still this one's: checked right before each write into
+   * the customer's account (after its rate slot), so a worker paused past its lease sends nothing more.
+   */
+  stillHeld(): Promise<void> {
+    return this.leases.check(this.lease);
+  }
+
   /** Lets the claim go (the job ended, or stopped to resume elsewhere). */
   release(): Promise<boolean> {
     return this.leases.release(this.lease);

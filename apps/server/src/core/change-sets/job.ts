@@ -184,7 +184,14 @@ export class ChangeSetJob {
       const token = await this.deps.tokens.open(tokenId);
       if (token === null || organizationId === null)
         throw new AppError(400, 'token_gone', 'The token is no longer available.');
-      return this.deps.platform.as({ token, organizationId, signal, lane: 'background' });
+      // Each write is sent only while this worker still holds the run, checked after its rate slot.
+      return this.deps.platform.as({
+        token,
+        organizationId,
+        signal,
+        lane: 'background',
+        beforeWrite: () => job.stillHeld(),
+      });
     };
     const sessions: ChangeSessions = {
       source: await open(run.tokenId, run.organizationId),

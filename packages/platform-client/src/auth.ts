@@ -1,0 +1,52 @@
+import type { Lane } from './rate-limiter.js';
+
+/**
+ * Answers a job already read, kept outside the process (a report's rows in the database), so a job
+ * that stopped on a fault resumes where it was instead of reading everything again.
+ */
+export interface ReadJournal {
+  get(key: string): Promise<{ body: unknown } | undefined>;
+  put(key: string, body: unknown): Promise<void>;
+}
+
+/** Who is calling: the customer's bearer token, and the organization whose budget the call spends. */
+export interface PlatformAuth {
+  token: string;
+  /**
+   * The organization id. Without it, the budget is the organization's the client learnt for this token (see
+   * `CallOptions.organizationOf`), or, for a token's very first call, one keyed by a hash of the token.
+   */
+  organizationId?: string;
+  /** Who waits on these calls: a person on a page (`interactive`, the default) or a job (`background`). */
+  lane?: Lane;
+  /** Where GET answers are kept and looked up first (report jobs). */
+  journal?: ReadJournal;
+  /** Cancels every call of this session (a job that lost its lease); a call's own signal is added to it. */
+  signal?: AbortSignal;
+  /**
+   * Runs once the rate slot is taken, right before each write (any method but GET) is sent: a job checks
+   * here that it still holds its lease. What it throws ends the call with nothing sent.
+   */
+  beforeWrite?: () => Promise<void>;
+}
+
+/** Runs the session's `beforeWrite` for a write; a refusal gives the slot back unspent and rethrows. */
+export async function checkBeforeWrite(
+  auth: PlatformAuth,
+  method: string,
+  giveBack: () => Promise<void>,
+): Promise<void> {
+  if (method === 'GET' || !auth.beforeWrite) return;
+  try {
+    await auth.beforeWrite();
+  } catch (error) {
+    await giveBack();
+    throw error;
+  }
+}
+
+/** A call's own signal and its session's, either of which cancels it. */
+export function joinSignals(own: AbortSignal | undefined, session: AbortSignal | undefined): AbortSignal | undefined {
+  if (!own || !session) return own ?? session;
+  return AbortSignal.any([own, session]);
+}
