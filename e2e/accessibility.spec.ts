@@ -21,7 +21,9 @@ for (const path of signedInPaths) {
     await page.goto(path);
     await expect(page.locator('main')).toBeVisible();
     await expect(page.getByRole('progressbar')).toHaveCount(0);
-    const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+    // A report the user made earlier is shown in a sandboxed frame with scripts off, where axe cannot run (it
+    // waits until the test times out): the page around it is checked here, the report where it is opened.
+    const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).exclude('iframe[sandbox]').analyze();
     // The page was really checked: rules applied to it and held.
     expect(passes.length).toBeGreaterThan(10);
     expect(
