@@ -16,9 +16,6 @@ const integration = {
   hookTimeout: 120_000,
   // One migrated PGlite for every test app of the run to start from.
   globalSetup: 'apps/server/test/support/pglite-snapshot.ts',
-  // The files of a worker share its loaded modules (about a third less CPU than loading them per file); each
-  // file still builds its own apps, and an app closes its queue before its database (JobQueue.stop).
-  isolate: false,
 } as const;
 
 export default defineConfig({
