@@ -271,11 +271,16 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // pg-boss installs its schema on first start; instances starting together take turns (it races otherwise).
     await database.exclusively(() => queue.start());
     if (config.workersEnabled) {
-      await startJobs(queue, { metrics, logger: app.log }, [
-        ...context.jobs.items,
-        ...tokenJobs(tokens, app.log),
-        ...sharedStateJobs({ throttle, locks, budgets }, app.log),
-      ]);
+      await startJobs(
+        queue,
+        { metrics, logger: app.log },
+        [
+          ...context.jobs.items,
+          ...tokenJobs(tokens, app.log),
+          ...sharedStateJobs({ throttle, locks, budgets }, app.log),
+        ],
+        config.jobConcurrency,
+      );
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       const embedded = database.kind === 'pglite';
       for (const recover of context.jobs.onStarted.items) await recover(embedded);

@@ -92,6 +92,7 @@ export const envSchema = z.object({
     .regex(/^[\w.:-]{1,100}$/, 'letters, digits, dots, colons, dashes and underscores, at most 100')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(100).default(10),
+  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(3),
   JOB_LEASE_MS: z.coerce
     .number()
     .int()

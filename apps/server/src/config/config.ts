@@ -100,6 +100,8 @@ export interface AppConfig {
   databasePoolSize: number;
   /** How long a worker's claim on a job lasts without renewal (renewed every quarter of it). */
   jobLeaseMs: number;
+  /** Reports, backups and runs of change sets one instance works on at once (each queue). */
+  jobConcurrency: number;
   /** The bearer token GET /metrics asks for; without it, /metrics answers 404. */
   metricsToken: string | null;
 }
@@ -284,6 +286,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     workersEnabled: env.WORKERS_ENABLED,
     instanceId: env.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     jobLeaseMs: env.JOB_LEASE_MS,
+    jobConcurrency: env.JOB_CONCURRENCY,
     databasePoolSize: env.DATABASE_POOL_SIZE,
     metricsToken: env.METRICS_TOKEN ?? null,
   };

@@ -11,6 +11,8 @@ export interface Job {
   cron?: string;
   /** Entries taken at once; most jobs take one at a time. */
   batchSize?: number;
+  /** Whether several entries may run at once on one instance (queued work does; periodic jobs run one at a time). */
+  concurrent?: boolean;
   handle(data: unknown): Promise<void>;
 }
 
@@ -19,6 +21,7 @@ export function queuedJob<T>(definition: { queue: string; data: z.ZodType<T>; ru
   return {
     queue: definition.queue,
     batchSize: 1,
+    concurrent: true,
     handle: async (data) => definition.run(definition.data.parse(data)),
   };
 }
@@ -37,7 +40,12 @@ export interface JobObservers {
  * Declares every job's worker (and schedule) on the queue. Each job taken is timed and its outcome
  * counted; its log lines name the queue and the queue's job id (and, through the logger, the instance).
  */
-export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: Job[]): Promise<void> {
+export async function startJobs(
+  queue: JobQueue,
+  observers: JobObservers,
+  jobs: Job[],
+  concurrency = 1,
+): Promise<void> {
   for (const job of jobs) {
     await queue.work(
       job.queue,
@@ -58,6 +66,7 @@ export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: 
         }
       },
       { batchSize: job.batchSize ?? 1 },
+      job.concurrent ? concurrency : 1,
     );
     if (job.cron) await queue.schedule(job.queue, job.cron);
   }

@@ -22,6 +22,8 @@ export class JobQueue {
   private started = false;
   private closed = false;
   private readonly created = new Set<string>();
+  /** This instance's pg-boss workers per queue: woken when this instance sends to their queue. */
+  private readonly workers = new Map<string, string[]>();
   private readonly running = new Set<Promise<unknown>>();
   private readonly statements = new Set<Promise<unknown>>();
 
@@ -67,10 +69,22 @@ export class JobQueue {
     this.created.add(name);
   }
 
-  /** Declares a queue and its handler. */
-  async work<T extends object>(name: string, handler: JobHandler<T>, options: PgBoss.WorkOptions = {}): Promise<void> {
+  /**
+   * Declares a queue and its handler, taking up to `concurrency` of its jobs at once on this instance (one
+   * pg-boss worker each; a worker takes its next job when it ends one, or polls every 2 s while idle).
+   */
+  async work<T extends object>(
+    name: string,
+    handler: JobHandler<T>,
+    options: PgBoss.WorkOptions = {},
+    concurrency = 1,
+  ): Promise<void> {
     await this.ensure(name);
-    await this.boss.work<T>(name, options, (jobs) => this.track(this.running, handler(jobs)));
+    const ids = this.workers.get(name) ?? [];
+    for (let index = 0; index < concurrency; index++) {
+      ids.push(await this.boss.work<T>(name, options, (jobs) => this.track(this.running, handler(jobs))));
+    }
+    this.workers.set(name, ids);
   }
 
   private refuseWhenStopped(): void {
@@ -100,7 +114,10 @@ export class JobQueue {
 
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
     await this.ensure(name);
-    return this.boss.send(name, data, options);
+    const id = await this.boss.send(name, data, options);
+    // A job sent here starts now on this instance's idle worker, not at its next poll (any instance may take it).
+    if (!options.startAfter) for (const worker of this.workers.get(name) ?? []) this.boss.notifyWorker(worker);
+    return id;
   }
 
   /** The state of a job (created, retry, active, completed, cancelled, failed), or null when it is gone. */
