@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { LongestFirst } from './apps/server/test/support/longest-first.js';
 
 /**
  * Integration tests whose answers depend on the date: they take a fixed clock (TEST_CLOCK, read by
@@ -34,6 +35,7 @@ export default defineConfig({
   test: {
     // PGlite and pg-boss per integration file: keep memory and the two cores in check.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

@@ -123,7 +123,8 @@ describe('reports and bulk runs while the platform fails some calls', () => {
         120_000,
       );
       expect(run.status).toBe('done');
-      expect(run.totals).toMatchObject({ total: 12, done: 12, failed: 0 });
+      const outcomes = run.items.map((item) => [item.subject, item.status, item.note, item.error]);
+      expect(run.totals, JSON.stringify(outcomes)).toMatchObject({ total: 12, done: 12, failed: 0 });
       for (const group of allGroups) {
         const inGroup = platform().world.tests.filter(
           (test) => test.aid === group.aid && names.includes(test.testName),

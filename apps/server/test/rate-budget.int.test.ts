@@ -40,6 +40,22 @@ describe('the shared rate budget', () => {
     expect((await row('org:window-turn'))?.remaining).toBe(4);
   });
 
+  it('takes the window the platform names when it ends sooner than the one the row knew (a guessed wait, an old limit)', async () => {
+    const budget = new SharedRateBudgets(app.database.db).for('org:sooner');
+    const probe = await budget.acquire();
+    // The row believes in a minute-long window with nothing left (a 429 without Reset, or a limit since changed).
+    await budget.release(rate(0, Date.now() + 60_000), probe);
+    expect(await row('org:sooner')).toMatchObject({ remaining: 0 });
+    // The platform's answer names a window ending in 3 s with 7 left: that is the window, not the guess.
+    await budget.merge(rate(7, Date.now() + 3_000));
+    const known = await row('org:sooner');
+    expect(known?.remaining).toBe(7);
+    expect(known?.resetAt?.getTime()).toBeLessThan(Date.now() + 10_000);
+    // An answer of a window already over (it arrived late) changes nothing.
+    await budget.merge(rate(9, Date.now() - 1_000));
+    expect((await row('org:sooner'))?.remaining).toBe(7);
+  });
+
   it('serves interactive calls first and keeps the interactive share of a young window from background calls', async () => {
     const budget = new SharedRateBudgets(app.database.db, { backgroundShare: 0.5 }).for('org:lanes');
     const probe = await budget.acquire(undefined, 'background');

@@ -304,7 +304,12 @@ class SharedOrgBudget implements OrgBudget {
   private async observe(rate: RateHeaders, probe: boolean, answered: 0 | 1): Promise<void> {
     const resetAt = Number.isFinite(rate.resetAt) ? sql`to_timestamp(${rate.resetAt / 1000})` : sql`null`;
     // A later window ends at least a second later (Reset has one-second resolution); anything closer is this one.
-    const newer = sql`(${resetAt} is not null and (${t.resetAt} is null or ${resetAt} >= ${t.resetAt} + interval '1 second'))`;
+    // A window the platform says ends at least a second sooner, and still ahead, is its window, not the row's:
+    // the row's came from a wait it guessed (no Reset) or a limit the platform no longer has. (A late answer of
+    // a window that has ended names a Reset already past.)
+    const newer = sql`(${resetAt} is not null and (${t.resetAt} is null
+      or ${resetAt} >= ${t.resetAt} + interval '1 second'
+      or (${resetAt} <= ${t.resetAt} - interval '1 second' and ${resetAt} > now())))`;
     const known = sql`(${t.remaining} is not null and not ${rolled})`;
     await this.update({
       callLimit: sql`${rate.limit}`,

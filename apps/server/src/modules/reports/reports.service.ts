@@ -141,7 +141,8 @@ export class ReportsService {
       throw error;
     }
     await this.deps.usage.record({ tool: kind.tool, userId: user.id });
-    return this.get(user, row.id);
+    // The request as it was accepted: queued (a worker may already have taken it; its page follows it from there).
+    return toApi({ ...row, requestedBy: user.email }, []);
   }
 
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {
