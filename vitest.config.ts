@@ -1,5 +1,4 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { LongestFirst } from './apps/server/test/support/longest-first.js';
 
 /**
  * Integration tests whose answers depend on the date: they take a fixed clock (TEST_CLOCK, read by
@@ -35,7 +34,6 @@ export default defineConfig({
   test: {
     // PGlite and pg-boss per integration file: keep memory and the two cores in check.
     maxWorkers: 2,
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

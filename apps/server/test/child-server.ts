@@ -9,6 +9,18 @@ export class HttpClient {
   constructor(public base: string) {}
 
   async call(method: string, url: string, body?: unknown) {
+    const response = await this.send(method, url, body);
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** A GET whose answer is a file: its bytes. */
+  async download(url: string): Promise<{ status: number; bytes: Buffer }> {
+    const response = await this.send('GET', url);
+    return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
+  }
+
+  private async send(method: string, url: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = {
       cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
     };
@@ -24,8 +36,7 @@ export class HttpClient {
       const [name, ...value] = (pair ?? '').split('=');
       if (name) this.cookies.set(name.trim(), value.join('='));
     }
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+    return response;
   }
 }
 

@@ -177,10 +177,22 @@ export class RoundRobinClient {
     url: string,
     body?: unknown,
   ): Promise<{ status: number; body: T }> {
+    this.browser.base = this.nextInstance();
+    return (await this.browser.call(method, url, body)) as { status: number; body: T };
+  }
+
+  /** A file's bytes (GET). */
+  async download(url: string): Promise<Buffer> {
+    this.browser.base = this.nextInstance();
+    const { status, bytes } = await this.browser.download(url);
+    if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${bytes.toString().slice(0, 300)}`);
+    return bytes;
+  }
+
+  private nextInstance(): string {
     const instance = this.instances[this.next++ % this.instances.length];
     if (!instance) throw new Error('no instance to call');
     this.answeredBy.push(instance.name);
-    this.browser.base = instance.url;
-    return (await this.browser.call(method, url, body)) as { status: number; body: T };
+    return instance.url;
   }
 }

@@ -38,6 +38,18 @@ describe.each(DATABASES)('Webex messages of a job, each posted once (%s)', (kind
     expect(posted('**Report** ready')).toBe(1);
   });
 
+  it('sends nothing for a worker that lost its job: the check before sending refuses, the key stays for the holder', async () => {
+    const markdown = '**Paused** past its lease';
+    const lost = new Error('The lease on job r1 was lost to another worker');
+    await expect(
+      deliveries.sendOnce('report:paused:0', to, markdown, undefined, () => Promise.reject(lost)),
+    ).rejects.toBe(lost);
+    expect(posted(markdown)).toBe(0);
+    // The worker holding the job now delivers it, once.
+    expect(await deliveries.sendOnce('report:paused:0', to, markdown, undefined, () => Promise.resolve())).toBe('sent');
+    expect(posted(markdown)).toBe(1);
+  });
+
   it('after a crash between sending and recording it, finds the message in Webex instead of posting it again', async () => {
     const markdown = '**Crashed** after sending';
     // The worker recorded the message, sent it, and died before confirming it.

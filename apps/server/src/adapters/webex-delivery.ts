@@ -21,8 +21,18 @@ export class WebexDeliveries {
     private readonly webex: WebexClient,
   ) {}
 
-  /** Sends `markdown` (and its file) to `to` under `key`, unless it was sent under that key already. */
-  async sendOnce(key: string, to: string, markdown: string, file?: WebexFile): Promise<'sent' | 'already sent'> {
+  /**
+   * Sends `markdown` (and its file) to `to` under `key`, unless it was sent under that key already. A job passes
+   * `beforeSend` (its lease check): run right before the message goes, it stops a worker that lost its job (paused
+   * past its lease while another worker delivered) from sending the message a second time.
+   */
+  async sendOnce(
+    key: string,
+    to: string,
+    markdown: string,
+    file?: WebexFile,
+    beforeSend?: () => Promise<void>,
+  ): Promise<'sent' | 'already sent'> {
     const fitted = fitMarkdown(markdown);
     const hash = sha256(fitted);
     const [recorded] = await this.db
@@ -46,6 +56,7 @@ export class WebexDeliveries {
         }
       }
     }
+    await beforeSend?.();
     const sent = await this.webex.send(to, fitted, file);
     await this.confirm(key, sent.id);
     return 'sent';

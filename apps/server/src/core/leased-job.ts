@@ -26,9 +26,14 @@ export class HeldJob<T extends LeasedTable> {
     readonly row: T['$inferSelect'],
   ) {}
 
+  /** Whether a write of this claim was refused: another worker holds the job now. */
+  lost = false;
+
   /** A write made only while the claim is still this one's: false (nothing written) otherwise. */
-  write(changes: Partial<T['$inferInsert']>): Promise<boolean> {
-    return this.leases.write(this.lease, changes);
+  async write(changes: Partial<T['$inferInsert']>): Promise<boolean> {
+    const written = await this.leases.write(this.lease, changes);
+    if (!written) this.lost = true;
+    return written;
   }
 
   /**
@@ -124,6 +129,7 @@ export class LeasedJobs<T extends LeasedTable> {
     // Ended here (done or failed under this claim): what the job held goes. A paused or stopped job keeps
     // it for the worker that resumes it; a lost lease leaves it to the worker that holds the job now.
     let ended = false;
+    const lost = () => this.deps.logger.warn(log, `${name} lease lost to another worker; this one stops`);
     try {
       const result = await whileLeased(
         claimed.lease,
@@ -132,12 +138,11 @@ export class LeasedJobs<T extends LeasedTable> {
         leaseTiming(this.deps.leaseMs),
       );
       ended = await work.done(job, result);
+      if (job.lost) lost();
     } catch (error) {
-      if (error instanceof LeaseLostError) {
-        this.deps.logger.warn(log, `${name} lease lost to another worker; this one stops`);
-        return;
-      }
+      if (error instanceof LeaseLostError) return lost();
       ended = await work.failed(job, error);
+      if (job.lost) lost();
     } finally {
       if (ended) {
         await work.ended(job);

@@ -208,10 +208,14 @@ export class ReportJobs {
     if (!webex || fresh?.deliveryStatus === 'delivered') return;
     try {
       const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
-      // Each message under its own key: a job taken up again after a crash never posts one twice.
-      await webex.sendOnce(`report:${report.id}:0`, to, generated.summaryMarkdown, first);
-      for (const [index, artifact] of rest.entries())
-        await webex.sendOnce(`report:${report.id}:${index + 1}`, to, mdSafe`File: ${artifact.filename}`.text, artifact);
+      // Each message under its own key: a job taken up again after a crash never posts one twice, and a worker
+      // that lost the job (paused past its lease) sends nothing more.
+      const held = () => job.stillHeld();
+      await webex.sendOnce(`report:${report.id}:0`, to, generated.summaryMarkdown, first, held);
+      for (const [index, artifact] of rest.entries()) {
+        const words = mdSafe`File: ${artifact.filename}`.text;
+        await webex.sendOnce(`report:${report.id}:${index + 1}`, to, words, artifact, held);
+      }
       await job.mustWrite({ deliveryStatus: 'delivered', deliveryError: null });
     } catch (error) {
       if (error instanceof LeaseLostError) throw error;
