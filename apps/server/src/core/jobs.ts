@@ -40,12 +40,7 @@ export interface JobObservers {
  * Declares every job's worker (and schedule) on the queue. Each job taken is timed and its outcome
  * counted; its log lines name the queue and the queue's job id (and, through the logger, the instance).
  */
-export async function startJobs(
-  queue: JobQueue,
-  observers: JobObservers,
-  jobs: Job[],
-  concurrency = 1,
-): Promise<void> {
+export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: Job[], concurrency = 1): Promise<void> {
   for (const job of jobs) {
     await queue.work(
       job.queue,
