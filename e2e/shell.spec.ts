@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { groupButton, menu, sandboxOrgAdmin, signIn, signInAsNewUser } from './helpers';
+import { groupButton, menu, sandboxOrgAdmin, signIn, signInAsNewUser, signInThroughForm } from './helpers';
 
 const visibleLinks = (page: Page) =>
   menu(page)
@@ -209,7 +209,7 @@ test('recent-token chips end with the session: when it expires, and for the next
   // The session cookie expires in this browser, and someone else signs in on it.
   await useToken();
   await page.context().clearCookies();
-  await signIn(page, 'proserv@demo.local');
+  await signInThroughForm(page, 'proserv@demo.local');
   await page.goto('/home/tools/bulk-tests');
   await expect(page.getByLabel('OAuth Token')).toBeVisible();
   await expect(chips).toHaveCount(0);
