@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: every test, tier by tier: the static checks (lint, format, typecheck side by side), unit,
-// integration (PGlite, and PostgreSQL when DATABASE_URL is set), the web build, then the browser tests in Chromium.
-// Stops at the first failing tier and prints each tier's time (and each command's, in a shared tier) at the end.
+// `npm test`: every test, in two lanes that run at once.
+// - The main lane, one tier after the other: integration (PGlite, and PostgreSQL when DATABASE_URL is set), the web
+//   build, then the browser tests in Chromium. Its tests time servers, leases and pages, so it keeps the CPU first.
+// - Beside it, at a lower CPU priority (nice): the static checks (lint, format, typecheck side by side), then the
+//   unit tests once the browser tier has begun (it leaves most of the machine idle; integration does not, and unit
+//   tests have timeouts of their own). Static checks have no clock: they take what the main lane leaves.
+// The first failure stops everything; each tier's time (and each command's, in a shared tier) is printed at the end.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -12,10 +16,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const bin = (name) => path.join(root, 'node_modules/.bin', name);
 /**
- * Integration files spend most of their time waiting (rate windows, leases, child processes), not computing:
+ * Integration files spend much of their time waiting (rate windows, leases, child processes), not computing:
  * more of them than cores run side by side. TEST_INTEGRATION_WORKERS overrides the count.
  */
 const integrationWorkers = process.env.TEST_INTEGRATION_WORKERS ?? '4';
+/** How much less CPU the side lane gets when both lanes want it (nice(1) steps; 0 on a machine with cores to spare). */
+const sideNice = process.env.TEST_SIDE_NICE ?? '10';
 
 if (!existsSync(chromium)) {
   console.error(
@@ -27,42 +33,48 @@ if (!existsSync(chromium)) {
 
 const command = (name, file, args) => ({ name, file, args });
 
-/** Tiers run one after the other; the commands of one tier run side by side. */
-const tiers = [
-  {
-    name: 'static checks',
-    commands: [
-      command('lint', bin('eslint'), ['--max-warnings=0', '.']),
-      command('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']),
-      command('typecheck', process.execPath, [path.join(root, 'scripts/typecheck.mjs')]),
-    ],
-  },
-  { name: 'unit', commands: [command('unit', bin('vitest'), ['run', '--project', 'unit', '--project', 'web'])] },
-  {
-    name: 'integration',
-    commands: [
-      command('integration', bin('vitest'), ['run', '--project', 'integration*', `--maxWorkers=${integrationWorkers}`]),
-    ],
-  },
-  { name: 'build', build: true },
-  { name: 'browser', commands: [command('browser', bin('playwright'), ['test'])] },
-];
+const staticChecks = {
+  name: 'static checks',
+  commands: [
+    command('lint', bin('eslint'), ['--max-warnings=0', '.']),
+    command('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']),
+    command('typecheck', process.execPath, [path.join(root, 'scripts/typecheck.mjs')]),
+  ],
+};
+const unit = {
+  name: 'unit',
+  commands: [command('unit', bin('vitest'), ['run', '--project', 'unit', '--project', 'web'])],
+};
+const integration = {
+  name: 'integration',
+  commands: [
+    command('integration', bin('vitest'), ['run', '--project', 'integration*', `--maxWorkers=${integrationWorkers}`]),
+  ],
+};
+const browser = { name: 'browser', commands: [command('browser', bin('playwright'), ['test'])] };
 
-/** Runs one command; beside others its output is kept and printed whole when it ends. */
-function run({ name, file, args }, alone) {
+const children = new Set();
+let stopping = false;
+
+/** Runs one command; in the side lane, or beside others, its output is kept and printed whole when it ends. */
+function run({ name, file, args }, { alone, nice }) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(file, args, {
+    const [program, programArgs] = nice ? ['nice', ['-n', sideNice, file, ...args]] : [file, args];
+    const child = spawn(program, programArgs, {
       cwd: root,
       stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, CHROMIUM_PATH: chromium },
+      detached: true,
     });
+    children.add(child);
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
     child.stderr?.on('data', (chunk) => output.push(chunk));
     child.on('close', (code, signal) => {
+      children.delete(child);
       const seconds = (Date.now() - started) / 1000;
-      if (!alone) {
+      if (!alone && !stopping) {
         console.log(`\n--- ${name} (${seconds.toFixed(1)} s) ---`);
         process.stdout.write(Buffer.concat(output));
       }
@@ -71,19 +83,12 @@ function run({ name, file, args }, alone) {
   });
 }
 
-console.log(`Node.js ${process.version} (${process.execPath})`);
-console.log(
-  process.env.DATABASE_URL
-    ? 'Integration tests run on PGlite and on PostgreSQL (DATABASE_URL is set).'
-    : 'Integration tests run on PGlite only (set DATABASE_URL to also run them on PostgreSQL).',
-);
-
 const times = [];
 const started = Date.now();
 const summary = () => {
-  console.log('\nTime per tier:');
+  console.log('\nTime per tier (the two lanes ran at once):');
   const line = (name, seconds, failed) =>
-    console.log(`  ${name.padEnd(24)} ${seconds.toFixed(1).padStart(7)} s${failed ? '  FAILED' : ''}`);
+    console.log(`  ${name.padEnd(26)} ${seconds.toFixed(1).padStart(7)} s${failed ? '  FAILED' : ''}`);
   for (const { name, seconds, ok, results } of times) {
     line(name, seconds, !ok);
     if (results?.length > 1) for (const result of results) line(`  ${result.name}`, result.seconds, !result.ok);
@@ -91,24 +96,59 @@ const summary = () => {
   line('total', (Date.now() - started) / 1000, false);
 };
 
-for (const tier of tiers) {
-  console.log(`\n=== ${tier.name} ===`);
-  const tierStart = Date.now();
-  let failed = [];
-  let results = [];
-  if (tier.build) {
-    buildWebIfNeeded();
-  } else {
-    results = await Promise.all(tier.commands.map((each) => run(each, tier.commands.length === 1)));
-    failed = results.filter((result) => !result.ok);
-    for (const { name, exit } of failed) console.error(`\n${name} failed (exit ${exit}).`);
+/** Ends every command still running (each is the leader of its own process group) and exits failed. */
+function stopAll() {
+  stopping = true;
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // It ended meanwhile.
+    }
   }
-  times.push({ name: tier.name, seconds: (Date.now() - tierStart) / 1000, ok: failed.length === 0, results });
-  if (failed.length > 0) {
-    summary();
-    process.exit(1);
-  }
-  console.log(`--- ${tier.name} passed in ${((Date.now() - tierStart) / 1000).toFixed(1)} s`);
+  summary();
+  process.exit(1);
 }
+
+async function runTier(tier, { lane, nice = false }) {
+  const tierStart = Date.now();
+  console.log(`\n=== ${tier.name} (${lane} lane) ===`);
+  let results = [];
+  if (tier.build) buildWebIfNeeded();
+  else
+    results = await Promise.all(
+      tier.commands.map((each) => run(each, { alone: !nice && tier.commands.length === 1, nice })),
+    );
+  if (stopping) return;
+  const failed = results.filter((result) => !result.ok);
+  const seconds = (Date.now() - tierStart) / 1000;
+  times.push({ name: `${tier.name}${nice ? ' (beside)' : ''}`, seconds, ok: failed.length === 0, results });
+  for (const { name, exit } of failed) console.error(`\n${name} failed (exit ${exit}).`);
+  if (failed.length > 0) stopAll();
+  console.log(`--- ${tier.name} passed in ${seconds.toFixed(1)} s`);
+}
+
+console.log(`Node.js ${process.version} (${process.execPath})`);
+console.log(
+  process.env.DATABASE_URL
+    ? 'Integration tests run on PGlite and on PostgreSQL (DATABASE_URL is set).'
+    : 'Integration tests run on PGlite only (set DATABASE_URL to also run them on PostgreSQL).',
+);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stopAll);
+
+let browserBegan;
+const reachedBrowser = new Promise((resolve) => (browserBegan = resolve));
+const mainLane = (async () => {
+  await runTier(integration, { lane: 'main' });
+  await runTier({ name: 'build', build: true }, { lane: 'main' });
+  browserBegan();
+  await runTier(browser, { lane: 'main' });
+})();
+const sideLane = (async () => {
+  await runTier(staticChecks, { lane: 'side', nice: true });
+  await reachedBrowser;
+  await runTier(unit, { lane: 'side', nice: true });
+})();
+await Promise.all([mainLane, sideLane]);
 summary();
 console.log(`\nAll test tiers passed in ${((Date.now() - started) / 1000).toFixed(0)} s.`);
