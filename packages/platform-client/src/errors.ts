@@ -34,7 +34,7 @@ export function messageForStatus(status: number, timeoutMs?: number): string {
     case 0:
       return 'Network error - cannot reach the platform API';
     case TIMEOUT_STATUS:
-      return `Request timed out - the platform did not answer within ${Math.round((timeoutMs ?? 0) / 1000)} s`;
+      return `Request timed out - the platform did not answer within ${Number(((timeoutMs ?? 0) / 1000).toFixed(1))} s`;
     case 400:
       return 'Bad request - check test configuration';
     case 401:
