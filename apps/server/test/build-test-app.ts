@@ -198,20 +198,7 @@ export function untilFinished<T extends { status: string }>(read: () => Promise<
   );
 }
 
-/** A bulk-tests template of a BGP test (it needs no agents), for runs whose tests do not matter. */
-export const bgpTemplate = (testName: string, prefix = '203.0.113.0/24') => ({
-  testName,
-  testType: 'bgp' as const,
-  interval: 300,
-  url: '',
-  domain: '',
-  port: 80,
-  dnsServers: '',
-  prefix,
-  agentNames: [],
-  alertsEnabled: true,
-  description: '',
-});
+export { bgpTemplate } from './support/templates.js';
 
 /**
  * Requests a report of `kind` for the sandbox customer as `client` (every account group unless given) and

@@ -86,9 +86,9 @@ export class Cluster {
   }
 
   /** Starts instances at the same moment; each runs the migrations' start-up (one of them migrates). */
-  async start(instances: { name: string; worker: boolean }[]): Promise<ClusterProcess[]> {
+  async start(instances: { name: string; worker: boolean; env?: Record<string, string> }[]): Promise<ClusterProcess[]> {
     return Promise.all(
-      instances.map(({ name, worker }) =>
+      instances.map(({ name, worker, env }) =>
         startProcess(name, 'apps/server/src/main.ts', {
           ...this.keys,
           DATABASE_URL: this.database,
@@ -103,6 +103,7 @@ export class Cluster {
           PLATFORM_API_URL: `${this.sandbox.url}/sandbox/te/v7`,
           WEBEX_API_URL: `${this.sandbox.url}/sandbox/webex`,
           WEBEX_BOT_TOKEN: this.botToken,
+          ...env,
         }),
       ),
     );

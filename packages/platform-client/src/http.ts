@@ -6,7 +6,6 @@ import {
   RateLimiterRegistry,
   retryAfterMs,
   type Clock,
-  type Lane,
   type OrgBudget,
   type RateBudgets,
   type RateHeaders,
@@ -56,6 +55,11 @@ export interface PlatformHttpOptions {
   limiters?: RateBudgets;
   /** The share of each window kept for background calls in this process's budgets (default 0.5). */
   backgroundShare?: number;
+  /**
+   * Whether a person's calls go before jobs' (default true). False makes every call one lane, first come first
+   * served: what the product did before lanes, kept to measure them against (bench:interactive).
+   */
+  lanes?: boolean;
   fetch?: typeof fetch;
   observer?: PlatformObserver;
   clock?: Clock;
@@ -86,6 +90,8 @@ export interface CallOptions {
 
 /** Tokens whose organization the client remembers, at most; the oldest is forgotten first. */
 const MAX_KNOWN_TOKENS = 5_000;
+/** A wait for the budget is told after this long, then as often again, until it ends (the browser asks every second). */
+export const BUDGET_WAIT_TOLD_EVERY_MS = 500;
 
 /**
  * The HTTP core of the client: rate limit, retries, timeouts and error mapping. It never puts the
@@ -98,6 +104,7 @@ export class PlatformHttp {
   private readonly rateLimitWaitBudgetMs: number;
   private readonly limiters: RateBudgets;
   private readonly observer: PlatformObserver | undefined;
+  private readonly lanes: boolean;
   private readonly fetchImpl: typeof fetch;
   private readonly clock: Clock;
   private readonly random: () => number;
@@ -117,19 +124,44 @@ export class PlatformHttp {
     this.fetchImpl = options.fetch ?? fetch;
     this.logger = options.logger;
     this.observer = options.observer;
+    this.lanes = options.lanes ?? true;
   }
 
-  /** Takes a slot in the organization's budget, telling the observer how long that took. */
+  /**
+   * Takes a slot in the organization's budget, telling the observer how long that took, and the session's
+   * `onBudgetWait` (a person waiting on a page) every half second while it waits.
+   */
   private async slot(
     key: string,
     limiter: OrgBudget,
     signal: AbortSignal | undefined,
-    lane: Lane | undefined,
+    auth: PlatformAuth,
   ): Promise<RateSlot> {
     const started = this.clock.now();
-    const slot = await limiter.acquire(signal, lane);
-    this.observer?.waitedForBudget(key, Math.max(0, this.clock.now() - started));
-    return slot;
+    const report = auth.onBudgetWait;
+    let told = false;
+    const tell = (ended: boolean) =>
+      report?.({
+        organizationKey: key,
+        waitedMs: Math.max(0, this.clock.now() - started),
+        estimateMs: limiter.estimateMs?.(),
+        ended,
+      });
+    const ticker = report
+      ? setInterval(() => {
+          told = true;
+          tell(false);
+        }, BUDGET_WAIT_TOLD_EVERY_MS)
+      : undefined;
+    ticker?.unref();
+    try {
+      const slot = await limiter.acquire(signal, this.lanes ? auth.lane : 'interactive');
+      this.observer?.waitedForBudget(key, Math.max(0, this.clock.now() - started));
+      return slot;
+    } finally {
+      clearInterval(ticker);
+      if (told) tell(true);
+    }
   }
 
   /** The budget a caller spends: its organization's once known, else (a token's first call) the token's own. */
@@ -203,7 +235,7 @@ export class PlatformHttp {
     const limiter = this.limiters.for(key);
     let firstRefusal: number | undefined;
     for (;;) {
-      const slot = await this.slot(key, limiter, options.signal, auth.lane);
+      const slot = await this.slot(key, limiter, options.signal, auth);
       await checkBeforeWrite(auth, method, async () => limiter.release(undefined, slot));
       const started = this.clock.now();
       const outcome = await this.attempt(auth, target, method, { body: options.body, signal: options.signal });
@@ -266,7 +298,7 @@ export class PlatformHttp {
       return true;
     };
     for (;;) {
-      const slot = await this.slot(key, limiter, options.signal, auth.lane);
+      const slot = await this.slot(key, limiter, options.signal, auth);
       await checkBeforeWrite(auth, method, async () => limiter.release(undefined, slot));
       const outcome = await this.attempt(auth, url, method, options);
       if (outcome.kind === 'answer') {

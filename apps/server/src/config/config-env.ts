@@ -105,6 +105,7 @@ export const envSchema = z.object({
   PLATFORM_RATE_LIMIT_WAIT_MS: durationMs(10 * 60_000),
   /** The share of each platform window kept for jobs and scheduled work (background), from 0 to 1. */
   PLATFORM_BACKGROUND_SHARE: z.coerce.number().min(0).max(1).default(0.5),
+  PLATFORM_LANES: booleanFromEnv.default(true),
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
   SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
   SANDBOX_RATE_LIMIT: z.coerce.number().int().min(1).default(240),

@@ -31,6 +31,8 @@ export interface AppConfig {
   platformRateLimitWaitMs: number;
   /** The share of each window of an organization's platform budget kept for background calls (jobs). */
   platformBackgroundShare: number;
+  /** People's calls before jobs' at a customer's budget (false: first come, first served; for measuring only). */
+  platformLanes: boolean;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
   passwordPolicy: { minLength: number; lowercase: boolean; uppercase: boolean; number: boolean; symbol: boolean };
   signIn: { maxFailures: number; lockMs: number };
@@ -218,6 +220,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformRetryBudgetMs: env.PLATFORM_RETRY_BUDGET_MS,
     platformRateLimitWaitMs: env.PLATFORM_RATE_LIMIT_WAIT_MS,
     platformBackgroundShare: env.PLATFORM_BACKGROUND_SHARE,
+    platformLanes: env.PLATFORM_LANES,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     passwordPolicy: {
       minLength: env.PASSWORD_MIN_LENGTH,
