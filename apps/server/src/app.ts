@@ -28,6 +28,7 @@ import { usageModule } from './modules/usage/index.js';
 import { usersModule } from './modules/users/index.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetJob } from './core/change-sets/job.js';
+import { BudgetWaits, registerRequestContext } from './core/budget-waits.js';
 import { ChangeSetRepository } from './core/change-sets/repository.js';
 import { prepareDataDir } from './core/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './core/database.js';
@@ -227,10 +228,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       database.kind === 'postgres'
         ? new SharedRateBudgets(db, { backgroundShare: config.platformBackgroundShare })
         : undefined;
+    // A person's request waits for a customer's budget in words, and ends its platform calls when it is cancelled.
+    const budgetWaits = new BudgetWaits(db);
+    registerRequestContext(app);
     const { sandbox, ...externals } = await connectExternals(app, config, {
       clock: options.clock,
       limiters: budgets,
       observer: metrics.platform,
+      ambient: () => budgetWaits.ambient(),
     });
     const tokens = new SealedTokens(db, openTokenVault(config, app.log));
     const locks = new ExclusiveLocks(db);
@@ -248,6 +253,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       metrics,
       throttle,
       locks,
+      budgetWaits,
       services: new ModuleServiceRegistry(),
       routes: new Registry(),
       jobs: new JobRegistry(),
@@ -277,7 +283,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         [
           ...context.jobs.items,
           ...tokenJobs(tokens, app.log),
-          ...sharedStateJobs({ throttle, locks, budgets }, app.log),
+          ...sharedStateJobs({ throttle, locks, budgets, waits: context.budgetWaits }, app.log),
         ],
         config.jobConcurrency,
       );

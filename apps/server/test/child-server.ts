@@ -8,8 +8,13 @@ export class HttpClient {
   private readonly cookies = new Map<string, string>();
   constructor(public base: string) {}
 
-  async call(method: string, url: string, body?: unknown) {
-    const response = await this.send(method, url, body);
+  async call(
+    method: string,
+    url: string,
+    body?: unknown,
+    extra: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ) {
+    const response = await this.send(method, url, body, extra);
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   }
@@ -20,8 +25,14 @@ export class HttpClient {
     return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()) };
   }
 
-  private async send(method: string, url: string, body?: unknown): Promise<Response> {
+  private async send(
+    method: string,
+    url: string,
+    body?: unknown,
+    extra: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const headers: Record<string, string> = {
+      ...extra.headers,
       cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -30,6 +41,7 @@ export class HttpClient {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: extra.signal,
     });
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');

@@ -25,6 +25,7 @@ export const OPERATION_ACCESS = {
   getDashboardMetrics: 'signedIn',
   sendFeedback: 'signedIn',
   listMyNotifications: 'signedIn',
+  getMyBudgetWait: 'signedIn',
   listUsers: 'manageUsers',
   inviteUser: 'manageUsers',
   updateUser: 'manageUsers',

@@ -28,7 +28,26 @@ export interface PlatformAuth {
    * here that it still holds its lease. What it throws ends the call with nothing sent.
    */
   beforeWrite?: () => Promise<void>;
+  /**
+   * Told while a call waits for its organization's budget (after half a second, then every half second), and once
+   * more when the wait ends: a person on a page is shown how long it will be, and may cancel (`signal`).
+   */
+  onBudgetWait?: (wait: BudgetWait) => void;
 }
+
+/** A call waiting for a slot in its organization's budget. */
+export interface BudgetWait {
+  /** `org:<id>`, or `token:<hash>` for a token's first call. */
+  organizationKey: string;
+  waitedMs: number;
+  /** About how long until the budget has room again, when it knows. */
+  estimateMs: number | undefined;
+  /** The slot came (or the wait was cancelled): nothing to show any more. */
+  ended: boolean;
+}
+
+/** What the surroundings of a session add to it: the request of a person waiting on a page, for instance. */
+export type AmbientCall = Pick<PlatformAuth, 'signal' | 'onBudgetWait'>;
 
 /** Runs the session's `beforeWrite` for a write; a refusal gives the slot back unspent and rethrows. */
 export async function checkBeforeWrite(

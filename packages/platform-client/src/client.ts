@@ -1,3 +1,4 @@
+import { joinSignals, type AmbientCall } from './auth.js';
 import { PlatformHttp, type PlatformAuth, type PlatformHttpOptions } from './http.js';
 import { accountGroups, auditUserEvents, roles, users } from './resources/account-groups.js';
 import { agents } from './resources/agents.js';
@@ -18,14 +19,26 @@ export { writableTestBody } from './resources/tests.js';
  */
 export class PlatformClient {
   readonly http: PlatformHttp;
+  private readonly ambient: (() => AmbientCall | undefined) | undefined;
 
-  constructor(options: PlatformHttpOptions) {
+  /** `ambient`: what the surroundings of each new session add to it (the request of a person, on a server). */
+  constructor(options: PlatformHttpOptions & { ambient?: () => AmbientCall | undefined }) {
     this.http = new PlatformHttp(options);
+    this.ambient = options.ambient;
   }
 
-  /** The calls of one caller; cheap to create per job or request. */
+  /**
+   * The calls of one caller; cheap to create per job or request. Made while a person's request is being
+   * answered, the session also ends with that request (cancelled, the browser gone) and tells its budget waits.
+   */
   as(auth: PlatformAuth): PlatformSession {
-    return new PlatformSession(this.http, auth);
+    const around = this.ambient?.();
+    if (!around) return new PlatformSession(this.http, auth);
+    return new PlatformSession(this.http, {
+      ...auth,
+      signal: joinSignals(auth.signal, around.signal),
+      onBudgetWait: auth.onBudgetWait ?? around.onBudgetWait,
+    });
   }
 }
 

@@ -66,6 +66,8 @@ export interface OrgBudget {
   release(rate: RateHeaders | undefined, slot: RateSlot): void | Promise<void>;
   /** A 429: the budget is spent; answers how long to wait (ms) before sending again. */
   exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined, slot: RateSlot): number | Promise<number>;
+  /** About how long from now until the budget has room again (its window's end), when it knows. */
+  estimateMs?(): number | undefined;
 }
 
 /** The budgets of every organization, by key (`org:<id>`, or `token:<hash>` until the organization is known). */
@@ -211,6 +213,10 @@ export class OrgRateLimiter implements OrgBudget {
   merge(rate: RateHeaders): void {
     this.observe(rate);
     this.notify();
+  }
+
+  estimateMs(): number | undefined {
+    return this.resetAt === undefined ? undefined : Math.max(0, this.resetAt - this.clock.now());
   }
 
   /** Records what an answer said about the budget and frees the reservation. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { PlatformClient, type PlatformObserver, type RateBudgets } from '@ce/platform-client';
+import { PlatformClient, type AmbientCall, type PlatformObserver, type RateBudgets } from '@ce/platform-client';
 import { Sandbox, SALESFORCE_API_VERSION, sandboxPlugin } from '@ce/sandbox';
 import type { AppConfig } from '../config/config.js';
 import { injectFetch } from './inject-fetch.js';
@@ -38,12 +38,14 @@ export interface ExternalsOptions {
   /** Where the organizations' rate budgets live: this process by default, the database when shared. */
   limiters?: RateBudgets;
   observer?: PlatformObserver;
+  /** What each platform session made while a person's request is answered adds to it (core/budget-waits.ts). */
+  ambient?: () => AmbientCall | undefined;
 }
 
 export async function connectExternals(
   app: FastifyInstance,
   config: AppConfig,
-  { clock, limiters, observer }: ExternalsOptions = {},
+  { clock, limiters, observer, ambient }: ExternalsOptions = {},
 ): Promise<Externals> {
   const sandbox =
     config.demoMode && config.platformApiUrl === null
@@ -58,10 +60,12 @@ export async function connectExternals(
     retryBudgetMs: config.platformRetryBudgetMs,
     rateLimitWaitBudgetMs: config.platformRateLimitWaitMs,
     backgroundShare: config.platformBackgroundShare,
+    lanes: config.platformLanes,
     fetch: inProcess,
     logger: app.log,
     limiters,
     observer,
+    ambient,
   });
   const webexUrl = config.webex.apiUrl ?? (sandbox ? `${EMBEDDED_SANDBOX_ORIGIN}/sandbox/webex` : null);
   const webex = webexUrl

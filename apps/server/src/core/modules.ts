@@ -3,6 +3,7 @@ import type { SessionUser, WorkNotification } from '@ce/contract';
 import type { Externals } from '../adapters/externals.js';
 import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
+import type { BudgetWaits } from './budget-waits.js';
 import type { ChangeSetRepository } from './change-sets/repository.js';
 import type { Database, Db } from './database.js';
 import type { ExclusiveLocks } from './exclusive-locks.js';
@@ -83,6 +84,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   metrics: Metrics;
   throttle: SharedThrottle;
   locks: ExclusiveLocks;
+  /** People's requests waiting for a customer's API budget, and the organizations' names they are told in. */
+  budgetWaits: BudgetWaits;
   services: ModuleServiceRegistry;
   /** Mounts the module's route plugins: `routes.add((app) => app.register(plugin, options))`. */
   routes: Registry<(app: FastifyInstance) => PromiseLike<unknown>>;

@@ -118,6 +118,13 @@ class SharedOrgBudget implements OrgBudget {
     return !this.taking && this.waiters.length === 0;
   }
 
+  /** When the row's window ends, as the last take here read it (this process's clock). */
+  private windowEndsAt: number | undefined;
+
+  estimateMs(): number | undefined {
+    return this.windowEndsAt === undefined ? undefined : Math.max(0, this.windowEndsAt - Date.now());
+  }
+
   acquire(signal?: AbortSignal, lane: Lane = 'interactive'): Promise<RateSlot> {
     signal?.throwIfAborted();
     return new Promise<RateSlot>((resolve, reject) => {
@@ -274,6 +281,7 @@ class SharedOrgBudget implements OrgBudget {
       })
       .returning({ granted: t.granted, probe: t.probe, remaining: t.remaining, waitMs: waitUntilReset() });
     if (!row) throw new Error('the rate budget take returned no row');
+    this.windowEndsAt = row.waitMs === null ? undefined : Date.now() + row.waitMs;
     const waitMs =
       row.remaining === null || row.waitMs === null
         ? PROBE_POLL_MS + Math.floor(this.random() * PROBE_POLL_MS)

@@ -4,6 +4,7 @@ import { publicThrottle } from '../db/schema.js';
 import type { Db } from './database.js';
 import type { ExclusiveLocks } from './exclusive-locks.js';
 import type { SharedRateBudgets } from './rate-budget.js';
+import type { BudgetWaits } from './budget-waits.js';
 import { periodicJob, type Job } from './jobs.js';
 
 /**
@@ -63,20 +64,21 @@ export class SharedThrottle {
 
 /** Every hour, throttle windows that are over and locks whose holder died are deleted. */
 export function sharedStateJobs(
-  state: { throttle: SharedThrottle; locks: ExclusiveLocks; budgets?: SharedRateBudgets },
+  state: { throttle: SharedThrottle; locks: ExclusiveLocks; budgets?: SharedRateBudgets; waits: BudgetWaits },
   logger: { info(object: object, message: string): void },
 ): Job[] {
   return [
     periodicJob('shared-state.prune', '17 * * * *', async () => {
-      const [windows, expired, budgets] = [
+      const [windows, expired, budgets, waits] = [
         await state.throttle.prune(),
         await state.locks.prune(),
         (await state.budgets?.prune()) ?? 0,
+        await state.waits.prune(),
       ];
-      if (windows + expired + budgets > 0)
+      if (windows + expired + budgets + waits > 0)
         logger.info(
-          { windows, locks: expired, budgets },
-          'ended throttle windows, expired locks and idle budgets deleted',
+          { windows, locks: expired, budgets, waits },
+          'ended throttle windows, expired locks, idle budgets and stale budget waits deleted',
         );
     }),
   ];

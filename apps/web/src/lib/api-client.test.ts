@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiBlob, apiRequest, ApiRequestError } from './api-client';
+import { budgetWaits } from './budget-waits';
 
 describe('apiRequest', () => {
   afterEach(() => {
@@ -16,6 +17,39 @@ describe('apiRequest', () => {
     const error = await apiRequest('/api/anything', { timeoutMs: 1000 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiRequestError);
     expect((error as ApiRequestError).message).toBe('The server did not answer within 1 second. Try again.');
+  });
+
+  it('names a request that changes something, tells its wait for a budget, and ends it on Cancel', async () => {
+    const sent: { path: string; requestId: string | undefined }[] = [];
+    vi.stubGlobal('fetch', (path: string, init: RequestInit = {}) => {
+      const headers = (init.headers ?? {}) as Record<string, string>;
+      sent.push({ path, requestId: headers['x-request-id'] });
+      if (path === '/api/app-info') return Promise.resolve(new Response('{}', { status: 200 }));
+      if (path.startsWith('/api/budget-waits/'))
+        return Promise.resolve(
+          new Response(JSON.stringify({ waiting: true, organizationName: 'Acme Corporation', seconds: 9 }), {
+            status: 200,
+          }),
+        );
+      // The checked request waits at the server until it is cancelled.
+      return new Promise((_resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      });
+    });
+    const waiting = apiRequest('/api/account-groups', { method: 'POST', body: { token: 'x' } }).catch(
+      (caught: unknown) => caught,
+    );
+    await vi.waitFor(() => expect(budgetWaits.getSnapshot()).toHaveLength(1), { timeout: 3_000 });
+    const [wait] = budgetWaits.getSnapshot();
+    expect(wait?.line).toBe("Waiting for Acme Corporation's API budget: about 9 s");
+    const checked = sent.find((call) => call.path === '/api/account-groups');
+    expect(checked?.requestId).toMatch(/^[0-9a-f]{32}$/);
+    expect(sent.some((call) => call.path === `/api/budget-waits/${checked?.requestId}`)).toBe(true);
+    wait?.cancel();
+    const error = await waiting;
+    expect(error).toBeInstanceOf(ApiRequestError);
+    expect(error).toMatchObject({ code: 'cancelled', message: 'Cancelled.' });
+    expect(budgetWaits.getSnapshot()).toEqual([]);
   });
 });
 

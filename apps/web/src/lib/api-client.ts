@@ -1,4 +1,5 @@
 import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+import { budgetWaits, newRequestId } from './budget-waits';
 
 /** An API answer other than 2xx, with the server's plain-words message. */
 export class ApiRequestError extends Error {
@@ -49,15 +50,31 @@ export const timeoutError = (ms: number) => {
   );
 };
 
-/** The one way the web app calls its server: same-origin cookies, the anti-forgery header, one error shape. */
+/** What a request the person cancelled (while it waited for a customer's API budget) ends with. */
+export const CANCELLED_MESSAGE = 'Cancelled.';
+
+/**
+ * The one way the web app calls its server: same-origin cookies, the anti-forgery header, one error shape. A
+ * request that changes or reads through the server (any but GET) is named (`x-request-id`): when it waits for a
+ * customer's API budget, the page says so with a Cancel (lib/budget-waits.ts).
+ */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') Object.assign(headers, await csrfHeaders());
   const timeout = options.timeoutMs ? AbortSignal.timeout(options.timeoutMs) : undefined;
-  const signal = timeout && options.signal ? AbortSignal.any([options.signal, timeout]) : (timeout ?? options.signal);
+  const cancel = new AbortController();
+  const signals = [options.signal, timeout, cancel.signal].filter((each) => each !== undefined);
+  const signal = AbortSignal.any(signals);
+  let endWatch: (() => void) | undefined;
+  if (method !== 'GET') {
+    const requestId = newRequestId();
+    headers['x-request-id'] = requestId;
+    endWatch = budgetWaits.watch(requestId, () => cancel.abort());
+  }
   let response: Response;
+  let text: string;
   try {
     response = await fetch(path, {
       method,
@@ -66,12 +83,15 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal,
     });
+    text = await response.text();
   } catch (error) {
+    if (cancel.signal.aborted) throw new ApiRequestError(0, 'cancelled', CANCELLED_MESSAGE);
     if (timeout?.aborted && options.timeoutMs) throw timeoutError(options.timeoutMs);
     if (error instanceof DOMException && error.name === 'AbortError') throw error;
     throw new ApiRequestError(0, 'network_error', 'Cannot reach the server. Check your connection and try again.');
+  } finally {
+    endWatch?.();
   }
-  const text = await response.text();
   const payload: unknown = text ? safeJson(text) : undefined;
   if (response.ok) return payload as T;
 

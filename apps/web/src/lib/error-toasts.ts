@@ -34,6 +34,8 @@ export function errorToastOf(
 ): { text: string; title?: string } | null {
   if (meta?.errorToast === false) return null;
   if (error instanceof DOMException && error.name === 'AbortError') return null;
+  // The person cancelled it (it waited for a customer's API budget): no tool's words for a failure apply.
+  if (error instanceof ApiRequestError && error.code === 'cancelled') return { text: error.message };
   const said = meta?.errorMessage ? meta.errorMessage(error) : apiErrorText(error);
   const { text, title = meta?.errorTitle } = typeof said === 'string' ? { text: said } : said;
   return { text, ...(title ? { title } : {}) };

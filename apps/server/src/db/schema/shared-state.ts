@@ -1,4 +1,4 @@
-import { boolean, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Requests per address and minute on the public operations (sign-in, reset, SSO), counted here so that
@@ -70,3 +70,20 @@ export const sealedTokens = pgTable('sealed_tokens', {
   sealed: text('sealed').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * People's requests waiting for a customer's API budget, written by the instance that serves the request and
+ * read by whichever instance the browser's poll reaches: until when, and for whom. A row whose instance died
+ * stops being updated; one not updated for a few seconds counts as ended.
+ */
+export const budgetWaits = pgTable(
+  'budget_waits',
+  {
+    userId: uuid('user_id').notNull(),
+    requestId: text('request_id').notNull(),
+    organizationName: text('organization_name'),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.requestId] })],
+);

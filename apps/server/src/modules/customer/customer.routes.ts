@@ -1,9 +1,37 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountGroupsRequestSchema, accountGroupsResponseSchema, apiErrorSchema } from '@ce/contract';
+import {
+  accountGroupsRequestSchema,
+  accountGroupsResponseSchema,
+  apiErrorSchema,
+  budgetWaitParamsSchema,
+  budgetWaitSchema,
+} from '@ce/contract';
+import { requireUser } from '../../core/access.js';
+import type { BudgetWaits } from '../../core/budget-waits.js';
 import type { CustomerService } from './customer.service.js';
 
-/** The one read every tool that takes a customer's token starts with. */
-export const customerRoutes: FastifyPluginAsyncZod<{ customer: CustomerService }> = async (app, { customer }) => {
+/**
+ * The one read every tool that takes a customer's token starts with, and how long a person's request still
+ * waits for the customer's API budget.
+ */
+export const customerRoutes: FastifyPluginAsyncZod<{ customer: CustomerService; waits: BudgetWaits }> = async (
+  app,
+  { customer, waits },
+) => {
+  app.get(
+    '/api/budget-waits/:requestId',
+    {
+      schema: {
+        operationId: 'getMyBudgetWait',
+        tags: ['customer'],
+        summary:
+          "Whether the caller's request (its x-request-id) waits for a customer's API budget, for whom and about how long",
+        params: budgetWaitParamsSchema,
+        response: { 200: budgetWaitSchema, 400: apiErrorSchema, 401: apiErrorSchema },
+      },
+    },
+    async (request) => waits.read(requireUser(request).id, request.params.requestId),
+  );
   app.post(
     '/api/account-groups',
     {

@@ -33,18 +33,25 @@ export interface CustomerScope {
  * request's organization and account groups are the token's own, named as the platform names them.
  */
 export class CustomerService {
-  constructor(private readonly platform: PlatformClient) {}
+  constructor(
+    private readonly platform: PlatformClient,
+    /** Told each organization's name: a person waiting for its budget is told whose it is. */
+    private readonly names?: { learnName(organizationId: string, name: string): void },
+  ) {}
 
   /** The account groups the token can see; the token is used once and never stored. */
   accountGroups(token: string): Promise<ReportAccountGroup[]> {
-    return readForCustomer(async () =>
-      (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
+    return readForCustomer(async () => {
+      const groups = (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
         aid: group.aid,
         accountGroupName: group.accountGroupName,
         organizationName: group.organizationName ?? 'N/A',
         organizationId: group.orgId ?? group.organizationName ?? 'unknown',
-      })),
-    );
+      }));
+      for (const group of groups)
+        if (group.organizationName !== 'N/A') this.names?.learnName(group.organizationId, group.organizationName);
+      return groups;
+    });
   }
 
   /**

@@ -11,9 +11,9 @@ declare module '../../core/modules.js' {
 
 export const customerModule: AppModule = {
   name: 'customer',
-  async register({ platform, routes }) {
-    const customer = new CustomerService(platform);
-    routes.add((app) => app.register(customerRoutes, { customer }));
+  async register({ platform, routes, budgetWaits }) {
+    const customer = new CustomerService(platform, budgetWaits);
+    routes.add((app) => app.register(customerRoutes, { customer, waits: budgetWaits }));
     return { customer };
   },
 };

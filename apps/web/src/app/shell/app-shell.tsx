@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { DESKTOP_BREAKPOINT_PX, PATHS, USER_INFO_FAILED_MESSAGE } from '@ce/contract';
+import { BudgetWaitNotice } from '../../components/ui/budget-wait-notice';
 import { Button } from '../../components/ui/button';
 import { Spinner } from '../../components/ui/spinner';
 import { toast } from '../../components/ui/toast-store';
@@ -72,6 +73,7 @@ export function AppShell() {
         <SideMenu user={user} isOpen={isMenuOpen} onRequestOpen={() => setMenuOpen(true)} />
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the page scrolls here: the keyboard reaches it even on a page with nothing else to focus (the dashboard). */}
         <main tabIndex={0} className="min-w-0 flex-1 overflow-y-auto p-6">
+          <BudgetWaitNotice page />
           {userCanOpen(user, location.pathname) ? (
             <Suspense fallback={<Spinner label="Loading the page" className="h-6 w-6" />}>
               <Outlet />

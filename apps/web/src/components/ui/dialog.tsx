@@ -1,5 +1,7 @@
 import { X } from 'lucide-react';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { budgetWaits } from '../../lib/budget-waits';
+import { BudgetWaitNotice } from './budget-wait-notice';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -27,6 +29,9 @@ export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-
   useEffect(() => {
     close.current = onClose;
   }, [onClose]);
+
+  // While open, the page behind leaves the budget waits to this dialog.
+  useEffect(() => (isOpen ? budgetWaits.openDialog() : undefined), [isOpen]);
 
   useEffect(() => {
     if (!isOpen) return undefined;
@@ -97,7 +102,10 @@ export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-
             <X className="h-5 w-5" aria-hidden="true" />
           </button>
         </div>
-        <div className="overflow-y-auto px-5 py-4">{children}</div>
+        <div className="overflow-y-auto px-5 py-4">
+          <BudgetWaitNotice />
+          {children}
+        </div>
         {footer && <div className="flex justify-end gap-2 border-t border-slate-200 px-5 py-3">{footer}</div>}
       </div>
     </div>
