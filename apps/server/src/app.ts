@@ -115,6 +115,7 @@ const changeSetEngine: AppModule = {
       tokens: context.tokens,
       platform: context.platform,
       tools: mergeTools(...context.changeSetKinds.items),
+      locks: context.locks,
       onWrite: async (run, item, resultId) =>
         audit.record(
           { id: run.userId, email: await changeSets.requesterEmail(run.userId) },

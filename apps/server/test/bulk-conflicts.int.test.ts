@@ -130,4 +130,54 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
     expect(ids.has(theirs.testId)).toBe(true);
     expect(ids.has(customersFresh.testId)).toBe(true);
   });
+
+  it('makes one label of a key and value in a group, however many runs label with it at once', async () => {
+    const lists = (
+      await tam.request({
+        method: 'POST',
+        url: '/api/bulk/tests',
+        payload: { token: customer.token, accountGroups: customer.groups.slice(0, 2) },
+      })
+    ).json().groups as { aid: string; accountGroupName: string; tests: { testId: string }[] }[];
+    // Each run labels one of two tests in each group, with the same new key and value.
+    const halves = [0, 1].map((half) =>
+      lists.map((group) => ({
+        aid: group.aid,
+        accountGroupName: group.accountGroupName,
+        testIds: group.tests.slice(half, half + 1).map((test) => test.testId),
+      })),
+    );
+    const runs = await Promise.all(
+      halves.map(async (targets) => {
+        const started = await tam.request({
+          method: 'POST',
+          url: '/api/bulk/runs',
+          payload: {
+            kind: 'labels',
+            token: customer.token,
+            organization: customer.organization,
+            tag: { key: 'team', value: 'checkout', color: '#3355aa' },
+            targets,
+          },
+        });
+        expect(started.statusCode, started.body).toBe(202);
+        return started.json<{ id: string }>().id;
+      }),
+    );
+    // Two workers carry them out at the same moment.
+    await Promise.all(runs.map((id) => testApp.jobs.changeSets.run(id)));
+    for (const id of runs) expect((await read(id)).totals).toMatchObject({ done: 2, failed: 0 });
+    for (const group of lists) {
+      const made = world().tags.filter(
+        (tag) => tag.aid === group.aid && tag.key === 'team' && tag.value === 'checkout',
+      );
+      expect(made).toHaveLength(1);
+      expect(made[0]?.assignments.map((assignment) => assignment.id).sort()).toEqual(
+        group.tests
+          .slice(0, 2)
+          .map((test) => test.testId)
+          .sort(),
+      );
+    }
+  });
 });

@@ -20,6 +20,7 @@ export * from './change-sets.js';
 export * from './alerts-migration.js';
 export * from './backups.js';
 export * from './notifications.js';
+export * from './budget-wait-line.js';
 export * from './budget-waits.js';
 export * from './health.js';
 export * from './dashboards.js';

@@ -69,3 +69,30 @@ export function joinSignals(own: AbortSignal | undefined, session: AbortSignal |
   if (!own || !session) return own ?? session;
   return AbortSignal.any([own, session]);
 }
+
+/** A wait for the budget is told after this long, then as often again, until it ends (the browser asks every second). */
+export const BUDGET_WAIT_TOLD_EVERY_MS = 500;
+
+/**
+ * Waits for `waiting` (a slot in a budget), telling `report` every half second while it lasts and once when it
+ * ends, if it was told at all: a wait shorter than half a second is never mentioned.
+ */
+export async function toldWhileWaiting<T>(
+  waiting: Promise<T>,
+  report: ((wait: BudgetWait) => void) | undefined,
+  describe: () => Omit<BudgetWait, 'ended'>,
+): Promise<T> {
+  if (!report) return waiting;
+  let told = false;
+  const ticker = setInterval(() => {
+    told = true;
+    report({ ...describe(), ended: false });
+  }, BUDGET_WAIT_TOLD_EVERY_MS);
+  ticker.unref();
+  try {
+    return await waiting;
+  } finally {
+    clearInterval(ticker);
+    if (told) report({ ...describe(), ended: true });
+  }
+}

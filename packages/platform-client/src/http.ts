@@ -21,7 +21,7 @@ import {
   backoffMs,
   readBackoffMs,
 } from './retry-policy.js';
-import { checkBeforeWrite, joinSignals, type PlatformAuth } from './auth.js';
+import { checkBeforeWrite, joinSignals, toldWhileWaiting, type PlatformAuth } from './auth.js';
 
 export type { PlatformAuth, ReadJournal } from './auth.js';
 
@@ -90,8 +90,6 @@ export interface CallOptions {
 
 /** Tokens whose organization the client remembers, at most; the oldest is forgotten first. */
 const MAX_KNOWN_TOKENS = 5_000;
-/** A wait for the budget is told after this long, then as often again, until it ends (the browser asks every second). */
-export const BUDGET_WAIT_TOLD_EVERY_MS = 500;
 
 /**
  * The HTTP core of the client: rate limit, retries, timeouts and error mapping. It never puts the
@@ -129,7 +127,7 @@ export class PlatformHttp {
 
   /**
    * Takes a slot in the organization's budget, telling the observer how long that took, and the session's
-   * `onBudgetWait` (a person waiting on a page) every half second while it waits.
+   * `onBudgetWait` (a person waiting on a page) while it waits.
    */
   private async slot(
     key: string,
@@ -138,30 +136,14 @@ export class PlatformHttp {
     auth: PlatformAuth,
   ): Promise<RateSlot> {
     const started = this.clock.now();
-    const report = auth.onBudgetWait;
-    let told = false;
-    const tell = (ended: boolean) =>
-      report?.({
-        organizationKey: key,
-        waitedMs: Math.max(0, this.clock.now() - started),
-        estimateMs: limiter.estimateMs?.(),
-        ended,
-      });
-    const ticker = report
-      ? setInterval(() => {
-          told = true;
-          tell(false);
-        }, BUDGET_WAIT_TOLD_EVERY_MS)
-      : undefined;
-    ticker?.unref();
-    try {
-      const slot = await limiter.acquire(signal, this.lanes ? auth.lane : 'interactive');
-      this.observer?.waitedForBudget(key, Math.max(0, this.clock.now() - started));
-      return slot;
-    } finally {
-      clearInterval(ticker);
-      if (told) tell(true);
-    }
+    const waited = () => Math.max(0, this.clock.now() - started);
+    const slot = await toldWhileWaiting(
+      limiter.acquire(signal, this.lanes ? auth.lane : 'interactive'),
+      auth.onBudgetWait,
+      () => ({ organizationKey: key, waitedMs: waited(), estimateMs: limiter.estimateMs?.() }),
+    );
+    this.observer?.waitedForBudget(key, waited());
+    return slot;
   }
 
   /** The budget a caller spends: its organization's once known, else (a token's first call) the token's own. */

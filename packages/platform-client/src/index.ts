@@ -1,9 +1,8 @@
 export { PlatformClient, PlatformSession, writableTestBody, type TimeRange } from './client.js';
 export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldError } from './errors.js';
-export { type AmbientCall, type BudgetWait } from './auth.js';
+export { BUDGET_WAIT_TOLD_EVERY_MS, type AmbientCall, type BudgetWait } from './auth.js';
 export {
   PlatformHttp,
-  BUDGET_WAIT_TOLD_EVERY_MS,
   type ReadJournal,
   type PlatformAuth,
   type PlatformHttpOptions,

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { exclusiveLocks } from '../db/schema.js';
 import type { Db } from './database.js';
@@ -22,6 +24,28 @@ export class ExclusiveLocks {
       })
       .returning({ name: exclusiveLocks.name });
     return row !== undefined;
+  }
+
+  /**
+   * Runs `work` while holding `name`, waiting (every 100 ms, up to `waitMs`) while another holds it: a
+   * find-or-create made once across every instance. The lock lasts `ttlMs` at most, should this process die.
+   */
+  async exclusively<T>(
+    name: string,
+    work: () => Promise<T>,
+    options: { signal?: AbortSignal; ttlMs?: number; waitMs?: number } = {},
+  ): Promise<T> {
+    const holder = randomUUID();
+    const waitUntil = Date.now() + (options.waitMs ?? 60_000);
+    while (!(await this.acquire(name, holder, options.ttlMs ?? 60_000))) {
+      if (Date.now() > waitUntil) throw new Error(`"${name}" stayed locked by another worker`);
+      await sleep(100, undefined, { signal: options.signal });
+    }
+    try {
+      return await work();
+    } finally {
+      await this.release(name, holder);
+    }
   }
 
   async release(name: string, holder: string): Promise<void> {

@@ -17,6 +17,11 @@ export interface ItemContext {
  */
 export interface SetContext {
   items: readonly ChangeItemRow[];
+  /**
+   * Runs `work` while no other worker, on any instance, runs work of the same name: a find-or-create in the
+   * customer's account (a label of one key and value) made once however many runs want it at once.
+   */
+  exclusively<T>(name: string, work: () => Promise<T>): Promise<T>;
 }
 
 export type ItemResult = { resultId?: string | null; note?: string | null };

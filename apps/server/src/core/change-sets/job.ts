@@ -7,6 +7,7 @@ import { queuedJob, type Job } from '../jobs.js';
 import { DAY_MS, LeasedJobs, type HeldJob } from '../leased-job.js';
 import type { LeasedJobDependencies } from '../lease.js';
 import { mapPool } from '../map-pool.js';
+import type { ExclusiveLocks } from '../exclusive-locks.js';
 import type { JobQueue } from '../queue.js';
 import type { SealedTokens } from '../sealed-tokens.js';
 import { itemFailure, type AnyChangeHandler, type ChangeSessions, type ChangeSetTools } from './handlers.js';
@@ -64,6 +65,8 @@ export interface ChangeSetJobDependencies extends LeasedJobDependencies {
   tokens: SealedTokens;
   platform: PlatformClient;
   tools: ChangeSetTools;
+  /** Find-or-create steps made once across instances (SetContext.exclusively). */
+  locks: ExclusiveLocks;
   onWrite?: WriteObserver;
 }
 
@@ -226,6 +229,8 @@ export class ChangeSetJob {
       job.fenced((tx) => repository.updateItem(id, changes, tx));
     const sessionOf = (item: ChangeItemRow): PlatformSession =>
       item.side === 'target' && sessions.target ? sessions.target : sessions.source;
+    const exclusively = <T>(name: string, work: () => Promise<T>) =>
+      this.deps.locks.exclusively(`change-set:${name}`, work, { signal });
     const items = await repository.items(run.id);
     // An item sent but not answered before a crash: ask the platform whether it happened.
     for (const item of items.filter((candidate) => candidate.status === 'running')) {
@@ -266,7 +271,7 @@ export class ChangeSetJob {
           if (!(await repository.claimItem(item.id, new Date(), job.lease))) return;
           let result;
           try {
-            result = await handler.execute(sessionOf(item), payload, item, { items: current });
+            result = await handler.execute(sessionOf(item), payload, item, { items: current, exclusively });
           } catch (error) {
             if (isRejection(error)) {
               rejected = true;

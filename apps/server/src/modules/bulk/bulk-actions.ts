@@ -78,11 +78,17 @@ export const BULK_ACTIONS: Record<ItemAction, AnyChangeHandler> = {
   'label-tests': changeHandler({
     payload: BULK_PAYLOADS['label-tests'],
     failure: 'Failed to label tests',
-    async execute(session, { tag, testIds }, item) {
-      const existing = (await session.tags.list(item.aid)).find(
-        (candidate) => candidate.key === tag.key && candidate.value === tag.value && candidate.objectType === 'test',
-      );
-      const target = existing ?? (await session.tags.create({ ...tag, objectType: 'test' }, item.aid));
+    async execute(session, { tag, testIds }, item, { exclusively }) {
+      // One label per key and value in a group, however many runs (on any instance) label with it at once.
+      const { existing, target } = await exclusively(`label:${item.aid}:${tag.key}=${tag.value}`, async () => {
+        const found = (await session.tags.list(item.aid)).find(
+          (candidate) => candidate.key === tag.key && candidate.value === tag.value && candidate.objectType === 'test',
+        );
+        return {
+          existing: found,
+          target: found ?? (await session.tags.create({ ...tag, objectType: 'test' }, item.aid)),
+        };
+      });
       await session.tags.assign(
         target.id,
         testIds.map((id) => ({ id, type: 'test' })),
