@@ -18,7 +18,7 @@
  * Last line: `interactive: p50-ms=… p95-ms=… rate/limit=… background-rate/limit=… 429-share=… lost=0 duplicated=0`.
  */
 import { bgpTemplate } from '../apps/server/test/support/templates.js';
-import { Cluster, RoundRobinClient } from '../apps/server/test/cluster.js';
+import { Cluster, exitWithoutPostgres } from '../apps/server/test/cluster.js';
 
 const LIMIT = Number(process.env.BENCH_INTERACTIVE_LIMIT ?? 240);
 const MINUTES = Number(process.env.BENCH_INTERACTIVE_MINUTES ?? 5);
@@ -28,12 +28,7 @@ const CHECK_EVERY_MS = 2_000;
 const EMAIL = 'bench@interactive.test';
 const PASSWORD = 'a long bench password';
 
-if (!process.env.DATABASE_URL) {
-  console.error(
-    'bench:interactive needs PostgreSQL: set DATABASE_URL (for example postgres://postgres:postgres@127.0.0.1:5432/postgres)',
-  );
-  process.exit(2);
-}
+exitWithoutPostgres('bench:interactive');
 
 interface Group {
   aid: string;
@@ -63,7 +58,7 @@ async function phase(lanes: boolean): Promise<Outcome> {
   });
   try {
     await cluster.open();
-    const sandbox = (url: string, init?: RequestInit) => fetch(`${cluster.sandbox.url}/sandbox${url}`, init);
+    const sandbox = (url: string, init?: RequestInit) => cluster.sandboxCall(url, init);
     const env = { PLATFORM_LANES: String(lanes) };
     const started = await cluster.start([
       { name: 'web-1', worker: false, env },
@@ -71,16 +66,8 @@ async function phase(lanes: boolean): Promise<Outcome> {
       { name: 'worker-1', worker: true, env },
       { name: 'worker-2', worker: true, env },
     ]);
-    await cluster.addUser(EMAIL, 'TAM', PASSWORD);
-    const browser = new RoundRobinClient(started.slice(0, 2));
-    await browser.call('GET', '/api/app-info');
-    const signedIn = await browser.call('POST', '/api/session', { email: EMAIL, password: PASSWORD });
-    if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status}`);
-    const { tokens } = (await (await sandbox('/te/tokens')).json()) as {
-      tokens: { token: string; kind: string; organizationId: string }[];
-    };
-    const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-    if (!admin) throw new Error('the sandbox has no Org Admin token');
+    const browser = await cluster.signedIn(started.slice(0, 2), EMAIL, PASSWORD);
+    const admin = await cluster.orgAdmin();
     const { accountGroups } = (
       await browser.call<{ accountGroups: Group[] }>('POST', '/api/account-groups', { token: admin.token })
     ).body;

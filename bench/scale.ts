@@ -13,19 +13,14 @@
  *   of a report is recorded once under its own key, so any extra one is a message sent twice).
  * Last line: `scale: instances=2 rate/limit=R 429-share=S lost=L duplicated=D`.
  */
-import { Cluster, RoundRobinClient } from '../apps/server/test/cluster.js';
+import { Cluster, exitWithoutPostgres } from '../apps/server/test/cluster.js';
 
 const LIMIT = Number(process.env.BENCH_SCALE_LIMIT ?? 900);
 const REPORTS = Number(process.env.BENCH_SCALE_REPORTS ?? 4);
 const EMAIL = 'bench@scale.test';
 const PASSWORD = 'a long bench password';
 
-if (!process.env.DATABASE_URL) {
-  console.error(
-    'bench:scale needs PostgreSQL: set DATABASE_URL (for example postgres://postgres:postgres@127.0.0.1:5432/postgres)',
-  );
-  process.exit(2);
-}
+exitWithoutPostgres('bench:scale');
 
 const cluster = new Cluster({
   jobLeaseMs: 60_000,
@@ -33,22 +28,15 @@ const cluster = new Cluster({
 });
 try {
   await cluster.open();
-  const sandbox = (url: string, init?: RequestInit) => fetch(`${cluster.sandbox.url}/sandbox${url}`, init);
+  const sandbox = (url: string, init?: RequestInit) => cluster.sandboxCall(url, init);
   const [web] = await cluster.start([
     { name: 'web-1', worker: false },
     { name: 'worker-1', worker: true },
     { name: 'worker-2', worker: true },
   ]);
   if (!web) throw new Error('the web instance did not start');
-  await cluster.addUser(EMAIL, 'TAM', PASSWORD);
-  const browser = new RoundRobinClient([web]);
-  await browser.call('GET', '/api/app-info');
-  await browser.call('POST', '/api/session', { email: EMAIL, password: PASSWORD });
-  const { tokens } = (await (await sandbox('/te/tokens')).json()) as {
-    tokens: { token: string; kind: string; organizationId: string }[];
-  };
-  const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
-  if (!admin) throw new Error('the sandbox has no Org Admin token');
+  const browser = await cluster.signedIn([web], EMAIL, PASSWORD);
+  const admin = await cluster.orgAdmin();
   const { accountGroups } = (
     await browser.call<{
       accountGroups: { aid: string; accountGroupName: string; organizationId: string; organizationName: string }[];
@@ -60,11 +48,7 @@ try {
     .map(({ aid, accountGroupName }) => ({ aid, accountGroupName }));
 
   // The storm of 500s starts with the work; the counters start from zero.
-  await sandbox('/te/scenario', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ errorRate: 0.2, errorStatus: 500, latencyMs: 20 }),
-  });
+  await cluster.scenario({ errorRate: 0.2, errorStatus: 500, latencyMs: 20 });
   const started = Date.now();
   const ids: string[] = [];
   for (let index = 0; index < REPORTS; index++) {

@@ -97,16 +97,33 @@ const summary = () => {
   line('total', (Date.now() - started) / 1000, false);
 };
 
-/** Ends every command still running (each is the leader of its own process group) and exits failed. */
+/**
+ * Ends every command still running and exits failed. Each command leads its own process group; SIGINT lets
+ * Playwright stop the product it started (its web server runs in a group of its own), then whatever is left of
+ * a group after 15 s is killed.
+ */
+let stopped;
 function stopAll() {
+  // Every caller waits for the one stop, which ends the process.
+  stopped ??= stopEverything();
+  return stopped;
+}
+
+async function stopEverything() {
   stopping = true;
-  for (const child of children) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // It ended meanwhile.
+  const signal = (name) => {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        // It ended meanwhile.
+      }
     }
-  }
+  };
+  signal('SIGINT');
+  const deadline = Date.now() + 15_000;
+  while (children.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  signal('SIGKILL');
   summary();
   process.exit(1);
 }
@@ -125,7 +142,7 @@ async function runTier(tier, { lane, nice = false }) {
   const seconds = (Date.now() - tierStart) / 1000;
   times.push({ name: `${tier.name}${nice ? ' (beside)' : ''}`, seconds, ok: failed.length === 0, results });
   for (const { name, exit } of failed) console.error(`\n${name} failed (exit ${exit}).`);
-  if (failed.length > 0) stopAll();
+  if (failed.length > 0) await stopAll();
   console.log(`--- ${tier.name} passed in ${seconds.toFixed(1)} s`);
 }
 
@@ -135,7 +152,7 @@ console.log(
     ? 'Integration tests run on PGlite and on PostgreSQL (DATABASE_URL is set).'
     : 'Integration tests run on PGlite only (set DATABASE_URL to also run them on PostgreSQL).',
 );
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void stopAll());
 
 let browserBegan;
 const reachedBrowser = new Promise((resolve) => (browserBegan = resolve));

@@ -10,6 +10,15 @@ import { localeForRole } from '../src/modules/users/users.service.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
+/** Ends a bench that needs PostgreSQL, saying so, when DATABASE_URL is not set. */
+export function exitWithoutPostgres(bench: string): void {
+  if (process.env.DATABASE_URL) return;
+  console.error(
+    `${bench} needs PostgreSQL: set DATABASE_URL (for example postgres://postgres:postgres@127.0.0.1:5432/postgres)`,
+  );
+  process.exit(2);
+}
+
 /** A process of the deployment: its name (INSTANCE_ID), address and what it printed. */
 export interface ClusterProcess {
   name: string;
@@ -83,6 +92,41 @@ export class Cluster {
       WEBEX_BOT_TOKEN: this.botToken,
       ...this.options.sandbox,
     });
+  }
+
+  /** A request to the standalone sandbox (its paths under `/sandbox`). */
+  sandboxCall(url: string, init?: RequestInit): Promise<Response> {
+    return fetch(`${this.sandbox.url}/sandbox${url}`, init);
+  }
+
+  /** Sets the platform stand-in's scenario: its limit and window, latency, faults. */
+  async scenario(changes: Record<string, unknown>): Promise<void> {
+    const answer = await this.sandboxCall('/te/scenario', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(changes),
+    });
+    if (answer.status !== 200) throw new Error(`the sandbox refused the scenario: ${await answer.text()}`);
+  }
+
+  /** The sandbox's Org Admin token and its organization. */
+  async orgAdmin(): Promise<{ token: string; organizationId: string }> {
+    const { tokens } = (await (await this.sandboxCall('/te/tokens')).json()) as {
+      tokens: { token: string; kind: string; organizationId: string }[];
+    };
+    const admin = tokens.find((candidate) => candidate.kind === 'org-admin');
+    if (!admin) throw new Error('the sandbox has no Org Admin token');
+    return admin;
+  }
+
+  /** A new TAM account signed in through `instances` in turn (a round-robin balancer in front of them). */
+  async signedIn(instances: ClusterProcess[], email: string, password: string): Promise<RoundRobinClient> {
+    await this.addUser(email, 'TAM', password);
+    const browser = new RoundRobinClient(instances);
+    await browser.call('GET', '/api/app-info');
+    const answer = await browser.call('POST', '/api/session', { email, password });
+    if (answer.status !== 200) throw new Error(`sign-in as ${email} failed: ${answer.status}`);
+    return browser;
   }
 
   /** Starts instances at the same moment; each runs the migrations' start-up (one of them migrates). */

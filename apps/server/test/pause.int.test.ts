@@ -39,16 +39,11 @@ describe.runIf(onPostgres)('a worker paused past its lease, then resumed', () =>
   const cluster = new Cluster({ jobLeaseMs: LEASE_MS });
   let web: ClusterProcess;
   let paused: ClusterProcess;
-  const sandbox = (url: string, init?: RequestInit) => fetch(`${cluster.sandbox.url}/sandbox${url}`, init);
+  const sandbox = (url: string, init?: RequestInit) => cluster.sandboxCall(url, init);
 
   beforeAll(async () => {
     await cluster.open();
-    const scenario = await sandbox('/te/scenario', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rateLimitPerMinute: LIMIT, windowMs: WINDOW_MS, latencyMs: 40 }),
-    });
-    expect(scenario.status).toBe(200);
+    await cluster.scenario({ rateLimitPerMinute: LIMIT, windowMs: WINDOW_MS, latencyMs: 40 });
     // One worker first: it takes all three jobs (JOB_CONCURRENCY is 3).
     [web, paused] = (await cluster.start([
       { name: 'web-1', worker: false },

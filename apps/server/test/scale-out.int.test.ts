@@ -25,16 +25,11 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
   const cluster = new Cluster({ jobLeaseMs: 6_000 });
   let web: ClusterProcess[] = [];
   let workers: ClusterProcess[] = [];
-  const sandbox = (url: string, init?: RequestInit) => fetch(`${cluster.sandbox.url}/sandbox${url}`, init);
+  const sandbox = (url: string, init?: RequestInit) => cluster.sandboxCall(url, init);
 
   beforeAll(async () => {
     await cluster.open();
-    const scenario = await sandbox('/te/scenario', {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ rateLimitPerMinute: LIMIT, windowMs: WINDOW_MS, latencyMs: 60 }),
-    });
-    expect(scenario.status).toBe(200);
+    await cluster.scenario({ rateLimitPerMinute: LIMIT, windowMs: WINDOW_MS, latencyMs: 60 });
     // All five at once: one of them migrates, the others wait for it.
     const started = await cluster.start([
       { name: 'web-1', worker: false },
