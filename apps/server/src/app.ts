@@ -137,18 +137,6 @@ const changeSetEngine: AppModule = {
 };
 
 /**
- * Jobs of each queue one instance works on at once: JOB_CONCURRENCY, and on PostgreSQL no more than its pool
- * leaves room for (three queues of jobs, each job holding a connection at times, and one connection kept for the
- * instance itself). With four connections and three jobs of each queue, a worker that took over jobs as it
- * started did not finish starting within two minutes in one CI run (its recovery waited, most likely for a
- * connection).
- */
-function jobsAtOnce(config: AppConfig, kind: 'pglite' | 'postgres'): number {
-  if (kind === 'pglite') return config.jobConcurrency;
-  return Math.min(config.jobConcurrency, Math.max(1, Math.floor((config.databasePoolSize - 1) / 3)));
-}
-
-/**
  * The server's modules, in the order they register: a module uses the services of those before it.
  * Their routes are mounted in the same order once all have registered.
  */
@@ -298,7 +286,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
           ...tokenJobs(tokens, app.log),
           ...sharedStateJobs({ throttle, locks, budgets, waits: context.budgetWaits }, app.log),
         ],
-        jobsAtOnce(config, database.kind),
+        config.jobConcurrency,
       );
       // The embedded database belongs to this process alone: whatever was running died with the last one.
       const embedded = database.kind === 'pglite';

@@ -130,13 +130,23 @@ async function openPglite(dataDir: string | null, snapshot?: Blob): Promise<Data
   };
 }
 
+/** How long PostgreSQL lets a transaction sit idle (its client stopped) before it ends it and frees its locks. */
+const IDLE_IN_TRANSACTION_MS = 15_000;
+
 async function openPostgres(
   url: string,
   log: DatabaseLog | undefined,
   lockTimeoutMs: number,
   poolSize: number,
 ): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // A process stopped in the middle of a transaction (SIGSTOP, a VM paused, a debugger) would hold its row locks
+  // until it runs again: the job it held could not be recovered, nor a starting worker finish its recovery. The
+  // server ends a transaction left idle this long; the product's transactions never wait on anything but SQL.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    options: `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_MS}`,
+  });
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next query.
   });
