@@ -150,6 +150,11 @@ async function openPostgres(
   pool.on('error', () => {
     // An idle client lost its connection; the pool replaces it on the next query.
   });
+  pool.on('connect', (client) => {
+    // A client in use that loses its connection (the server ended its idle transaction) says so to its query,
+    // which rejects; the event must not end the process as well.
+    client.on('error', () => undefined);
+  });
   const db = drizzlePg(pool, { schema });
   // Several instances may start at once: one runs the migrations, the others wait for it (and say so).
   // The migrations run on the connection holding the advisory lock, with a lock_timeout: a statement that
