@@ -19,6 +19,7 @@ export {
   BACKGROUND_PRESENT_MS,
   DEFAULT_BACKGROUND_SHARE,
   heldFor,
+  HELD_UNTIL_END_MS,
   otherShare,
   WINDOW_MS,
   type Clock,

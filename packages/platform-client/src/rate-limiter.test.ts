@@ -176,6 +176,17 @@ describe('OrgRateLimiter lanes', () => {
     expect(limiter.snapshot().remaining).toBe(3);
   });
 
+  it('gives the held share to background before the window turns, so no slot of the window goes unspent', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0, 0.5);
+    await limiter.acquire(undefined, 'background');
+    const resetAt = clock.now() + 60_000;
+    limiter.release(rate(10, resetAt));
+    for (let call = 0; call < 10; call++) await limiter.acquire(undefined, 'background');
+    expect(limiter.snapshot().remaining).toBe(0);
+    expect(clock.now()).toBeLessThan(resetAt);
+  });
+
   it('keeps background its share while it is about: interactive calls do not take the whole window', async () => {
     const clock = fakeClock();
     const limiter = new OrgRateLimiter(clock, () => 0, 0.5);

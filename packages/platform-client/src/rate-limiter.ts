@@ -34,12 +34,19 @@ export const DEFAULT_BACKGROUND_SHARE = 0.5;
 export const WINDOW_MS = 60_000;
 
 /**
+ * A lane gives up what it still holds this long before the window ends, so that the other lane, which looks
+ * again at least every second while it waits on a held share, spends it before the window turns.
+ */
+export const HELD_UNTIL_END_MS = 2_000;
+
+/**
  * Slots a lane still holds for itself in the current window: its share of the limit, pro rata to the time
- * the window has left, less what it has taken. Another lane takes only what is left above it, so each lane
- * gets its share when it wants it, and nothing is held back once the window ends.
+ * the window has left (until `HELD_UNTIL_END_MS` before its end), less what it has taken. Another lane takes
+ * only what is left above it, so each lane gets its share when it wants it, and nothing is left unspent when
+ * the window ends.
  */
 export function heldFor(share: number, limit: number, taken: number, msLeft: number): number {
-  const left = Math.min(1, Math.max(0, msLeft / WINDOW_MS));
+  const left = Math.min(1, Math.max(0, (msLeft - HELD_UNTIL_END_MS) / (WINDOW_MS - HELD_UNTIL_END_MS)));
   return Math.max(0, Math.ceil(share * limit * left) - taken);
 }
 

@@ -3,6 +3,7 @@ import {
   BACKGROUND_PRESENT_MS,
   DEFAULT_BACKGROUND_SHARE,
   FALLBACK_429_WAIT_MS,
+  HELD_UNTIL_END_MS,
   otherShare,
   WINDOW_MS,
   type Lane,
@@ -43,7 +44,9 @@ const otherLane = (lane: Lane): Lane => (lane === 'interactive' ? 'background' :
 /** The slots the other lane still holds in the row's window (`heldFor` of the platform client, in SQL). */
 function heldAgainst(lane: Lane, backgroundShare: number) {
   const share = sql.raw(String(otherShare(lane, backgroundShare)));
-  const left = sql`least(1, greatest(0, extract(epoch from (${t.resetAt} - now())) * 1000 / ${sql.raw(String(WINDOW_MS))}))`;
+  const msLeft = sql`extract(epoch from (${t.resetAt} - now())) * 1000`;
+  const span = sql.raw(String(WINDOW_MS - HELD_UNTIL_END_MS));
+  const left = sql`least(1, greatest(0, (${msLeft} - ${sql.raw(String(HELD_UNTIL_END_MS))}) / ${span}))`;
   const held = sql`greatest(0, ceil(${share} * coalesce(${t.callLimit}, 0) * ${left}) - ${takenBy(otherLane(lane))})`;
   if (lane === 'background') return held;
   // Background holds its share only while it is about.
