@@ -29,6 +29,7 @@ import { usersModule } from './modules/users/index.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetJob } from './core/change-sets/job.js';
 import { BudgetWaits, registerRequestContext } from './core/budget-waits.js';
+import { jobsAhead } from './core/jobs-ahead.js';
 import { ChangeSetRepository } from './core/change-sets/repository.js';
 import { prepareDataDir } from './core/data-dir.js';
 import { openDatabase, type Database, type DatabaseTarget } from './core/database.js';
@@ -251,6 +252,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       queue,
       tokens,
       changeSets: new ChangeSetRepository(db),
+      jobsAhead: (jobs) => jobsAhead(db, jobs),
       metrics,
       throttle,
       locks,

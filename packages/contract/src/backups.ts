@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BULK_MESSAGES } from './bulk-messages.js';
 import { platformTokenSchema } from './reports.js';
 import { changeSetSchema } from './change-sets.js';
+import { jobsAheadSchema } from './job-line.js';
 
 /** What Backup & Restore says (the token messages are the spec's, shared with the other tools). */
 export const BACKUP_MESSAGES = {
@@ -32,6 +33,7 @@ export type CreateBackups = z.infer<typeof createBackupsSchema>;
 export const backupSchema = z.object({
   id: z.string(),
   status: z.enum(['queued', 'running', 'done', 'failed']),
+  ahead: jobsAheadSchema,
   origin: z.enum(['live', 'upload']),
   organizationId: z.string(),
   organizationName: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_PORT, DEFAULT_TEST_INTERVAL, TEST_INTERVALS, TEST_TYPES, type TestType } from './constants.js';
 import { BULK_MESSAGES } from './bulk-messages.js';
 import { platformTokenSchema } from './reports.js';
+import { jobsAheadSchema } from './job-line.js';
 
 /** The agent wizard asks for at least this many characters (spec section 9). */
 export const AGENT_WIZARD_TOKEN_MIN = 10;
@@ -384,6 +385,7 @@ export const bulkRunSchema = z.object({
   id: z.string(),
   kind: z.enum(BULK_RUN_KINDS),
   status: z.enum(BULK_RUN_STATUSES),
+  ahead: jobsAheadSchema,
   requestedBy: z.string(),
   organizationName: z.string(),
   accountGroups: z.array(bulkAccountGroupSchema),

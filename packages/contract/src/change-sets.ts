@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jobsAheadSchema } from './job-line.js';
 
 /**
  * A change set as the API shows it: every write a tool made (or will make) into a customer's account,
@@ -35,6 +36,7 @@ export const changeSetSchema = z.object({
   id: z.string(),
   kind: z.string(),
   status: z.enum(['queued', 'running', 'done', 'failed']),
+  ahead: jobsAheadSchema,
   requestedBy: z.string(),
   organizationName: z.string(),
   error: z.string().nullable(),

@@ -22,6 +22,7 @@ export * from './backups.js';
 export * from './notifications.js';
 export * from './budget-wait-line.js';
 export * from './budget-waits.js';
+export * from './job-line.js';
 export * from './health.js';
 export * from './dashboards.js';
 export * from './tracker.js';

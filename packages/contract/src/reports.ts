@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Capability } from './roles.js';
+import { jobsAheadSchema } from './job-line.js';
 
 /** Every report kind (mission) the wizard can submit; the server has a generator for each. */
 export const REPORT_KINDS = {
@@ -196,6 +197,7 @@ export const reportRequestSchema = z.object({
   accountGroups: z.array(z.object({ aid: z.string(), accountGroupName: z.string() })),
   options: z.record(z.string(), z.unknown()),
   status: z.enum(REPORT_STATUSES),
+  ahead: jobsAheadSchema,
   progress: z.object({ done: z.number().int(), total: z.number().int() }),
   error: z.string().nullable(),
   delivery: z.object({ status: z.enum(['pending', 'delivered', 'failed', 'skipped']), error: z.string().nullable() }),

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
 import type { BudgetWaits } from './budget-waits.js';
 import type { ChangeSetRepository } from './change-sets/repository.js';
+import type { JobsAhead } from './jobs-ahead.js';
 import type { Database, Db } from './database.js';
 import type { ExclusiveLocks } from './exclusive-locks.js';
 import type { Job } from './jobs.js';
@@ -84,6 +85,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   metrics: Metrics;
   throttle: SharedThrottle;
   locks: ExclusiveLocks;
+  /** Jobs ahead of queued ones at their organization's budget (job pages say it). */
+  jobsAhead: JobsAhead;
   /** People's requests waiting for a customer's API budget, and the organizations' names they are told in. */
   budgetWaits: BudgetWaits;
   services: ModuleServiceRegistry;

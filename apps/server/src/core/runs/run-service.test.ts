@@ -99,7 +99,7 @@ function world() {
         throw new AppError(400, 'unknown_organization', 'This token does not read that organization.');
     },
   };
-  const service = new RunService({ repository, queue, tokens, customer }, RENAMES);
+  const service = new RunService({ repository, queue, tokens, customer, jobsAhead: async () => new Map() }, RENAMES);
   return { service, runs, items, sent, sealed };
 }
 

@@ -1,6 +1,7 @@
 import { userMay, type SessionUser, type WorkNotification } from '@ce/contract';
 import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
 import { AppError } from '../errors.js';
+import type { JobsAhead } from '../jobs-ahead.js';
 import type { JobQueue } from '../queue.js';
 import type { SealedTokens } from '../sealed-tokens.js';
 import { endRun, sendChangeSetJob } from '../change-sets/job.js';
@@ -8,8 +9,8 @@ import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow, ItemTotals } fro
 import { changeSetProblems, changeSetTotals } from '../change-sets/summaries.js';
 import { assertUndoable, startUndo, type OrganizationReader, type WroteInto } from '../change-sets/undo.js';
 
-/** A run as its tool shows it in a list: the row, who asked for it, and its items counted. */
-export type RunRow = ChangeSetRow & { requestedBy: string };
+/** A run as its tool shows it: the row, who asked for it, and the jobs ahead of it while it is queued. */
+export type RunRow = ChangeSetRow & { requestedBy: string; ahead: number | null };
 
 /** What every tool's run shows of itself: who asked, where, how it went, when, and its undo. */
 export function runBasics(row: RunRow, totals: ItemTotals[]) {
@@ -17,6 +18,7 @@ export function runBasics(row: RunRow, totals: ItemTotals[]) {
     id: row.id,
     requestedBy: row.requestedBy,
     organizationName: row.organizationName,
+    ahead: row.ahead,
     error: row.error,
     totals: changeSetTotals(totals, row.id),
     createdAt: row.createdAt.toISOString(),
@@ -76,6 +78,7 @@ export interface RunServiceDependencies {
   queue: JobQueue;
   tokens: SealedTokens;
   customer: OrganizationReader;
+  jobsAhead: JobsAhead;
 }
 
 /** A run to start: what its tool planned from the request, once the tokens were found to read it. */
@@ -143,12 +146,13 @@ export class RunService<Run, Summary = never> {
 
   async get(user: SessionUser, id: string): Promise<Run> {
     const row = await this.visible(user, id);
-    const [items, totals, requestedBy] = await Promise.all([
+    const [items, totals, requestedBy, ahead] = await Promise.all([
       this.deps.repository.items(id),
       this.deps.repository.totals([id]),
       this.deps.repository.requesterEmail(row.userId),
+      this.deps.jobsAhead([row]),
     ]);
-    return this.kind.run({ ...row, requestedBy }, items, totals);
+    return this.kind.run({ ...row, requestedBy, ahead: ahead.get(id) ?? null }, items, totals);
   }
 
   /** The user's recent runs (of `kinds`, all of the tool's by default), newest first. */
@@ -157,8 +161,11 @@ export class RunService<Run, Summary = never> {
     const { summary, notFound, noun } = this.kind;
     if (!summary) throw new AppError(404, notFound.code, `The ${noun}s are not listed.`);
     const rows = await repository.listRuns({ userId: user.id, kinds: [...kinds], limit: 50 });
-    const totals = await repository.totals(rows.map((row) => row.id));
-    return rows.map((row) => summary(row, totals));
+    const [totals, ahead] = await Promise.all([
+      repository.totals(rows.map((row) => row.id)),
+      this.deps.jobsAhead(rows),
+    ]);
+    return rows.map((row) => summary({ ...row, ahead: ahead.get(row.id) ?? null }, totals));
   }
 
   /**

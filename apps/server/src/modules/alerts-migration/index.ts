@@ -15,9 +15,9 @@ declare module '../../core/modules.js' {
 export const alertsMigrationModule: AppModule = {
   name: 'alerts-migration',
   async register(context) {
-    const { changeSets, queue, tokens, platform, webex, services } = context;
+    const { changeSets, jobsAhead, queue, tokens, platform, webex, services } = context;
     const customer = services.get('customer');
-    const runs = new RunService({ repository: changeSets, queue, tokens, customer }, MIGRATION_RUNS);
+    const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, MIGRATION_RUNS);
     const migration = new AlertsMigrationService({ runs, platform, customer });
     context.routes.add((app) => app.register(alertsMigrationRoutes, { migration }));
     context.changeSetKinds.add(

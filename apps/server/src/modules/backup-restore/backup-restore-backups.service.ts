@@ -10,6 +10,7 @@ import {
   type SessionUser,
 } from '@ce/contract';
 import type { PlatformClient } from '@ce/platform-client';
+import type { JobsAhead } from '../../core/jobs-ahead.js';
 import { AppError } from '../../core/errors.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
@@ -30,6 +31,7 @@ export interface BackupsDependencies {
   platform: PlatformClient;
   customer: CustomerService;
   audit: AuditLog;
+  jobsAhead: JobsAhead;
   /** What an archive may unpack to, and what each user's uploaded archives may hold together. */
   archives: ArchiveLimits & { quotaBytes: number };
 }
@@ -49,10 +51,11 @@ const refusedUpload = (message: string, code = 'invalid_backup') =>
 
 const fields = backupSchema.pick({ status: true, origin: true });
 
-function toApi(row: BackupRow & { requestedBy: string }): Backup {
+function toApi(row: BackupRow & { requestedBy: string }, ahead?: Map<string, number>): Backup {
   return {
     id: row.id,
     ...fields.parse(row),
+    ahead: ahead?.get(row.id) ?? null,
     organizationId: row.organizationId,
     organizationName: row.organizationName,
     aid: row.aid,
@@ -79,7 +82,7 @@ export class BackupsService {
   async create(user: SessionUser, request: CreateBackups): Promise<Backup[]> {
     const aids = [...new Set(request.accountGroups.map((group) => group.aid))];
     const scope = await this.deps.customer.scope(request.token, request.organization.id, aids);
-    const created: Backup[] = [];
+    const created: BackupRow[] = [];
     for (const aid of aids) {
       const row = await this.deps.repository.insert(
         {
@@ -99,15 +102,20 @@ export class BackupsService {
         await this.deps.tokens.erase(row.tokenId);
         throw error;
       }
-      created.push(toApi({ ...row, requestedBy: user.email }));
+      created.push(row);
     }
-    return created;
+    const ahead = await this.deps.jobsAhead(created);
+    return created.map((row) => toApi({ ...row, requestedBy: user.email }, ahead));
   }
 
-  list(user: SessionUser, query: Omit<BackupQuery, 'userId' | 'limit'>): Promise<Backup[]> {
-    return this.deps.repository
-      .list({ ...query, userId: userMay(user, 'seeAllRuns') ? undefined : user.id, limit: 200 })
-      .then((rows) => rows.map(toApi));
+  async list(user: SessionUser, query: Omit<BackupQuery, 'userId' | 'limit'>): Promise<Backup[]> {
+    const rows = await this.deps.repository.list({
+      ...query,
+      userId: userMay(user, 'seeAllRuns') ? undefined : user.id,
+      limit: 200,
+    });
+    const ahead = await this.deps.jobsAhead(rows);
+    return rows.map((row) => toApi(row, ahead));
   }
 
   private async visible(user: SessionUser, id: string): Promise<BackupRow> {
@@ -119,7 +127,11 @@ export class BackupsService {
 
   async get(user: SessionUser, id: string): Promise<Backup> {
     const row = await this.visible(user, id);
-    return toApi({ ...row, requestedBy: await this.deps.repository.requesterEmail(row.userId) });
+    const [requestedBy, ahead] = await Promise.all([
+      this.deps.repository.requesterEmail(row.userId),
+      this.deps.jobsAhead([row]),
+    ]);
+    return toApi({ ...row, requestedBy }, ahead);
   }
 
   /** The archive's bytes, a chunk at a time, with the name a download takes. */

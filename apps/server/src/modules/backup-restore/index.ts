@@ -20,7 +20,7 @@ declare module '../../core/modules.js' {
 export const backupRestoreModule: AppModule = {
   name: 'backup-restore',
   async register(context) {
-    const { db, changeSets, queue, tokens, platform, config, services } = context;
+    const { db, changeSets, jobsAhead, queue, tokens, platform, config, services } = context;
     const customer = services.get('customer');
     const repository = new BackupsRepository(db);
     const backups = new BackupsService({
@@ -29,6 +29,7 @@ export const backupRestoreModule: AppModule = {
       tokens,
       platform,
       customer,
+      jobsAhead,
       audit: services.get('audit'),
       archives: config.backupArchives,
     });
@@ -42,7 +43,7 @@ export const backupRestoreModule: AppModule = {
       leaseMs: config.jobLeaseMs,
       metrics: context.metrics,
     });
-    const runs = new RunService({ repository: changeSets, queue, tokens, customer }, RESTORE_RUNS);
+    const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, RESTORE_RUNS);
     const restores = new RestoresService({
       backups: repository,
       runs,

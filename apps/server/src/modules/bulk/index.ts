@@ -14,9 +14,19 @@ declare module '../../core/modules.js' {
 
 export const bulkModule: AppModule = {
   name: 'bulk',
-  async register({ changeSets, queue, tokens, platform, services, routes, changeSetKinds, notificationSources }) {
+  async register({
+    changeSets,
+    jobsAhead,
+    queue,
+    tokens,
+    platform,
+    services,
+    routes,
+    changeSetKinds,
+    notificationSources,
+  }) {
     const customer = services.get('customer');
-    const runs = new RunService({ repository: changeSets, queue, tokens, customer }, BULK_RUNS);
+    const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, BULK_RUNS);
     const bulk = new BulkService({ runs, platform, customer });
     routes.add((app) => app.register(bulkRoutes, { bulk }));
     changeSetKinds.add(bulkChangeSets(services.get('usage')));

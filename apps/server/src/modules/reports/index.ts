@@ -25,6 +25,7 @@ export const reportsModule: AppModule = {
       customer: services.get('customer'),
       delivers: webex !== null,
       usage: services.get('usage'),
+      jobsAhead: context.jobsAhead,
     });
     const reportJobs = new ReportJobs({
       repository,

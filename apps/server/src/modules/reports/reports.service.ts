@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { JobsAhead } from '../../core/jobs-ahead.js';
 import {
   API_TOKEN_MESSAGES,
   ahcIeOptionsSchema,
@@ -31,7 +32,11 @@ const storedState = reportRequestSchema
   .pick({ kind: true, status: true })
   .extend({ deliveryStatus: reportRequestSchema.shape.delivery.shape.status });
 
-function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSummary[]): ReportRequest {
+function toApi(
+  row: ReportRow & { requestedBy: string },
+  artifacts: ArtifactSummary[],
+  ahead: Map<string, number>,
+): ReportRequest {
   const { kind, status, deliveryStatus } = storedState.parse(row);
   return {
     id: row.id,
@@ -41,6 +46,7 @@ function toApi(row: ReportRow & { requestedBy: string }, artifacts: ArtifactSumm
     accountGroups: row.accountGroups,
     options: row.options,
     status,
+    ahead: ahead.get(row.id) ?? null,
     progress: { done: row.progressDone, total: row.progressTotal },
     error: row.error,
     delivery: { status: deliveryStatus, error: row.deliveryError },
@@ -96,6 +102,7 @@ export interface ReportsDependencies {
   /** Whether reports are delivered in Webex on this installation. */
   delivers: boolean;
   usage: UsageService;
+  jobsAhead: JobsAhead;
 }
 
 /** Report requests: create (sealing the token and queueing the job), list, read, download, run again. */
@@ -142,7 +149,7 @@ export class ReportsService {
     }
     await this.deps.usage.record({ tool: kind.tool, userId: user.id });
     // The request as it was accepted: queued (a worker may already have taken it; its page follows it from there).
-    return toApi({ ...row, requestedBy: user.email }, []);
+    return toApi({ ...row, requestedBy: user.email }, [], await this.deps.jobsAhead([row]));
   }
 
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {
@@ -152,8 +159,11 @@ export class ReportsService {
       kinds: readableKinds(user),
       limit: 200,
     });
-    const artifacts = await this.deps.repository.artifactsOf(rows.map((row) => row.id));
-    return rows.map((row) => toApi(row, artifacts));
+    const [artifacts, ahead] = await Promise.all([
+      this.deps.repository.artifactsOf(rows.map((row) => row.id)),
+      this.deps.jobsAhead(rows),
+    ]);
+    return rows.map((row) => toApi(row, artifacts, ahead));
   }
 
   /** A report the user may read: their own (or anyone's, for everyone's runs), of a kind a token carries. */
@@ -172,8 +182,12 @@ export class ReportsService {
 
   async get(user: SessionUser, id: string): Promise<ReportRequest> {
     const row = await this.visible(user, id);
-    const artifacts = await this.deps.repository.artifactsOf([row.id]);
-    return toApi({ ...row, requestedBy: await this.deps.repository.requesterEmail(row.userId) }, artifacts);
+    const [artifacts, requestedBy, ahead] = await Promise.all([
+      this.deps.repository.artifactsOf([row.id]),
+      this.deps.repository.requesterEmail(row.userId),
+      this.deps.jobsAhead([row]),
+    ]);
+    return toApi({ ...row, requestedBy }, artifacts, ahead);
   }
 
   async artifact(user: SessionUser, id: string, artifactId: string) {

@@ -16,6 +16,8 @@ interface Run extends PanelRun {
 const run = (changes: Partial<Run> = {}): Run => ({
   id: 'run-1',
   status: 'done',
+  ahead: null,
+  organizationName: 'Acme Corporation',
   totals: { total: 2, pending: 0, done: 1, skipped: 0, failed: 1 },
   items: [
     { id: 'a', name: 'Latency' },
@@ -71,6 +73,18 @@ describe('the run panel of the writing tools', () => {
     expect((bar.firstElementChild as HTMLElement).className).toContain('bg-amber-500');
     const rows = screen.getByRole('table', { name: 'Run items' }).querySelectorAll('tbody tr');
     expect([...rows].map((row) => row.textContent)).toEqual(['Latency', 'Availability']);
+  });
+
+  it("says where a queued run waits at its organization's budget, then how many of its calls were made", () => {
+    const waiting = { total: 380, pending: 380, done: 0, skipped: 0, failed: 0 };
+    const { rerender } = show(run({ status: 'queued', ahead: 3, totals: waiting }));
+    expect(screen.getByTestId('job-line').textContent).toBe('Queued: 3 jobs ahead for Acme Corporation');
+    rerender(run({ status: 'queued', ahead: 1, totals: waiting }));
+    expect(screen.getByTestId('job-line').textContent).toBe('Queued: 1 job ahead for Acme Corporation');
+    rerender(run({ status: 'running', ahead: null, totals: { ...waiting, pending: 260, done: 118, failed: 2 } }));
+    expect(screen.getByTestId('job-line').textContent).toBe('Running: 120 of 380 calls');
+    rerender(run());
+    expect(screen.queryByTestId('job-line')).toBeNull();
   });
 
   it('links the results files (XLSX and CSV) once the run has finished, not before', () => {

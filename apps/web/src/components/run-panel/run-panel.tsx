@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { isFinished, RESULTS_FORMATS, type ChangeSet } from '@ce/contract';
 import { ChangeSetProgress } from '../ui/change-set-progress';
+import { JobLine } from '../ui/job-line';
 import { DataTable, type DataTableProps } from '../ui/data-table';
 import { useRunEndToast, type RunEndToast } from '../ui/run-end-toast';
 import { Spinner } from '../ui/spinner';
@@ -10,6 +11,8 @@ import { UndoRun, type UndoRunProps } from './undo-run';
 export interface PanelRun {
   id: string;
   status: ChangeSet['status'];
+  ahead: ChangeSet['ahead'];
+  organizationName: string;
   totals: ChangeSet['totals'];
   items: readonly unknown[];
 }
@@ -86,6 +89,14 @@ export function RunPanel<Run extends PanelRun>({
       </div>
       <div className="space-y-1">
         <ChangeSetProgress label={shown.progressLabel} totals={run.totals} />
+        <JobLine
+          status={run.status}
+          ahead={run.ahead}
+          organizationName={run.organizationName}
+          done={run.totals.total - run.totals.pending}
+          total={run.totals.total}
+          unit="calls"
+        />
         {shown.status}
       </div>
       {shown.details}

@@ -6,6 +6,7 @@ const run = (id: string, changes: Partial<BulkRun>): BulkRun => ({
   id,
   kind: 'tests',
   status: 'running',
+  ahead: null,
   requestedBy: 'tam@demo.local',
   organizationName: 'Acme',
   accountGroups: [],

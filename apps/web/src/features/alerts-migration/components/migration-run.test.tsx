@@ -23,6 +23,7 @@ const finishedRun = (changes: Partial<MigrationRun>): MigrationRun => ({
   id: 'run-1',
   kind: 'alerts-migration',
   status: 'done',
+  ahead: null,
   requestedBy: 'tam@demo.local',
   organizationName: 'Acme',
   error: null,

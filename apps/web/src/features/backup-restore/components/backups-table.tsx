@@ -1,5 +1,6 @@
 import type { Backup } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
+import { JobLine } from '../../../components/ui/job-line';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { archiveUrl } from '../api/backups';
@@ -40,9 +41,14 @@ export function BackupsTable({
       header: 'Status',
       accessorFn: (backup) => backup.status,
       cell: ({ row }) => (
-        <Badge tone={row.original.status === 'done' ? 'success' : row.original.status === 'failed' ? 'danger' : 'sky'}>
-          {row.original.origin === 'upload' ? 'uploaded' : row.original.status}
-        </Badge>
+        <>
+          <Badge
+            tone={row.original.status === 'done' ? 'success' : row.original.status === 'failed' ? 'danger' : 'sky'}
+          >
+            {row.original.origin === 'upload' ? 'uploaded' : row.original.status}
+          </Badge>
+          <JobLine {...row.original} done={0} total={0} unit="calls" />
+        </>
       ),
     },
     {

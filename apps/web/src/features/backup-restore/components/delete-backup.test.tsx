@@ -7,6 +7,7 @@ import { DeleteBackupDialog } from './delete-backup';
 const backup: Backup = {
   id: 'b1',
   status: 'done',
+  ahead: null,
   origin: 'live',
   organizationId: 'o1',
   organizationName: 'Acme Corporation',

@@ -10,6 +10,7 @@ const restore = (changes: Partial<RestoreRun>): RestoreRun => ({
   id: 'restore-1',
   kind: 'restore',
   status: 'running',
+  ahead: null,
   requestedBy: 'tam@demo.local',
   organizationName: 'Acme',
   error: null,

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { REPORT_KINDS, type ReportRequest } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { JobLine } from '../../../components/ui/job-line';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Dialog } from '../../../components/ui/dialog';
@@ -41,6 +42,14 @@ function StatusCell({ report }: { report: ReportRequest }) {
           <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
         </div>
       )}
+      <JobLine
+        status={report.status}
+        ahead={report.ahead}
+        organizationName={report.organizationName}
+        done={report.progress.done}
+        total={report.progress.total}
+        unit="steps"
+      />
       {report.error && <p className="text-sm text-red-700">{report.error}</p>}
       {report.status === 'done' && report.delivery.status === 'delivered' && (
         <p className="text-xs text-slate-500">Sent to you in Webex.</p>
