@@ -41,6 +41,8 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 15_000,
           environment: 'node',
+          // A worker's files share its loaded modules (measured: 32 s of CPU to 13 s); each test builds what it uses.
+          isolate: false,
         },
       },
       {
@@ -49,6 +51,9 @@ export default defineConfig({
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['apps/web/src/test-setup.ts'],
+          // A worker's files share one document and their loaded modules (measured: 63 s of CPU to 10 s); every
+          // test starts from an empty document (test-setup.ts), and the files pass in any order (--sequence.shuffle).
+          isolate: false,
         },
       },
       {

@@ -9,7 +9,7 @@ import {
   type OperationId,
   type Role,
 } from '@ce/contract';
-import { createTestApp, DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { createTestApp, ANSWER_SUITE_DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 interface Operation {
   method: string;
@@ -19,7 +19,7 @@ interface Operation {
 
 const demoEmailFor = (role: Role) => DEMO_ACCOUNTS.find((account) => account.role === role)?.email ?? '';
 
-describe.each(DATABASES)('every API operation enforces the role matrix (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('every API operation enforces the role matrix (%s)', (kind) => {
   let testApp: TestApp;
   let operations: Operation[];
   let document: {

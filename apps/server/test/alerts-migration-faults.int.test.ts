@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { MigrationPlan } from '@ce/contract';
-import { DATABASES } from './build-test-app.js';
+import { ANSWER_SUITE_DATABASES } from './build-test-app.js';
 import { migrationSuite } from './support/alerts-migration.js';
 
-describe.each(DATABASES)('alerts migration, when things go wrong (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('alerts migration, when things go wrong (%s)', (kind) => {
   const suite = migrationSuite(kind);
   const { world, source, staging, ruleIdOf, snapshot, request, start, finished, undo } = suite;
   const acme = () => suite.acme();

@@ -17,6 +17,14 @@ export type DatabaseKind = 'pglite' | 'postgres';
 /** Integration tests run on PGlite always, and on PostgreSQL too when DATABASE_URL is set (CI sets it). */
 export const DATABASES: DatabaseKind[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+/**
+ * Suites about what a request answers (the role matrix, sessions, the explorer, what a report says) run on PGlite
+ * only. PGlite is PostgreSQL's own engine, so their SQL means the same on both; what PostgreSQL adds (connections
+ * at once, locks, idle transactions, several processes) is what the suites on `DATABASES` and the PostgreSQL
+ * suites (scale-out, pause, instances, lease clocks) are about. Keeps CI within its 15 minutes.
+ */
+export const ANSWER_SUITE_DATABASES: DatabaseKind[] = ['pglite'];
+
 export const DEMO_PASSWORD = 'demo-password';
 
 export interface TestApp extends BuiltApp {

@@ -1,6 +1,6 @@
 import { unzipSync, strFromU8 } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { DATABASES, reportFile, requestReport, reportSuite } from './build-test-app.js';
+import { ANSWER_SUITE_DATABASES, reportFile, requestReport, reportSuite } from './build-test-app.js';
 
 /** The text of a Word file's body: word/document.xml with its tags removed, runs joined. */
 function wordText(docx: Buffer): string {
@@ -15,7 +15,7 @@ function wordText(docx: Buffer): string {
 }
 const pdfPages = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g)?.length ?? 0;
 
-describe.each(DATABASES)('the PS closure documents (%s)', (database) => {
+describe.each(ANSWER_SUITE_DATABASES)('the PS closure documents (%s)', (database) => {
   const suite = reportSuite(database, 'proserv@demo.local', { rateLimitPerMinute: 100_000 });
 
   const produce = async (kind: string, options: Record<string, unknown>) => {

@@ -1,8 +1,14 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
-import { DATABASES, reportFile, requestReport, type SandboxCustomer, reportSuite } from './build-test-app.js';
+import {
+  ANSWER_SUITE_DATABASES,
+  reportFile,
+  requestReport,
+  type SandboxCustomer,
+  reportSuite,
+} from './build-test-app.js';
 
-describe.each(DATABASES)('the configuration reports (%s)', (database) => {
+describe.each(ANSWER_SUITE_DATABASES)('the configuration reports (%s)', (database) => {
   const suite = reportSuite(database, 'tam@demo.local', { rateLimitPerMinute: 100_000 });
 
   const workbookOf = async (kind: string, accountGroups: SandboxCustomer['groups']) => {

@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiagnosticReport } from '@ce/contract';
-import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  createTestApp,
+  ANSWER_SUITE_DATABASES,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
-describe.each(DATABASES)('the diagnostic tool (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('the diagnostic tool (%s)', (kind) => {
   let testApp: TestApp;
   let support: TestClient;
   const token = (which: 'org-admin' | 'read-only' | 'revoked') =>

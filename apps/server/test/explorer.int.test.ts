@@ -1,9 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApiOperation, ExplorerAnswer } from '@ce/contract';
 import { DEFAULT_SCENARIO } from '@ce/sandbox';
-import { createTestApp, DATABASES, signedInClient, type TestApp, type TestClient } from './build-test-app.js';
+import {
+  createTestApp,
+  ANSWER_SUITE_DATABASES,
+  signedInClient,
+  type TestApp,
+  type TestClient,
+} from './build-test-app.js';
 
-describe.each(DATABASES)('the API explorer (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('the API explorer (%s)', (kind) => {
   let testApp: TestApp;
   let tam: TestClient;
   let superUser: TestClient;

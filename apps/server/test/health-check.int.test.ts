@@ -9,7 +9,7 @@ import {
 } from '@ce/contract';
 import type { World } from '@ce/sandbox';
 import {
-  DATABASES,
+  ANSWER_SUITE_DATABASES,
   testClock,
   reportFile,
   requestReport,
@@ -91,7 +91,7 @@ function expectedItems(world: World, aids: Set<string>, profile: HealthProfile, 
   };
 }
 
-describe.each(DATABASES)('the account health check (%s)', (database) => {
+describe.each(ANSWER_SUITE_DATABASES)('the account health check (%s)', (database) => {
   // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
   const suite = reportSuite(database, 'tam@demo.local', { clock: testClock(), rateLimitPerMinute: 100_000 });
 

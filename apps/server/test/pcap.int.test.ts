@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAPTURE_LIMITS, type CaptureEntry, type CaptureList } from '@ce/contract';
 import {
   createTestApp,
-  DATABASES,
+  ANSWER_SUITE_DATABASES,
   multipartBody,
   signedInClient,
   type TestApp,
@@ -23,7 +23,7 @@ async function upload(client: TestClient, bytes: Buffer, name = 'capture.pcap') 
   return client.request({ method: 'POST', url: '/api/pcap', ...(await multipartBody({}, { file: { bytes, name } })) });
 }
 
-describe.each(DATABASES)('packet captures (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('packet captures (%s)', (kind) => {
   let testApp: TestApp;
   let support: TestClient;
 

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '@ce/contract';
 import { hashPassword } from '../src/modules/users/passwords.js';
 import { UsersRepository } from '../src/modules/users/users.repository.js';
-import { createTestApp, DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { createTestApp, ANSWER_SUITE_DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
-describe.each(DATABASES)('sign-in and sessions (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('sign-in and sessions (%s)', (kind) => {
   let testApp: TestApp;
 
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import {
-  DATABASES,
+  ANSWER_SUITE_DATABASES,
   testClock,
   reportFile,
   requestReport,
@@ -11,7 +11,7 @@ import {
 
 const DAY = 86_400_000;
 
-describe.each(DATABASES)('the TAM activity report (%s)', (database) => {
+describe.each(ANSWER_SUITE_DATABASES)('the TAM activity report (%s)', (database) => {
   // Dates are measured against a fixed clock (TEST_CLOCK): the suite runs this file either side of midnight.
   const clock = testClock();
   const suite = reportSuite(database, 'tam@demo.local', { clock, rateLimitPerMinute: 100_000 });
