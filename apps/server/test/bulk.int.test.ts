@@ -179,6 +179,27 @@ describe.each(DATABASES)('bulk operations (%s)', (kind) => {
     });
   });
 
+  it('undoes a test the run made that was recorded as failed: the platform is asked what the item made', async () => {
+    const cloud = world().agents.find((agent) => agent.agentType === 'cloud');
+    const templates = [template({ testName: 'Recorded wrongly', agentNames: [cloud?.agentName ?? ''] })];
+    const run = await finished(
+      (await start({ kind: 'tests', token, organization: organization(), accountGroups: three(), templates })).id,
+    );
+    expect(run.totals).toMatchObject({ total: 3, done: 3 });
+    const made = new Set(run.items.map((item) => item.resultId));
+    // One item's outcome recorded wrongly: failed, without the id of the test it made.
+    const wrong = run.items[1];
+    await testApp.database.sql.executeSql(
+      `update change_set_items set status = 'failed', result_id = null, error = 'lost' where id = $1`,
+      [wrong?.id],
+    );
+    const undo = await tam.request({ method: 'POST', url: `/api/bulk/runs/${run.id}/undo`, payload: { token } });
+    expect(undo.statusCode, undo.body).toBe(202);
+    const undone = await finished(undo.json().id);
+    expect(undone.totals).toMatchObject({ total: 3, done: 3, failed: 0 });
+    expect(world().tests.some((test) => made.has(test.testId))).toBe(false);
+  });
+
   it('reports per item what failed, keeps going, and creates a taken name with a suffix when asked', async () => {
     const enterpriseOfFirst = world().agents.find(
       (agent) => agent.agentType === 'enterprise' && agent.aids.includes(groups[0]?.aid ?? ''),

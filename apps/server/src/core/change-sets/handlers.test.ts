@@ -71,4 +71,39 @@ describe('the change-set engine table', () => {
       [2, 1, 'delete', { id: '1', name: 'A' }, 'source'],
     ]);
   });
+
+  it('undoes what an item recorded as failed made after all, as the platform tells, and nothing of one never sent', async () => {
+    const asked: string[] = [];
+    // The platform has "C" (its answer was lost, or a worker that had lost the set recorded it failed), not "D".
+    const found = changeHandler({
+      payload: z.object({ name: z.string() }),
+      failure: 'Failed to create',
+      execute: async () => ({ resultId: 'new' }),
+      undo: ({ name }, item) => (item.resultId ? { action: 'delete', payload: { id: item.resultId, name } } : null),
+      reconcile: async (_session, { name }) => {
+        asked.push(name);
+        return name === 'C' ? 'made-c' : null;
+      },
+    });
+    const sent = new Date('2026-11-26T10:00:00Z');
+    const items = [
+      item(0, 0, { action: 'create', payload: { name: 'A' }, resultId: '1' }),
+      item(1, 0, { action: 'create', payload: { name: 'C' }, status: 'failed', startedAt: sent }),
+      item(2, 0, { action: 'create', payload: { name: 'D' }, status: 'failed', startedAt: sent }),
+      item(3, 0, { action: 'create', payload: { name: 'E' }, status: 'failed' }),
+    ];
+    const repository = { items: async () => items } as unknown as ChangeSetRepository;
+    const run = { input: { sourceRunId: 'r' } } as unknown as ChangeSetRow;
+    const planned = await undoKind(() => ({ create: found })).plan(
+      run,
+      { source: null as never, target: null },
+      repository,
+    );
+    expect(planned.map((step) => step.payload)).toEqual([
+      { id: 'made-c', name: 'C' },
+      { id: '1', name: 'A' },
+    ]);
+    // Only items that were sent are asked about.
+    expect(asked).toEqual(['C', 'D']);
+  });
 });

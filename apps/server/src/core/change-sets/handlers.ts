@@ -127,13 +127,24 @@ const undoInput = z.object({ sourceRunId: z.string() });
 
 /**
  * The undo of a change set, planned from what it did: every done item whose action knows its reverse,
- * last phase first and last item first, so a move puts the source's rules back before the copies go.
+ * last phase first and last item first, so a move puts the source's rules back before the copies go. An item
+ * recorded as failed after it was sent may still have been made (its answer lost, or recorded by a worker that
+ * had lost the set): the platform is asked, as for an item a crash left unanswered, and what it made is undone too.
  */
 export function undoKind(actions: () => Record<string, AnyChangeHandler>): ChangeSetKind {
   return {
-    async plan(run, _sessions, repository) {
+    async plan(run, sessions, repository) {
       const { sourceRunId } = undoInput.parse(run.input);
-      const done = (await repository.items(sourceRunId)).filter((item) => item.status === 'done' && item.resultId);
+      const items = await repository.items(sourceRunId);
+      const made = items.filter((item) => item.status === 'done' && item.resultId);
+      for (const item of items) {
+        const handler = actions()[item.action];
+        if (item.status !== 'failed' || item.resultId || !item.startedAt || !handler?.undo) continue;
+        const session = item.side === 'target' && sessions.target ? sessions.target : sessions.source;
+        const resultId = await handler.reconcile(session, handler.payload.parse(item.payload), item);
+        if (resultId) made.push({ ...item, resultId });
+      }
+      const done = made;
       const lastPhase = Math.max(0, ...done.map((item) => item.phase));
       const ordered = [...done].sort((a, b) => b.phase - a.phase || b.position - a.position);
       return ordered
