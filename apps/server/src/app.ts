@@ -232,7 +232,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         : undefined;
     // A person's request waits for a customer's budget in words, and ends its platform calls when it is cancelled.
     const budgetWaits = new BudgetWaits(db);
-    registerRequestContext(app);
+    registerRequestContext(app, budgetWaits);
     const { sandbox, ...externals } = await connectExternals(app, config, {
       clock: options.clock,
       limiters: budgets,

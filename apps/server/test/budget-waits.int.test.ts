@@ -79,6 +79,43 @@ describe("a person waiting for a customer's API budget", () => {
     }
   }, 60_000);
 
+  it('says how far a request that reads many rules has read, filling as it reads', async () => {
+    const normal = { ...platform().scenario };
+    const { world } = platform();
+    const organization = world.organizations.find((candidate) => candidate.name === 'Acme Corporation');
+    const groups = world.accountGroups.filter((group) => group.orgId === organization?.orgId);
+    const count = (aid: string) => world.alertRules.filter((rule) => rule.aid === aid).length;
+    const group = groups.reduce((most, candidate) => (count(candidate.aid) > count(most.aid) ? candidate : most));
+    const rules = count(group.aid);
+    expect(rules).toBeGreaterThanOrEqual(8);
+    // Each read takes a while: the rules' details take several seconds, read six at a time.
+    platform().setScenario({ ...platform().scenario, latencyMs: Math.ceil(9_000 / rules) });
+    try {
+      const requestId = 'reading-test-0123456789';
+      const answered = browser.call(
+        'POST',
+        '/api/alerts-migration/rules',
+        { token, organization: { id: organization?.orgId, name: organization?.name }, aid: group.aid },
+        { headers: { 'x-request-id': requestId } },
+      );
+      const seen: number[] = [];
+      await vi.waitFor(
+        async () => {
+          const { reading } = await waitOf(requestId);
+          if (reading) seen.push(reading.done);
+          expect(reading).toMatchObject({ noun: 'rule', total: rules });
+          expect(reading?.done).toBeGreaterThan(0);
+        },
+        { timeout: 8_000, interval: 200 },
+      );
+      expect((await answered).status).toBe(200);
+      // It filled as it read, and never past its total.
+      expect(seen.every((done, index) => done <= rules && done >= (seen[index - 1] ?? 0))).toBe(true);
+    } finally {
+      platform().setScenario(normal);
+    }
+  }, 30_000);
+
   it("answers only the caller's own requests", async () => {
     const other = new HttpClient(browser.base);
     await other.call('GET', '/api/app-info');
@@ -89,6 +126,7 @@ describe("a person waiting for a customer's API budget", () => {
       waiting: false,
       organizationName: null,
       seconds: null,
+      reading: null,
     });
     expect((await other.call('GET', '/api/budget-waits/bad')).status).toBe(400);
   });

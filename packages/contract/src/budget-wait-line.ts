@@ -14,6 +14,13 @@ export interface BudgetWait {
   organizationName: string | null;
   /** About how long still, in whole seconds (at least 1 while waiting), when the budget knows. */
   seconds: number | null;
+  /** How far the request has read, when it reads many items ("rule" 140 of 380; the total grows as lists come). */
+  reading: { noun: string; done: number; total: number } | null;
+}
+
+/** "Reading rule 140 of 380". */
+export function readingLine(reading: NonNullable<BudgetWait['reading']>): string {
+  return `Reading ${reading.noun} ${Math.min(reading.done, reading.total)} of ${reading.total}`;
 }
 
 /** The line the page shows: "Waiting for Acme Corporation's API budget: about 12 s". */

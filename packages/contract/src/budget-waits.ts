@@ -8,4 +8,7 @@ export const budgetWaitSchema = z.object({
   waiting: z.boolean(),
   organizationName: z.string().nullable(),
   seconds: z.number().int().nonnegative().nullable(),
+  reading: z
+    .object({ noun: z.string(), done: z.number().int().nonnegative(), total: z.number().int().nonnegative() })
+    .nullable(),
 }) satisfies z.ZodType<BudgetWait>;

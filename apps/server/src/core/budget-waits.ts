@@ -1,5 +1,6 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { and, eq, lt, sql } from 'drizzle-orm';
+import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BudgetWait as ApiBudgetWait } from '@ce/contract';
 import type { AmbientCall, BudgetWait } from '@ce/platform-client';
@@ -11,10 +12,18 @@ const STALE_MS = 5_000;
 /** Organization names remembered per instance, most recent last. */
 const MAX_NAMES = 5_000;
 
-/** The person's request being answered: whose it is, and the signal that ends when its browser goes. */
+/** A request's reading is told from when it has read this long: the browser asks once its request took a second. */
+const READING_TOLD_AFTER_MS = 1_000;
+/** And then at most this often. */
+const READING_TOLD_EVERY_MS = 500;
+
+/** The person's request being answered: whose it is, the signal that ends when its browser goes, where it tells. */
 interface PersonWaiting {
   request: FastifyRequest;
   signal: AbortSignal;
+  waits: BudgetWaits;
+  /** Its readings, by noun: every part of the request that reads rules counts into one "Reading rule N of M". */
+  readings: Map<string, Reading>;
 }
 
 const current = new AsyncLocalStorage<PersonWaiting>();
@@ -47,8 +56,10 @@ export class BudgetWaits {
   async tell(userId: string, requestId: string, wait: BudgetWait): Promise<void> {
     try {
       if (wait.ended) {
+        // The row stays, not waiting, while the request still tells how far it read; retention takes it later.
         await this.db
-          .delete(budgetWaits)
+          .update(budgetWaits)
+          .set({ waiting: false, endsAt: null, updatedAt: sql`now()` })
           .where(and(eq(budgetWaits.userId, userId), eq(budgetWaits.requestId, requestId)));
         return;
       }
@@ -56,14 +67,33 @@ export class BudgetWaits {
         wait.estimateMs === undefined
           ? null
           : sql`now() + ${Math.round(wait.estimateMs)}::int * interval '1 millisecond'`;
-      const row = { organizationName: this.nameOf(wait.organizationKey), endsAt, updatedAt: sql`now()` };
-      await this.db
-        .insert(budgetWaits)
-        .values({ userId, requestId, ...row })
-        .onConflictDoUpdate({ target: [budgetWaits.userId, budgetWaits.requestId], set: row });
+      const row = { organizationName: this.nameOf(wait.organizationKey), waiting: true, endsAt, updatedAt: sql`now()` };
+      await this.upsert(userId, requestId, row);
     } catch {
       // The database is busy or gone: the request goes on; the person sees a spinner instead of the line.
     }
+  }
+
+  /** Records how far a request read. Never throws, like `tell`. */
+  async reading(userId: string, requestId: string, noun: string, done: number, total: number): Promise<void> {
+    try {
+      const row = { readingNoun: noun, readingDone: done, readingTotal: total, updatedAt: sql`now()` };
+      await this.upsert(userId, requestId, { waiting: false, ...row }, row);
+    } catch {
+      // As for a wait: the request goes on.
+    }
+  }
+
+  private async upsert(
+    userId: string,
+    requestId: string,
+    values: Omit<PgInsertValue<typeof budgetWaits>, 'userId' | 'requestId'>,
+    changes: PgUpdateSetSource<typeof budgetWaits> = values,
+  ): Promise<void> {
+    await this.db
+      .insert(budgetWaits)
+      .values({ userId, requestId, ...values })
+      .onConflictDoUpdate({ target: [budgetWaits.userId, budgetWaits.requestId], set: changes });
   }
 
   /** The caller's own request, as the browser asks about it. */
@@ -71,6 +101,10 @@ export class BudgetWaits {
     const [row] = await this.db
       .select({
         organizationName: budgetWaits.organizationName,
+        waiting: budgetWaits.waiting,
+        readingNoun: budgetWaits.readingNoun,
+        readingDone: budgetWaits.readingDone,
+        readingTotal: budgetWaits.readingTotal,
         msLeft: sql<number | null>`extract(epoch from (${budgetWaits.endsAt} - now())) * 1000`.mapWith((value) =>
           value === null ? null : Number(value),
         ),
@@ -83,9 +117,13 @@ export class BudgetWaits {
           sql`${budgetWaits.updatedAt} > now() - ${STALE_MS}::int * interval '1 millisecond'`,
         ),
       );
-    if (!row) return { waiting: false, organizationName: null, seconds: null };
-    const seconds = row.msLeft === null ? null : Math.max(1, Math.ceil(row.msLeft / 1000));
-    return { waiting: true, organizationName: row.organizationName, seconds };
+    if (!row) return { waiting: false, organizationName: null, seconds: null, reading: null };
+    const seconds = !row.waiting || row.msLeft === null ? null : Math.max(1, Math.ceil(row.msLeft / 1000));
+    const reading =
+      row.readingNoun === null
+        ? null
+        : { noun: row.readingNoun, done: row.readingDone ?? 0, total: row.readingTotal ?? 0 };
+    return { waiting: row.waiting, organizationName: row.organizationName, seconds, reading };
   }
 
   /** Retention: rows of requests that ended without deleting theirs. */
@@ -121,7 +159,7 @@ export class BudgetWaits {
  * the answer), so the platform sessions its handler makes can see it. The context is bound again before the
  * handler runs: reading a request's body from its stream leaves it (as @fastify/request-context does).
  */
-export function registerRequestContext(app: FastifyInstance): void {
+export function registerRequestContext(app: FastifyInstance, waits: BudgetWaits): void {
   const contexts = new WeakMap<FastifyRequest, AsyncResource>();
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.url.startsWith('/api/')) return done();
@@ -129,7 +167,7 @@ export function registerRequestContext(app: FastifyInstance): void {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The request was cancelled'));
     });
-    current.run({ request, signal: controller.signal }, () => {
+    current.run({ request, signal: controller.signal, waits, readings: new Map() }, () => {
       // Made inside the context, the resource carries it: whatever runs in its scope sees this request.
       const resource = new AsyncResource('ce-request');
       contexts.set(request, resource);
@@ -141,4 +179,59 @@ export function registerRequestContext(app: FastifyInstance): void {
     if (resource) resource.runInAsyncScope(done);
     else done();
   });
+}
+
+/** How far a person's request has read of many items, told where the person waits. */
+export interface Reading {
+  /** More items to read (their number became known: a list was read). */
+  add(count: number): void;
+  /** One item read. */
+  read(): void;
+}
+
+const NOT_TOLD: Reading = { add: () => undefined, read: () => undefined };
+
+/**
+ * "Reading rule 140 of 380": the reading of the request being answered, told (from its first second, then twice
+ * a second at most) where its browser asks how it waits. One per noun and request, whatever reads. Outside a
+ * person's request (a job) it tells nothing.
+ */
+export function readingProgress(noun: string): Reading {
+  const person = current.getStore();
+  const user = person?.request.user;
+  if (!person || !user) return NOT_TOLD;
+  let reading = person.readings.get(noun);
+  if (!reading) {
+    reading = newReading(person, user.id, noun);
+    person.readings.set(noun, reading);
+  }
+  return reading;
+}
+
+function newReading(person: PersonWaiting, userId: string, noun: string): Reading {
+  const { request, waits } = person;
+  const started = Date.now();
+  let done = 0;
+  let total = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tell = () => {
+    timer = undefined;
+    if (!person.signal.aborted) void waits.reading(userId, request.id, noun, done, total);
+  };
+  const changed = () => {
+    if (timer) return;
+    const first = started + READING_TOLD_AFTER_MS - Date.now();
+    timer = setTimeout(tell, Math.max(first, READING_TOLD_EVERY_MS));
+    timer.unref();
+  };
+  return {
+    add(count) {
+      total += count;
+      changed();
+    },
+    read() {
+      done += 1;
+      changed();
+    },
+  };
 }

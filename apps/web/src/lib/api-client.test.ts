@@ -27,9 +27,12 @@ describe('apiRequest', () => {
       if (path === '/api/app-info') return Promise.resolve(new Response('{}', { status: 200 }));
       if (path.startsWith('/api/budget-waits/'))
         return Promise.resolve(
-          new Response(JSON.stringify({ waiting: true, organizationName: 'Acme Corporation', seconds: 9 }), {
-            status: 200,
-          }),
+          new Response(
+            JSON.stringify({ waiting: true, organizationName: 'Acme Corporation', seconds: 9, reading: null }),
+            {
+              status: 200,
+            },
+          ),
         );
       // The checked request waits at the server until it is cancelled.
       return new Promise((_resolve, reject) => {

@@ -28,9 +28,9 @@ describe('the budget-wait store', () => {
 
   it('says whose budget and about how long while the server says it waits, and forgets it when it ends', async () => {
     const { ask, asked } = answers(
-      { waiting: true, organizationName: 'Acme Corporation', seconds: 12 },
-      { waiting: true, organizationName: 'Acme Corporation', seconds: 11 },
-      { waiting: false, organizationName: null, seconds: null },
+      { waiting: true, organizationName: 'Acme Corporation', seconds: 12, reading: null },
+      { waiting: true, organizationName: 'Acme Corporation', seconds: 11, reading: null },
+      { waiting: false, organizationName: null, seconds: null, reading: null },
     );
     const store = createBudgetWaitStore(ask);
     const cancel = vi.fn();
@@ -52,8 +52,25 @@ describe('the budget-wait store', () => {
     expect(asked).toEqual(['request-2', 'request-2', 'request-2']);
   });
 
+  it('says how far a request has read, and its wait at the budget beside it', async () => {
+    const reading = (done: number, total: number) => ({ noun: 'rule', done, total });
+    const { ask } = answers(
+      { waiting: false, organizationName: null, seconds: null, reading: reading(40, 380) },
+      { waiting: true, organizationName: 'Acme Corporation', seconds: 3, reading: reading(140, 380) },
+    );
+    const store = createBudgetWaitStore(ask);
+    const end = store.watch('request-4', () => undefined);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.getSnapshot()[0]).toMatchObject({ line: 'Reading rule 40 of 380', reading: reading(40, 380) });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(store.getSnapshot()[0]?.line).toBe(
+      "Reading rule 140 of 380 · Waiting for Acme Corporation's API budget: about 3 s",
+    );
+    end();
+  });
+
   it("names the customer's budget when the server does not know the organization's name", async () => {
-    const { ask } = answers({ waiting: true, organizationName: null, seconds: null });
+    const { ask } = answers({ waiting: true, organizationName: null, seconds: null, reading: null });
     const store = createBudgetWaitStore(ask);
     const end = store.watch('request-3', () => undefined);
     await vi.advanceTimersByTimeAsync(1_000);

@@ -1,9 +1,12 @@
-import { BUDGET_WAIT_POLL_MS, budgetWaitLine, type BudgetWait } from '@ce/contract';
+import { BUDGET_WAIT_POLL_MS, budgetWaitLine, readingLine, type BudgetWait } from '@ce/contract';
 
-/** A request of this page waiting for a customer's API budget, as the server last told it. */
+/** A request of this page waiting for a customer's API budget, or reading many items, as the server last told it. */
 export interface PendingWait {
   requestId: string;
+  /** "Reading rule 140 of 380 · Waiting for Acme Corporation's API budget: about 12 s" (either, or both). */
   line: string;
+  /** How far it read, for a bar that fills as it reads. */
+  reading: BudgetWait['reading'];
   /** Ends the request: the browser stops waiting and the server stops its queued platform calls. */
   cancel(): void;
 }
@@ -57,7 +60,12 @@ export function createBudgetWaitStore(
       const poll = async () => {
         const wait = await ask(requestId).catch(() => undefined);
         if (ended) return;
-        put(wait?.waiting ? { requestId, line: budgetWaitLine(wait), cancel } : undefined, requestId);
+        put(
+          wait && (wait.waiting || wait.reading)
+            ? { requestId, line: lineOf(wait), reading: wait.reading, cancel }
+            : undefined,
+          requestId,
+        );
         timer = schedule(() => void poll(), BUDGET_WAIT_POLL_MS);
       };
       timer = schedule(() => void poll(), BUDGET_WAIT_POLL_MS);
@@ -68,6 +76,11 @@ export function createBudgetWaitStore(
       };
     },
   };
+}
+
+function lineOf(wait: BudgetWait): string {
+  const parts = [wait.reading ? readingLine(wait.reading) : null, wait.waiting ? budgetWaitLine(wait) : null];
+  return parts.filter((part) => part !== null).join(' · ');
 }
 
 async function askServer(requestId: string): Promise<BudgetWait | undefined> {

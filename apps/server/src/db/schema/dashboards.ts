@@ -98,6 +98,13 @@ export const communityDashboardPushes = pgTable(
     status: text('status').notNull().default('done'),
     /** Dashboards of that title in the target group before the push: never taken for the one it made. */
     knownIds: jsonb('known_ids').$type<string[]>().notNull().default([]),
+    /**
+     * Which request's push this is: a request that finds the push cut short takes it over (the next attempt);
+     * the earlier one, checked right before each write, then writes nothing more.
+     */
+    attempt: integer('attempt').notNull().default(1),
+    /** When the current attempt began (the database's clock): a push is under way this long before another may take it. */
+    attemptAt: timestamp('attempt_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('community_dashboard_pushes_dashboard_idx').on(table.dashboardId)],

@@ -72,7 +72,7 @@ export const sealedTokens = pgTable('sealed_tokens', {
 });
 
 /**
- * People's requests waiting for a customer's API budget, written by the instance that serves the request and
+ * People's requests waiting for a customer's API budget, or reading many items, written by the instance that serves the request and
  * read by whichever instance the browser's poll reaches: until when, and for whom. A row whose instance died
  * stops being updated; one not updated for a few seconds counts as ended.
  */
@@ -82,7 +82,13 @@ export const budgetWaits = pgTable(
     userId: uuid('user_id').notNull(),
     requestId: text('request_id').notNull(),
     organizationName: text('organization_name'),
+    /** False once the request has its slot (the row stays while it tells how far it read). */
+    waiting: boolean('waiting').notNull().default(true),
     endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** How far the request read ("rule" 140 of 380), when it reads many items. */
+    readingNoun: text('reading_noun'),
+    readingDone: integer('reading_done'),
+    readingTotal: integer('reading_total'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.requestId] })],

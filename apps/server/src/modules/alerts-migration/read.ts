@@ -1,4 +1,5 @@
 import type { AlertRule, PlatformSession, SuppressionWindow } from '@ce/platform-client';
+import { readingProgress } from '../../core/budget-waits.js';
 import { mapPool } from '../../core/map-pool.js';
 import type { Integration, RuleTest } from './rule-plan.js';
 
@@ -37,7 +38,13 @@ export async function readSource(
   ]);
   const wanted = options.ruleIds ? new Set(options.ruleIds) : null;
   const chosen = wanted ? listed.filter((rule) => wanted.has(rule.ruleId)) : listed;
-  const rules = await mapPool(chosen, DETAIL_CONCURRENCY, (rule) => session.alertRules.get(rule.ruleId, aid));
+  const reading = readingProgress('rule');
+  reading.add(chosen.length);
+  const rules = await mapPool(chosen, DETAIL_CONCURRENCY, async (rule) => {
+    const detail = await session.alertRules.get(rule.ruleId, aid);
+    reading.read();
+    return detail;
+  });
   const detailed = await mapPool(windows, DETAIL_CONCURRENCY, (window) =>
     session.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid),
   );
@@ -57,9 +64,14 @@ export async function readTarget(
     session.webhooks.list(aid),
     options.windows ? session.alertSuppressionWindows.list(aid) : Promise.resolve([]),
   ]);
-  const rules = await mapPool(listed, DETAIL_CONCURRENCY, (rule) =>
-    names.has(rule.ruleName) ? session.alertRules.get(rule.ruleId, aid) : Promise.resolve(rule),
-  );
+  const reading = readingProgress('rule');
+  reading.add(listed.filter((rule) => names.has(rule.ruleName)).length);
+  const rules = await mapPool(listed, DETAIL_CONCURRENCY, async (rule) => {
+    if (!names.has(rule.ruleName)) return rule;
+    const detail = await session.alertRules.get(rule.ruleId, aid);
+    reading.read();
+    return detail;
+  });
   return {
     rules,
     tests: asTests(tests),

@@ -201,10 +201,40 @@ export class DashboardsRepository {
       .where(eq(communityDashboardPushes.id, id));
   }
 
-  /** A push that certainly wrote nothing (the platform refused it): its key may be used again. */
-  async forgetPush(id: string): Promise<void> {
-    await this.db
-      .delete(communityDashboardPushes)
-      .where(and(eq(communityDashboardPushes.id, id), eq(communityDashboardPushes.status, 'sending')));
+  /**
+   * Takes over a push still sending whose attempt began `underWayMs` ago or more (by the database's clock), as
+   * its next attempt; undefined when it is not that old yet, or another request took it first.
+   */
+  async takeOverPush(push: Pick<PushRow, 'id' | 'attempt'>, underWayMs: number): Promise<PushRow | undefined> {
+    const t = communityDashboardPushes;
+    const [taken] = await this.db
+      .update(t)
+      .set({ attempt: sql`${t.attempt} + 1`, attemptAt: sql`now()` })
+      .where(
+        and(
+          eq(t.id, push.id),
+          eq(t.attempt, push.attempt),
+          eq(t.status, 'sending'),
+          sql`${t.attemptAt} <= now() - ${underWayMs}::int * interval '1 millisecond'`,
+        ),
+      )
+      .returning();
+    return taken;
+  }
+
+  /** Whether this attempt is still the push's own: checked right before each write into the customer's account. */
+  async pushStillMine(push: Pick<PushRow, 'id' | 'attempt'>): Promise<boolean> {
+    const t = communityDashboardPushes;
+    const [row] = await this.db
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.id, push.id), eq(t.attempt, push.attempt), eq(t.status, 'sending')));
+    return row !== undefined;
+  }
+
+  /** A push that certainly wrote nothing (the platform refused it): its key may be used again, unless taken over. */
+  async forgetPush(push: Pick<PushRow, 'id' | 'attempt'>): Promise<void> {
+    const t = communityDashboardPushes;
+    await this.db.delete(t).where(and(eq(t.id, push.id), eq(t.attempt, push.attempt), eq(t.status, 'sending')));
   }
 }

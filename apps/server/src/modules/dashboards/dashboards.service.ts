@@ -14,7 +14,13 @@ import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import { readForCustomer, type CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
-import type { CommunityDashboardRow, DashboardsRepository, GalleryRow, ReviewRow } from './dashboards.repository.js';
+import type {
+  CommunityDashboardRow,
+  DashboardsRepository,
+  GalleryRow,
+  PushRow,
+  ReviewRow,
+} from './dashboards.repository.js';
 import { planRemap, referencedIds, rewriteLayout, storedDefinition, type GroupObjects, type Named } from './remap.js';
 import { reencodeScreenshot } from './screenshots.js';
 
@@ -175,7 +181,7 @@ export class DashboardsService {
       mapped: remap.mapped.length,
       dropped: remap.dropped.length,
     };
-    let pushRowId: string | null = null;
+    let attempt: PushRow | null = null;
     if (request.pushId) {
       const sameTitle = async () =>
         (await readForCustomer(() => session.dashboards.list(request.aid)))
@@ -190,34 +196,47 @@ export class DashboardsService {
         if (push.dashboardId !== id || push.aid !== request.aid)
           throw new AppError(409, 'push_key_reused', DASHBOARD_MESSAGES.pushKeyReused);
         if (push.status === 'done' && push.createdDashboardId) return answer(push.createdDashboardId);
-        if (Date.now() - push.createdAt.getTime() < PUSH_UNDER_WAY_MS)
-          throw new AppError(409, 'push_in_progress', DASHBOARD_MESSAGES.pushInProgress);
-        // The push was cut short: the dashboard it made, if any, is the new one of that title.
+        // Under way for a while with nothing recorded: cut short, or still waiting for the customer's budget. This
+        // request takes it over (once, whichever asks first); the earlier one, if it is still waiting, then finds
+        // right before its write that the push is no longer its own, and writes nothing.
+        const taken = await this.deps.repository.takeOverPush(push, PUSH_UNDER_WAY_MS);
+        if (!taken) throw new AppError(409, 'push_in_progress', DASHBOARD_MESSAGES.pushInProgress);
+        // The dashboard the earlier attempt made, if any, is the new one of that title.
         const made = (await sameTitle()).find((dashboardId) => !push.knownIds.includes(dashboardId));
         if (made) {
           await this.deps.repository.finishPush(push.id, made);
           await this.audited(user, row, request, summary, remap, made);
           return answer(made);
         }
-      }
-      pushRowId = push.id;
+        attempt = taken;
+      } else attempt = push;
     }
+    const mine = attempt;
+    const writer = mine
+      ? this.deps.platform.as({
+          token: request.token,
+          beforeWrite: async () => {
+            if (!(await this.deps.repository.pushStillMine(mine)))
+              throw new AppError(409, 'push_in_progress', DASHBOARD_MESSAGES.pushInProgress);
+          },
+        })
+      : prepared.session;
     let created: Awaited<ReturnType<PlatformSession['dashboards']['create']>>;
     try {
-      created = await this.create(prepared, request);
+      created = await this.create({ ...prepared, session: writer }, request);
     } catch (error) {
       // A refusal wrote nothing: the key may be tried again at once. Anything else may have written.
       if (
-        pushRowId &&
+        mine &&
         error instanceof AppError &&
         error.statusCode >= 400 &&
         error.statusCode < 500 &&
         error.statusCode !== 429
       )
-        await this.deps.repository.forgetPush(pushRowId);
+        await this.deps.repository.forgetPush(mine);
       throw error;
     }
-    if (pushRowId) await this.deps.repository.finishPush(pushRowId, created.dashboardId);
+    if (mine) await this.deps.repository.finishPush(mine.id, created.dashboardId);
     else await this.deps.repository.recordPush({ ...record, createdDashboardId: created.dashboardId });
     await this.audited(user, row, request, summary, remap, created.dashboardId);
     return answer(created.dashboardId);

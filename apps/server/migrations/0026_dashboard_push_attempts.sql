@@ -1,0 +1,2 @@
+ALTER TABLE "community_dashboard_pushes" ADD COLUMN "attempt" integer DEFAULT 1 NOT NULL;--> statement-breakpoint
+ALTER TABLE "community_dashboard_pushes" ADD COLUMN "attempt_at" timestamp with time zone DEFAULT now() NOT NULL;
