@@ -40,6 +40,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 15_000,
+          // Beside the browser tests, at a lower priority: a suite's set-up (parsing the vendor's document) may wait.
+          hookTimeout: 60_000,
           environment: 'node',
           // A worker's files share its loaded modules (measured: 32 s of CPU to 13 s); each test builds what it uses.
           isolate: false,
