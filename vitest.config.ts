@@ -6,6 +6,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * suite passes at any hour of any day.
  */
 const DATE_SENSITIVE = ['apps/server/test/health-check.int.test.ts', 'apps/server/test/tam-activity.int.test.ts'];
+/** Unit files that replace a module (vi.mock): they need a fresh module graph, so a worker of their own each. */
+const MOCKS_MODULES = ['apps/server/src/core/same-secret.test.ts'];
+const UNIT = ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'test/**/*.test.ts'];
 /**
  * Files that time the event loop or a response (a health probe while an archive unpacks, hostile uploads, a
  * sign-in's timing against user enumeration): they run in a fresh worker each, away from the heap other files
@@ -26,8 +29,9 @@ const integration = {
   environment: 'node',
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // One migrated PGlite for every test app of the run to start from.
-  globalSetup: 'apps/server/test/support/pglite-snapshot.ts',
+  // One migrated PGlite for every test app of the run to start from; the server and the sandbox bundled once, for
+  // the suites that start them as processes.
+  globalSetup: ['apps/server/test/support/pglite-snapshot.ts', 'apps/server/test/support/bundle-setup.ts'],
 } as const;
 
 export default defineConfig({
@@ -38,7 +42,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'test/**/*.test.ts'],
+          include: UNIT,
+          exclude: [...configDefaults.exclude, ...MOCKS_MODULES],
           testTimeout: 15_000,
           // Beside the browser tests, at a lower priority: a suite's set-up (parsing the vendor's document) may wait.
           hookTimeout: 60_000,
@@ -47,6 +52,7 @@ export default defineConfig({
           isolate: false,
         },
       },
+      { test: { name: 'unit-isolated', include: MOCKS_MODULES, testTimeout: 15_000, environment: 'node' } },
       {
         test: {
           name: 'web',

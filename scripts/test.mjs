@@ -44,7 +44,7 @@ const staticChecks = {
 };
 const unit = {
   name: 'unit',
-  commands: [command('unit', bin('vitest'), ['run', '--project', 'unit', '--project', 'web'])],
+  commands: [command('unit', bin('vitest'), ['run', '--project', 'unit*', '--project', 'web'])],
 };
 const integration = {
   name: 'integration',

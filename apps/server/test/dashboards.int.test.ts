@@ -322,35 +322,26 @@ describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
 
   it('takes over a push still waiting after two minutes, once; the earlier request then writes nothing', async () => {
     const [entry] = await gallery(tam);
-    if (!entry) throw new Error('the gallery has an entry');
-    const aid = customer.groups[1]?.aid ?? '';
-    const pushId = randomUUID();
-    const titled = () =>
-      world().dashboards.filter((dashboard) => dashboard.aid === aid && dashboard.title === entry.title);
+    const [aid, pushId] = [customer.groups[1]?.aid ?? '', randomUUID()];
+    const titled = () => world().dashboards.filter((each) => each.aid === aid && each.title === entry?.title);
     const before = titled().map((dashboard) => dashboard.dashboardId);
-    // The earlier request recorded its push five minutes ago and still waits for the customer's budget.
+    // The earlier request recorded its push five minutes ago, and waits still for the customer's budget.
     const rows = await testApp.database.sql.executeSql(
       `insert into community_dashboard_pushes (dashboard_id, user_email, organization_name, aid, account_group_name,
-         mapped, dropped, push_key, status, known_ids, attempt_at)
-       values ($1, 'tam@demo.local', 'Acme Corporation', $2, 'Acme', 0, 0, $3, 'sending', $4,
-         now() - interval '5 minutes') returning id`,
-      [entry.id, aid, pushId, JSON.stringify(before)],
+         mapped, dropped, push_key, status, known_ids, attempt_at) values ($1, 'tam@demo.local', 'Acme', $2, 'Acme',
+         0, 0, $3, 'sending', $4, now() - interval '5 minutes') returning id`,
+      [entry?.id, aid, pushId, JSON.stringify(before)],
     );
     const earlier = { id: (rows.rows[0] as { id: string }).id, attempt: 1 };
-    const request = { token: customer.token, organizationId: customer.organization.id, aid, pushId };
-    const push = () =>
-      tam.request({ method: 'POST', url: `/api/community-dashboards/${entry.id}/push`, payload: request });
-
+    const payload = { token: customer.token, organizationId: customer.organization.id, aid, pushId };
+    const push = () => tam.request({ method: 'POST', url: `/api/community-dashboards/${entry?.id}/push`, payload });
     const taking = await push();
-    expect(taking.statusCode, taking.body).toBe(201);
-    expect(titled()).toHaveLength(before.length + 1);
-    // The earlier request, resumed: its check right before the write finds the push is no longer its own, and its
-    // refusal does not free the key the new attempt holds.
+    expect([taking.statusCode, titled().length]).toEqual([201, before.length + 1]);
+    // The earlier one resumed: right before its write the push is no longer its own; its refusal frees nothing.
     const repository = new DashboardsRepository(testApp.database.db);
     expect(await repository.pushStillMine(earlier)).toBe(false);
     await repository.forgetPush(earlier);
     const again = await push();
-    expect(again.statusCode, again.body).toBe(201);
     expect(again.json().dashboardId).toBe(taking.json().dashboardId);
     expect(titled()).toHaveLength(before.length + 1);
   });
