@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-
-const root = path.resolve(import.meta.dirname, '../../..');
+import { entryArgs } from './support/server-bundle.js';
 
 /** A browser-like caller over real HTTP: cookies kept, the anti-forgery header echoed. */
 export class HttpClient {
@@ -56,7 +54,7 @@ export function startServer(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, entryArgs('server'), {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
   });
   let output = '';

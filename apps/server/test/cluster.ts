@@ -7,6 +7,7 @@ import pg from 'pg';
 import { hashPassword } from '../src/modules/users/passwords.js';
 import { HttpClient } from './child-server.js';
 import { localeForRole } from '../src/modules/users/users.service.js';
+import { entryArgs, type Entry } from './support/server-bundle.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -31,8 +32,8 @@ export interface ClusterProcess {
 const spawned = new Set<ChildProcess>();
 
 /** Starts a TypeScript entry point and waits for it to print `running at <address>`. */
-function startProcess(name: string, entry: string, env: Record<string, string>): Promise<ClusterProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+function startProcess(name: string, entry: Entry, env: Record<string, string>): Promise<ClusterProcess> {
+  const child = spawn(process.execPath, entryArgs(entry), {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
     cwd: root,
   });
@@ -87,7 +88,7 @@ export class Cluster {
     const url = new URL(base.toString());
     url.pathname = `/${name}`;
     this.database = url.toString();
-    this.sandbox = await startProcess('sandbox', 'packages/sandbox/src/main.ts', {
+    this.sandbox = await startProcess('sandbox', 'sandbox', {
       SANDBOX_PORT: '0',
       WEBEX_BOT_TOKEN: this.botToken,
       ...this.options.sandbox,
@@ -133,7 +134,7 @@ export class Cluster {
   async start(instances: { name: string; worker: boolean; env?: Record<string, string> }[]): Promise<ClusterProcess[]> {
     return Promise.all(
       instances.map(({ name, worker, env }) =>
-        startProcess(name, 'apps/server/src/main.ts', {
+        startProcess(name, 'server', {
           ...this.keys,
           DATABASE_URL: this.database,
           DATABASE_POOL_SIZE: '4',

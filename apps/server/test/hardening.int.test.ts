@@ -5,14 +5,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_MAX_WAIT_MS } from '../src/modules/reports/reports.job.js';
 import { createTestApp, sandboxCustomer, signedInClient, TestClient, type TestApp } from './build-test-app.js';
+import { entryArgs } from './support/server-bundle.js';
 
-const root = path.resolve(import.meta.dirname, '../../..');
 const KEY = 'q2Qe4nGm0mO3cWb0w0F7GQ3S9lZ3v4w0cD0s7cJ8m3E=';
 
 /** Starts the real server with `env` and returns its exit code and what it printed, when it refuses to start. */
 function refusedStart(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-refused-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+  const child = spawn(process.execPath, entryArgs('server'), {
     env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...env },
   });
   let output = '';

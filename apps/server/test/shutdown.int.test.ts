@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-
-const root = path.resolve(import.meta.dirname, '../../..');
+import { entryArgs } from './support/server-bundle.js';
 
 describe('the server process', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-shutdown-'));
@@ -15,7 +14,7 @@ describe('the server process', () => {
 
   it('prints its address, answers, and exits cleanly on SIGTERM; a bad setting stops it with the name', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' };
-    const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], { env });
+    const server = spawn(process.execPath, entryArgs('server'), { env });
     let output = '';
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -39,7 +38,7 @@ describe('the server process', () => {
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
 
-    const bad = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
+    const bad = spawn(process.execPath, entryArgs('server'), {
       env: { ...env, PORT: 'not-a-port' },
     });
     let badOutput = '';
