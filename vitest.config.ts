@@ -25,13 +25,19 @@ const CLOCKS = {
   'after-midnight': '2026-12-01T00:00:05Z',
   'before-midnight': '2026-11-30T23:59:40Z',
 };
+/**
+ * One migrated PGlite for every test app of the run to start from; the server and the sandbox bundled once, for
+ * the suites that start them as processes.
+ */
+const GLOBAL_SETUP: string[] = [
+  'apps/server/test/support/pglite-snapshot.ts',
+  'apps/server/test/support/bundle-setup.ts',
+];
 const integration = {
   environment: 'node',
   testTimeout: 60_000,
   hookTimeout: 120_000,
-  // One migrated PGlite for every test app of the run to start from; the server and the sandbox bundled once, for
-  // the suites that start them as processes.
-  globalSetup: ['apps/server/test/support/pglite-snapshot.ts', 'apps/server/test/support/bundle-setup.ts'],
+  globalSetup: GLOBAL_SETUP,
 } as const;
 
 export default defineConfig({
