@@ -6,7 +6,16 @@ import tseslint from 'typescript-eslint';
 import { serverBoundaries, webBoundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+      'apps/server/.test-bundle/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
