@@ -81,6 +81,8 @@ export default defineConfig({
       ],
     },
     trace: 'off',
+    // As a person who asks for less motion: nothing turns while a test waits (spinners cost CPU at every frame).
+    reducedMotion: 'reduce',
   },
   webServer: {
     command: 'node e2e/start-test-server.mjs',
