@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommunityDashboard, PushPlan } from '@ce/contract';
 import {
   createTestApp,
-  DATABASES,
+  ANSWER_SUITE_DATABASES,
   multipartBody,
   sandboxCustomer,
   signedInClient,
@@ -21,7 +21,7 @@ const png = (width: number, height: number, background = '#336699') =>
     .png()
     .toBuffer();
 
-describe.each(DATABASES)('the dashboard manager (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('the dashboard manager (%s)', (kind) => {
   let testApp: TestApp;
   let tam: TestClient;
   let proserv: TestClient;

@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, DATABASES, signedInClient, type TestApp } from './build-test-app.js';
+import { createTestApp, ANSWER_SUITE_DATABASES, signedInClient, type TestApp } from './build-test-app.js';
 
-describe.each(DATABASES)('health, documentation, errors and usage (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('health, documentation, errors and usage (%s)', (kind) => {
   let testApp: TestApp;
 
   beforeAll(async () => {

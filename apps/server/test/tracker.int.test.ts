@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CreateTasksResponse, type ParseResponse, type TrackerRow } from '@ce/contract';
 import {
   createTestApp,
-  DATABASES,
+  ANSWER_SUITE_DATABASES,
   multipartBody,
   signedInClient,
   type TestApp,
@@ -11,7 +11,7 @@ import {
 } from './build-test-app.js';
 import { HEADER, WEEK, day, xlsxOf, xlsOf } from './support/hours-files.js';
 
-describe.each(DATABASES)('the time tracker (%s)', (kind) => {
+describe.each(ANSWER_SUITE_DATABASES)('the time tracker (%s)', (kind) => {
   let testApp: TestApp;
   let tam: TestClient;
 
