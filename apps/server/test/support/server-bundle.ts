@@ -53,7 +53,8 @@ export async function bundleEntries(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    sourcemap: 'inline',
+    // Lines in a child's stack trace are the bundle's: a map would be parsed at every start, for a failure's sake.
+    sourcemap: false,
     plugins: [ownPlace],
     logLevel: 'warning',
   });
@@ -62,6 +63,6 @@ export async function bundleEntries(): Promise<void> {
 /** How to start an entry: its bundle when the run made them, else its sources through tsx. */
 export function entryArgs(entry: Entry): string[] {
   const bundled = process.env[BUNDLE_ENV];
-  if (bundled) return ['--enable-source-maps', path.join(bundled, `${entry}.mjs`)];
+  if (bundled) return [path.join(bundled, `${entry}.mjs`)];
   return ['--import', 'tsx', path.join(root, ENTRIES[entry])];
 }
