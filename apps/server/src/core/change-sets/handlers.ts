@@ -144,9 +144,8 @@ export function undoKind(actions: () => Record<string, AnyChangeHandler>): Chang
         const resultId = await handler.reconcile(session, handler.payload.parse(item.payload), item);
         if (resultId) made.push({ ...item, resultId });
       }
-      const done = made;
-      const lastPhase = Math.max(0, ...done.map((item) => item.phase));
-      const ordered = [...done].sort((a, b) => b.phase - a.phase || b.position - a.position);
+      const lastPhase = Math.max(0, ...made.map((item) => item.phase));
+      const ordered = [...made].sort((a, b) => b.phase - a.phase || b.position - a.position);
       return ordered
         .flatMap((item): Omit<NewChangeItem, 'position'>[] => {
           const handler = actions()[item.action];
