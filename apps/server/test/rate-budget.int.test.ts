@@ -75,6 +75,28 @@ describe('the shared rate budget', () => {
     await background;
   });
 
+  it('keeps a share of the rest of the window for people who already took calls earlier in it', async () => {
+    const budget = new SharedRateBudgets(app.database.db, { backgroundShare: 0.5 }).for('org:late-window');
+    const probe = await budget.acquire(undefined, 'background');
+    // 24 s of the window left: the interactive share of what is left of it is ceil(5 x 22/58) = 2 slots.
+    await budget.release(rate(10, Date.now() + 24_000), probe);
+    await budget.acquire(undefined, 'interactive');
+    await budget.acquire(undefined, 'interactive');
+    for (let call = 0; call < 6; call++) await budget.acquire(undefined, 'background');
+    // The two taken before were the earlier time's: the next background call waits, a person's goes at once.
+    const controller = new AbortController();
+    let backgroundGot = false;
+    const background = budget.acquire(controller.signal, 'background').then(
+      () => (backgroundGot = true),
+      () => false,
+    );
+    await budget.acquire(undefined, 'interactive');
+    expect(backgroundGot).toBe(false);
+    expect(await row('org:late-window')).toMatchObject({ remaining: 1, interactiveTaken: 3, backgroundTaken: 6 });
+    controller.abort(new Error('test over'));
+    await background;
+  });
+
   it("spends one organization row for a web request's calls and a job's, after the token's first call", async () => {
     const sandbox = app.sandbox;
     if (!sandbox) throw new Error('the test app runs the embedded sandbox');

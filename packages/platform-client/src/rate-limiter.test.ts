@@ -176,6 +176,22 @@ describe('OrgRateLimiter lanes', () => {
     expect(limiter.snapshot().remaining).toBe(3);
   });
 
+  it('keeps a share of the rest of the window for a person who already took calls earlier in it', async () => {
+    const clock = fakeClock();
+    const limiter = new OrgRateLimiter(clock, () => 0, 0.5);
+    await limiter.acquire(undefined, 'background');
+    // 24 s of the window left: the interactive share of what is left of it is ceil(5 x 22/58) = 2 slots.
+    limiter.release(rate(10, clock.now() + 24_000));
+    const started = clock.now();
+    await limiter.acquire(undefined, 'interactive');
+    await limiter.acquire(undefined, 'interactive');
+    for (let call = 0; call < 6; call++) await limiter.acquire(undefined, 'background');
+    expect(clock.now()).toBe(started);
+    // The two slots taken before were the earlier time's: two are still held for people, so background waits.
+    await limiter.acquire(undefined, 'background');
+    expect(clock.now()).toBeGreaterThan(started);
+  });
+
   it('gives the held share to background before the window turns, so no slot of the window goes unspent', async () => {
     const clock = fakeClock();
     const limiter = new OrgRateLimiter(clock, () => 0, 0.5);

@@ -40,14 +40,15 @@ export const WINDOW_MS = 60_000;
 export const HELD_UNTIL_END_MS = 2_000;
 
 /**
- * Slots a lane still holds for itself in the current window: its share of the limit, pro rata to the time
- * the window has left (until `HELD_UNTIL_END_MS` before its end), less what it has taken. Another lane takes
- * only what is left above it, so each lane gets its share when it wants it, and nothing is left unspent when
- * the window ends.
+ * Slots a lane still holds for itself in the current window: its share of the limit pro rata to the time the
+ * window has left (until `HELD_UNTIL_END_MS` before its end), never more than what it has not taken of its share.
+ * What it took earlier in the window was the earlier time's: a person who checked a token every 2 s still finds
+ * a slot late in a window that jobs saturate. Another lane takes only what is left above it, so each lane gets its
+ * share when it wants it, and nothing is left unspent when the window ends.
  */
 export function heldFor(share: number, limit: number, taken: number, msLeft: number): number {
   const left = Math.min(1, Math.max(0, (msLeft - HELD_UNTIL_END_MS) / (WINDOW_MS - HELD_UNTIL_END_MS)));
-  return Math.max(0, Math.ceil(share * limit * left) - taken);
+  return Math.max(0, Math.min(Math.ceil(share * limit * left), Math.ceil(share * limit) - taken));
 }
 
 /**

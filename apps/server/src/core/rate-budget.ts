@@ -47,7 +47,9 @@ function heldAgainst(lane: Lane, backgroundShare: number) {
   const msLeft = sql`extract(epoch from (${t.resetAt} - now())) * 1000`;
   const span = sql.raw(String(WINDOW_MS - HELD_UNTIL_END_MS));
   const left = sql`least(1, greatest(0, (${msLeft} - ${sql.raw(String(HELD_UNTIL_END_MS))}) / ${span}))`;
-  const held = sql`greatest(0, ceil(${share} * coalesce(${t.callLimit}, 0) * ${left}) - ${takenBy(otherLane(lane))})`;
+  const limit = sql`coalesce(${t.callLimit}, 0)`;
+  const notTaken = sql`ceil(${share} * ${limit}) - ${takenBy(otherLane(lane))}`;
+  const held = sql`greatest(0, least(ceil(${share} * ${limit} * ${left}), ${notTaken}))`;
   if (lane === 'background') return held;
   // Background holds its share only while it is about.
   return sql`(case when ${t.backgroundSeenAt} > now() - ${ms(BACKGROUND_PRESENT_MS)} then ${held} else 0 end)`;
