@@ -49,3 +49,27 @@ test("waiting for the customer's API budget is said in words with Cancel, and Ca
   expect(again.status()).toBe(200);
   expect((await counted(page, admin.organizationId)).accepted).toBe(before.accepted + 1);
 });
+
+test('a plan that reads many rules says how far it has read, in words and with a bar that fills', async ({ page }) => {
+  await signIn(page, 'tam@demo.local');
+  const admin = await sandboxOrgAdmin(page);
+  await page.goto('/home/tools/alerts-migration');
+  await page.getByLabel('OAuth Token', { exact: true }).fill(admin.token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await page.getByLabel('Source account group').selectOption({ label: 'Acme - Data Centers' });
+
+  // A slow platform (2 s an answer): the lists, then the ten rules' details six at a time, take several seconds.
+  await setScenario(page, { latencyMs: 2_000 });
+  await page.getByRole('button', { name: 'Load Rules' }).click();
+  const line = page.getByRole('status').filter({ hasText: /Reading rule \d+ of 10/ });
+  await expect(line).toBeVisible({ timeout: 15_000 });
+  const bar = line.getByRole('progressbar', { name: 'Reading rules' });
+  const filled = async () => Number(await bar.getAttribute('aria-valuenow'));
+  const first = await filled();
+  expect(first).toBeLessThan(100);
+  await expect.poll(filled).toBeGreaterThan(first);
+  await expectNoAxeViolations(page);
+
+  await expect(page.getByTestId('rules').getByTestId('picker-count')).toHaveText(/shown of 10/);
+  await expect(line).toBeHidden();
+});

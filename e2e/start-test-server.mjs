@@ -1,22 +1,57 @@
 #!/usr/bin/env node
-// Starts the real product for the browser tests: a fresh data folder, the sandbox, demo accounts.
+// Starts the real product for the browser tests: a fresh database, the sandbox, demo accounts.
+// The database is a throwaway one on the PostgreSQL server DATABASE_URL points at when it is set (as in CI: a native
+// server spends far less CPU than the embedded one, which the browser tests share two cores with), else a fresh
+// embedded folder. E2E_DATABASE=pglite keeps the embedded one whatever the shell points at.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-e2e-'));
 const port = process.env.E2E_PORT ?? '3107';
 const oidcPort = process.env.E2E_OIDC_PORT ?? '3108';
-// The browser tests always run on a fresh embedded database, whatever the shell points at.
-const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'DATABASE_URL'));
+
+/** A database of its own on the server `base` names, and how to drop it. */
+async function scratchDatabase(base) {
+  const name = `ce_e2e_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  };
+  return { url: url.toString(), drop };
+}
+
+const { DATABASE_URL: shellDatabase, ...env } = process.env;
+const database =
+  shellDatabase && process.env.E2E_DATABASE !== 'pglite' ? await scratchDatabase(shellDatabase) : undefined;
+
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
   env: {
     ...env,
+    // On PostgreSQL the keys come from the environment (the embedded default makes its own files): fresh ones.
+    ...(database
+      ? {
+          DATABASE_URL: database.url,
+          REPORTS_KEY: randomBytes(32).toString('base64'),
+          COOKIE_SECRET: randomBytes(32).toString('hex'),
+          DEMO_MODE: 'true',
+        }
+      : {}),
     PORT: port,
     HOST: '127.0.0.1',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -32,12 +67,13 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000',
   },
 });
-const cleanUp = () => {
+const cleanUp = async () => {
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(`${dataDir}.keys`, { recursive: true, force: true });
+  await database?.drop().catch((error) => console.error(`The browser tests' database was not dropped: ${error}`));
 };
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code) => {
-  cleanUp();
+server.on('exit', async (code) => {
+  await cleanUp();
   process.exit(code ?? 0);
 });

@@ -68,7 +68,12 @@ describe('loadConfig', () => {
   it('turns demo mode off on PostgreSQL and refuses to turn it on there', () => {
     expect(loadConfig(postgres).demoMode).toBe(false);
     expect(problemsOf({ ...postgres, DEMO_MODE: 'true' })).toEqual([expect.stringMatching(/^DEMO_MODE=true/)]);
+    expect(problemsOf({ ...postgres, DEMO_MODE: 'true', NODE_ENV: 'development' })).toHaveLength(1);
     expect(loadConfig({ DEMO_MODE: 'false' }).demoMode).toBe(false);
+  });
+
+  it('lets the browser tests run the demo on a throwaway PostgreSQL database (NODE_ENV=test only)', () => {
+    expect(loadConfig({ ...postgres, DEMO_MODE: 'true', NODE_ENV: 'test' }).demoMode).toBe(true);
   });
 
   it('outside demo mode there is no sandbox: the platform is the vendor API unless configured', () => {
