@@ -71,7 +71,18 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   await expect(page.getByTestId('api-token-secret')).toHaveCount(0);
   await expect(page.locator('body')).not.toContainText(secret);
 
+  // Revoking asks first, naming the token; Cancel (where the confirmation opens) changes nothing.
   await row.getByRole('button', { name: 'Revoke Group lister' }).click();
+  const confirmation = page.getByRole('dialog', { name: 'Revoke the token Group lister?' });
+  await expect(confirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await confirmation.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirmation).toBeHidden();
+  await expect(row).toContainText('active');
+  expect((await scriptCall(page, secret, '/api/account-groups', { token: customer.token })).status).toBe(200);
+  await row.getByRole('button', { name: 'Revoke Group lister' }).click();
+  await confirmation.getByRole('button', { name: 'Revoke token' }).click();
+  await expect(confirmation).toBeHidden();
   await expect(row).toContainText('revoked');
   expect((await scriptCall(page, secret, '/api/account-groups', { token: customer.token })).status).toBe(401);
 });

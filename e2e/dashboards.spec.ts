@@ -145,7 +145,14 @@ test('Clone Dashboard: every check of the form, a fake image refused, then store
   await expect(tokenField).toHaveValue('');
   await expect(description).toHaveValue('');
 
-  await page.getByRole('button', { name: 'Vote & View' }).click();
+  // The toast links to the stored dashboard: the gallery opens with it marked.
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Dashboard stored successfully' })
+    .getByRole('link', { name: 'See it in the gallery' })
+    .click();
+  await expect(page).toHaveURL(/\/home\/tools\/dashboards\?dashboard=/);
+  await expect(entry(page, text)).toHaveAttribute('aria-current', 'true');
   await expect(entry(page, text)).toContainText(dashboard?.title ?? '');
   await expect(entry(page, text).getByTestId('status')).toHaveText('pending');
 

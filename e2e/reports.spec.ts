@@ -39,11 +39,21 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   await expectNoAxeViolations(page, '[role="dialog"]');
 
   await dialog(page).getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
+  const toast = page.getByRole('status').filter({ hasText: 'Report Requested Successfully' });
+  await expect(toast).toBeVisible();
   await expect(dialog(page)).toHaveCount(0);
-
-  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My Reports' }).click();
+  // The tool's page says where the report went, and so does the toast: a link to its row in My Reports.
+  await expect(
+    page
+      .getByRole('main')
+      .getByRole('status')
+      .filter({ hasText: `requested for ${admin.organizationName}` }),
+  ).toBeVisible();
+  await expect(page.getByRole('main').getByRole('link', { name: 'Open in My Reports' })).toBeVisible();
+  await toast.getByRole('link', { name: 'Open in My Reports' }).click();
+  await expect(page).toHaveURL(/\/home\/reports\?report=/);
   const row = page.getByTestId('report-row').filter({ hasText: 'Alerts Configuration Report' }).first();
+  await expect(row).toHaveAttribute('aria-current', 'true');
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
   await expect(row).toContainText('Sent to you in Webex.');
   await expectNoAxeViolations(page);

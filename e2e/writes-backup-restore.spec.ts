@@ -62,6 +62,17 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Apply Restore' }).click();
+  // It asks first, saying what it writes where; Cancel is where it opens.
+  const restoreConfirmation = page.getByRole('dialog', { name: 'Restore into Acme - APAC Offices?' });
+  await expect(restoreConfirmation).toContainText('This updates 1 item in Acme - APAC Offices.');
+  await expect(restoreConfirmation.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await restoreConfirmation.getByRole('button', { name: 'Cancel' }).click();
+  await expect(restoreConfirmation).toBeHidden();
+  await expect(page.getByTestId('restore-status')).toHaveCount(0);
+  expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
+  await page.getByRole('button', { name: 'Apply Restore' }).click();
+  await restoreConfirmation.getByRole('button', { name: 'Restore now' }).click();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   // The end-of-run toast every writing tool shows.
   await expect(page.getByRole('status').filter({ hasText: 'Restored: 1 change made' })).toBeVisible();

@@ -261,6 +261,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       routes: new Registry(),
       jobs: new JobRegistry(),
       notificationSources: new Registry(),
+      timelineSources: new Registry(),
       changeSetKinds: new Registry(),
     };
     for (const module of MODULES) context.services.offer(module.name, await module.register(context));

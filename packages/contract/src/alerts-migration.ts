@@ -153,6 +153,8 @@ export const migrationUndoRequestSchema = z.object({
 
 export const migrationRunSchema = changeSetSchema.extend({
   sourceAccountGroupName: z.string(),
+  /** Where the rules went: the target account groups' names. */
+  targetAccountGroupNames: z.array(z.string()),
   targetOrganizationName: z.string().nullable(),
   mode: z.enum(['copy', 'move']),
 });

@@ -8,8 +8,6 @@ import { jobsAheadSchema } from './job-line.js';
 export const AGENT_WIZARD_TOKEN_MIN = 10;
 /** Typed by the user before agents are deleted. */
 export const DELETE_CONFIRMATION_WORD = 'DELETE';
-/** Recent tokens kept in the browser (spec section 9): at most 5, 3 offered as chips, last 8 characters shown. */
-export const RECENT_TOKENS = { max: 5, chips: 3, visibleChars: 8 } as const;
 export const BULK_TEMPLATE_LIMIT = 50;
 export const BULK_GROUP_LIMIT = 500;
 /** Most operations one run may carry (templates x groups, agents, invitations...). */

@@ -40,3 +40,6 @@ export const DEFAULT_PORT = 80;
 export const CSRF_COOKIE = 'ce_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 export const SESSION_COOKIE = 'ce_session';
+
+/** Recent tokens kept in the browser (spec section 9): at most 5, 3 offered as chips, last 8 characters shown. */
+export const RECENT_TOKENS = { max: 5, chips: 3, visibleChars: 8 } as const;

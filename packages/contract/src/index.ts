@@ -29,3 +29,4 @@ export * from './tracker.js';
 export * from './support.js';
 export * from './explorer.js';
 export * from './html.js';
+export * from './customers.js';

@@ -26,6 +26,7 @@ export const OPERATION_ACCESS = {
   sendFeedback: 'signedIn',
   listMyNotifications: 'signedIn',
   getMyBudgetWait: 'signedIn',
+  getCustomerTimeline: 'signedIn',
   listUsers: 'manageUsers',
   inviteUser: 'manageUsers',
   updateUser: 'manageUsers',

@@ -20,6 +20,8 @@ export const PATHS = {
   apiTools: '/home/api-tools',
   support: '/home/support',
   diagnosticTool: '/home/diagnostic-tool',
+  /** A customer's page is /home/customers/{organization id}. */
+  customers: '/home/customers',
 } as const;
 
 export type AppPath = (typeof PATHS)[keyof typeof PATHS];

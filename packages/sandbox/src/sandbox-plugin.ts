@@ -75,6 +75,11 @@ const SERVICES = [
       'POST: a fresh copy of the organizations, same data under new ids, tokens and rate budget, for one test (demo mode only)',
   },
   {
+    path: 'te/token-revocations',
+    name: 'Token revocations',
+    description: "POST { token }: the token is revoked, as a customer's admin would (demo mode only)",
+  },
+  {
     path: 'te/scenario',
     name: 'Platform scenario',
     description:
@@ -144,6 +149,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
   app.post('/te/organization-copies', async (_request, reply) => {
     if (!demoMode) return reply.status(404).send({ message: 'Organization copies can be made in demo mode only' });
     return reply.status(201).send({ tokens: listed(sandbox.platform.addOrganizationCopy()) });
+  });
+
+  // A customer's admin revokes a token on the platform: from now on every call with it answers 401.
+  app.post('/te/token-revocations', async (request, reply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'Tokens can be revoked in demo mode only' });
+    const { token } = (request.body ?? {}) as { token?: unknown };
+    const found = typeof token === 'string' ? sandbox.platform.findToken(token) : undefined;
+    if (!found) return reply.status(404).send({ message: 'No such token in the sandbox' });
+    found.kind = 'revoked';
+    return reply.status(200).send({ revoked: true });
   });
 
   // Switching failure modes is for development and tests: only in demo mode.

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { apiErrorSchema, type ApiError } from '@ce/contract';
+import { apiErrorSchema, PLATFORM_TOKEN_REFUSED, type ApiError } from '@ce/contract';
+import { PlatformError } from '@ce/platform-client';
 import { isRecord } from './json.js';
 import { isMalformedUpload, MALFORMED_UPLOAD_MESSAGE } from './uploads.js';
 
@@ -36,6 +37,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.statusCode).send(body(request.id, error.code, error.message, error.fields));
+    }
+    // A customer's token the platform refused, wherever a handler let it through: one code the web app knows.
+    if (error instanceof PlatformError && error.status === 401) {
+      return reply.status(401).send(body(request.id, 'invalid_platform_token', PLATFORM_TOKEN_REFUSED));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = error.validation.map((issue) => ({

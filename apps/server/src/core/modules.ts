@@ -13,6 +13,7 @@ import type { Metrics } from './metrics.js';
 import type { JobQueue } from './queue.js';
 import type { SealedTokens } from './sealed-tokens.js';
 import type { SharedThrottle } from './shared-throttle.js';
+import type { TimelineSource } from './timeline.js';
 
 /**
  * What modules offer each other (and the tests, through `BuiltApp`), by name. Each module's `index.ts` adds
@@ -95,6 +96,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   jobs: JobRegistry;
   /** What the notifications module polls: work that ended badly. */
   notificationSources: Registry<NotificationSource>;
+  /** What a customer's page lists: each module's work for one organization. */
+  timelineSources: Registry<TimelineSource>;
   /** The kinds of change set and the actions of the tools that write into a customer's account. */
   changeSetKinds: Registry<ChangeSetTools>;
 }

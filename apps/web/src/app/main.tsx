@@ -11,10 +11,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
 preloadRoute(window.location.pathname);
+const router = createRouter();
 createRoot(root).render(
   <StrictMode>
-    <Providers queryClient={createQueryClient()}>
-      <RouterProvider router={createRouter()} />
+    <Providers queryClient={createQueryClient()} navigate={(to) => void router.navigate(to)}>
+      <RouterProvider router={router} />
     </Providers>
   </StrictMode>,
 );

@@ -3,18 +3,32 @@ import { useEffect, type ReactNode } from 'react';
 import type { SessionUser } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
 import { Toaster } from '../components/ui/toaster';
-import { onUnauthorized } from '../lib/api-client';
+import { onPlatformTokenRefused, onUnauthorized } from '../lib/api-client';
+import { customerRefusedMessage, customers } from '../lib/customer';
 import { sessionQueryKey } from '../lib/session';
 import { setStorageOwner } from '../lib/user-storage';
 
 export interface ProvidersProps {
   queryClient: QueryClient;
   children: ReactNode;
+  /** Opens a path of the app (the router's navigate), for the links in toasts. */
+  navigate?: (to: string) => void;
 }
 
-export function Providers({ queryClient, children }: ProvidersProps) {
+export function Providers({ queryClient, children, navigate }: ProvidersProps) {
   // A 401 on any call means the session ended elsewhere: forget the user, and the guard returns to /login.
   useEffect(() => onUnauthorized(() => queryClient.setQueryData(sessionQueryKey, null)), [queryClient]);
+  // The platform refused the chosen customer's token, in whichever tool: the customer is cleared, and said so.
+  useEffect(
+    () =>
+      onPlatformTokenRefused((sent) => {
+        const current = customers.getSnapshot().current;
+        if (!current || !JSON.stringify(sent ?? null).includes(JSON.stringify(current.token))) return;
+        customers.refused(current.token);
+        toast.error(customerRefusedMessage(current.organizationName), { title: 'Customer cleared' });
+      }),
+    [],
+  );
   // Whoever the session says is signed in owns the browser's kept items; when nobody is, they go. When the
   // session ends or another user signs in, what was told of the previous session's work goes with it.
   useEffect(() => {
@@ -24,6 +38,7 @@ export function Providers({ queryClient, children }: ProvidersProps) {
       const user = event.query.state.data as SessionUser | null | undefined;
       if (user === undefined) return;
       setStorageOwner(user?.id ?? null);
+      customers.changed();
       if ((user?.id ?? null) !== signedIn) toast.endSession();
       signedIn = user?.id ?? null;
     });
@@ -31,7 +46,7 @@ export function Providers({ queryClient, children }: ProvidersProps) {
   return (
     <QueryClientProvider client={queryClient}>
       {children}
-      <Toaster />
+      <Toaster navigate={navigate} />
     </QueryClientProvider>
   );
 }

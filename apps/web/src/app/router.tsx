@@ -37,6 +37,9 @@ const AlertsMigrationPage = lazy(() =>
 const BackupRestorePage = lazy(() =>
   import('./routes/backup-restore-page').then((module) => ({ default: module.BackupRestorePage })),
 );
+const customerPages = () => import('./routes/customer-pages');
+const CustomersPage = lazy(() => customerPages().then((module) => ({ default: module.CustomersPage })));
+const CustomerPage = lazy(() => customerPages().then((module) => ({ default: module.CustomerPage })));
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
@@ -86,6 +89,9 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to={PATHS.dashboard} replace /> },
       { path: 'dashboard', element: <DashboardPage /> },
       { path: 'settings', element: <SettingsPage /> },
+      { path: 'settings/:section', element: <SettingsPage /> },
+      { path: 'customers', element: <CustomersPage /> },
+      { path: 'customers/:organizationId', element: <CustomerPage /> },
       ...toolRoutes,
       { path: '*', element: <Navigate to={PATHS.login} replace /> },
     ],

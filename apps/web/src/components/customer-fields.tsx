@@ -18,11 +18,14 @@ export function TokenLoadRow({
   list,
   label,
   name,
+  chosen = true,
 }: {
   loader: TokenLoader;
   list: TokenList;
   label: string;
   name?: string;
+  /** Opens with the customer chosen in the navbar (not for another organization's token). */
+  chosen?: boolean;
 }) {
   return (
     <div className="flex flex-wrap items-end gap-3">
@@ -34,6 +37,7 @@ export function TokenLoadRow({
           recent={{ list, pick: loader.setToken }}
           value={loader.rawToken}
           onChange={(event) => loader.setToken(event.target.value)}
+          customer={chosen}
         />
       </div>
       <Button
@@ -50,11 +54,22 @@ export function TokenLoadRow({
 }
 
 /** A customer's token, Load Account Groups, and the organization when the token sees more than one. */
-export function CustomerFields({ customer, label, name }: { customer: Customer; label: string; name: string }) {
+export function CustomerFields({
+  customer,
+  label,
+  name,
+  chosen = true,
+}: {
+  customer: Customer;
+  label: string;
+  name: string;
+  /** Opens with the customer chosen in the navbar (not for another organization's token). */
+  chosen?: boolean;
+}) {
   const { organizations } = customer;
   return (
     <div className="space-y-3">
-      <TokenLoadRow loader={customer} list={customer.list} label={label} name={name} />
+      <TokenLoadRow loader={customer} list={customer.list} label={label} name={name} chosen={chosen} />
       {organizations.length > 1 && (
         <Select
           label="Organization"
@@ -85,7 +100,12 @@ export function OtherOrganizationFields({
         Into another organization (with its own Org Admin token)
       </label>
       {checked && (
-        <CustomerFields customer={customer} label="OAuth Token of the target organization" name="target-token" />
+        <CustomerFields
+          customer={customer}
+          label="OAuth Token of the target organization"
+          name="target-token"
+          chosen={false}
+        />
       )}
     </>
   );

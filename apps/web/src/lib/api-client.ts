@@ -23,6 +23,18 @@ export function onUnauthorized(listener: Listener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+type RefusedListener = (sent: unknown) => void;
+const refusedListeners = new Set<RefusedListener>();
+
+/**
+ * Called when the platform refused a customer's token a call sent (401 `invalid_platform_token`), with what the
+ * call sent: the chosen customer is cleared when it was its token, whichever tool made the call.
+ */
+export function onPlatformTokenRefused(listener: RefusedListener): () => void {
+  refusedListeners.add(listener);
+  return () => refusedListeners.delete(listener);
+}
+
 function readCookie(name: string): string | undefined {
   const cookies = document.cookie.split(';').map((part) => part.trim());
   // Over https the server names its cookies with the __Host- prefix.
@@ -95,7 +107,9 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   const payload: unknown = text ? safeJson(text) : undefined;
   if (response.ok) return payload as T;
 
-  throw await failure(response.status, response.statusText, payload, options.expectUnauthorized);
+  const error = await failure(response.status, response.statusText, payload, options.expectUnauthorized);
+  if (error.code === 'invalid_platform_token') refusedListeners.forEach((listener) => listener(options.body));
+  throw error;
 }
 
 /**

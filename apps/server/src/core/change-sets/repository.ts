@@ -3,6 +3,7 @@ import { changeSetItems, changeSets, users } from '../../db/schema.js';
 import type { Db } from '../database.js';
 import { Leases, type Lease } from '../lease.js';
 import { emailOf } from '../requester.js';
+import { timelineWhere, type TimelineQuery } from '../timeline.js';
 
 export type ChangeSetRow = typeof changeSets.$inferSelect;
 export type ChangeItemRow = typeof changeSetItems.$inferSelect;
@@ -54,6 +55,23 @@ export class ChangeSetRepository {
       .orderBy(desc(changeSets.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.run, requestedBy: row.requestedBy }));
+  }
+
+  /**
+   * One organization's runs of `kinds` for its page (runs that wrote into it from another one too), newest first,
+   * with their owners and the account groups their items touched.
+   */
+  async timeline(query: TimelineQuery, kinds: string[]) {
+    const groups = sql<
+      string[]
+    >`coalesce((select array_agg(distinct ${changeSetItems.accountGroupName}) from ${changeSetItems} where ${changeSetItems.runId} = ${changeSets.id}), '{}')`;
+    return this.db
+      .select({ run: changeSets, name: users.name, email: users.email, accountGroups: groups })
+      .from(changeSets)
+      .innerJoin(users, eq(users.id, changeSets.userId))
+      .where(and(inArray(changeSets.kind, kinds), timelineWhere(query, changeSets)))
+      .orderBy(desc(changeSets.createdAt))
+      .limit(query.limit);
   }
 
   /** The user's runs of `kinds` that ended after `since` having failed, or with items that failed; newest first. */

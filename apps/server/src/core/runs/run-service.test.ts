@@ -10,6 +10,7 @@ import { RunService, type RunKind } from './run-service.js';
 /** A writing tool of its own: "rename" runs (and their undo) in one account group, items counted. */
 const RENAMES: RunKind<{ id: string; kind: string; status: string; done: number }, { id: string; kind: string }> = {
   kinds: ['rename', 'undo-rename'],
+  timeline: 'bulk',
   noun: 'rename',
   notFound: { code: 'rename_not_found', message: 'No such rename', otherTool: "That id is another tool's run." },
   summary: (row) => ({ id: row.id, kind: row.kind }),

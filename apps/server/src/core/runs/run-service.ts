@@ -1,6 +1,7 @@
-import { userMay, type SessionUser, type WorkNotification } from '@ce/contract';
+import { userMay, type SessionUser, type TimelineTool, type WorkNotification } from '@ce/contract';
 import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
 import { AppError } from '../errors.js';
+import { personOf, type SourcedEntry, type TimelineQuery } from '../timeline.js';
 import type { JobsAhead } from '../jobs-ahead.js';
 import type { JobQueue } from '../queue.js';
 import type { SealedTokens } from '../sealed-tokens.js';
@@ -37,6 +38,8 @@ export function runBasics(row: RunRow, totals: ItemTotals[]) {
 export interface RunKind<Run, Summary = never> {
   /** The kinds of change set that are this tool's runs (their undos included). */
   kinds: readonly string[];
+  /** Which tool a customer's page lists them under. */
+  timeline: TimelineTool;
   /** How the tool names one of its runs in messages: "run", "migration", "restore". */
   noun: string;
   /** A run that is not there, or not the user's: the 404's code and words. */
@@ -218,6 +221,26 @@ export class RunService<Run, Summary = never> {
       ...problem,
       source: notifications.source,
       path: notifications.path(kind),
+    }));
+  }
+
+  /** One organization's runs of this tool, for its page (a TimelineSource). */
+  get tools(): readonly TimelineTool[] {
+    return [this.kind.timeline];
+  }
+  async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
+    const { notifications, kinds, timeline } = this.kind;
+    const rows = await this.deps.repository.timeline(query, [...kinds]);
+    return rows.map(({ run, accountGroups, ...owner }) => ({
+      id: run.id,
+      tool: timeline,
+      what: notifications.label(run.kind),
+      accountGroups,
+      person: personOf(owner),
+      createdAt: run.createdAt.toISOString(),
+      status: run.status,
+      path: `${notifications.path(run.kind)}?run=${run.id}`,
+      organizationName: run.organizationName,
     }));
   }
 

@@ -23,7 +23,11 @@ export const changeSets = pgTable(
     targetTokenId: uuid('target_token_id').references(() => sealedTokens.id, { onDelete: 'set null' }),
     targetOrganizationId: text('target_organization_id'),
   },
-  (table) => [index('change_sets_user_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('change_sets_user_idx').on(table.userId, table.createdAt),
+    // A customer's page reads one organization's runs by date.
+    index('change_sets_organization_idx').on(table.organizationId, table.createdAt),
+  ],
 );
 
 /**

@@ -86,6 +86,8 @@ export const communityDashboardPushes = pgTable(
       .references(() => communityDashboards.id, { onDelete: 'cascade' }),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
     userEmail: text('user_email').notNull(),
+    /** Null on pushes made before migration 0027 (the customer's page lists the ones that name it). */
+    organizationId: text('organization_id'),
     organizationName: text('organization_name').notNull(),
     aid: text('aid').notNull(),
     accountGroupName: text('account_group_name').notNull(),
@@ -107,5 +109,8 @@ export const communityDashboardPushes = pgTable(
     attemptAt: timestamp('attempt_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('community_dashboard_pushes_dashboard_idx').on(table.dashboardId)],
+  (table) => [
+    index('community_dashboard_pushes_dashboard_idx').on(table.dashboardId),
+    index('community_dashboard_pushes_organization_idx').on(table.organizationId, table.createdAt),
+  ],
 );

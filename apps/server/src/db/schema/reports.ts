@@ -19,7 +19,11 @@ export const reportRequests = pgTable(
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     deliveryError: text('delivery_error'),
   },
-  (table) => [index('report_requests_user_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('report_requests_user_idx').on(table.userId, table.createdAt),
+    // A customer's page reads one organization's reports by date.
+    index('report_requests_organization_idx').on(table.organizationId, table.createdAt),
+  ],
 );
 
 /**

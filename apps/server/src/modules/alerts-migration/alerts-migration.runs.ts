@@ -20,6 +20,7 @@ function summary(row: RunRow, totals: ItemTotals[]): MigrationRunSummary {
     ...runFields.parse(row),
     targetOrganizationName: input.targetOrganizationName,
     sourceAccountGroupName: input.accountGroupName,
+    targetAccountGroupNames: input.targets.map((target) => target.accountGroupName),
     mode: input.options.mode,
   };
 }
@@ -27,6 +28,7 @@ function summary(row: RunRow, totals: ItemTotals[]): MigrationRunSummary {
 /** Alerts migrations as the run service serves them: a migration and its undo, with a results file. */
 export const MIGRATION_RUNS: RunKind<MigrationRun, MigrationRunSummary> = {
   kinds: MIGRATION_KINDS,
+  timeline: 'alerts-migration',
   noun: 'migration',
   notFound: { code: 'migration_not_found', message: 'No such alerts migration' },
   summary,

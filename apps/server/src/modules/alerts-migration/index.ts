@@ -24,6 +24,7 @@ export const alertsMigrationModule: AppModule = {
       alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
     );
     context.notificationSources.add(runs);
+    context.timelineSources.add(runs);
     return { migration };
   },
 };

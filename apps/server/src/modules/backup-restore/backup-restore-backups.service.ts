@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  PATHS,
   BACKUP_MESSAGES,
   backupSchema,
   userMay,
@@ -12,6 +13,7 @@ import {
 import type { PlatformClient } from '@ce/platform-client';
 import type { JobsAhead } from '../../core/jobs-ahead.js';
 import { AppError } from '../../core/errors.js';
+import { personOf, type SourcedEntry, type TimelineQuery } from '../../core/timeline.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { AuditLog } from '../audit/index.js';
@@ -116,6 +118,23 @@ export class BackupsService {
     });
     const ahead = await this.deps.jobsAhead(rows);
     return rows.map((row) => toApi(row, ahead));
+  }
+
+  /** One organization's backups, for its page (a TimelineSource). */
+  readonly tools = ['backups'] as const;
+  async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
+    const rows = await this.deps.repository.timeline(query);
+    return rows.map(({ backup, ...owner }) => ({
+      id: backup.id,
+      tool: 'backups',
+      what: backup.origin === 'upload' ? 'Backup (uploaded archive)' : 'Backup',
+      accountGroups: [backup.accountGroupName],
+      person: personOf(owner),
+      createdAt: backup.createdAt.toISOString(),
+      status: backup.status,
+      path: PATHS.backupRestore,
+      organizationName: backup.organizationName,
+    }));
   }
 
   private async visible(user: SessionUser, id: string): Promise<BackupRow> {

@@ -42,6 +42,7 @@ const droppedOf = (details: Record<string, unknown> | null) => droppedSchema.par
 /** Restores as the run service serves them: a restore and its undo, with a results file (no list). */
 export const RESTORE_RUNS: RunKind<RestoreRun> = {
   kinds: RESTORE_KINDS,
+  timeline: 'restores',
   noun: 'restore',
   notFound: { code: 'restore_not_found', message: 'No such restore' },
   run(row, items, totals) {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, lt, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../core/database.js';
+import { timelineWhere, type TimelineQuery } from '../../core/timeline.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
 import { backupChunks, backupItems, backups, changeSets, users } from '../../db/schema.js';
@@ -218,6 +219,17 @@ export class BackupsRepository {
       .orderBy(query.direction === 'asc' ? asc(column) : desc(column), desc(backups.id))
       .limit(query.limit);
     return rows.map((row) => ({ ...row.backup, requestedBy: row.requestedBy }));
+  }
+
+  /** One organization's backups for its page (uploads under way left out), newest first, with their owners. */
+  async timeline(query: TimelineQuery) {
+    return this.db
+      .select({ backup: backups, name: users.name, email: users.email })
+      .from(backups)
+      .innerJoin(users, eq(users.id, backups.userId))
+      .where(and(ne(backups.status, UPLOADING), timelineWhere(query, backups)))
+      .orderBy(desc(backups.createdAt))
+      .limit(query.limit);
   }
 
   requesterEmail(userId: string): Promise<string> {

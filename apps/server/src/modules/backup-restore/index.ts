@@ -57,6 +57,7 @@ export const backupRestoreModule: AppModule = {
     context.jobs.onStarted.add((embedded) => backupJob.recoverOrphans(embedded));
     context.changeSetKinds.add(restoreChangeSets(repository, config.backupArchives));
     context.notificationSources.add(backupRestoreNotifications(repository, runs));
+    context.timelineSources.add(backups, runs);
     return { backups, backupJob };
   },
 };

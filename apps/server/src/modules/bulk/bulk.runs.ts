@@ -52,6 +52,7 @@ function summaryToApi(row: RunRow, totals: ItemTotals[]): BulkRunSummary {
 /** The bulk tools' runs as the run service serves them: tests, agents, labels, users, and the undo of tests. */
 export const BULK_RUNS: RunKind<BulkRun, BulkRunSummary> = {
   kinds: BULK_RUN_KINDS,
+  timeline: 'bulk',
   noun: 'run',
   notFound: {
     code: 'run_not_found',

@@ -24,6 +24,7 @@ export const bulkModule: AppModule = {
     routes,
     changeSetKinds,
     notificationSources,
+    timelineSources,
   }) {
     const customer = services.get('customer');
     const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, BULK_RUNS);
@@ -31,6 +32,7 @@ export const bulkModule: AppModule = {
     routes.add((app) => app.register(bulkRoutes, { bulk }));
     changeSetKinds.add(bulkChangeSets(services.get('usage')));
     notificationSources.add(runs);
+    timelineSources.add(runs);
     return { bulk };
   },
 };

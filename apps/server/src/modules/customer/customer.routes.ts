@@ -5,19 +5,39 @@ import {
   apiErrorSchema,
   budgetWaitParamsSchema,
   budgetWaitSchema,
+  customerTimelineParamsSchema,
+  customerTimelineQuerySchema,
+  customerTimelineSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import type { BudgetWaits } from '../../core/budget-waits.js';
+import type { CustomerTimelineService } from './customer-timeline.service.js';
 import type { CustomerService } from './customer.service.js';
 
 /**
  * The one read every tool that takes a customer's token starts with, and how long a person's request still
  * waits for the customer's API budget.
  */
-export const customerRoutes: FastifyPluginAsyncZod<{ customer: CustomerService; waits: BudgetWaits }> = async (
-  app,
-  { customer, waits },
-) => {
+export const customerRoutes: FastifyPluginAsyncZod<{
+  customer: CustomerService;
+  waits: BudgetWaits;
+  timeline: CustomerTimelineService;
+}> = async (app, { customer, waits, timeline }) => {
+  app.get(
+    '/api/customers/:organizationId/timeline',
+    {
+      schema: {
+        operationId: 'getCustomerTimeline',
+        tags: ['customer'],
+        summary:
+          "Everything done for one organization through the toolkit, newest first: the caller's own, or everyone's",
+        params: customerTimelineParamsSchema,
+        querystring: customerTimelineQuerySchema,
+        response: { 200: customerTimelineSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request) => timeline.timeline(requireUser(request), request.params.organizationId, request.query),
+  );
   app.get(
     '/api/budget-waits/:requestId',
     {

@@ -6,8 +6,10 @@ import {
   communityDashboardReviews,
   communityDashboards,
   communityDashboardVotes,
+  users,
 } from '../../db/schema.js';
 import type { Db } from '../../core/database.js';
+import { timelineWhere, type TimelineQuery } from '../../core/timeline.js';
 import type { StoredScreenshot } from './screenshots.js';
 
 export type PushRow = typeof communityDashboardPushes.$inferSelect;
@@ -162,6 +164,19 @@ export class DashboardsRepository {
       .update(communityDashboards)
       .set({ status, reviewComment: comment, reviewerEmail, reviewedAt: new Date() })
       .where(eq(communityDashboards.id, id));
+  }
+
+  /** One organization's pushes for its page (those made since they name it), newest first, with their titles. */
+  async pushTimeline(query: TimelineQuery) {
+    const pushes = communityDashboardPushes;
+    return this.db
+      .select({ push: pushes, title: communityDashboards.title, name: users.name })
+      .from(pushes)
+      .innerJoin(communityDashboards, eq(communityDashboards.id, pushes.dashboardId))
+      .leftJoin(users, eq(users.id, pushes.userId))
+      .where(timelineWhere(query, pushes))
+      .orderBy(desc(pushes.createdAt))
+      .limit(query.limit);
   }
 
   async recordPush(row: typeof communityDashboardPushes.$inferInsert): Promise<void> {

@@ -175,6 +175,7 @@ export class DashboardsService {
       dashboardId: id,
       userId: user.id,
       userEmail: user.email,
+      organizationId: summary.organizationId,
       organizationName: summary.organizationName,
       aid: request.aid,
       accountGroupName: summary.accountGroupName,
@@ -299,6 +300,7 @@ export class DashboardsService {
     const remap = planRemap(row.template, asGroupObjects(row.references), target);
     const summary = {
       title: row.title,
+      organizationId: scope.organization.id,
       organizationName: scope.organization.name,
       accountGroupName: scope.accountGroupName(request.aid),
       widgetCount: remap.body.widgets.length,

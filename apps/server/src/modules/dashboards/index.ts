@@ -3,6 +3,7 @@ import type { AppModule } from '../../core/modules.js';
 import { DashboardsRepository } from './dashboards.repository.js';
 import { dashboardsRoutes } from './dashboards.routes.js';
 import { DashboardsService } from './dashboards.service.js';
+import { pushTimeline } from './push-timeline.js';
 
 /** The clone form's files and limits (the original calls read theirs with them). */
 export { CLONE_UPLOAD_FORM } from './dashboards.routes.js';
@@ -15,15 +16,17 @@ declare module '../../core/modules.js' {
 
 export const dashboardsModule: AppModule = {
   name: 'dashboards',
-  async register({ db, platform, services, routes }) {
+  async register({ db, platform, services, routes, timelineSources }) {
+    const repository = new DashboardsRepository(db);
     const dashboards = new DashboardsService({
-      repository: new DashboardsRepository(db),
+      repository,
       platform,
       customer: services.get('customer'),
       usage: services.get('usage'),
       audit: services.get('audit'),
     });
     routes.add((app) => app.register(dashboardsRoutes, { dashboards }));
+    timelineSources.add(pushTimeline(repository));
     return { dashboards };
   },
 };

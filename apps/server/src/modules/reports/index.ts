@@ -43,6 +43,7 @@ export const reportsModule: AppModule = {
     context.jobs.add(...reportJobs.jobs(config.retentionDays));
     context.jobs.onStarted.add((embedded) => reportJobs.recoverOrphans(embedded));
     context.notificationSources.add(reports);
+    context.timelineSources.add(reports);
     return { reports, reportJobs };
   },
 };

@@ -2,6 +2,7 @@ import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
 import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
+import { timelineWhere, type TimelineQuery } from '../../core/timeline.js';
 import { reportArtifacts, reportReads, reportRequests, users } from '../../db/schema.js';
 import type { ReportArtifactFile } from './report-generator.js';
 import { emailOf } from '../../core/requester.js';
@@ -59,6 +60,17 @@ export class ReportsRepository {
       .orderBy(desc(reportRequests.createdAt))
       .limit(options.limit);
     return rows.map((row) => ({ ...row.report, requestedBy: row.requestedBy }));
+  }
+
+  /** One organization's reports for its page, newest first, with their owners. */
+  async timeline(query: TimelineQuery) {
+    return this.db
+      .select({ report: reportRequests, name: users.name, email: users.email })
+      .from(reportRequests)
+      .innerJoin(users, eq(users.id, reportRequests.userId))
+      .where(timelineWhere(query, reportRequests))
+      .orderBy(desc(reportRequests.createdAt))
+      .limit(query.limit);
   }
 
   /**

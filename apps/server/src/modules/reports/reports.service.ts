@@ -20,6 +20,7 @@ import {
 } from '@ce/contract';
 import { requireCapability } from '../../core/access.js';
 import { AppError } from '../../core/errors.js';
+import { personOf, type SourcedEntry, type TimelineQuery } from '../../core/timeline.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { CustomerService } from '../customer/customer.service.js';
@@ -224,6 +225,26 @@ export class ReportsService {
           message: `${row.organizationName}: ${row.deliveryError ?? 'Webex delivery failed'}. Its files are in My Reports.`,
         },
       ];
+    });
+  }
+
+  /** One organization's reports, for its page (a TimelineSource). */
+  readonly tools = ['reports'] as const;
+  async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
+    const rows = await this.deps.repository.timeline(query);
+    return rows.map(({ report, ...owner }) => {
+      const kind = reportKindSchema.safeParse(report.kind);
+      return {
+        id: report.id,
+        tool: 'reports',
+        what: kind.success ? `${REPORT_KINDS[kind.data].label} report` : 'Report',
+        accountGroups: report.accountGroups.map((group) => group.accountGroupName),
+        person: personOf(owner),
+        createdAt: report.createdAt.toISOString(),
+        status: report.status,
+        path: `${PATHS.reports}?report=${report.id}`,
+        organizationName: report.organizationName,
+      };
     });
   }
 

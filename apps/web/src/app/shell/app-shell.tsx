@@ -13,19 +13,64 @@ import { SideMenu } from './side-menu';
 
 const isDesktop = () => window.innerWidth >= DESKTOP_BREAKPOINT_PX;
 
+/**
+ * Whether the menu is open, and whether it slides over the page (below the desktop breakpoint: the page keeps its
+ * width under it). Over the page it closes on navigation, on Escape (focus back on the menu button) and on a tap
+ * outside it.
+ */
+function useMenu() {
+  const [desktop, setDesktop] = useState(isDesktop);
+  const [isOpen, setOpen] = useState(isDesktop);
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    const query = window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`);
+    const handleChange = (event: MediaQueryListEvent) => {
+      setDesktop(event.matches);
+      setOpen(event.matches);
+    };
+    query.addEventListener('change', handleChange);
+    return () => query.removeEventListener('change', handleChange);
+  }, []);
+
+  const overlay = !desktop && isOpen;
+  const [openedAt, setOpenedAt] = useState(pathname);
+  if (overlay && openedAt !== pathname) {
+    setOpenedAt(pathname);
+    setOpen(false);
+  } else if (!overlay && openedAt !== pathname) setOpenedAt(pathname);
+
+  useEffect(() => {
+    if (!overlay) return;
+    const toggle = () => document.querySelector<HTMLElement>('[aria-controls="side-menu"]');
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      toggle()?.focus();
+    };
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target;
+      if (!(target instanceof Node)) return;
+      if (document.getElementById('side-menu')?.contains(target) || toggle()?.contains(target)) return;
+      setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [overlay]);
+
+  return { isOpen, overlay, toggle: () => setOpen((open) => !open), open: () => setOpen(true) };
+}
+
 /** The guarded home area: no user -> /login (remembering where the user was going). */
 export function AppShell() {
   const session = useSession();
   const location = useLocation();
   const logout = useLogout();
-  const [isMenuOpen, setMenuOpen] = useState(isDesktop);
-
-  useEffect(() => {
-    const query = window.matchMedia(`(min-width: ${DESKTOP_BREAKPOINT_PX}px)`);
-    const handleChange = (event: MediaQueryListEvent) => setMenuOpen(event.matches);
-    query.addEventListener('change', handleChange);
-    return () => query.removeEventListener('change', handleChange);
-  }, []);
+  const menu = useMenu();
 
   // The signed-in user could not be read (the server or the network failed, not a 401): say so, and offer
   // to try again rather than sending a user who may well be signed in to the sign-in page.
@@ -66,13 +111,14 @@ export function AppShell() {
         user={user}
         isLoggingOut={logout.isPending}
         onLogout={() => logout.mutate()}
-        onToggleMenu={() => setMenuOpen((open) => !open)}
-        isMenuOpen={isMenuOpen}
+        onToggleMenu={menu.toggle}
+        isMenuOpen={menu.isOpen}
       />
-      <div className="flex min-h-0 flex-1">
-        <SideMenu user={user} isOpen={isMenuOpen} onRequestOpen={() => setMenuOpen(true)} />
+      <div className="relative flex min-h-0 flex-1">
+        <SideMenu user={user} isOpen={menu.isOpen} overlay={menu.overlay} onRequestOpen={menu.open} />
+        {menu.overlay && <div aria-hidden="true" className="absolute inset-0 left-16 z-30 bg-slate-900/30" />}
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the page scrolls here: the keyboard reaches it even on a page with nothing else to focus (the dashboard). */}
-        <main tabIndex={0} className="min-w-0 flex-1 overflow-y-auto p-6">
+        <main tabIndex={0} className="min-w-0 flex-1 overflow-y-auto p-4 md:p-6">
           <BudgetWaitNotice page />
           {userCanOpen(user, location.pathname) ? (
             <Suspense fallback={<Spinner label="Loading the page" className="h-6 w-6" />}>

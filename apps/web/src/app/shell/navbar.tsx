@@ -1,5 +1,6 @@
 import { ROLE_BADGES, type SessionUser } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
+import { CustomerSwitcher } from '../../features/customers/components/customer-switcher';
 import { FeedbackButton } from '../../features/feedback/components/feedback-dialog';
 
 export interface NavbarProps {
@@ -52,6 +53,7 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
             {user.role}
           </span>
         )}
+        <CustomerSwitcher />
         <FeedbackButton />
         <button
           type="button"

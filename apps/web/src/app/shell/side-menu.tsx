@@ -9,6 +9,8 @@ import { GROUP_ICONS, LINK_ICONS } from './menu-icons';
 export interface SideMenuProps {
   user: SessionUser;
   isOpen: boolean;
+  /** Open over the page (a phone's width): it slides over the page instead of narrowing it. */
+  overlay?: boolean;
   onRequestOpen: () => void;
 }
 
@@ -84,7 +86,7 @@ function MenuItem({ link, isOpen }: { link: MenuLink; isOpen: boolean }) {
  * expand on click, Enter or Space; the group holding the current page is open unless the user closed
  * it. What a role sees comes from the contract's menu and role matrix, the same ones the server enforces.
  */
-export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
+export function SideMenu({ user, isOpen, overlay = false, onRequestOpen }: SideMenuProps) {
   const { pathname } = useLocation();
   // Only what the user chose; a group not chosen is open when it holds the current page.
   const [chosen, setChosen] = useState<Partial<Record<MenuGroup['id'], boolean>>>({});
@@ -96,13 +98,18 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
     setChosen((current) => ({ ...current, [group.id]: !isGroupOpen(group) || !isOpen }));
   };
 
-  return (
+  const place = overlay
+    ? 'absolute inset-y-0 left-0 z-40 w-64 overflow-y-auto shadow-xl'
+    : isOpen
+      ? 'w-64 overflow-y-auto'
+      : 'relative z-20 w-16 overflow-visible';
+  const menu = (
     <nav
       id="side-menu"
       aria-label="Main menu"
       data-state={isOpen ? 'open' : 'collapsed'}
       // Collapsed, nothing clips the tooltips beside the icons; open, the menu scrolls when it is long.
-      className={`${isOpen ? 'w-64 overflow-y-auto' : 'relative z-20 w-16 overflow-visible'} shrink-0 border-r border-slate-200 bg-white p-2 transition-[width] duration-200`}
+      className={`${place} shrink-0 border-r border-slate-200 bg-white p-2 transition-[width] duration-200`}
     >
       <ul className="space-y-1">
         {TOP_LINKS.filter((link) => userCan(user, link.capability)).map((link) => (
@@ -164,5 +171,14 @@ export function SideMenu({ user, isOpen, onRequestOpen }: SideMenuProps) {
         ))}
       </ul>
     </nav>
+  );
+  // Over the page, the collapsed menu's place stays: the page keeps its width and does not move.
+  return overlay ? (
+    <>
+      <div aria-hidden="true" className="w-16 shrink-0 border-r border-slate-200 bg-white" />
+      {menu}
+    </>
+  ) : (
+    menu
   );
 }

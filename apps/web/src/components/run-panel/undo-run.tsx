@@ -97,6 +97,8 @@ export function UndoRun({
                   recent={token.recent && { list: token.recent, pick: (value) => type(index, value) }}
                   value={typed[index] ?? ''}
                   onChange={(event) => type(index, event.target.value)}
+                  // The run's own organization may be the chosen customer; a second organization's is not.
+                  customer={index === 0}
                 />
               ),
           )}

@@ -23,11 +23,17 @@ export interface DataTableProps<T> {
   /** Shows a search box filtering every column. */
   filterLabel?: string;
   initialSorting?: SortingState;
-  /** Attributes of each row (test ids, a state for styles and tests, a highlight). */
+  /** Attributes of each row (test ids, a state for styles and tests; `data-highlight="true"` marks it). */
   rowProps?: (row: T) => HTMLAttributes<HTMLTableRowElement> & { [data: `data-${string}`]: string | undefined };
   getRowId?: (row: T) => string;
   /** Pixels: the rows scroll under a header that stays in view. Without it the table is as tall as its rows. */
   maxHeight?: number;
+}
+
+/** A column's heading in words, naming each of its cells where rows are stacked (a phone's width). */
+function headingOf<T>(column: ColumnDef<T, unknown>): string | undefined {
+  const heading = column.header;
+  return typeof heading === 'string' && heading.trim() ? heading : undefined;
 }
 
 /** Past this many rows (in a table with a maxHeight) only the rows in view are in the page. */
@@ -96,7 +102,7 @@ export function DataTable<T>({
         className={`overflow-x-auto rounded-lg border border-slate-200 bg-white ${maxHeight === undefined ? '' : 'overflow-y-auto'}`}
         style={maxHeight === undefined ? undefined : { maxHeight }}
       >
-        <table className="w-full text-left text-sm" aria-label={label}>
+        <table className="stacked-table w-full text-left text-sm" aria-label={label}>
           <thead className={`bg-slate-50 text-slate-600 ${maxHeight === undefined ? '' : 'sticky top-0 z-10'}`}>
             {table.getHeaderGroups().map((group) => (
               <tr key={group.id}>
@@ -145,9 +151,13 @@ export function DataTable<T>({
               <>
                 {before > 0 && <tr aria-hidden="true" style={{ height: before }} />}
                 {shown.map((row) => (
-                  <tr key={row.id} className="border-t border-slate-100 align-top" {...rowProps?.(row.original)}>
+                  <tr
+                    key={row.id}
+                    className="border-t border-slate-100 align-top data-[highlight=true]:bg-brand-50"
+                    {...rowProps?.(row.original)}
+                  >
                     {row.getVisibleCells().map((cell) => (
-                      <td key={cell.id} className="px-3 py-2">
+                      <td key={cell.id} className="px-3 py-2" data-label={headingOf(cell.column.columnDef)}>
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </td>
                     ))}

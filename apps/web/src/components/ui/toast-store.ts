@@ -7,6 +7,14 @@ export interface Toast {
   title?: string;
   timeout: number;
   endsWithSession: boolean;
+  /** Where the news is: a page of the app ("Open in My Reports"). */
+  link?: ToastLink;
+}
+
+export interface ToastLink {
+  /** A path of the app. */
+  to: string;
+  label: string;
 }
 
 export interface ToastOptions {
@@ -15,6 +23,7 @@ export interface ToastOptions {
   timeout?: number;
   /** About the signed-in user's own work: it goes when their session ends (sign-out, expiry, another user). */
   endsWithSession?: boolean;
+  link?: ToastLink;
 }
 
 type Listener = () => void;
@@ -41,6 +50,7 @@ export function createToastStore(schedule: typeof setTimeout = setTimeout) {
       title: options.title,
       timeout: options.timeout ?? TOAST_TIMEOUT_MS[type],
       endsWithSession: options.endsWithSession ?? false,
+      ...(options.link ? { link: options.link } : {}),
     };
     toasts = [...toasts, toast];
     emit();

@@ -13,10 +13,12 @@ const STYLES: Record<ToastType, string> = {
 
 export interface ToasterProps {
   store?: ToastStore;
+  /** Opens a toast's link inside the app (the router's navigate); without it the link loads the page. */
+  navigate?: (to: string) => void;
 }
 
 /** Shows the store's toasts in a live region, so screen readers announce them. Errors interrupt; others wait. */
-export function Toaster({ store = defaultStore }: ToasterProps) {
+export function Toaster({ store = defaultStore, navigate }: ToasterProps) {
   const toasts = useSyncExternalStore(store.subscribe, store.getSnapshot);
   return (
     <section
@@ -36,6 +38,20 @@ export function Toaster({ store = defaultStore }: ToasterProps) {
             <div className="flex-1">
               {item.title && <p className="font-semibold">{item.title}</p>}
               <p className="text-sm">{item.message}</p>
+              {item.link && (
+                <a
+                  href={item.link.to}
+                  className="mt-1 inline-block text-sm font-semibold underline"
+                  onClick={(event) => {
+                    if (!navigate || event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                    event.preventDefault();
+                    store.dismiss(item.id);
+                    navigate(item.link?.to ?? '/');
+                  }}
+                >
+                  {item.link.label}
+                </a>
+              )}
             </div>
             <button
               type="button"

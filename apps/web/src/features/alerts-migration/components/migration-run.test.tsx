@@ -35,6 +35,7 @@ const finishedRun = (changes: Partial<MigrationRun>): MigrationRun => ({
   undoOf: null,
   undoneBy: null,
   sourceAccountGroupName: 'EMEA',
+  targetAccountGroupNames: ['APAC'],
   targetOrganizationName: null,
   mode: 'copy',
   ...changes,
@@ -83,7 +84,7 @@ describe('the migration panel', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Undo Migration' }));
     const dialog = screen.getByRole('dialog', { name: 'Undo Migration' });
-    expect(dialog.textContent).toContain('Deletes the rules and windows this migration created');
+    expect(dialog.textContent).toContain('This deletes the 1 rule or window it created in EMEA. Nothing else changes.');
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetched.mock.calls.filter(([url]) => String(url).endsWith('/undo'))).toEqual([]);

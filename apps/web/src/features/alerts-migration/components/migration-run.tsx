@@ -1,5 +1,6 @@
 import { isFinished, type ChangeSetItem, type MigrationRun } from '@ce/contract';
 import { actionColumn, OUTCOME_COLUMNS } from '../../../components/run-panel/change-set-columns';
+import { undoWords } from '../../../components/run-panel/undo-words';
 import { Button } from '../../../components/ui/button';
 import type { ColumnDef } from '../../../components/ui/data-table';
 import { changeSetEndToast } from '../../../components/ui/run-end-toast';
@@ -93,8 +94,7 @@ export function MigrationRunPanel({
             finished && run.kind === 'alerts-migration' && !run.undoneBy && run.totals.done > 0
               ? {
                   label: 'Undo Migration',
-                  description:
-                    'Deletes the rules and windows this migration created, puts back the definitions it replaced, and brings back the rules a move deleted.',
+                  description: undoWords(run.items, 'rule or window'),
                   confirmLabel: 'Undo Migration',
                   busyLabel: 'Starting the undo',
                   tokens: [

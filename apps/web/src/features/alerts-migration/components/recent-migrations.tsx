@@ -14,8 +14,15 @@ export function RecentMigrations({ onOpen }: { onOpen: (id: string) => void }) {
           <li key={run.id} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
             <Button variant="link" onClick={() => onOpen(run.id)}>
               {run.kind === 'undo-alerts-migration' ? 'Undo' : `${run.mode === 'move' ? 'Move' : 'Copy'}`} from{' '}
-              {run.sourceAccountGroupName}
+              {run.sourceAccountGroupName} to {run.targetAccountGroupNames.join(', ')}
             </Button>
+            <span className="text-slate-600" data-testid="run-where">
+              {run.organizationName}
+              {run.targetOrganizationName && run.targetOrganizationName !== run.organizationName
+                ? ` → ${run.targetOrganizationName}`
+                : ''}{' '}
+              · by {run.requestedBy}
+            </span>
             <span className="text-slate-500">{new Date(run.createdAt).toLocaleString()}</span>
             <Badge tone={run.status === 'failed' ? 'danger' : run.status === 'done' ? 'success' : 'sky'}>
               {run.status}

@@ -1,6 +1,8 @@
+import { useState } from 'react';
 import type { RestorePlan } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
 
 /** What the restore would do, item by item (create, update, unchanged, delete, or cannot and why), and Apply. */
 export function RestorePlanView({
@@ -12,6 +14,8 @@ export function RestorePlanView({
   starting: boolean;
   onApply: () => void;
 }) {
+  const [confirming, setConfirming] = useState(false);
+  const close = () => setConfirming(false);
   return (
     <div className="space-y-2">
       <table className="w-full text-left text-sm" aria-label="Restore plan">
@@ -43,9 +47,54 @@ export function RestorePlanView({
           ))}
         </tbody>
       </table>
-      <Button variant="primary" busy={starting} busyLabel="Starting" onClick={onApply}>
+      <Button variant="primary" busy={starting} busyLabel="Starting" onClick={() => setConfirming(true)}>
         Apply Restore
       </Button>
+      <Dialog
+        title={`Restore into ${plan.accountGroupName}?`}
+        isOpen={confirming}
+        onClose={close}
+        width="max-w-lg"
+        footer={
+          <>
+            <Button data-autofocus onClick={close}>
+              Cancel
+            </Button>
+            <Button
+              variant="danger"
+              busy={starting}
+              busyLabel="Starting"
+              onClick={() => {
+                close();
+                onApply();
+              }}
+            >
+              Restore now
+            </Button>
+          </>
+        }
+      >
+        <p>{restoreSummary(plan)}</p>
+        <p className="mt-2 text-sm text-slate-600">The restore can be undone from its results.</p>
+      </Dialog>
     </div>
   );
+}
+
+/** What applying a plan writes, in words: "This creates 2 items, updates 1 and deletes 1 in Acme - APAC Offices." */
+export function restoreSummary(plan: RestorePlan): string {
+  const count = (status: RestorePlan['steps'][number]['status']) =>
+    plan.steps.filter((step) => step.status === status).length;
+  const said = (
+    [
+      ['creates', count('create')],
+      ['updates', count('update')],
+      ['deletes', count('delete')],
+    ] as const
+  )
+    .filter(([, n]) => n > 0)
+    .map(([verb, n], index) => `${verb} ${n}${index === 0 ? (n === 1 ? ' item' : ' items') : ''}`);
+  if (said.length === 0) return `Nothing changes in ${plan.accountGroupName}.`;
+  const words = said.length === 1 ? said.join('') : `${said.slice(0, -1).join(', ')} and ${said.at(-1) ?? ''}`;
+  return `This ${words} in ${plan.accountGroupName}.`;
 }

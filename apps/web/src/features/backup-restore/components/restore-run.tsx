@@ -3,6 +3,7 @@ import { actionColumn, OUTCOME_COLUMNS } from '../../../components/run-panel/cha
 import type { ColumnDef } from '../../../components/ui/data-table';
 import { changeSetEndToast } from '../../../components/ui/run-end-toast';
 import { RunPanel } from '../../../components/run-panel/run-panel';
+import { undoWords } from '../../../components/run-panel/undo-words';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { restoreResultsUrl, useRestore, useUndoRestore } from '../api/restore';
 
@@ -70,7 +71,7 @@ export function RestoreRunPanel({
             finished && run.kind === 'restore' && !run.undoneBy && run.totals.done > 0
               ? {
                   label: 'Undo Restore',
-                  description: 'Deletes what this restore created and puts back what it changed or deleted.',
+                  description: undoWords(run.items),
                   confirmLabel: 'Undo Restore',
                   busyLabel: 'Starting the undo',
                   tokens: [

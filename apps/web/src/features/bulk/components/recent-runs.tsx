@@ -7,6 +7,10 @@ export interface RecentRunsProps {
   onOpen: (runId: string) => void;
 }
 
+/** Which groups a run wrote into: their names, the first three and how many more. */
+const groupNames = (names: string[]) =>
+  names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+
 /** The user's last runs of a tool, so one started earlier (or elsewhere) can be followed or undone. */
 export function RecentRuns({ view, onOpen }: RecentRunsProps) {
   const { data: runs } = useBulkRuns(view);
@@ -25,9 +29,9 @@ export function RecentRuns({ view, onOpen }: RecentRunsProps) {
               className="flex w-full flex-wrap items-center gap-x-3 px-3 py-2 text-left hover:bg-slate-50"
             >
               <span className="font-medium">{BULK_RUN_LABELS[run.kind]}</span>
-              <span className="text-slate-600">
-                {run.organizationName} · {run.accountGroups.length}{' '}
-                {run.accountGroups.length === 1 ? 'group' : 'groups'}
+              <span className="text-slate-600" data-testid="run-where">
+                {run.organizationName} · {groupNames(run.accountGroups.map((group) => group.accountGroupName))} · by{' '}
+                {run.requestedBy}
               </span>
               <span className="text-slate-600">
                 {run.totals.done} done, {run.totals.failed} failed, {run.totals.skipped} skipped of {run.totals.total}

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type GroupDashboard } from '@ce/contract';
+import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, PATHS, type GroupDashboard } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Select, TextArea } from '../../../components/ui/field';
@@ -126,8 +126,13 @@ export function CloneForm() {
           onProgress: setProgress,
         },
         {
-          onSuccess: () => {
-            toast.success(DASHBOARD_MESSAGES.stored);
+          onSuccess: (stored) => {
+            toast.success(DASHBOARD_MESSAGES.stored, {
+              link: {
+                to: `${PATHS.dashboards}?dashboard=${encodeURIComponent(stored.id)}`,
+                label: 'See it in the gallery',
+              },
+            });
             reset();
           },
           onError: (error) => {

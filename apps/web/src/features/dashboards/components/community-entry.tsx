@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, type CommunityDashboard, type DashboardStatus } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -27,6 +28,8 @@ export interface CommunityEntryProps {
 
 /** One gallery entry: what it is, who sent it, its status and votes; expanded, its screenshots and JSON. */
 export function CommunityEntry({ dashboard, canReview, onJson, onPush }: CommunityEntryProps) {
+  // The entry a link opened (?dashboard=<id>, "See it in the gallery" after a clone) is marked and in view.
+  const opened = useSearchParams()[0].get('dashboard') === dashboard.id;
   const [expanded, setExpanded] = useState(false);
   const [image, setImage] = useState<number | null>(null);
   const vote = useVote({ errorMessage: () => DASHBOARD_MESSAGES.voteFailed });
@@ -44,7 +47,12 @@ export function CommunityEntry({ dashboard, canReview, onJson, onPush }: Communi
   };
 
   return (
-    <li aria-labelledby={headingId} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <li
+      ref={opened ? (element) => element?.scrollIntoView({ block: 'center' }) : undefined}
+      aria-labelledby={headingId}
+      aria-current={opened ? 'true' : undefined}
+      className={`rounded-lg border bg-white p-4 shadow-sm ${opened ? 'border-brand-600 ring-2 ring-brand-600' : 'border-slate-200'}`}
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="min-w-0 space-y-1">
           <div className="flex flex-wrap items-center gap-2">

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { communityQueryKey } from '../api/community-dashboards';
@@ -19,7 +20,15 @@ export interface DashboardManagerProps {
  * the clone form and the community list are shown one at a time, and opening the list reloads it.
  */
 export function DashboardManager({ onDashboardReport, canReview }: DashboardManagerProps) {
-  const [view, setView] = useState<View>('intro');
+  const [params] = useSearchParams();
+  // A link to one community dashboard (?dashboard=<id>, after a clone) opens the list with it in view.
+  const linked = params.get('dashboard');
+  const [view, setView] = useState<View>(linked ? 'community' : 'intro');
+  const [shownLink, setShownLink] = useState(linked);
+  if (linked !== shownLink) {
+    setShownLink(linked);
+    if (linked) setView('community');
+  }
   const queryClient = useQueryClient();
   const openCommunity = () => {
     setView('community');

@@ -1,3 +1,4 @@
+import { MessageSquare } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { useLocation } from 'react-router';
 import { FEEDBACK_LIMITS, FEEDBACK_MESSAGES } from '@ce/contract';
@@ -56,12 +57,14 @@ export function FeedbackButton() {
 
   return (
     <>
+      {/* On a phone, an icon named like the words it stands for. */}
       <button
         type="button"
         onClick={() => setOpen(true)}
-        className="hidden shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 sm:inline"
+        className="shrink-0 whitespace-nowrap rounded-md p-1.5 text-sm text-slate-700 hover:bg-slate-100 sm:px-3"
       >
-        Tell the team
+        <MessageSquare aria-hidden="true" className="h-5 w-5 sm:hidden" />
+        <span className="max-sm:sr-only">Tell the team</span>
       </button>
       <Dialog
         title="Feedback for the CE Toolkit team"

@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { REPORT_KINDS, type ReportRequest } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { JobLine } from '../../../components/ui/job-line';
@@ -118,6 +119,8 @@ function FilesCell({ report, rerunning, onRerun }: { report: ReportRequest; reru
 /** The user's report requests with live progress, errors in plain words, downloads and 'Run again'. */
 export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
   const [scope, setScope] = useState<'mine' | 'all'>('mine');
+  // The report a link opened (?report=<id>, "Open in My Reports" after a request): its row is marked.
+  const opened = useSearchParams()[0].get('report');
   const [rerunning, setRerunning] = useState<string | null>(null);
   const reports = useReports(scope);
 
@@ -205,7 +208,12 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
               ? 'The reports could not be loaded.'
               : 'No report requested yet. Open a report tool to request one.'
         }
-        rowProps={(report) => ({ 'data-testid': 'report-row', 'data-status': report.status })}
+        rowProps={(report) => ({
+          'data-testid': 'report-row',
+          'data-status': report.status,
+          'data-highlight': report.id === opened ? 'true' : undefined,
+          'aria-current': report.id === opened ? 'true' : undefined,
+        })}
       />
     </section>
   );

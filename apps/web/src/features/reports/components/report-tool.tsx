@@ -1,7 +1,8 @@
 import { useCallback, useState } from 'react';
-import type { ReportKind } from '@ce/contract';
+import { Link } from 'react-router';
+import type { ReportKind, ReportRequest } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
-import { ReportWizard } from './report-wizard';
+import { reportLink, ReportWizard } from './report-wizard';
 
 export interface ReportButton {
   mission: ReportKind;
@@ -20,6 +21,7 @@ export interface ReportToolProps {
 /** A report tool page: each button opens the shared wizard with its mission. */
 export function ReportTool({ title, description, badge, buttons }: ReportToolProps) {
   const [open, setOpen] = useState<ReportButton | null>(null);
+  const [requested, setRequested] = useState<{ report: ReportRequest; label: string } | null>(null);
   const close = useCallback(() => setOpen(null), []);
   return (
     <section className="max-w-3xl space-y-4">
@@ -38,7 +40,26 @@ export function ReportTool({ title, description, badge, buttons }: ReportToolPro
           </Button>
         ))}
       </div>
-      <ReportWizard mission={open?.mission ?? null} title={open?.wizardTitle ?? open?.label ?? ''} onClose={close} />
+      {requested && <RequestedLine {...requested} />}
+      <ReportWizard
+        mission={open?.mission ?? null}
+        title={open?.wizardTitle ?? open?.label ?? ''}
+        onClose={close}
+        onSubmitted={(report) => setRequested({ report, label: open?.label ?? 'The report' })}
+      />
     </section>
+  );
+}
+
+/** Where the report just requested went: the job's queue, then Webex and My Reports. */
+function RequestedLine({ report, label }: { report: ReportRequest; label: string }) {
+  const link = reportLink(report.id);
+  return (
+    <p role="status" className="rounded-lg border border-green-300 bg-green-50 px-4 py-2 text-sm text-slate-900">
+      {label}: requested for {report.organizationName}. It runs in the background; Webex tells you when it is ready.{' '}
+      <Link to={link.to} className="font-semibold text-brand-800 underline">
+        {link.label}
+      </Link>
+    </p>
   );
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
-import { REPORT_KINDS, REPORT_TOASTS, type ReportRequest } from '@ce/contract';
+import { PATHS, REPORT_KINDS, REPORT_TOASTS, type ReportRequest } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Stepper } from '../../../components/ui/stepper';
@@ -41,6 +41,12 @@ const TOKEN_CHECK_ERRORS = { errorMessage: () => INVALID_TOKEN };
  * one component per step. Next only when the step is valid (Enter in a field does the same); closing, by
  * any means, resets everything.
  */
+/** Where a requested report is followed: its row in My Reports. */
+export const reportLink = (id: string) => ({
+  to: `${PATHS.reports}?report=${encodeURIComponent(id)}`,
+  label: 'Open in My Reports',
+});
+
 export function ReportWizard({ mission, title, onClose, onSubmitted, failureMessage }: ReportWizardProps) {
   const formId = useId();
   const kind = mission && isKnownMission(mission) ? mission : null;
@@ -109,7 +115,7 @@ export function ReportWizard({ mission, title, onClose, onSubmitted, failureMess
       }
       createReport.mutate(reportRequestOf(kind, valid, organization, organizationGroups), {
         onSuccess: (report) => {
-          toast.success(REPORT_TOASTS[kind].success);
+          toast.success(REPORT_TOASTS[kind].success, { link: reportLink(report.id) });
           onSubmitted?.(report);
           close();
         },

@@ -10,6 +10,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -78,19 +79,63 @@ function useTokenColumns(withOwner: boolean): ColumnDef<ApiToken, unknown>[] {
         enableGlobalFilter: false,
         cell: ({ row: { original: token } }) =>
           token.status === 'active' ? (
-            <Button
-              size="sm"
-              aria-label={`Revoke ${token.name}`}
+            <RevokeButton
+              token={token}
               busy={revoke.isPending && revoke.variables === token.id}
-              busyLabel="Revoking"
-              onClick={() => revoke.mutate(token.id, { onSuccess: () => toast.success(`Token ${token.name} revoked`) })}
-            >
-              Revoke
-            </Button>
+              onConfirm={(done) =>
+                revoke.mutate(token.id, {
+                  onSuccess: () => toast.success(`Token ${token.name} revoked`),
+                  onSettled: done,
+                })
+              }
+            />
           ) : null,
       },
     ],
     [withOwner, revoke],
+  );
+}
+
+/** Revoke, after a confirmation that says what it does; Cancel is where the confirmation opens. */
+function RevokeButton({
+  token,
+  busy,
+  onConfirm,
+}: {
+  token: ApiToken;
+  busy: boolean;
+  onConfirm: (done: () => void) => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  const title = `Revoke the token ${token.name}?`;
+  return (
+    <>
+      <Button size="sm" aria-label={`Revoke ${token.name}`} onClick={() => setOpen(true)}>
+        Revoke
+      </Button>
+      <Dialog
+        title={title}
+        isOpen={open}
+        onClose={close}
+        width="max-w-lg"
+        footer={
+          <>
+            <Button data-autofocus onClick={close}>
+              Cancel
+            </Button>
+            <Button variant="danger" busy={busy} busyLabel="Revoking" onClick={() => onConfirm(close)}>
+              Revoke token
+            </Button>
+          </>
+        }
+      >
+        <p>
+          Every script that sends {token.name} ({token.hint}) is refused from now on. A revoked token cannot be used
+          again: a script needs a new one.
+        </p>
+      </Dialog>
+    </>
   );
 }
 

@@ -55,7 +55,7 @@ export function DiagnosticTool({ userEmail }: { userEmail: string }) {
         only and never kept.
       </p>
       <form className="flex flex-wrap items-end gap-3" noValidate onSubmit={(event) => void run(event)}>
-        <TokenField fieldClassName="min-w-80 flex-1" {...form.register('token')} />
+        <TokenField fieldClassName="min-w-0 flex-1 sm:min-w-80" {...form.register('token')} />
         <Button type="submit" variant="primary" busy={diagnose.isPending} busyLabel="Diagnosing">
           Run diagnostic
         </Button>

@@ -1,0 +1,57 @@
+import { and, eq, gte, or, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { TimelineEntry, TimelineTool } from '@ce/contract';
+import { users } from '../db/schema.js';
+
+/** Which work of one organization a customer's page asks for. */
+export interface TimelineQuery {
+  organizationId: string;
+  /** The caller's own work (their id), or everyone's (null). */
+  userId: string | null;
+  /** Among everyone's, one person's (an email). */
+  personEmail?: string;
+  since: Date;
+  limit: number;
+}
+
+/** An entry with the organization's name as its row recorded it (the page's title takes the newest). */
+export type SourcedEntry = TimelineEntry & { organizationName: string };
+
+/**
+ * What a module tells a customer's page about its work for one organization (its reports, runs, backups,
+ * pushes), newest first, at most `limit`. Modules register one each, as they register notification sources.
+ */
+export interface TimelineSource {
+  tools: readonly TimelineTool[];
+  timeline(query: TimelineQuery): Promise<SourcedEntry[]>;
+}
+
+/**
+ * The condition every source's read shares: the organization (a run that wrote into a second one is listed
+ * there too), the period, and whose work (the owner's row joined as `users`).
+ */
+export function timelineWhere(
+  query: TimelineQuery,
+  columns: { organizationId: PgColumn; createdAt: PgColumn; userId: PgColumn; targetOrganizationId?: PgColumn },
+): SQL | undefined {
+  const organization = columns.targetOrganizationId
+    ? or(eq(columns.organizationId, query.organizationId), eq(columns.targetOrganizationId, query.organizationId))
+    : eq(columns.organizationId, query.organizationId);
+  const person = query.userId
+    ? eq(columns.userId, query.userId)
+    : query.personEmail
+      ? eq(users.email, query.personEmail)
+      : undefined;
+  return and(organization, gte(columns.createdAt, query.since), person);
+}
+
+/** Who did it, as the entry names them. */
+export const personOf = (user: { name: string | null; email: string }) => ({
+  name: user.name || user.email,
+  email: user.email,
+});
+
+/** The newest entries of all sources, at most `limit`. */
+export function newestFirst(entries: SourcedEntry[], limit: number): SourcedEntry[] {
+  return entries.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+}

@@ -1,0 +1,49 @@
+import {
+  TIMELINE_LIMIT,
+  userMay,
+  type CustomerTimeline,
+  type CustomerTimelineQuery,
+  type SessionUser,
+} from '@ce/contract';
+import { forbidden } from '../../core/errors.js';
+import { newestFirst, type TimelineSource } from '../../core/timeline.js';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * A customer's page: everything done for one organization through the toolkit (reports, runs, backups, pushes),
+ * newest first, read from what each module registered. The caller's own work, or everyone's for those who may see
+ * all runs.
+ */
+export class CustomerTimelineService {
+  constructor(
+    /** The modules' sources; the list fills while later modules register. */
+    private readonly sources: () => readonly TimelineSource[],
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async timeline(user: SessionUser, organizationId: string, query: CustomerTimelineQuery): Promise<CustomerTimeline> {
+    if (query.everyone && !userMay(user, 'seeAllRuns'))
+      throw forbidden("Only those who may see every run see everyone's work for a customer.");
+    const asked = {
+      organizationId,
+      userId: query.everyone ? null : user.id,
+      ...(query.everyone && query.person ? { personEmail: query.person } : {}),
+      since: new Date(this.clock().getTime() - query.days * DAY_MS),
+      limit: TIMELINE_LIMIT,
+    };
+    const sources = this.sources().filter((source) => !query.tool || source.tools.includes(query.tool));
+    const read = (await Promise.all(sources.map((source) => source.timeline(asked)))).flat();
+    const entries = newestFirst(
+      read.filter((entry) => !query.tool || entry.tool === query.tool),
+      TIMELINE_LIMIT,
+    );
+    const people = new Map(entries.map((entry) => [entry.person.email, entry.person]));
+    return {
+      organizationId,
+      organizationName: entries[0]?.organizationName ?? null,
+      entries: entries.map(({ organizationName: _name, ...entry }) => entry),
+      people: query.everyone ? [...people.values()].sort((a, b) => a.name.localeCompare(b.name)) : [],
+    };
+  }
+}

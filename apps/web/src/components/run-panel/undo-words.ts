@@ -1,0 +1,22 @@
+import type { ChangeSetItem } from '@ce/contract';
+
+const groupsOf = (items: ChangeSetItem[]) => [...new Set(items.map((item) => item.accountGroupName))].join(', ');
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+/**
+ * What undoing a run does, from what it did: "This deletes the 6 items it created in Acme - Staging, puts back the
+ * 2 it changed in Acme - EMEA and brings back the 1 it deleted from Acme - EMEA. Nothing else changes."
+ */
+export function undoWords(items: ChangeSetItem[], noun = 'item'): string {
+  const done = items.filter((item) => item.status === 'done' && item.resultId !== null);
+  const of = (word: string) => done.filter((item) => item.action.includes(word));
+  const [made, changed, removed] = [of('create'), of('update'), of('delete')];
+  const parts = [
+    made.length > 0 && `deletes the ${count(made.length, noun)} it created in ${groupsOf(made)}`,
+    changed.length > 0 && `puts back the ${count(changed.length, noun)} it changed in ${groupsOf(changed)}`,
+    removed.length > 0 && `brings back the ${count(removed.length, noun)} it deleted from ${groupsOf(removed)}`,
+  ].filter((part): part is string => typeof part === 'string');
+  if (parts.length === 0) return 'This run changed nothing that an undo would put back.';
+  const said = parts.length === 1 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
+  return `This ${said}. Nothing else changes.`;
+}

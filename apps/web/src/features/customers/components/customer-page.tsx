@@ -1,0 +1,181 @@
+import { useMemo } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import {
+  TIMELINE_DAYS,
+  TIMELINE_TOOL_LABELS,
+  TIMELINE_TOOLS,
+  type TimelineEntry,
+  type TimelineTool,
+} from '@ce/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
+import { Select } from '../../../components/ui/field';
+import { customerLabel, customers, useCustomers } from '../../../lib/customer';
+import { userCan } from '../../../lib/permissions';
+import { useSession } from '../../../lib/session';
+import { useCustomerTimeline, type TimelineFilters } from '../api/timeline';
+
+const STATUS_TONE: Record<string, BadgeTone> = {
+  queued: 'neutral',
+  running: 'sky',
+  sending: 'sky',
+  done: 'success',
+  failed: 'danger',
+};
+
+const isTool = (value: string | null): value is TimelineTool =>
+  value !== null && (TIMELINE_TOOLS as readonly string[]).includes(value);
+
+/** The page's filters live in its address, so a link shows the same list. */
+function useFilters(): [TimelineFilters, (changes: Partial<TimelineFilters>) => void] {
+  const [params, setParams] = useSearchParams();
+  const days = Number(params.get('days'));
+  const tool = params.get('tool');
+  const filters: TimelineFilters = {
+    everyone: params.get('everyone') === 'true',
+    tool: isTool(tool) ? tool : '',
+    person: params.get('person') ?? '',
+    days: (TIMELINE_DAYS as readonly number[]).includes(days) ? days : 30,
+  };
+  const change = (changes: Partial<TimelineFilters>) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const [name, value] of Object.entries(changes)) {
+        if (value === '' || value === false) next.delete(name);
+        else next.set(name, String(value));
+      }
+      return next;
+    });
+  return [filters, change];
+}
+
+const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
+  {
+    id: 'when',
+    header: 'When',
+    accessorFn: (entry) => entry.createdAt,
+    cell: ({ row: { original } }) => (
+      <time dateTime={original.createdAt} className="whitespace-nowrap">
+        {new Date(original.createdAt).toLocaleString()}
+      </time>
+    ),
+  },
+  {
+    id: 'what',
+    header: 'What',
+    accessorFn: (entry) => entry.what,
+    cell: ({ row: { original } }) => (
+      <span className="flex flex-col">
+        <Link to={original.path} className="font-medium text-brand-800 underline">
+          {original.what}
+        </Link>
+        <span className="text-xs text-slate-500">{TIMELINE_TOOL_LABELS[original.tool]}</span>
+      </span>
+    ),
+  },
+  {
+    id: 'groups',
+    header: 'Account groups',
+    accessorFn: (entry) => entry.accountGroups.join(', '),
+    cell: ({ getValue }) => String(getValue()) || '—',
+  },
+  {
+    id: 'who',
+    header: 'Who',
+    accessorFn: (entry) => entry.person.name,
+    cell: ({ row: { original } }) => <span title={original.person.email}>{original.person.name}</span>,
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    accessorFn: (entry) => entry.status,
+    cell: ({ row: { original } }) => <Badge tone={STATUS_TONE[original.status] ?? 'neutral'}>{original.status}</Badge>,
+  },
+];
+
+/** /home/customers/{organization}: everything done for one customer through the toolkit, newest first. */
+export function CustomerPage() {
+  const { organizationId = '' } = useParams();
+  const { data: user } = useSession();
+  const { current, recent } = useCustomers();
+  const [filters, change] = useFilters();
+  const mayAll = userCan(user, 'seeAllRuns');
+  const timeline = useCustomerTimeline(organizationId, { ...filters, everyone: filters.everyone && mayAll });
+  const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId) ?? null;
+  const name = timeline.data?.organizationName ?? known?.organizationName ?? `Organization ${organizationId}`;
+  const people = useMemo(
+    () => (timeline.data?.people ?? []).map((person) => ({ value: person.email, label: person.name })),
+    [timeline.data?.people],
+  );
+  const entries = timeline.data?.entries ?? [];
+
+  return (
+    <section className="max-w-6xl space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-semibold">{name}</h1>
+        {current?.organizationId === organizationId ? (
+          <Badge tone="info">Your customer now</Badge>
+        ) : (
+          known && <Button onClick={() => customers.choose(known)}>Work for {known.organizationName}</Button>
+        )}
+      </div>
+      <p className="text-slate-600">
+        Everything done for this customer through the toolkit: reports, bulk runs, alerts migrations, backups, restores
+        and dashboard pushes, newest first.{' '}
+        {current?.organizationId === organizationId && `(${customerLabel(current)})`}
+      </p>
+      <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
+        <Select
+          label="Tool"
+          value={filters.tool}
+          onChange={(event) => change({ tool: isTool(event.target.value) ? event.target.value : '' })}
+          options={[
+            { value: '', label: 'Every tool' },
+            ...TIMELINE_TOOLS.map((tool) => ({ value: tool, label: TIMELINE_TOOL_LABELS[tool] })),
+          ]}
+        />
+        <Select
+          label="Period"
+          value={String(filters.days)}
+          onChange={(event) => change({ days: Number(event.target.value) })}
+          options={TIMELINE_DAYS.map((days) => ({ value: String(days), label: `Last ${days} days` }))}
+        />
+        {mayAll && (
+          <Select
+            label="Whose"
+            value={filters.everyone ? 'everyone' : 'mine'}
+            onChange={(event) => change({ everyone: event.target.value === 'everyone', person: '' })}
+            options={[
+              { value: 'mine', label: 'Mine' },
+              { value: 'everyone', label: "Everyone's" },
+            ]}
+          />
+        )}
+        {mayAll && filters.everyone && (
+          <Select
+            label="Person"
+            value={filters.person}
+            onChange={(event) => change({ person: event.target.value })}
+            options={[{ value: '', label: 'Everyone' }, ...people]}
+          />
+        )}
+      </div>
+      <DataTable
+        label={`Work for ${name}`}
+        data={entries}
+        columns={COLUMNS}
+        getRowId={(entry) => `${entry.tool}:${entry.id}`}
+        initialSorting={[{ id: 'when', desc: true }]}
+        empty={
+          timeline.isPending
+            ? 'Loading…'
+            : timeline.isError
+              ? 'The work for this customer could not be read.'
+              : 'Nothing done for this customer in this period.'
+        }
+        rowProps={(entry) => ({ 'data-testid': 'timeline-row', 'data-tool': entry.tool })}
+      />
+    </section>
+  );
+}

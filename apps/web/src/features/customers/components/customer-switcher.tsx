@@ -1,0 +1,154 @@
+import { Building2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { PATHS, RECENT_TOKENS, type ReportAccountGroup } from '@ce/contract';
+import { Button } from '../../../components/ui/button';
+import { Dialog } from '../../../components/ui/dialog';
+import { TokenField } from '../../../components/ui/token-field';
+import { customerLabel, customers, useCustomers, type Customer } from '../../../lib/customer';
+import { SHOWN_IN_PLACE, apiErrorText } from '../../../lib/error-toasts';
+import { useTokenGroups } from '../../../lib/use-token-groups';
+
+/** Where a customer's page is. */
+export const customerPath = (organizationId: string) => `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
+
+/** The organizations a token sees, each as the customer it would be. */
+function customersOf(token: string, groups: readonly ReportAccountGroup[]): Customer[] {
+  const named = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
+  return [...named].map(([organizationId, organizationName]) => ({ token, organizationId, organizationName }));
+}
+
+/**
+ * The navbar's customer: which organization the tools work for, chosen once by pasting an Org Admin token (the
+ * product names the organization), or in one click among the recent ones. Every tool's token field opens with it.
+ */
+export function CustomerSwitcher() {
+  const { current, recent } = useCustomers();
+  const [open, setOpen] = useState(false);
+  const [token, setToken] = useState('');
+  const [found, setFound] = useState<Customer[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const tokenGroups = useTokenGroups(SHOWN_IN_PLACE);
+
+  const close = () => {
+    setOpen(false);
+    setToken('');
+    setFound(null);
+    setProblem(null);
+  };
+  const choose = (customer: Customer) => {
+    customers.choose(customer);
+    close();
+  };
+  const check = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = token.trim();
+    if (!trimmed) return setProblem('Paste the Org Admin token of the customer.');
+    setProblem(null);
+    tokenGroups.load(trimmed).then(
+      (groups) => {
+        const seen = customersOf(trimmed, groups);
+        if (seen.length === 0) return setProblem('This token sees no account group.');
+        const [only] = seen;
+        if (seen.length === 1 && only) return choose(only);
+        setFound(seen);
+      },
+      (error: unknown) => setProblem(apiErrorText(error, 'The token could not be checked. Try again in a moment.')),
+    );
+  };
+
+  const others = recent.filter(
+    (customer) => customer.token !== current?.token || customer.organizationId !== current.organizationId,
+  );
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        data-testid="customer-switcher"
+        className="flex min-w-0 shrink items-center gap-1.5 rounded-md border border-slate-300 px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+      >
+        <Building2 aria-hidden="true" className="h-4 w-4 shrink-0" />
+        <span className="sr-only">Customer: </span>
+        <span className="max-w-40 truncate max-md:sr-only">
+          {current ? current.organizationName : 'Choose a customer'}
+        </span>
+        {!current && <span className="sr-only md:hidden">none chosen</span>}
+      </button>
+      <Dialog title="Customer" isOpen={open} onClose={close} width="max-w-lg">
+        <div className="space-y-4">
+          {current ? (
+            <section aria-label="Chosen customer" className="space-y-2 rounded-lg border border-slate-200 p-3">
+              <p className="text-sm">
+                Working for <span className="font-semibold">{customerLabel(current)}</span>
+              </p>
+              <div className="flex flex-wrap gap-2">
+                <Link
+                  to={customerPath(current.organizationId)}
+                  onClick={close}
+                  className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100"
+                >
+                  Open the customer&apos;s page
+                </Link>
+                <Button onClick={() => customers.clear({ everywhere: true })}>Forget this customer</Button>
+              </div>
+            </section>
+          ) : (
+            <p className="text-sm text-slate-600">
+              Choose the customer once: every tool then opens with its token. The token stays in this browser for your
+              session only and is forgotten when you sign out.
+            </p>
+          )}
+          {others.length > 0 && (
+            <section aria-labelledby="recent-customers-heading" className="space-y-2">
+              <h3 id="recent-customers-heading" className="text-sm font-medium">
+                Recent customers
+              </h3>
+              <ul className="flex flex-wrap gap-2">
+                {others.map((customer) => (
+                  <li key={`${customer.organizationId}:${customer.token.slice(-RECENT_TOKENS.visibleChars)}`}>
+                    <Button size="sm" onClick={() => choose(customer)}>
+                      {customerLabel(customer)}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          <form onSubmit={check} noValidate aria-label="Another customer" className="space-y-2">
+            <TokenField
+              label="Org Admin token"
+              placeholder="Paste the Org Admin's API token"
+              value={token}
+              onChange={(event) => {
+                setToken(event.target.value);
+                setFound(null);
+              }}
+              error={problem ?? undefined}
+              customer={false}
+            />
+            <Button type="submit" variant="primary" busy={tokenGroups.loading} busyLabel="Checking the token">
+              Use this token
+            </Button>
+          </form>
+          {found && (
+            <section aria-labelledby="found-heading" className="space-y-2">
+              <h3 id="found-heading" className="text-sm font-medium">
+                This token sees {found.length} organizations: which one?
+              </h3>
+              <ul className="flex flex-wrap gap-2">
+                {found.map((customer) => (
+                  <li key={customer.organizationId}>
+                    <Button size="sm" onClick={() => choose(customer)}>
+                      {customer.organizationName}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </div>
+      </Dialog>
+    </>
+  );
+}
