@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { PATHS } from '@ce/contract';
 import { expectNoAxeViolations, signIn, WCAG } from './helpers';
 
@@ -12,25 +12,69 @@ test('the sign-in page has no accessibility violation', async ({ page }) => {
   await expectNoAxeViolations(page);
 });
 
-const signedInPaths = Object.values(PATHS).filter((path) => path !== PATHS.login && path !== PATHS.home);
+/** Every page a Super User opens: the route table, each section of Settings, and a customer's page. */
+const signedInPaths = [
+  ...Object.values(PATHS).filter((path) => path !== PATHS.login && path !== PATHS.home),
+  ...['profile', 'password', 'sessions', 'api-tokens', 'users', 'all-api-tokens', 'audit-log'].map(
+    (section) => `${PATHS.settings}/${section}`,
+  ),
+  `${PATHS.customers}/1234`,
+];
 
-// One test per page: the pages spread over the workers, and a slow one cannot starve the others of time.
+const PHONE = { width: 390, height: 844 };
+
+/** Axe's verdict on the page around any report frame (a sandboxed frame with scripts off, where axe cannot run). */
+async function violationsOf(page: Page) {
+  const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).exclude('iframe[sandbox]').analyze();
+  // The page was really checked: rules applied to it and held.
+  expect(passes.length).toBeGreaterThan(10);
+  return violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
+  );
+}
+
+/** How the page sits: the document's and the page area's widths, and its narrowest part. */
+function layoutOf(page: Page) {
+  return page.evaluate(() => {
+    const main = document.querySelector('main');
+    if (!main) throw new Error('the page has its main area');
+    const style = getComputedStyle(main);
+    const widths = Array.from(main.children)
+      .map((child) => child.getBoundingClientRect().width)
+      .filter((width) => width > 0);
+    return {
+      documentWidth: document.documentElement.scrollWidth,
+      mainOverflow: main.scrollWidth - main.clientWidth,
+      contentWidth: main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+      narrowest: Math.min(...widths),
+    };
+  });
+}
+
+// One test per page: the pages spread over the workers, and a slow one cannot starve the others of time. Each is
+// checked at a desktop's width, then at a phone's (390 x 844): no sideways scroll, the page's content at least
+// 280 px wide, and axe again.
 for (const path of signedInPaths) {
-  test(`${path} has no accessibility violation`, async ({ page }) => {
-    await signIn(page, 'superuser@demo.local');
-    await page.goto(path);
-    await expect(page.locator('main')).toBeVisible();
+  test(`${path} has no accessibility violation, at a desktop's width and a phone's, where it fits`, async ({
+    page,
+  }) => {
+    await signIn(page, 'superuser@demo.local', undefined, path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(page.getByRole('progressbar')).toHaveCount(0);
-    // A report the user made earlier is shown in a sandboxed frame with scripts off, where axe cannot run (it
-    // waits until the test times out): the page around it is checked here, the report where it is opened.
-    const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).exclude('iframe[sandbox]').analyze();
-    // The page was really checked: rules applied to it and held.
-    expect(passes.length).toBeGreaterThan(10);
-    expect(
-      violations.map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(' | ')}`,
-      ),
-    ).toEqual([]);
+    await expect(page.getByText(/^Loading/)).toHaveCount(0);
+    expect(await violationsOf(page)).toEqual([]);
+
+    await page.setViewportSize(PHONE);
+    const menu = page.getByRole('navigation', { name: 'Main menu' });
+    await expect(menu).toHaveAttribute('data-state', 'collapsed');
+    // The menu narrows to its icons (a short transition) before the page is measured.
+    await expect.poll(async () => (await menu.boundingBox())?.width).toBe(64);
+    const layout = await layoutOf(page);
+    expect(layout.documentWidth).toBeLessThanOrEqual(PHONE.width);
+    expect(layout.mainOverflow).toBeLessThanOrEqual(0);
+    expect(layout.contentWidth).toBeGreaterThanOrEqual(280);
+    expect(layout.narrowest).toBeGreaterThanOrEqual(280);
+    expect(await violationsOf(page)).toEqual([]);
   });
 }
 

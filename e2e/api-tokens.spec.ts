@@ -19,9 +19,8 @@ async function scriptCall(page: Page, secret: string, path: string, body: unknow
 
 test('a personal API token is made in Settings, shown once, used by a script, and revoked', async ({ page }) => {
   // An account no other browser test changes (its role is Engineering: health checks).
-  await signIn(page, 'engineering@demo.local');
+  await signIn(page, 'engineering@demo.local', undefined, '/home/settings');
   const customer = await sandboxOrgAdmin(page);
-  await page.goto('/home/settings');
   const form = page.getByRole('form', { name: 'Make a token' });
   await form.getByLabel('Token name').fill('Group lister');
   await form.getByLabel(/Expires in/).fill('7');

@@ -51,9 +51,8 @@ test("waiting for the customer's API budget is said in words with Cancel, and Ca
 });
 
 test('a plan that reads many rules says how far it has read, in words and with a bar that fills', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/alerts-migration');
   const admin = await sandboxOrgAdmin(page);
-  await page.goto('/home/tools/alerts-migration');
   await page.getByLabel('OAuth Token', { exact: true }).fill(admin.token);
   await page.getByRole('button', { name: 'Load Account Groups' }).click();
   await page.getByLabel('Source account group').selectOption({ label: 'Acme - Data Centers' });

@@ -10,8 +10,7 @@ async function diagnose(page: Page, token: string) {
 }
 
 test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, downloads", async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/diagnostic-tool');
+  await signIn(page, 'tam@demo.local', undefined, '/home/diagnostic-tool');
   const report = await diagnose(page, await tokenOf(page, 'org-admin'));
   await expect(report.getByTestId('identity')).toContainText('<');
   await expect(report).toContainText('Organization Admin');
@@ -49,8 +48,7 @@ test("the Org Admin's token: who it is, every tool ready, rate-limit headroom, d
 test('the read-only token: its missing permissions, the tools they stop, and the checks left unknown', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/diagnostic-tool');
+  await signIn(page, 'tam@demo.local', undefined, '/home/diagnostic-tool');
   const report = await diagnose(page, await tokenOf(page, 'read-only'));
   await expect(report.getByTestId('identity')).toContainText('Read-only Auditor');
   await expect(report).toContainText('Not an Organization Admin');
@@ -66,8 +64,7 @@ test('the read-only token: its missing permissions, the tools they stop, and the
 });
 
 test('a revoked token is refused in plain words', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/diagnostic-tool');
+  await signIn(page, 'tam@demo.local', undefined, '/home/diagnostic-tool');
   await diagnose(page, await tokenOf(page, 'revoked'));
   await expect(
     page.getByRole('alert').filter({ hasText: 'Invalid OAuth token. Please check your token and try again.' }),

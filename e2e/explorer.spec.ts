@@ -11,9 +11,8 @@ async function choose(page: Page, method: string, path: string) {
 }
 
 test('an explorer call to account groups: status, rate-limit headers, time, the body, exports', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
+  await signIn(page, 'tam@demo.local', undefined, '/home/api-tools');
   const admin = await sandboxOrgAdmin(page);
-  await page.goto('/home/api-tools');
   const operation = await choose(page, 'GET', '/account-groups');
   await operation.getByLabel('OAuth token').fill(admin.token);
   await operation.getByRole('button', { name: 'Send' }).click();
@@ -33,9 +32,8 @@ test('an explorer call to account groups: status, rate-limit headers, time, the 
 });
 
 test('a paginated call follows its next page; writes are for Super Users, after a confirmation', async ({ page }) => {
-  await signIn(page, 'superuser@demo.local');
+  await signIn(page, 'superuser@demo.local', undefined, '/home/api-tools');
   const admin = await sandboxOrgAdmin(page);
-  await page.goto('/home/api-tools');
   const alerts = await choose(page, 'GET', '/alerts');
   await alerts.getByLabel('OAuth token').fill(admin.token);
   await alerts.getByLabel('window').fill('90d');

@@ -2,8 +2,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations, signIn } from './helpers';
 
 test('feedback is written in a dialog from any page and reaches the team by mail', async ({ page }) => {
-  await signIn(page, 'adoption@demo.local');
-  await page.goto('/home/settings');
+  await signIn(page, 'adoption@demo.local', undefined, '/home/settings');
   await page.getByRole('button', { name: 'Tell the team' }).click();
   const dialog = page.getByRole('dialog', { name: 'Feedback for the CE Toolkit team' });
   await dialog.getByRole('button', { name: 'Send feedback' }).click();

@@ -5,9 +5,8 @@ import { dialog, doneReport, expectNoAxeViolations, fillReportWizard, sandboxOrg
 test('AHC v7: the wizard, My Reports done, the report shown in the app and its four files downloadable', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/account-health');
   const admin = await sandboxOrgAdmin(page);
-  await page.goto('/home/tools/account-health');
   await expect(page.getByRole('button', { name: /AHC-IE/ })).toHaveCount(0);
   await page.getByRole('button', { name: /AHC v7/ }).click();
   await fillReportWizard(page, admin, 2);
@@ -51,9 +50,8 @@ test('AHC v7: the wizard, My Reports done, the report shown in the app and its f
 });
 
 test('AHC-IE as Super User: a third step chooses the tables and the days range', async ({ page }) => {
-  await signIn(page, 'superuser@demo.local');
+  await signIn(page, 'superuser@demo.local', undefined, '/home/tools/account-health');
   const admin = await sandboxOrgAdmin(page);
-  await page.goto('/home/tools/account-health');
   await page.getByRole('button', { name: /AHC-IE/ }).click();
   await fillReportWizard(page, admin, 2);
   await expect(dialog(page).getByRole('button', { name: 'Submit' })).toHaveCount(0);

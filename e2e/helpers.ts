@@ -13,11 +13,17 @@ export const DEMO_PASSWORD = process.env.DEMO_PASSWORD ?? 'demo-password';
  * Signs in as the web app does, without its form (the identity, routing and shell specs use the form itself),
  * and opens the dashboard.
  */
-export async function signIn(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+export async function signIn(
+  page: Page,
+  email: string,
+  password = DEMO_PASSWORD,
+  landing = '/home/dashboard',
+): Promise<void> {
   await page.request.get('/api/app-info');
   const response = await page.request.post('/api/session', { data: { email, password }, headers: await csrf(page) });
   expect(response.status(), await response.text()).toBe(200);
-  await page.goto('/home/dashboard');
+  // One page load: the page the test starts on.
+  await page.goto(landing);
   await expect(menu(page)).toBeVisible();
 }
 
@@ -98,7 +104,11 @@ export async function csrf(page: Page): Promise<Record<string, string>> {
  * Signs in (with no form: through the API, as the web app does) as a user made for this test alone, invited
  * by the Super User: its reports, runs, notifications and sessions are nobody else's. Returns its email and password.
  */
-export async function signInAsNewUser(page: Page, role: Role): Promise<{ email: string; password: string }> {
+export async function signInAsNewUser(
+  page: Page,
+  role: Role,
+  landing = '/home/dashboard',
+): Promise<{ email: string; password: string }> {
   const email = `e2e-${randomUUID().slice(0, 8)}@example.com`;
   const password = `E2e-Pass-${randomUUID()}`;
   const admin = await request.newContext({ baseURL: test.info().project.use.baseURL });
@@ -135,7 +145,7 @@ export async function signInAsNewUser(page: Page, role: Role): Promise<{ email: 
   } finally {
     await admin.dispose();
   }
-  await page.goto('/home/dashboard');
+  await page.goto(landing);
   await expect(page.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
   return { email, password };
 }

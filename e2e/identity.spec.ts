@@ -179,8 +179,7 @@ test.describe('single sign-on', () => {
 test('settings: a change of password says what is wrong, one thing at a time; users can be searched', async ({
   page,
 }) => {
-  await signIn(page, 'superuser@demo.local');
-  await page.goto('/home/settings');
+  await signIn(page, 'superuser@demo.local', undefined, '/home/settings');
   const password = page.getByRole('region', { name: 'Change password' });
   await password.getByRole('button', { name: 'Change password' }).click();
   await expect(password.getByRole('alert')).toHaveText('Password cannot be empty');

@@ -16,8 +16,7 @@ async function analyze(page: Page, name: string, buffer: Buffer) {
 test('a pcap and a pcapng made here are summarised exactly, kept in the history and shared in Webex', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/support');
+  await signIn(page, 'tam@demo.local', undefined, '/home/support');
   for (const [name, file, format] of [
     ['known.pcap', pcapFile(frames), 'pcap 2.4'],
     ['known.pcapng', pcapngFile(frames), 'pcapng 1.0'],
@@ -68,8 +67,7 @@ test('a pcap and a pcapng made here are summarised exactly, kept in the history 
 test('a damaged capture is summarised up to where it breaks, and a file that is no capture is refused', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/support');
+  await signIn(page, 'tam@demo.local', undefined, '/home/support');
   const file = pcapFile(frames);
   const summary = await analyze(page, 'cut.pcap', file.subarray(0, file.length - 10));
   await expect(summary.getByTestId('overview-Packets')).toHaveText('9');

@@ -1,72 +1,10 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Locator } from '@playwright/test';
 import { csrf, expectNoAxeViolations, menu, signIn } from './helpers';
 
 const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
 
-/** Every page a Super User opens, with its heading. */
-const PAGES: [string, string][] = [
-  ['/home/dashboard', 'Dashboard'],
-  ['/home/reports', 'My Reports'],
-  ['/home/tools/account-health', 'Account Health Check'],
-  ['/home/tools/config-report', 'Configuration Reports'],
-  ['/home/tools/alerts-report', 'Alerts Configuration Report'],
-  ['/home/tools/ps-closure-documents', 'PS Closure Documents'],
-  ['/home/tools/tam-weekly-report', 'TAM Activity Report'],
-  ['/home/tools/tam-maintenance-window', 'Maintenance Window Report'],
-  ['/home/tools/bulk-tests', 'Bulk Test Creator'],
-  ['/home/tools/bulk-operations', 'Bulk Operations'],
-  ['/home/tools/alerts-migration', 'Alerts Migration'],
-  ['/home/tools/backup-restore', 'Backup & Restore'],
-  ['/home/tools/dashboards', 'Dashboards'],
-  ['/home/tools/time-tracking', 'Time Tracking'],
-  ['/home/api-tools', 'API Tools'],
-  ['/home/support', 'PCAP Support'],
-  ['/home/diagnostic-tool', 'Diagnostic Tool'],
-  ['/home/settings', 'Settings'],
-  ['/home/settings/profile', 'Settings'],
-  ['/home/settings/api-tokens', 'Settings'],
-  ['/home/settings/users', 'Settings'],
-  ['/home/settings/all-api-tokens', 'Settings'],
-  ['/home/settings/audit-log', 'Settings'],
-  ['/home/customers', 'Customers'],
-  ['/home/customers/1234', 'Organization 1234'],
-];
-
-/** How the page sits at this width: the document's and the page area's widths, and its narrowest part. */
-function layoutOf(page: Page) {
-  return page.evaluate(() => {
-    const main = document.querySelector('main');
-    if (!main) throw new Error('the page has its main area');
-    const style = getComputedStyle(main);
-    const widths = Array.from(main.children)
-      .map((child) => child.getBoundingClientRect().width)
-      .filter((width) => width > 0);
-    return {
-      documentWidth: document.documentElement.scrollWidth,
-      mainOverflow: main.scrollWidth - main.clientWidth,
-      contentWidth: main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
-      narrowest: Math.min(...widths),
-    };
-  });
-}
-
-for (const [path, heading] of PAGES) {
-  test(`${path} fits a phone: no sideways scroll, the page at least 280 px wide, no accessibility violation`, async ({
-    page,
-  }) => {
-    await signIn(page, 'superuser@demo.local');
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
-    await expect(page.getByText(/^Loading/)).toHaveCount(0);
-    const layout = await layoutOf(page);
-    expect(layout.documentWidth).toBeLessThanOrEqual(PHONE.width);
-    expect(layout.mainOverflow).toBeLessThanOrEqual(0);
-    expect(layout.contentWidth).toBeGreaterThanOrEqual(280);
-    expect(layout.narrowest).toBeGreaterThanOrEqual(280);
-    await expectNoAxeViolations(page);
-  });
-}
+// Every page at this width (no sideways scroll, the page at least 280 px wide, axe) is in accessibility.spec.ts.
 
 test('the menu slides over the page and closes on navigation, on Escape and on a tap outside it', async ({ page }) => {
   await signIn(page, 'superuser@demo.local');

@@ -14,9 +14,8 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   page,
 }) => {
   // A user of its own: its reports and its Webex inbox are this test's only.
-  const { email } = await signInAsNewUser(page, 'TAM');
+  const { email } = await signInAsNewUser(page, 'TAM', '/home/tools/alerts-report');
   const admin = await sandboxToken(page, 'org-admin');
-  await page.goto('/home/tools/alerts-report');
   await page.getByRole('button', { name: 'Alerts Report' }).click();
   await expect(dialog(page).getByRole('heading', { name: 'Alerts Configuration Report' })).toBeVisible();
   await expect(dialog(page).getByRole('button', { name: 'Next' })).toBeDisabled();
@@ -87,9 +86,8 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
 });
 
 test('a revoked token is refused at the first step with the spec message', async ({ page }) => {
-  await signIn(page, 'proserv@demo.local');
+  await signIn(page, 'proserv@demo.local', undefined, '/home/tools/alerts-report');
   const revoked = await sandboxToken(page, 'revoked');
-  await page.goto('/home/tools/alerts-report');
   await page.getByRole('button', { name: 'Alerts Report' }).click();
   await passTokenStep(page, revoked.token);
   await expect(
@@ -137,9 +135,8 @@ test('a token check failing for another reason (502, no answer) shows the spec m
 });
 
 test('Escape, the backdrop and X close the wizard and reset it', async ({ page }) => {
-  await signIn(page, 'adoption@demo.local');
+  await signIn(page, 'adoption@demo.local', undefined, '/home/tools/alerts-report');
   const admin = await sandboxToken(page, 'org-admin');
-  await page.goto('/home/tools/alerts-report');
   await page.getByRole('button', { name: 'Alerts Report' }).click();
   await passTokenStep(page, admin.token);
   await expect(dialog(page).getByLabel('Organization')).toBeVisible();
@@ -159,9 +156,8 @@ test('Escape, the backdrop and X close the wizard and reset it', async ({ page }
 test('the wizard keeps the keyboard inside, gives focus back when it closes, and Enter in the token is Next', async ({
   page,
 }) => {
-  await signIn(page, 'tam@demo.local');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/alerts-report');
   const admin = await sandboxToken(page, 'org-admin');
-  await page.goto('/home/tools/alerts-report');
   const opener = page.getByRole('button', { name: 'Alerts Report' });
   await opener.focus();
   await page.keyboard.press('Enter');
@@ -199,9 +195,8 @@ test('no report tool page has a kind left disabled or "coming soon"', async ({ p
 });
 
 test('the maintenance report is shown in the page and its PDF downloads', async ({ page }) => {
-  await signIn(page, 'superuser@demo.local');
+  await signIn(page, 'superuser@demo.local', undefined, '/home/tools/tam-maintenance-window');
   const admin = await sandboxToken(page, 'org-admin');
-  await page.goto('/home/tools/tam-maintenance-window');
   await expect(page.getByText('Disclaimer:')).toBeVisible();
   await page.getByRole('button', { name: 'Maintenance Report' }).click();
   await expect(dialog(page).getByRole('heading', { name: 'Maintenance Window Report' })).toBeVisible();

@@ -88,8 +88,7 @@ test('every /home route of the route table exists for a Super User, under a CSP 
 });
 
 test('a role without access to a page is told so, even by direct link', async ({ page }) => {
-  await signIn(page, 'user@demo.local');
-  await page.goto('/home/tools/bulk-tests');
+  await signIn(page, 'user@demo.local', undefined, '/home/tools/bulk-tests');
   await expect(page.getByRole('heading', { name: 'Not available for your role' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Bulk Test Creator' })).toHaveCount(0);
 });

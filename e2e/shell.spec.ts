@@ -297,8 +297,7 @@ test('the collapsed menu shows real icons, distinct, named by a tooltip on hover
 });
 
 test('the group holding the current page opens by itself and marks the page as current', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/tools/alerts-report');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/alerts-report');
   await expect(groupButton(page, 'Reporting')).toHaveAttribute('aria-expanded', 'true');
   await expect(menu(page).getByRole('link', { name: /Alerts Report/ })).toHaveAttribute('aria-current', 'page');
   await expect(groupButton(page, 'Tools')).toHaveAttribute('aria-expanded', 'false');
@@ -308,8 +307,7 @@ test('the group holding the current page opens by itself and marks the page as c
 });
 
 test('a toast never covers the Logout button', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/tools/alerts-report');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/alerts-report');
   await page.getByRole('button', { name: 'Alerts Report' }).click();
   await page.getByRole('dialog').getByLabel('OAuth token').fill('not-a-real-token-at-all-123');
   await page.getByRole('dialog').getByRole('button', { name: 'Next' }).click();

@@ -42,8 +42,7 @@ async function uploadFile(page: Page, name: string, buffer: Buffer, mimeType = '
 }
 
 test('the template downloads as Task_Tracker_Template.xlsx with its columns and task types', async ({ page }) => {
-  await signIn(page, 'tam@demo.local');
-  await page.goto('/home/tools/time-tracking');
+  await signIn(page, 'tam@demo.local', undefined, '/home/tools/time-tracking');
   await expect(page.getByText('Latest Version 2025/MAR/26')).toBeVisible();
   const [download] = await Promise.all([
     page.waitForEvent('download'),
