@@ -152,9 +152,17 @@ try {
   const login = await measure('/login');
   for (const cookie of cookies) await cdp.send('Network.setCookie', cookie);
   const dashboard = await measure('/home/dashboard', true);
+  // A customer's page: the demo world's Acme Corporation.
+  const listed = (await (await fetch(`${origin}/sandbox/te/tokens`)).json()) as {
+    tokens: { kind: string; organizationId: string; organizationName: string }[];
+  };
+  const acme = listed.tokens.find((token) => token.kind === 'org-admin' && token.organizationName.startsWith('Acme'));
+  if (!acme) throw new Error('the demo world has Acme Corporation');
+  const customer = await measure(`/home/customers/${acme.organizationId}`, true);
   console.log(
     `lighthouse: login-perf=${login.performance} login-a11y=${login.accessibility} ` +
-      `dashboard-perf=${dashboard.performance} dashboard-a11y=${dashboard.accessibility}`,
+      `dashboard-perf=${dashboard.performance} dashboard-a11y=${dashboard.accessibility} ` +
+      `customer-perf=${customer.performance} customer-a11y=${customer.accessibility}`,
   );
   await browser.disconnect();
 } finally {
