@@ -57,6 +57,9 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expect(page.getByTestId('drift-summary')).toContainText('1 change since the backup', { timeout: 30_000 });
   const changes = page.getByTestId('changes');
   await expect(changes).toContainText(`interval: ${target.interval} → ${changedInterval}`);
+  // The values as they are, one click away.
+  await changes.getByText('Raw JSON').first().click();
+  await expect(changes.locator('pre').first()).toContainText('"path": "interval"');
   await changes.getByRole('checkbox', { name: new RegExp(target.testName) }).check();
   await page.getByRole('button', { name: 'Preview Restore' }).click();
   await expect(page.getByRole('table', { name: 'Restore plan' })).toContainText('update', { timeout: 30_000 });

@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
 import { Select } from '../../../components/ui/field';
 import { LIVE, type RestoreFormApi } from '../backup-forms';
+import { FieldList } from './field-list';
 
 type Change = Drift['changes'][number];
 const WORDS = { added: 'added since', removed: 'deleted since', changed: 'changed since' } as const;
@@ -13,20 +14,14 @@ const WORDS = { added: 'added since', removed: 'deleted since', changed: 'change
 function ChangeRow({ change }: { change: Change }) {
   return (
     <span className="grid min-w-0 flex-1 gap-0.5 py-1">
-      <span className="flex items-center gap-2">
-        <span className="truncate font-medium">{change.name}</span>
+      <span className="flex flex-wrap items-center gap-2">
+        <span className="font-medium break-words">{change.name}</span>
         <Badge tone="neutral">{change.kind}</Badge>
         <Badge tone={change.change === 'removed' ? 'danger' : change.change === 'added' ? 'sky' : 'amber'}>
           {WORDS[change.change]}
         </Badge>
       </span>
-      {change.fields.length > 0 && (
-        <span className="truncate text-xs text-slate-600">
-          {change.fields
-            .map((field) => `${field.path}: ${field.before ?? '(none)'} → ${field.after ?? '(none)'}`)
-            .join(' · ')}
-        </span>
-      )}
+      {change.fields.length > 0 && <FieldList fields={change.fields} />}
     </span>
   );
 }

@@ -3,6 +3,7 @@ import type { RestorePlan } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
+import { FieldList } from './field-list';
 
 /** What the restore would do, item by item (create, update, unchanged, delete, or cannot and why), and Apply. */
 export function RestorePlanView({
@@ -38,10 +39,7 @@ export function RestorePlanView({
                 </Badge>
               </td>
               <td className="py-1 text-xs text-slate-600">
-                {step.reason ??
-                  step.differences
-                    .map((field) => `${field.path}: ${field.before ?? '(none)'} → ${field.after ?? '(none)'}`)
-                    .join(' · ')}
+                {step.reason ?? (step.differences.length > 0 && <FieldList fields={step.differences} />)}
               </td>
             </tr>
           ))}

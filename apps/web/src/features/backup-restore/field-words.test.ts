@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { fieldWords } from './field-words';
+
+describe('fieldWords', () => {
+  it('says a value before and after, whole', () => {
+    expect(fieldWords({ path: 'interval', before: '300', after: '1800' })).toBe('interval: 300 → 1800');
+    expect(fieldWords({ path: 'url', before: null, after: 'https://a.example/x' })).toBe(
+      'url: (none) → https://a.example/x',
+    );
+  });
+
+  it('says what a list gained and lost, not two lists of JSON', () => {
+    expect(fieldWords({ path: 'agents', before: '["London","Paris"]', after: '["Paris","Tokyo","Sydney"]' })).toBe(
+      "agents: added 'Tokyo', 'Sydney'; removed 'London'",
+    );
+    expect(fieldWords({ path: 'agents', before: '["a","b"]', after: '["b","a"]' })).toBe(
+      'agents: the same items in another order',
+    );
+  });
+
+  it('leaves lists of objects as they are', () => {
+    expect(fieldWords({ path: 'rules', before: '[{"a":1}]', after: '[]' })).toBe('rules: [{"a":1}] → []');
+  });
+});
