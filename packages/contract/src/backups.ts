@@ -69,7 +69,7 @@ export const driftRequestSchema = z
   });
 export type DriftRequest = z.infer<typeof driftRequestSchema>;
 
-export const DRIFT_CHANGES = ['added', 'removed', 'changed'] as const;
+export const DRIFT_CHANGES = ['added', 'removed', 'changed', 'renamed'] as const;
 export const driftSchema = z.object({
   /** What the backup was compared with, in words ("Acme - Production, live" or a backup's date). */
   against: z.string(),
@@ -79,6 +79,8 @@ export const driftSchema = z.object({
       key: z.string(),
       name: z.string(),
       change: z.enum(DRIFT_CHANGES),
+      /** A renamed item's name in the backup. */
+      previousName: z.string().optional(),
       fields: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
     }),
   ),

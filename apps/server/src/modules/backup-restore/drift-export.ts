@@ -2,7 +2,7 @@ import type { Drift } from '@ce/contract';
 import { escapeHtml, htmlDocument } from '../../report-kit/html.js';
 import { streamWorkbook } from '../../report-kit/stream-workbook.js';
 
-const WORDS = { added: 'Added', removed: 'Removed', changed: 'Changed' } as const;
+const WORDS = { added: 'Added', removed: 'Removed', changed: 'Changed', renamed: 'Renamed' } as const;
 
 /** A comparison as rows: one per changed field, or one per added or removed item. */
 function rows(drift: Drift): string[][] {

@@ -71,4 +71,38 @@ describe('drift between two sides of an account group', () => {
       { path: 'b.c', before: null, after: '2' },
     ]);
   });
+
+  it('tells an item renamed on the platform (same id, another name) as renamed, not removed and added', () => {
+    const live = [
+      item(
+        'test',
+        'http-server: Portal (EU)',
+        { testName: 'Portal (EU)', url: 'https://a.example.com', agents: ['London'], alert: { rules: ['Latency'] } },
+        { testId: '1' },
+      ),
+      // The same name with another id: a new test, not the old one renamed.
+      item('alert-rule', 'Latency', { ruleName: 'Latency', severity: 'major' }),
+      item('dashboard', 'Overview', { title: 'Overview', widgets: [] }),
+      item('test', 'http-server: Other', { testName: 'Other' }, { testId: '2' }),
+    ];
+    const { changes, counts } = drift(backup, live);
+    expect(changes).toEqual([
+      {
+        kind: 'test',
+        key: 'http-server: Other',
+        name: 'http-server: Other',
+        change: 'added',
+        fields: [],
+      },
+      {
+        kind: 'test',
+        key: 'http-server: Portal',
+        name: 'http-server: Portal (EU)',
+        previousName: 'http-server: Portal',
+        change: 'renamed',
+        fields: [{ path: 'testName', before: 'Portal', after: 'Portal (EU)' }],
+      },
+    ]);
+    expect(counts.test).toEqual({ added: 1, removed: 0, changed: 1, unchanged: 0 });
+  });
 });

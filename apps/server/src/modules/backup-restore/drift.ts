@@ -1,4 +1,11 @@
 import { BACKUP_KINDS, canonicalJson, type BackupItem, type BackupKind } from './archive.js';
+import { backupKind } from './kinds/index.js';
+
+/** An item's id on the platform: its kind's first server field (`id` for a kind restore does not write). */
+export const platformIdOf = (item: BackupItem): string | null => {
+  const { restore, serverFields } = backupKind(item.kind);
+  return String(item.server[restore ? serverFields[0] : 'id'] ?? '') || null;
+};
 
 /** One field that differs, by its path in the item's configuration ("agents", "alertRules", "url"). */
 export interface FieldChange {
@@ -11,8 +18,13 @@ export interface DriftChange {
   kind: BackupKind;
   key: string;
   name: string;
-  /** From the first side to the second: added (only in the second), removed (only in the first), changed. */
-  change: 'added' | 'removed' | 'changed';
+  /**
+   * From the first side to the second: added (only in the second), removed (only in the first), changed, or
+   * renamed (the same item on the platform, its id the same, under another name: `key` is the first side's).
+   */
+  change: 'added' | 'removed' | 'changed' | 'renamed';
+  /** A renamed item's name on the first side. */
+  previousName?: string;
   fields: FieldChange[];
 }
 
@@ -60,11 +72,11 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
     if (count) count[change] += 1;
   };
   const changes: DriftChange[] = [];
+  const removed: BackupItem[] = [];
   for (const [key, item] of before) {
     const other = after.get(key);
     if (!other) {
-      tally(item.kind, 'removed');
-      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
+      removed.push(item);
       continue;
     }
     const fields = fieldChanges(item.config, other.config);
@@ -74,8 +86,34 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
       changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
     }
   }
+  // An item only on one side under one name and only on the other under another, with the same platform id, was
+  // renamed: one change, not a removal and an addition.
+  const byId = (item: BackupItem) => `${item.kind}\u0000${platformIdOf(item) ?? ''}`;
+  const added = new Map(
+    [...after].filter(([key, item]) => !before.has(key) && platformIdOf(item)).map(([, item]) => [byId(item), item]),
+  );
+  const renamedTo = new Set<BackupItem>();
+  for (const item of removed) {
+    const other = platformIdOf(item) ? added.get(byId(item)) : undefined;
+    if (other) {
+      renamedTo.add(other);
+      tally(item.kind, 'changed');
+      const fields = fieldChanges(item.config, other.config);
+      changes.push({
+        kind: item.kind,
+        key: item.key,
+        name: other.name,
+        previousName: item.name,
+        change: 'renamed',
+        fields,
+      });
+    } else {
+      tally(item.kind, 'removed');
+      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
+    }
+  }
   for (const [key, item] of after)
-    if (!before.has(key)) {
+    if (!before.has(key) && !renamedTo.has(item)) {
       tally(item.kind, 'added');
       changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'added', fields: [] });
     }

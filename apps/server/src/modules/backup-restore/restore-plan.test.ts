@@ -61,6 +61,24 @@ describe('planning a restore', () => {
     expect(planRestore([portal], target({ items: [same] }))[0]?.status).toBe('unchanged');
   });
 
+  it('renames back an item renamed since the backup (found by its id), instead of creating a second one', () => {
+    const backedUp = item('test', 'http-server: Portal', portal.config, {
+      server: { testId: '281', agentIds: { London: '101', 'Branch EA': '9001' } },
+    });
+    const renamed = item(
+      'test',
+      'http-server: Portal (EU)',
+      { ...portal.config, testName: 'Portal (EU)' },
+      { server: { testId: '281' } },
+    );
+    const [step] = planRestore([backedUp], target({ items: [renamed] }));
+    expect(step).toMatchObject({ status: 'update', existingId: '281' });
+    expect(step?.differences).toEqual([{ path: 'testName', before: 'Portal (EU)', after: 'Portal' }]);
+    // Another group's test of another id under the new name is no match: the backup's is created.
+    const elsewhere = item('test', 'http-server: Portal (EU)', renamed.config, { server: { testId: '999' } });
+    expect(planRestore([backedUp], target({ items: [elsewhere] }))[0]?.status).toBe('create');
+  });
+
   it('says why an item cannot be restored: an agent missing, a masked secret, a type not allowed, a kind not written', () => {
     const reason = (chosen: BackupItem, into = target()) => planRestore([chosen], into)[0]?.reason;
     expect(reason(portal, target({ agents: new Map([['London', '101']]) }))).toBe('No agent Branch EA in EMEA');

@@ -1,6 +1,6 @@
 import type { DroppedReference, ResolvedReference } from '../../core/change-sets/change-item.js';
 import type { BackupItem, BackupKind } from './archive.js';
-import { fieldChanges, type FieldChange } from './drift.js';
+import { fieldChanges, platformIdOf, type FieldChange } from './drift.js';
 import { backupKind } from './kinds/index.js';
 import type { PlanContext } from './kinds/kind.js';
 
@@ -39,11 +39,7 @@ export interface RestoreTarget {
   refusedTestTypes?: ReadonlySet<string>;
 }
 
-/** An item's id on the platform: its kind's first server field (`id` for a kind restore does not write). */
-const idOf = (item: BackupItem): string | null => {
-  const { restore, serverFields } = backupKind(item.kind);
-  return String(item.server[restore ? serverFields[0] : 'id'] ?? '') || null;
-};
+const idOf = platformIdOf;
 
 export type TargetIds = PlanContext['targetIds'];
 
@@ -75,10 +71,21 @@ function planContext(chosen: BackupItem[], target: RestoreTarget): PlanContext {
  */
 export function planRestore(chosen: BackupItem[], target: RestoreTarget, removals: BackupItem[] = []): RestoreStep[] {
   const existing = new Map(target.items.map((item) => [`${item.kind}\u0000${item.key}`, item]));
+  // An item renamed since the backup is still itself on the platform: found by its id, it is updated (renamed back).
+  const existingById = new Map(
+    target.items.flatMap((item) => {
+      const id = idOf(item);
+      return id ? [[`${item.kind}\u0000${id}`, item] as const] : [];
+    }),
+  );
   const context = planContext(chosen, target);
   const steps = chosen.map((item): RestoreStep => {
     const { restore } = backupKind(item.kind);
-    const there = existing.get(`${item.kind}\u0000${item.key}`) ?? null;
+    const id = idOf(item);
+    const there =
+      existing.get(`${item.kind}\u0000${item.key}`) ??
+      (id ? existingById.get(`${item.kind}\u0000${id}`) : undefined) ??
+      null;
     const resolved: ResolvedReference[] = [];
     const dropped: DroppedReference[] = [];
     const base = {

@@ -9,13 +9,19 @@ import { LIVE, type RestoreFormApi } from '../backup-forms';
 import { FieldList } from './field-list';
 
 type Change = Drift['changes'][number];
-const WORDS = { added: 'added since', removed: 'deleted since', changed: 'changed since' } as const;
+const WORDS = {
+  added: 'added since',
+  removed: 'deleted since',
+  changed: 'changed since',
+  renamed: 'renamed since',
+} as const;
 
 function ChangeRow({ change }: { change: Change }) {
   return (
     <span className="grid min-w-0 flex-1 gap-0.5 py-1">
       <span className="flex flex-wrap items-center gap-2">
         <span className="font-medium break-words">{change.name}</span>
+        {change.previousName && <span className="text-slate-600">(was {change.previousName})</span>}
         <Badge tone="neutral">{change.kind}</Badge>
         <Badge tone={change.change === 'removed' ? 'danger' : change.change === 'added' ? 'sky' : 'amber'}>
           {WORDS[change.change]}
