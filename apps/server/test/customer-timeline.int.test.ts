@@ -126,6 +126,25 @@ describe("a customer's page", () => {
     expect(one.entries.map((entry) => entry.person.email)).toEqual(['superuser@demo.local']);
   });
 
+  it("lists a run that wrote into the organization from another one, without taking that one's name", async () => {
+    const [row] = await sql<{ id: string }>(
+      `insert into change_sets (user_id, organization_id, organization_name, target_organization_id, status, kind, input)
+       values ($1, '7400', 'Globex Financial', '7500', 'done', 'alerts-migration', '{}') returning id`,
+      [await userId('tam@demo.local')],
+    );
+    const { body } = await timeline(tam, '7500');
+    expect(body.entries.map((entry) => entry.id)).toEqual([row?.id]);
+    expect(body.organizationName).toBeNull();
+    await report('tam@demo.local', '7500', 90);
+    expect((await timeline(tam, '7500')).body.organizationName).toBe('Acme Corporation');
+    expect((await timeline(tam, '7400')).body.organizationName).toBe('Globex Financial');
+  });
+
+  it('refuses a control character in the organization or the person (400, not a database error)', async () => {
+    expect((await timeline(tam, '%00')).status).toBe(400);
+    expect((await timeline(superUser, '7100', '?everyone=true&person=%00')).status).toBe(400);
+  });
+
   it('is for signed-in users only, and an organization with no work for it is an empty page', async () => {
     const anonymous = await testApp.app.inject({ method: 'GET', url: '/api/customers/7100/timeline' });
     expect(anonymous.statusCode).toBe(401);

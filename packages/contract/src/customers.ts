@@ -18,7 +18,12 @@ export const TIMELINE_DAYS = [7, 30, 90, 365] as const;
 /** The most entries one answer holds (newest first). */
 export const TIMELINE_LIMIT = 200;
 
-export const customerTimelineParamsSchema = z.object({ organizationId: z.string().min(1).max(64) });
+/** Printable text only: a control character (NUL above all) is no organization id or email. */
+const printable = (value: string) => ![...value].some((character) => character < ' ' || character === '\u007f');
+
+export const customerTimelineParamsSchema = z.object({
+  organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),
+});
 
 export const customerTimelineQuerySchema = z.object({
   /** Everyone's work (those allowed to see all runs), else the caller's own. */
@@ -28,7 +33,7 @@ export const customerTimelineQuerySchema = z.object({
     .transform((value) => value === 'true'),
   tool: z.enum(TIMELINE_TOOLS).optional(),
   /** One person's work (an email), among everyone's. */
-  person: z.string().max(254).optional(),
+  person: z.string().max(254).refine(printable, 'An email is printable text').optional(),
   days: z.coerce
     .number()
     .int()

@@ -14,7 +14,10 @@ export interface TimelineQuery {
   limit: number;
 }
 
-/** An entry with the organization's name as its row recorded it (the page's title takes the newest). */
+/**
+ * An entry with the organization's name as its row recorded it (the page's title takes the newest), or '' when
+ * the row names another organization (a run from there that wrote into this one).
+ */
 export type SourcedEntry = TimelineEntry & { organizationName: string };
 
 /**

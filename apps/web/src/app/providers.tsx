@@ -23,7 +23,9 @@ export function Providers({ queryClient, children, navigate }: ProvidersProps) {
     () =>
       onPlatformTokenRefused((sent) => {
         const current = customers.getSnapshot().current;
-        if (!current || !JSON.stringify(sent ?? null).includes(JSON.stringify(current.token))) return;
+        // The request's own token (a second organization's token may be the one refused: the customer stays).
+        const token = typeof sent === 'object' && sent !== null && 'token' in sent ? sent.token : undefined;
+        if (!current || token !== current.token) return;
         customers.refused(current.token);
         toast.error(customerRefusedMessage(current.organizationName), { title: 'Customer cleared' });
       }),

@@ -240,7 +240,8 @@ export class RunService<Run, Summary = never> {
       createdAt: run.createdAt.toISOString(),
       status: run.status,
       path: `${notifications.path(run.kind)}?run=${run.id}`,
-      organizationName: run.organizationName,
+      // A run listed on the page of the organization it wrote into (from another) does not name that page.
+      organizationName: run.organizationId === query.organizationId ? run.organizationName : '',
     }));
   }
 

@@ -41,7 +41,7 @@ export class CustomerTimelineService {
     const people = new Map(entries.map((entry) => [entry.person.email, entry.person]));
     return {
       organizationId,
-      organizationName: entries[0]?.organizationName ?? null,
+      organizationName: entries.find((entry) => entry.organizationName)?.organizationName ?? null,
       entries: entries.map(({ organizationName: _name, ...entry }) => entry),
       people: query.everyone ? [...people.values()].sort((a, b) => a.name.localeCompare(b.name)) : [],
     };
