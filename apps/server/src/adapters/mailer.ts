@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -13,11 +13,13 @@ export interface Mailer {
 }
 
 export function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer loads with the first message.
+  let transport: Promise<Transporter> | undefined;
   return {
     available: true,
     async send(message) {
-      await transport.sendMail({ from, ...message });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (await transport).sendMail({ from, ...message });
     },
   };
 }

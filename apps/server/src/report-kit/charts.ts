@@ -1,4 +1,12 @@
-import * as echarts from 'echarts';
+import { createRequire } from 'node:module';
+import type * as ECharts from 'echarts';
+
+/**
+ * Apache ECharts, loaded on the first chart: its one-file build (the package's CommonJS entry), not its module
+ * tree of several hundred files, which every process would otherwise resolve at start whether it draws or not.
+ */
+let loaded: typeof ECharts | undefined;
+const echarts = (): typeof ECharts => (loaded ??= createRequire(import.meta.url)('echarts') as typeof ECharts);
 
 export interface BarChart {
   title: string;
@@ -17,7 +25,7 @@ const PALETTE = ['#1d4ed8', '#059669', '#d97706', '#dc2626', '#7c3aed', '#0891b2
  * pdfmake's `svg` node.
  */
 export function barChartSvg(chart: BarChart): string {
-  const instance = echarts.init(null, null, {
+  const instance = echarts().init(null, null, {
     renderer: 'svg',
     ssr: true,
     width: chart.width ?? 640,
@@ -58,7 +66,7 @@ export interface LineChart {
 
 /** A line chart as SVG (one series, a point and its value at each category), rendered like the bar chart. */
 export function lineChartSvg(chart: LineChart): string {
-  const instance = echarts.init(null, null, {
+  const instance = echarts().init(null, null, {
     renderer: 'svg',
     ssr: true,
     width: chart.width ?? 640,

@@ -1,17 +1,26 @@
-import PdfPrinter from 'pdfmake';
+import type PdfPrinter from 'pdfmake';
 
-const printer = new PdfPrinter({
-  // The PDF standard fonts: nothing to ship or download.
-  Helvetica: {
-    normal: 'Helvetica',
-    bold: 'Helvetica-Bold',
-    italics: 'Helvetica-Oblique',
-    bolditalics: 'Helvetica-BoldOblique',
-  },
-});
+type Printer = InstanceType<typeof PdfPrinter>;
+
+/** pdfmake, loaded with the first PDF (a process that renders none never reads it). */
+let printer: Promise<Printer> | undefined;
+const printerOf = () =>
+  (printer ??= import('pdfmake').then(
+    ({ default: Printer }) =>
+      new Printer({
+        // The PDF standard fonts: nothing to ship or download.
+        Helvetica: {
+          normal: 'Helvetica',
+          bold: 'Helvetica-Bold',
+          italics: 'Helvetica-Oblique',
+          bolditalics: 'Helvetica-BoldOblique',
+        },
+      }),
+  ));
 
 /** Renders a pdfmake document definition to bytes. */
-export function renderPdf(definition: Record<string, unknown>): Promise<Buffer> {
+export async function renderPdf(definition: Record<string, unknown>): Promise<Buffer> {
+  const printer = await printerOf();
   return new Promise((resolve, reject) => {
     const document = printer.createPdfKitDocument({
       pageSize: 'A4',

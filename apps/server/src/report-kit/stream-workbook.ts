@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import { neutralize } from './spreadsheet-safety.js';
 
 export type CellValue = string | number | boolean | Date | null | undefined;
@@ -40,6 +39,8 @@ export async function streamWorkbook(
     stream.on('end', resolve);
     stream.on('error', reject);
   });
+  // ExcelJS loads with the first workbook: a process that writes none never reads its hundreds of modules.
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true });
   workbook.creator = 'CE Toolkit';
   workbook.created = created;

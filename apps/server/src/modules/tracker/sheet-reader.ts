@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import { TRACKER_LIMITS, TRACKER_MESSAGES } from '@ce/contract';
 import { unzipVerified, ZipError, zipDirectory } from '../../core/zip.js';
@@ -107,6 +107,7 @@ const tooMany = () =>
 
 /** The streaming reader: rows of the first sheet whose first non-empty row names the tracker's columns. */
 async function readXlsx(bytes: Buffer): Promise<Cell[][]> {
+  const { default: ExcelJS } = await import('exceljs');
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([bytes]), {
     sharedStrings: 'cache',
     styles: 'cache',

@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { TASK_TYPES, TEMPLATE_VERSION_LABEL, TRACKER_COLUMNS, TRACKER_LIMITS } from '@ce/contract';
 
 const ROWS_PREPARED = 500;
@@ -9,6 +8,7 @@ const ROWS_PREPARED = 500;
  * matches what the parser reads.
  */
 export async function buildTemplate(): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'CE Toolkit';
   workbook.title = `Time tracker template (${TEMPLATE_VERSION_LABEL})`;

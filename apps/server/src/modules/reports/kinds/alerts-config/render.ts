@@ -1,4 +1,3 @@
-import ExcelJS from 'exceljs';
 import { escapeHtml } from '../../../../report-kit/html.js';
 import { sheetName as excelSheetName } from '../../../../report-kit/stream-workbook.js';
 import type { GroupFindings } from './rules.js';
@@ -19,6 +18,7 @@ const SHEET_COLUMNS = [
 export const sheetName = (name: string, taken: Set<string>) => excelSheetName(name, taken, 'Account group');
 
 export async function alertsWorkbook(organization: string, groups: GroupFindings[], now: Date): Promise<Buffer> {
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'CE Toolkit';
   workbook.created = now;
