@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PATHS } from '@ce/contract';
-import { expectNoAxeViolations, signIn, WCAG } from './helpers';
+import { axe, expectNoAxeViolations, signIn } from './helpers';
 
 // Every route, checked by axe against the WCAG 2.0, 2.1 and 2.2 A and AA rules (WCAG in helpers.ts), as a Super
 // User (who sees every page). The tools' later steps and dialogs are checked in each tool's own spec.
@@ -25,7 +24,7 @@ const PHONE = { width: 390, height: 844 };
 
 /** Axe's verdict on the page around any report frame (a sandboxed frame with scripts off, where axe cannot run). */
 async function violationsOf(page: Page) {
-  const { violations, passes } = await new AxeBuilder({ page }).withTags(WCAG).exclude('iframe[sandbox]').analyze();
+  const { violations, passes } = await axe(page).exclude('iframe[sandbox]').analyze();
   // The page was really checked: rules applied to it and held.
   expect(passes.length).toBeGreaterThan(10);
   return violations.map(

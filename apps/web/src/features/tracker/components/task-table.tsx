@@ -37,7 +37,7 @@ export function TaskTable({ groups, selected, onSelectedChange, results, disable
     () => [
       {
         id: 'select',
-        header: '',
+        header: 'Select',
         enableSorting: false,
         cell: ({ row }) => (
           <input
