@@ -26,6 +26,7 @@ import { ssoModule } from './modules/sso/index.js';
 import { trackerModule } from './modules/tracker/index.js';
 import { usageModule } from './modules/usage/index.js';
 import { usersModule } from './modules/users/index.js';
+import { watchModule } from './modules/watch/index.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetJob } from './core/change-sets/job.js';
 import { BudgetWaits, registerRequestContext } from './core/budget-waits.js';
@@ -86,6 +87,7 @@ export interface BuiltApp {
     | 'backups'
     | 'dashboards'
     | 'tracker'
+    | 'watches'
   > & { platform: PlatformClient };
   /** The background jobs of the modules that have them (tests play the worker through these). */
   jobs: { reports: ModuleServices['reportJobs']; changeSets: ChangeSetJob; backups: ModuleServices['backupJob'] };
@@ -155,6 +157,7 @@ const MODULES: readonly AppModule[] = [
   bulkModule,
   alertsMigrationModule,
   backupRestoreModule,
+  watchModule,
   changeSetEngine,
   dashboardsModule,
   trackerModule,
@@ -317,6 +320,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         backups: services.get('backups'),
         dashboards: services.get('dashboards'),
         tracker: services.get('tracker'),
+        watches: services.get('watches'),
       },
       jobs: {
         reports: services.get('reportJobs'),

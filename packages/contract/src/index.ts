@@ -30,3 +30,4 @@ export * from './support.js';
 export * from './explorer.js';
 export * from './html.js';
 export * from './customers.js';
+export * from './watches.js';

@@ -1,7 +1,7 @@
 /** The environment variables the server reads, each with its parser and default. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { API_TOKEN_DEFAULT_MAX_DAYS, COMPAT_DEFAULT_PREFIXES } from '@ce/contract';
+import { API_TOKEN_DEFAULT_MAX_DAYS, COMPAT_DEFAULT_PREFIXES, WATCH_DEFAULTS } from '@ce/contract';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -154,6 +154,8 @@ export const envSchema = z.object({
   COMPAT_TRACKER_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.tracker),
   COMPAT_API_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.api),
   API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(API_TOKEN_DEFAULT_MAX_DAYS),
+  WATCH_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(WATCH_DEFAULTS.tokenMaxDays),
+  WATCH_HISTORY_DAYS: z.coerce.number().int().min(1).max(36500).default(WATCH_DEFAULTS.historyDays),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),

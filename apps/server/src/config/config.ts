@@ -81,6 +81,8 @@ export interface AppConfig {
   backupArchives: { maxUnpackedBytes: number; maxRatio: number; quotaBytes: number };
   /** The longest life of a personal API token, in days. */
   apiTokenMaxDays: number;
+  /** Account Watch: the longest a customer's token is stored with consent, and how long score history is kept (days). */
+  watch: { tokenMaxDays: number; historyDays: number };
   /** Where the original services' calls are mounted (the compatibility layer). */
   compatPrefixes: { reports: string; dashboards: string; tracker: string; api: string };
   /** Calls per minute per address to the operations that need no session (sign-in, reset, SSO). */
@@ -273,6 +275,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       quotaBytes: env.BACKUP_QUOTA_MB * 1024 * 1024,
     },
     apiTokenMaxDays: env.API_TOKEN_MAX_DAYS,
+    watch: { tokenMaxDays: env.WATCH_TOKEN_MAX_DAYS, historyDays: env.WATCH_HISTORY_DAYS },
     compatPrefixes: {
       reports: env.COMPAT_REPORTS_PREFIX,
       dashboards: env.COMPAT_DASHBOARDS_PREFIX,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
-import { backups, changeSets, reportRequests, sealedTokens } from '../db/schema.js';
+import { backups, changeSets, reportRequests, sealedTokens, watches } from '../db/schema.js';
 import type { Db } from './database.js';
 import { periodicJob, type Job } from './jobs.js';
 import { RetiredKeyError, type TokenVault } from './token-vault.js';
@@ -38,12 +38,12 @@ export class SealedTokens {
     }
   }
 
-  async erase(id: string | null): Promise<void> {
-    if (id) await this.db.delete(sealedTokens).where(eq(sealedTokens.id, id));
+  async erase(id: string | null, db: Pick<Db, 'delete'> = this.db): Promise<void> {
+    if (id) await db.delete(sealedTokens).where(eq(sealedTokens.id, id));
   }
 
   /**
-   * Deletes every token that no queued or running report or run refers to (a job that ended without
+   * Deletes every token that no queued or running report or run, nor any watch, refers to (a job that ended without
    * erasing its token, a row left by a crash between two statements), and every token sealed by a key
    * listed as retired. A key this instance merely does not know is left alone: during a rolling rotation
    * it is a newer instance's current key, and its jobs are running. Returns how many were deleted.
@@ -70,7 +70,9 @@ export class SealedTokens {
           .select({ id: backups.tokenId })
           .from(backups)
           .where(and(isNotNull(backups.tokenId), inArray(backups.status, ACTIVE))),
-      );
+      )
+      // A watch keeps its token between runs, with the customer's consent (decision 0031).
+      .union(this.db.select({ id: watches.tokenId }).from(watches).where(isNotNull(watches.tokenId)));
     const unreferenced = await this.db
       .delete(sealedTokens)
       .where(notInArray(sealedTokens.id, sql`(${inUse})`))

@@ -11,3 +11,4 @@ export * from './schema/dashboards.js';
 export * from './schema/tracker.js';
 export * from './schema/support.js';
 export * from './schema/backups.js';
+export * from './schema/watches.js';

@@ -27,10 +27,12 @@ export const usersModule: AppModule = {
   async register({ db, config, services, routes }) {
     configureHashing(config.hashingConcurrency);
     const repository = new UsersRepository(db);
-    // Personal API tokens end with what the account lost (the api-tokens module registers after this one).
-    const users = new UsersService(repository, services.get('audit'), (account) =>
-      services.get('apiTokens').accountChanged(account),
-    );
+    // Personal API tokens end with what the account lost, and a deactivated owner's watches stop (those modules
+    // register after this one).
+    const users = new UsersService(repository, services.get('audit'), async (account) => {
+      await services.get('apiTokens').accountChanged(account);
+      await services.get('watches').accountChanged(account);
+    });
     routes.add((app) => app.register(usersRoutes, { users }));
     if (config.demoMode) await seedDemoAccounts(repository, config.demoPassword);
     return { users, accounts: repository };

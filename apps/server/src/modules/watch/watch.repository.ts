@@ -1,0 +1,132 @@
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../core/database.js';
+import { users, watches } from '../../db/schema.js';
+
+export type WatchRow = typeof watches.$inferSelect;
+export interface WatchWithPeople {
+  watch: WatchRow;
+  owner: { email: string; name: string };
+  storedBy: { email: string; name: string } | null;
+}
+
+const storer = alias(users, 'token_storer');
+
+/** SQL for watches: one user's or everyone's, with their owner and the user who stored the token. */
+export class WatchRepository {
+  constructor(private readonly db: Db) {}
+
+  private select(db: Db = this.db) {
+    return db
+      .select({
+        watch: watches,
+        ownerEmail: users.email,
+        ownerName: users.name,
+        storedByEmail: storer.email,
+        storedByName: storer.name,
+      })
+      .from(watches)
+      .innerJoin(users, eq(users.id, watches.userId))
+      .leftJoin(storer, eq(storer.id, watches.tokenStoredBy));
+  }
+
+  private static people(row: {
+    watch: WatchRow;
+    ownerEmail: string;
+    ownerName: string | null;
+    storedByEmail: string | null;
+    storedByName: string | null;
+  }): WatchWithPeople {
+    return {
+      watch: row.watch,
+      owner: { email: row.ownerEmail, name: row.ownerName ?? row.ownerEmail },
+      storedBy: row.storedByEmail ? { email: row.storedByEmail, name: row.storedByName ?? row.storedByEmail } : null,
+    };
+  }
+
+  async insert(row: typeof watches.$inferInsert, sealToken: (tx: Db) => Promise<string>): Promise<WatchRow> {
+    return this.db.transaction(async (tx) => {
+      const tokenId = await sealToken(tx);
+      const [created] = await tx
+        .insert(watches)
+        .values({ ...row, tokenId })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      return created;
+    });
+  }
+
+  async find(id: string): Promise<WatchWithPeople | undefined> {
+    const [row] = await this.select().where(eq(watches.id, id));
+    return row && WatchRepository.people(row);
+  }
+
+  /** One user's watches, or everyone's: newest first. */
+  async list(userId?: string): Promise<WatchWithPeople[]> {
+    const rows = await this.select()
+      .where(userId ? eq(watches.userId, userId) : undefined)
+      .orderBy(desc(watches.createdAt));
+    return rows.map((row) => WatchRepository.people(row));
+  }
+
+  async update(id: string, changes: Partial<typeof watches.$inferInsert>): Promise<void> {
+    await this.db
+      .update(watches)
+      .set({ ...changes, updatedAt: new Date() })
+      .where(eq(watches.id, id));
+  }
+
+  /**
+   * Replaces the stored token in one transaction: the new one sealed (or none), the old sealed row deleted,
+   * and the watch's other changes; the old row's id is answered for the audit. `expected` is the token row
+   * the caller saw: a concurrent change in between is refused (false), so two revocations erase once.
+   */
+  async replaceToken(
+    id: string,
+    expected: string | null,
+    changes: Partial<typeof watches.$inferInsert>,
+    sealToken: ((tx: Db) => Promise<string>) | null,
+    erase: (tx: Db, tokenId: string) => Promise<void>,
+  ): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const tokenId = sealToken ? await sealToken(tx) : null;
+      const updated = await tx
+        .update(watches)
+        .set({ ...changes, tokenId, updatedAt: new Date() })
+        .where(
+          and(eq(watches.id, id), expected === null ? sql`${watches.tokenId} is null` : eq(watches.tokenId, expected)),
+        )
+        .returning({ id: watches.id });
+      if (updated.length === 0) {
+        if (tokenId) await erase(tx, tokenId);
+        return false;
+      }
+      if (expected) await erase(tx, expected);
+      return true;
+    });
+  }
+
+  /** Deletes the watch and its sealed token together. */
+  async delete(id: string, erase: (tx: Db, tokenId: string) => Promise<void>): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx.delete(watches).where(eq(watches.id, id)).returning({ tokenId: watches.tokenId });
+      if (row?.tokenId) await erase(tx, row.tokenId);
+    });
+  }
+
+  /** The active watches of a user (their owner's deactivation pauses them). */
+  async activeOf(userId: string): Promise<WatchRow[]> {
+    return this.db
+      .select()
+      .from(watches)
+      .where(and(eq(watches.userId, userId), eq(watches.status, 'active')));
+  }
+
+  /** Watches whose stored token has expired by `now` and still holds one. */
+  async expired(now: Date): Promise<WatchRow[]> {
+    return this.db
+      .select()
+      .from(watches)
+      .where(and(sql`${watches.tokenId} is not null`, lte(watches.tokenExpiresAt, now)));
+  }
+}

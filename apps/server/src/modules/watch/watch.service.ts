@@ -1,0 +1,315 @@
+import {
+  userMay,
+  WATCH_MESSAGES,
+  WATCH_PAUSE_REASONS,
+  watchChannelSchema,
+  watchRunsSchema,
+  watchScheduleSchema,
+  watchSpeakWhenSchema,
+  type Capability,
+  type CreateWatch,
+  type SessionUser,
+  type StoreWatchToken,
+  type Watch,
+  type WatchConsent,
+  type WatchPauseReason,
+  type WatchRuns,
+  type WatchSettings,
+} from '@ce/contract';
+import { requireCapability } from '../../core/access.js';
+import { AppError } from '../../core/errors.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
+import type { AuditLog } from '../audit/index.js';
+import type { CustomerService } from '../customer/customer.service.js';
+import type { UserRow } from '../users/index.js';
+import { nextRunAfter } from './schedule.js';
+import type { WatchRepository, WatchRow, WatchWithPeople } from './watch.repository.js';
+
+const DAY_MS = 86_400_000;
+
+/** Why a watch is paused, in words, by the key its row records. */
+const PAUSE_WORDS = new Map<string, string>(Object.entries(WATCH_PAUSE_REASONS));
+
+/** The capabilities a watch needs, by what it runs: the tools' own (the health check's, the backup's). */
+const CAPABILITIES_OF: Record<WatchRuns, Capability[]> = {
+  health: ['healthCheck'],
+  backup: ['tools'],
+  both: ['healthCheck', 'tools'],
+};
+
+function refusal(capability: Capability): string {
+  return capability === 'healthCheck'
+    ? 'Your role cannot run the health check a watch runs.'
+    : 'Your role cannot make the backups a watch makes.';
+}
+
+export interface WatchDependencies {
+  repository: WatchRepository;
+  tokens: SealedTokens;
+  customer: CustomerService;
+  audit: AuditLog;
+  /** The longest a token may be stored, in days (WATCH_TOKEN_MAX_DAYS). */
+  tokenMaxDays: number;
+  clock: () => Date;
+}
+
+/**
+ * Account Watch (decision 0031): a user's watches over customer organizations, and the customer's token each keeps
+ * with consent. Owners manage their own, Super Users everyone's; the token is never answered back.
+ */
+export class WatchService {
+  constructor(private readonly deps: WatchDependencies) {}
+
+  async create(user: SessionUser, input: CreateWatch): Promise<Watch> {
+    this.requireRuns(user, input.runs);
+    const expiresAt = this.expiry(input.consent);
+    const scope = await this.deps.customer.scope(
+      input.token,
+      input.organization.id,
+      input.accountGroups.map((group) => group.aid),
+    );
+    const now = this.deps.clock();
+    const row = await this.deps.repository.insert(
+      {
+        userId: user.id,
+        organizationId: scope.organization.id,
+        organizationName: scope.organization.name,
+        accountGroups: input.accountGroups.map(({ aid }) => ({ aid, accountGroupName: scope.accountGroupName(aid) })),
+        runs: input.runs,
+        schedule: input.schedule,
+        channel: input.channel,
+        speakWhen: input.speakWhen,
+        status: 'active',
+        nextRunAt: nextRunAfter(input.schedule, now),
+        ...this.consentColumns(user, input.token, input.consent, now, expiresAt),
+      },
+      (tx) => this.deps.tokens.seal(input.token, tx),
+    );
+    await this.deps.audit.record(user, 'watch.created', scope.organization.name, { watchId: row.id });
+    await this.auditToken(user, 'watch.token-stored', row, input.consent);
+    return this.get(user, row.id);
+  }
+
+  async list(user: SessionUser, everyone: boolean): Promise<Watch[]> {
+    if (everyone) requireCapability(user, 'seeAllRuns', 'Only Super Users see everyone’s watches.');
+    const rows = await this.deps.repository.list(everyone ? undefined : user.id);
+    return rows.map((row) => toApi(row));
+  }
+
+  async get(user: SessionUser, id: string): Promise<Watch> {
+    return toApi(await this.visible(user, id));
+  }
+
+  /** Edits what a watch does; new account groups are checked against its stored token. */
+  async update(user: SessionUser, id: string, settings: WatchSettings): Promise<Watch> {
+    const { watch } = await this.visible(user, id);
+    this.requireRuns(user, settings.runs);
+    const known = new Set(watch.accountGroups.map((group) => group.aid));
+    let accountGroups = settings.accountGroups.filter((group) => known.has(group.aid));
+    if (accountGroups.length < settings.accountGroups.length) {
+      const token = await this.deps.tokens.open(watch.tokenId);
+      if (!token) throw new AppError(409, 'no_token', WATCH_MESSAGES.noToken);
+      const scope = await this.deps.customer.scope(
+        token,
+        watch.organizationId,
+        settings.accountGroups.map((group) => group.aid),
+      );
+      accountGroups = settings.accountGroups.map(({ aid }) => ({ aid, accountGroupName: scope.accountGroupName(aid) }));
+    } else {
+      const names = new Map(watch.accountGroups.map((group) => [group.aid, group.accountGroupName]));
+      accountGroups = accountGroups.map(({ aid }) => ({ aid, accountGroupName: names.get(aid) ?? aid }));
+    }
+    await this.deps.repository.update(id, {
+      accountGroups,
+      runs: settings.runs,
+      schedule: settings.schedule,
+      channel: settings.channel,
+      speakWhen: settings.speakWhen,
+      nextRunAt: watch.status === 'active' ? nextRunAfter(settings.schedule, this.deps.clock()) : null,
+    });
+    await this.deps.audit.record(user, 'watch.changed', watch.organizationName, { watchId: id });
+    return this.get(user, id);
+  }
+
+  async pause(user: SessionUser, id: string): Promise<Watch> {
+    const { watch } = await this.visible(user, id);
+    if (watch.status === 'active') {
+      await this.deps.repository.update(id, { status: 'paused', pausedReason: 'paused', nextRunAt: null });
+      await this.deps.audit.record(user, 'watch.paused', watch.organizationName, { watchId: id });
+    }
+    return this.get(user, id);
+  }
+
+  /** Resumes a watch that holds an unexpired token; its next run is computed from now. */
+  async resume(user: SessionUser, id: string): Promise<Watch> {
+    const { watch } = await this.visible(user, id);
+    this.requireRuns(user, watchRunsSchema.parse(watch.runs));
+    const now = this.deps.clock();
+    if (!watch.tokenId || !watch.tokenExpiresAt || watch.tokenExpiresAt <= now)
+      throw new AppError(409, 'no_token', WATCH_MESSAGES.noToken);
+    if (watch.status === 'paused') {
+      await this.deps.repository.update(id, {
+        status: 'active',
+        pausedReason: null,
+        nextRunAt: nextRunAfter(watchScheduleSchema.parse(watch.schedule), now),
+      });
+      await this.deps.audit.record(user, 'watch.resumed', watch.organizationName, { watchId: id });
+    }
+    return this.get(user, id);
+  }
+
+  async delete(user: SessionUser, id: string): Promise<void> {
+    const { watch } = await this.visible(user, id);
+    await this.deps.repository.delete(id, (tx, tokenId) => this.deps.tokens.erase(tokenId, tx));
+    await this.deps.audit.record(user, 'watch.deleted', watch.organizationName, { watchId: id });
+  }
+
+  /**
+   * Stores a new token with a new consent (after a revocation, an expiry or a refusal, or to replace it early):
+   * checked against the watch's organization and account groups; a watch paused for want of a token resumes.
+   */
+  async storeToken(user: SessionUser, id: string, input: StoreWatchToken): Promise<Watch> {
+    const { watch } = await this.visible(user, id);
+    this.requireRuns(user, watchRunsSchema.parse(watch.runs));
+    const expiresAt = this.expiry(input.consent);
+    await this.deps.customer.scope(
+      input.token,
+      watch.organizationId,
+      watch.accountGroups.map((group) => group.aid),
+    );
+    const now = this.deps.clock();
+    const resumes = watch.status === 'paused' && watch.pausedReason !== 'paused';
+    const stored = await this.deps.repository.replaceToken(
+      id,
+      watch.tokenId,
+      {
+        ...this.consentColumns(user, input.token, input.consent, now, expiresAt),
+        ...(resumes
+          ? {
+              status: 'active',
+              pausedReason: null,
+              nextRunAt: nextRunAfter(watchScheduleSchema.parse(watch.schedule), now),
+            }
+          : {}),
+      },
+      (tx) => this.deps.tokens.seal(input.token, tx),
+      (tx, tokenId) => this.deps.tokens.erase(tokenId, tx),
+    );
+    if (!stored) throw new AppError(409, 'conflict', 'The watch changed meanwhile: try again.');
+    await this.auditToken(user, 'watch.token-stored', watch, input.consent);
+    return this.get(user, id);
+  }
+
+  /** The owner or a Super User revokes the stored token: erased now, and the watch paused until a new one. */
+  async revokeToken(user: SessionUser, id: string): Promise<Watch> {
+    const { watch } = await this.visible(user, id);
+    if (watch.tokenId) await this.stop(watch, 'revoked', user);
+    return this.get(user, id);
+  }
+
+  /**
+   * Pauses a watch and erases its token, for a reason that ends the consent (revoked, expired, refused by the
+   * platform, owner deactivated, key retired); audited. False when another caller did it first.
+   */
+  async stop(watch: WatchRow, reason: Exclude<WatchPauseReason, 'paused'>, actor?: SessionUser): Promise<boolean> {
+    const stopped = await this.deps.repository.replaceToken(
+      watch.id,
+      watch.tokenId,
+      { status: 'paused', pausedReason: reason, nextRunAt: null },
+      null,
+      (tx, tokenId) => this.deps.tokens.erase(tokenId, tx),
+    );
+    if (stopped)
+      await this.deps.audit.record(
+        actor ?? { id: null, email: 'system' },
+        'watch.token-erased',
+        watch.organizationName,
+        { watchId: watch.id, reason },
+      );
+    return stopped;
+  }
+
+  /** An account lost its access (deactivated): its watches stop and their tokens go. */
+  async accountChanged(account: UserRow): Promise<void> {
+    if (!account.disabled) return;
+    for (const watch of await this.deps.repository.activeOf(account.id)) await this.stop(watch, 'deactivated');
+  }
+
+  /** Tokens past their consent's expiry go, and their watches pause (the scheduler asks every minute). */
+  async expire(): Promise<number> {
+    let count = 0;
+    for (const watch of await this.deps.repository.expired(this.deps.clock()))
+      if (await this.stop(watch, 'expired')) count++;
+    return count;
+  }
+
+  private async visible(user: SessionUser, id: string): Promise<WatchWithPeople> {
+    const found = await this.deps.repository.find(id);
+    if (!found || (found.watch.userId !== user.id && !userMay(user, 'seeAllRuns')))
+      throw new AppError(404, 'not_found', WATCH_MESSAGES.notFound);
+    return found;
+  }
+
+  private requireRuns(user: SessionUser, runs: WatchRuns): void {
+    for (const capability of CAPABILITIES_OF[runs]) requireCapability(user, capability, refusal(capability));
+  }
+
+  private expiry(consent: WatchConsent): Date {
+    if (consent.days > this.deps.tokenMaxDays)
+      throw new AppError(400, 'invalid_consent', WATCH_MESSAGES.expiryTooLong(this.deps.tokenMaxDays), [
+        { path: 'consent.days', message: WATCH_MESSAGES.expiryTooLong(this.deps.tokenMaxDays) },
+      ]);
+    return new Date(this.deps.clock().getTime() + consent.days * DAY_MS);
+  }
+
+  private consentColumns(user: SessionUser, token: string, consent: WatchConsent, now: Date, expiresAt: Date) {
+    return {
+      tokenLast4: token.slice(-4),
+      tokenStoredAt: now,
+      tokenStoredBy: user.id,
+      consentContactName: consent.contactName,
+      consentContactEmail: consent.contactEmail,
+      tokenExpiresAt: expiresAt,
+    };
+  }
+
+  private async auditToken(user: SessionUser, action: string, watch: WatchRow, consent: WatchConsent) {
+    await this.deps.audit.record(user, action, watch.organizationName, {
+      watchId: watch.id,
+      contact: consent.contactEmail,
+      days: consent.days,
+    });
+  }
+}
+
+/** A watch as the API shows it: never the token, only its last 4 characters and its consent. */
+export function toApi({ watch, owner, storedBy }: WatchWithPeople): Watch {
+  const token =
+    watch.tokenId && watch.tokenLast4 && watch.tokenStoredAt && watch.tokenExpiresAt
+      ? {
+          last4: watch.tokenLast4,
+          storedAt: watch.tokenStoredAt.toISOString(),
+          storedBy: storedBy ?? owner,
+          contactName: watch.consentContactName ?? '',
+          contactEmail: watch.consentContactEmail ?? '',
+          expiresAt: watch.tokenExpiresAt.toISOString(),
+        }
+      : null;
+  return {
+    id: watch.id,
+    owner,
+    organizationId: watch.organizationId,
+    organizationName: watch.organizationName,
+    accountGroups: watch.accountGroups,
+    runs: watchRunsSchema.parse(watch.runs),
+    schedule: watchScheduleSchema.parse(watch.schedule),
+    channel: watchChannelSchema.parse(watch.channel),
+    speakWhen: watchSpeakWhenSchema.parse(watch.speakWhen),
+    status: watch.status === 'active' ? 'active' : 'paused',
+    pausedReason: watch.pausedReason ? (PAUSE_WORDS.get(watch.pausedReason) ?? null) : null,
+    token,
+    nextRunAt: watch.nextRunAt?.toISOString() ?? null,
+    lastRunAt: watch.lastRunAt?.toISOString() ?? null,
+    createdAt: watch.createdAt.toISOString(),
+  };
+}

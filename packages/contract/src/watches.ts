@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { platformTokenSchema } from './reports.js';
+
+/**
+ * Account Watch (decision 0031): a user's scheduled health check and backup of one customer organization, on a
+ * token stored with the customer's consent, that speaks only when something changed.
+ */
+
+/** What a watch runs: the health check (AHC v7 and its tables), a backup, or both. */
+export const WATCH_RUNS = ['health', 'backup', 'both'] as const;
+export type WatchRuns = (typeof WATCH_RUNS)[number];
+export const watchRunsSchema = z.enum(WATCH_RUNS);
+export const WATCH_CADENCES = ['daily', 'weekly'] as const;
+/** The lowest check status whose new findings make a watch speak. */
+export const WATCH_SEVERITIES = ['warn', 'fail'] as const;
+export const WATCH_STATUSES = ['active', 'paused'] as const;
+
+/** The defaults of the variables that bound a stored token's life and the score history. */
+export const WATCH_DEFAULTS = { tokenMaxDays: 90, historyDays: 730 } as const;
+
+/** Why a watch stopped, in the owner's words; each also erased the stored token (but `paused`). */
+export const WATCH_PAUSE_REASONS = {
+  paused: 'Paused by its owner.',
+  revoked: 'The stored token was revoked.',
+  expired: 'The stored token expired: store a new one with the customer’s consent to resume.',
+  refused: 'The platform refused the stored token (revoked or expired at the customer): store a new one to resume.',
+  deactivated: 'Its owner was deactivated.',
+  keyRetired: 'The key that sealed the stored token was retired: store the token again to resume.',
+} as const;
+export type WatchPauseReason = keyof typeof WATCH_PAUSE_REASONS;
+
+export const WATCH_MESSAGES = {
+  consentRequired: 'A watch keeps the customer’s token only with their consent: name the contact who approved it.',
+  expiryTooLong: (days: number) => `A stored token may be kept at most ${days} days.`,
+  weekdayRequired: 'A weekly watch runs on one day of the week: choose it.',
+  roomRequired: 'Name the Webex room the messages go to.',
+  unknownTimeZone: 'Unknown time zone: use a name such as Europe/Paris or America/New_York.',
+  noToken: 'This watch has no stored token: store one with the customer’s consent first.',
+  notFound: 'No such watch.',
+  noAccountGroups: 'Choose at least one account group.',
+} as const;
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** Whether `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export const watchScheduleSchema = z
+  .object({
+    cadence: z.enum(WATCH_CADENCES),
+    /** Weekly: 0 (Sunday) to 6 (Saturday); null for a daily watch. */
+    weekday: z.number().int().min(0).max(6).nullable(),
+    /** The owner's local time, 24-hour `HH:MM`. */
+    time: z.string().regex(HH_MM, 'A time of day as HH:MM (24-hour)'),
+    timeZone: z.string().max(64).refine(isTimeZone, WATCH_MESSAGES.unknownTimeZone),
+  })
+  .refine((schedule) => schedule.cadence === 'daily' || schedule.weekday !== null, {
+    message: WATCH_MESSAGES.weekdayRequired,
+    path: ['weekday'],
+  });
+export type WatchSchedule = z.infer<typeof watchScheduleSchema>;
+
+export const watchChannelSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('owner') }),
+  z.object({ kind: z.literal('room'), roomId: z.string().trim().min(1, WATCH_MESSAGES.roomRequired).max(200) }),
+]);
+export type WatchChannel = z.infer<typeof watchChannelSchema>;
+
+/** When a run's message is sent (any one that holds); nothing is sent otherwise, but the weekly quiet line. */
+export const watchSpeakWhenSchema = z.object({
+  anyChange: z.boolean(),
+  /** A score drop of at least this many points. */
+  scoreDrop: z.number().int().min(1).max(100).nullable(),
+  /** New findings in a check of this status or worse. */
+  newFindingsAtLeast: z.enum(WATCH_SEVERITIES).nullable(),
+  /** Any drift since the previous backup. */
+  drift: z.boolean(),
+  /** Once a week, "all quiet" when nothing else was said. */
+  weeklyQuietLine: z.boolean(),
+});
+export type WatchSpeakWhen = z.infer<typeof watchSpeakWhenSchema>;
+
+/** The customer's consent to keep their token: who approved it, and for how long. */
+export const watchConsentSchema = z.object({
+  contactName: z.string().trim().min(1, WATCH_MESSAGES.consentRequired).max(120),
+  contactEmail: z.email('The contact’s email address').max(254),
+  /** Days the token is kept (at most WATCH_TOKEN_MAX_DAYS, checked by the server). */
+  days: z.number().int().min(1).max(3650),
+});
+export type WatchConsent = z.infer<typeof watchConsentSchema>;
+
+const accountGroupsSchema = z
+  .array(z.object({ aid: z.string().min(1).max(64), accountGroupName: z.string().max(200) }))
+  .min(1, WATCH_MESSAGES.noAccountGroups)
+  .max(500);
+
+/** What a watch is set to do; created with the token and its consent, edited without them. */
+export const watchSettingsSchema = z.object({
+  accountGroups: accountGroupsSchema,
+  runs: watchRunsSchema,
+  schedule: watchScheduleSchema,
+  channel: watchChannelSchema,
+  speakWhen: watchSpeakWhenSchema,
+});
+export type WatchSettings = z.infer<typeof watchSettingsSchema>;
+
+export const createWatchSchema = watchSettingsSchema.extend({
+  token: platformTokenSchema,
+  organization: z.object({ id: z.string().min(1).max(64), name: z.string().max(200) }),
+  consent: watchConsentSchema,
+});
+export type CreateWatch = z.infer<typeof createWatchSchema>;
+
+/** A new token for a watch (after a revocation, an expiry or a refusal), with a new consent. */
+export const storeWatchTokenSchema = z.object({ token: platformTokenSchema, consent: watchConsentSchema });
+export type StoreWatchToken = z.infer<typeof storeWatchTokenSchema>;
+
+export const watchIdParamsSchema = z.object({ id: z.uuid() });
+
+/** What is shown of a stored token: never the token, only its end and its consent. */
+export const storedTokenSchema = z.object({
+  /** The token's last 4 characters, as taken when it was stored. */
+  last4: z.string(),
+  storedAt: z.string(),
+  storedBy: z.object({ email: z.string(), name: z.string() }),
+  contactName: z.string(),
+  contactEmail: z.string(),
+  expiresAt: z.string(),
+});
+
+export const watchSchema = watchSettingsSchema.extend({
+  id: z.string(),
+  owner: z.object({ email: z.string(), name: z.string() }),
+  organizationId: z.string(),
+  organizationName: z.string(),
+  status: z.enum(WATCH_STATUSES),
+  /** Why it is paused, in words; null while active. */
+  pausedReason: z.string().nullable(),
+  token: storedTokenSchema.nullable(),
+  /** The next run, while active. */
+  nextRunAt: z.string().nullable(),
+  lastRunAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Watch = z.infer<typeof watchSchema>;
+
+export const watchListSchema = z.object({ watches: z.array(watchSchema) });
+export const watchListQuerySchema = z.object({
+  /** Every user's watches (Super Users), else the caller's own. */
+  everyone: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
