@@ -8,6 +8,7 @@ import { sandboxOpenApi } from './platform/openapi.js';
 import { platformRoutes } from './platform/platform-routes.js';
 import type { Token } from './platform/model.js';
 import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
+import { WORLD_CHANGES, WorldChangeError } from './platform/world-changes.js';
 import { SalesforceState, salesforceRoutes } from './salesforce/salesforce-routes.js';
 import { WebexState, webexRoutes } from './webex/webex-routes.js';
 
@@ -78,6 +79,12 @@ const SERVICES = [
     path: 'te/token-revocations',
     name: 'Token revocations',
     description: "POST { token }: the token is revoked, as a customer's admin would (demo mode only)",
+  },
+  {
+    path: 'te/world-changes',
+    name: 'World changes',
+    description:
+      "POST { change, organizationId, aid? }: the customer's world changes now (inactive-user, fix-inactive-user, delete-test, rename-rule), as a watch's next run will find it; GET lists the changes made (demo mode only)",
   },
   {
     path: 'te/scenario',
@@ -159,6 +166,26 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     if (!found) return reply.status(404).send({ message: 'No such token in the sandbox' });
     found.kind = 'revoked';
     return reply.status(200).send({ revoked: true });
+  });
+
+  // A customer's admins change their world between two runs of a watch: a regression, a fix, a deletion, a rename.
+  app.get('/te/world-changes', async (_request, reply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'World changes are for demo mode only' });
+    return reply.send({ changes: sandbox.platform.changes });
+  });
+  app.post('/te/world-changes', async (request, reply) => {
+    if (!demoMode) return reply.status(404).send({ message: 'World changes are for demo mode only' });
+    const body = (request.body ?? {}) as { change?: unknown; organizationId?: unknown; aid?: unknown };
+    const change = WORLD_CHANGES.find((name) => name === body.change);
+    if (!change || typeof body.organizationId !== 'string' || (body.aid !== undefined && typeof body.aid !== 'string'))
+      return reply.status(400).send({ message: `Send { change: ${WORLD_CHANGES.join(' | ')}, organizationId, aid? }` });
+    try {
+      const result = sandbox.platform.change({ change, organizationId: body.organizationId, aid: body.aid });
+      return reply.status(200).send(result);
+    } catch (error) {
+      if (error instanceof WorldChangeError) return reply.status(404).send({ message: error.message });
+      throw error;
+    }
   });
 
   // Switching failure modes is for development and tests: only in demo mode.

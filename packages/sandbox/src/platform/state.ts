@@ -1,6 +1,7 @@
 import { LIMITS, pushBounded } from '../bounded.js';
 import { generateWorld, type GeneratorOptions, type World } from './generator.js';
 import type { Token } from './model.js';
+import { applyWorldChange, type WorldChangeRequest, type WorldChangeResult } from './world-changes.js';
 
 /** Named failure modes that tests and benchmarks switch on. */
 export interface Scenario {
@@ -174,6 +175,16 @@ export class PlatformState {
 
   newId(): string {
     return String(++this.nextId);
+  }
+
+  /** The changes made to the world on request (a watch's planted regressions and fixes), newest last. */
+  readonly changes: WorldChangeResult[] = [];
+
+  /** Changes the world now, as a customer's admin would between two runs of a watch (WorldChangeError if it cannot). */
+  change(request: WorldChangeRequest): WorldChangeResult {
+    const result = applyWorldChange(this.world, request, this.worldTime(), () => this.newId());
+    pushBounded(this.changes, result, LIMITS.calls);
+    return result;
   }
 
   /** Counts a call the platform accepted, or answered 429 (over the limit or in a 429 storm). */
