@@ -177,6 +177,50 @@ describe('Account Watch: watches and the token each keeps with consent', () => {
     await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
   });
 
+  it('stores a time zone by its canonical name, and refuses offsets, control characters and repeated groups', async () => {
+    const watch = (
+      await create(tam, {
+        schedule: { cadence: 'daily', weekday: null, time: '08:00', timeZone: 'eUrOpE/pArIs' },
+      })
+    ).json<Watch>();
+    expect(watch.schedule.timeZone).toBe('Europe/Paris');
+    const refused = async (overrides: Record<string, unknown>) => (await create(tam, overrides)).statusCode;
+    expect(await refused({ schedule: { cadence: 'daily', weekday: null, time: '08:00', timeZone: '+05:30' } })).toBe(
+      400,
+    );
+    expect(await refused({ channel: { kind: 'room', roomId: 'Y2lz\u0000Y28' } })).toBe(400);
+    expect(await refused({ channel: { kind: 'room', roomId: '<b>room</b>' } })).toBe(400);
+    expect(await refused({ consent: { ...consent, contactName: 'Dana\u0000' } })).toBe(400);
+    const group = customer.groups[0];
+    expect(await refused({ accountGroups: [group, group] })).toBe(400);
+    expect(await sealedCount()).toBe(1);
+    await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
+  });
+
+  it('stops, token erased, when an edit meets a platform 401 with the stored token', async () => {
+    const watch = (await create(tam)).json<Watch>();
+    testApp.sandbox?.platform.world.tokens.forEach((candidate) => {
+      if (candidate.token === customer.token) candidate.kind = 'revoked';
+    });
+    try {
+      const edited = await tam.request({
+        method: 'PUT',
+        url: `/api/watches/${watch.id}`,
+        payload: { ...settings(), accountGroups: customer.groups.slice(0, 2) },
+      });
+      expect(edited.statusCode).toBe(401);
+      const stopped = (await tam.request({ method: 'GET', url: `/api/watches/${watch.id}` })).json<Watch>();
+      expect(stopped).toMatchObject({ status: 'paused', token: null });
+      expect(stopped.pausedReason).toContain('The platform refused the stored token');
+      expect(await sealedCount()).toBe(0);
+    } finally {
+      testApp.sandbox?.platform.world.tokens.forEach((candidate) => {
+        if (candidate.token === customer.token) candidate.kind = 'org-admin';
+      });
+    }
+    await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
+  });
+
   it("ends with its consent's expiry, and with its owner's deactivation", async () => {
     const expiring = (await create(tam, { consent: { ...consent, days: 1 } })).json<Watch>();
     const other = (await create(tam)).json<Watch>();
@@ -199,6 +243,74 @@ describe('Account Watch: watches and the token each keeps with consent', () => {
     const ended = (await superUser.request({ method: 'GET', url: `/api/watches/${other.id}` })).json<Watch>();
     expect(ended).toMatchObject({ status: 'paused', pausedReason: 'Its owner was deactivated.', token: null });
     expect(await sealedCount()).toBe(0);
+    // A Super User cannot bring it back for a deactivated owner.
+    const again = await superUser.request({
+      method: 'PUT',
+      url: `/api/watches/${other.id}/token`,
+      payload: { token: customer.token, consent },
+    });
+    expect(again.statusCode).toBe(409);
+    expect(await sealedCount()).toBe(0);
     await superUser.request({ method: 'PATCH', url: `/api/users/${tamId}`, payload: { disabled: false } });
+  });
+
+  it("stops a watch its owner paused when the owner is deactivated, and one whose owner's role no longer runs it", async () => {
+    const users = (await superUser.request({ method: 'GET', url: '/api/users' })).json<{
+      users: { id: string; email: string }[];
+    }>();
+    const idOf = (email: string) => users.users.find((user) => user.email === email)?.id;
+    const proserv = await signedInClient(testApp.app, 'proserv@demo.local');
+    const paused = (await create(proserv)).json<Watch>();
+    await proserv.request({ method: 'POST', url: `/api/watches/${paused.id}/pause` });
+    const pmo = await signedInClient(testApp.app, 'pmo@demo.local');
+    const demoted = (await create(pmo)).json<Watch>();
+    expect(await sealedCount()).toBe(2);
+
+    await superUser.request({
+      method: 'PATCH',
+      url: `/api/users/${idOf('proserv@demo.local')}`,
+      payload: { disabled: true },
+    });
+    await superUser.request({
+      method: 'PATCH',
+      url: `/api/users/${idOf('pmo@demo.local')}`,
+      payload: { role: 'User' },
+    });
+    const read = async (id: string) =>
+      (await superUser.request({ method: 'GET', url: `/api/watches/${id}` })).json<Watch>();
+    expect(await read(paused.id)).toMatchObject({ pausedReason: 'Its owner was deactivated.', token: null });
+    expect(await read(demoted.id)).toMatchObject({
+      status: 'paused',
+      pausedReason: 'Its owner’s role no longer runs what it runs.',
+      token: null,
+    });
+    expect(await sealedCount()).toBe(0);
+    await superUser.request({
+      method: 'PATCH',
+      url: `/api/users/${idOf('proserv@demo.local')}`,
+      payload: { disabled: false },
+    });
+    await superUser.request({ method: 'PATCH', url: `/api/users/${idOf('pmo@demo.local')}`, payload: { role: 'PMO' } });
+    await superUser.request({ method: 'DELETE', url: `/api/watches/${paused.id}` });
+    await superUser.request({ method: 'DELETE', url: `/api/watches/${demoted.id}` });
+  });
+
+  it('is out of reach of a personal API token that does not carry what the watch runs', async () => {
+    const watch = (await create(tam)).json<Watch>();
+    const made = await tam.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: 'support only', expiresInDays: 7, capabilities: ['support'] },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const secret = made.json<{ secret: string }>().secret;
+    const script = (method: 'GET' | 'DELETE' | 'POST', url: string) =>
+      testApp.app.inject({ method, url, headers: { authorization: `Bearer ${secret}` } });
+    expect((await script('GET', '/api/watches')).json().watches).toEqual([]);
+    expect((await script('GET', `/api/watches/${watch.id}`)).statusCode).toBe(403);
+    expect((await script('DELETE', `/api/watches/${watch.id}/token`)).statusCode).toBe(403);
+    expect((await script('DELETE', `/api/watches/${watch.id}`)).statusCode).toBe(403);
+    expect(await sealedCount()).toBe(1);
+    await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
   });
 });

@@ -19,7 +19,7 @@ export const TIMELINE_DAYS = [7, 30, 90, 365] as const;
 export const TIMELINE_LIMIT = 200;
 
 /** Printable text only: a control character (NUL above all) is no organization id or email. */
-const printable = (value: string) => ![...value].some((character) => character < ' ' || character === '\u007f');
+export const printable = (value: string) => ![...value].some((character) => character < ' ' || character === '\u007f');
 
 export const customerTimelineParamsSchema = z.object({
   organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),

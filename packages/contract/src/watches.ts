@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printable } from './customers.js';
 import { platformTokenSchema } from './reports.js';
 
 /**
@@ -22,6 +23,7 @@ export const WATCH_DEFAULTS = { tokenMaxDays: 90, historyDays: 730 } as const;
 export const WATCH_PAUSE_REASONS = {
   paused: 'Paused by its owner.',
   revoked: 'The stored token was revoked.',
+  capabilityLost: 'Its owner’s role no longer runs what it runs.',
   expired: 'The stored token expired: store a new one with the customer’s consent to resume.',
   refused: 'The platform refused the stored token (revoked or expired at the customer): store a new one to resume.',
   deactivated: 'Its owner was deactivated.',
@@ -42,34 +44,67 @@ export const WATCH_MESSAGES = {
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
+/** An IANA zone name's shape ("Europe/Paris", "UTC"): letters first, so no offset such as "+05:30". */
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
+
+/** The canonical name of an IANA time zone this runtime knows ("europe/paris" -> "Europe/Paris"), or null. */
+export function canonicalTimeZone(zone: string): string | null {
+  if (!ZONE_NAME.test(zone)) return null;
   try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone.length > 0;
+    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
   } catch {
-    return false;
+    return null;
   }
 }
 
+/** Whether `zone` is an IANA time zone this runtime knows. */
+export const isTimeZone = (zone: string): boolean => canonicalTimeZone(zone) !== null;
+
+/** A Webex room id: the platform's base64url-like ids, nothing else. */
+const ROOM_ID = /^[A-Za-z0-9_=+/:.-]+$/;
+
+const scheduleShape = {
+  cadence: z.enum(WATCH_CADENCES),
+  /** Weekly: 0 (Sunday) to 6 (Saturday); null for a daily watch. */
+  weekday: z.number().int().min(0).max(6).nullable(),
+  /** The owner's local time, 24-hour `HH:MM`. */
+  time: z.string(),
+  /** An IANA time zone, by its canonical name. */
+  timeZone: z.string(),
+};
+
+/** A schedule as the API answers it. */
+export const watchScheduleAnswerSchema = z.object(scheduleShape);
+
+/** A schedule as a request sends it: checked, and its time zone stored by its canonical name. */
 export const watchScheduleSchema = z
   .object({
-    cadence: z.enum(WATCH_CADENCES),
-    /** Weekly: 0 (Sunday) to 6 (Saturday); null for a daily watch. */
-    weekday: z.number().int().min(0).max(6).nullable(),
-    /** The owner's local time, 24-hour `HH:MM`. */
+    ...scheduleShape,
     time: z.string().regex(HH_MM, 'A time of day as HH:MM (24-hour)'),
-    timeZone: z.string().max(64).refine(isTimeZone, WATCH_MESSAGES.unknownTimeZone),
+    // One spelling per zone.
+    timeZone: z
+      .string()
+      .max(64)
+      .refine(isTimeZone, WATCH_MESSAGES.unknownTimeZone)
+      .transform((zone) => canonicalTimeZone(zone) ?? zone),
   })
   .refine((schedule) => schedule.cadence === 'daily' || schedule.weekday !== null, {
     message: WATCH_MESSAGES.weekdayRequired,
     path: ['weekday'],
   });
-export type WatchSchedule = z.infer<typeof watchScheduleSchema>;
+export type WatchSchedule = z.infer<typeof watchScheduleAnswerSchema>;
 
 export const watchChannelSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('owner') }),
-  z.object({ kind: z.literal('room'), roomId: z.string().trim().min(1, WATCH_MESSAGES.roomRequired).max(200) }),
+  z.object({
+    kind: z.literal('room'),
+    roomId: z
+      .string()
+      .trim()
+      .min(1, WATCH_MESSAGES.roomRequired)
+      .max(200)
+      .regex(ROOM_ID, 'A Webex room id: letters, digits and - _ = + / : . only'),
+  }),
 ]);
 export type WatchChannel = z.infer<typeof watchChannelSchema>;
 
@@ -89,7 +124,12 @@ export type WatchSpeakWhen = z.infer<typeof watchSpeakWhenSchema>;
 
 /** The customer's consent to keep their token: who approved it, and for how long. */
 export const watchConsentSchema = z.object({
-  contactName: z.string().trim().min(1, WATCH_MESSAGES.consentRequired).max(120),
+  contactName: z
+    .string()
+    .trim()
+    .min(1, WATCH_MESSAGES.consentRequired)
+    .max(120)
+    .refine(printable, 'A name is printable text'),
   contactEmail: z.email('The contact’s email address').max(254),
   /** Days the token is kept (at most WATCH_TOKEN_MAX_DAYS, checked by the server). */
   days: z.number().int().min(1).max(3650),
@@ -99,16 +139,18 @@ export type WatchConsent = z.infer<typeof watchConsentSchema>;
 const accountGroupsSchema = z
   .array(z.object({ aid: z.string().min(1).max(64), accountGroupName: z.string().max(200) }))
   .min(1, WATCH_MESSAGES.noAccountGroups)
-  .max(500);
+  .max(500)
+  .refine((groups) => new Set(groups.map((group) => group.aid)).size === groups.length, 'Each account group once');
 
-/** What a watch is set to do; created with the token and its consent, edited without them. */
-export const watchSettingsSchema = z.object({
+const settingsShape = {
   accountGroups: accountGroupsSchema,
   runs: watchRunsSchema,
-  schedule: watchScheduleSchema,
   channel: watchChannelSchema,
   speakWhen: watchSpeakWhenSchema,
-});
+};
+
+/** What a watch is set to do; created with the token and its consent, edited without them. */
+export const watchSettingsSchema = z.object({ ...settingsShape, schedule: watchScheduleSchema });
 export type WatchSettings = z.infer<typeof watchSettingsSchema>;
 
 export const createWatchSchema = watchSettingsSchema.extend({
@@ -135,7 +177,9 @@ export const storedTokenSchema = z.object({
   expiresAt: z.string(),
 });
 
-export const watchSchema = watchSettingsSchema.extend({
+export const watchSchema = z.object({
+  ...settingsShape,
+  schedule: watchScheduleAnswerSchema,
   id: z.string(),
   owner: z.object({ email: z.string(), name: z.string() }),
   organizationId: z.string(),

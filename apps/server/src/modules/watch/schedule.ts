@@ -16,6 +16,8 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 function formatOf(timeZone: string): Intl.DateTimeFormat {
   let format = formats.get(timeZone);
   if (!format) {
+    // Zones are stored by their canonical names (a few hundred); the bound is a guard all the same.
+    if (formats.size >= 1_000) formats.clear();
     format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../core/database.js';
 import { users, watches } from '../../db/schema.js';
@@ -7,6 +7,8 @@ export type WatchRow = typeof watches.$inferSelect;
 export interface WatchWithPeople {
   watch: WatchRow;
   owner: { email: string; name: string };
+  /** The owner's account as it stands: a disabled owner's watch cannot resume, nor take a new token. */
+  ownerAccount: { disabled: boolean; locale: string | null };
   storedBy: { email: string; name: string } | null;
 }
 
@@ -22,6 +24,8 @@ export class WatchRepository {
         watch: watches,
         ownerEmail: users.email,
         ownerName: users.name,
+        ownerDisabled: users.disabled,
+        ownerLocale: users.locale,
         storedByEmail: storer.email,
         storedByName: storer.name,
       })
@@ -34,12 +38,15 @@ export class WatchRepository {
     watch: WatchRow;
     ownerEmail: string;
     ownerName: string | null;
+    ownerDisabled: boolean;
+    ownerLocale: string | null;
     storedByEmail: string | null;
     storedByName: string | null;
   }): WatchWithPeople {
     return {
       watch: row.watch,
       owner: { email: row.ownerEmail, name: row.ownerName ?? row.ownerEmail },
+      ownerAccount: { disabled: row.ownerDisabled, locale: row.ownerLocale },
       storedBy: row.storedByEmail ? { email: row.storedByEmail, name: row.storedByName ?? row.storedByEmail } : null,
     };
   }
@@ -114,12 +121,12 @@ export class WatchRepository {
     });
   }
 
-  /** The active watches of a user (their owner's deactivation pauses them). */
-  async activeOf(userId: string): Promise<WatchRow[]> {
+  /** A user's watches that are active or hold a token (what a change of its account may have to stop). */
+  async liveOf(userId: string): Promise<WatchRow[]> {
     return this.db
       .select()
       .from(watches)
-      .where(and(eq(watches.userId, userId), eq(watches.status, 'active')));
+      .where(and(eq(watches.userId, userId), or(eq(watches.status, 'active'), isNotNull(watches.tokenId))));
   }
 
   /** Watches whose stored token has expired by `now` and still holds one. */

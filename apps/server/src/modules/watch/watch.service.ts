@@ -1,10 +1,12 @@
 import {
+  can,
+  roleFromLocale,
   userMay,
   WATCH_MESSAGES,
   WATCH_PAUSE_REASONS,
   watchChannelSchema,
   watchRunsSchema,
-  watchScheduleSchema,
+  watchScheduleAnswerSchema,
   watchSpeakWhenSchema,
   type Capability,
   type CreateWatch,
@@ -93,7 +95,8 @@ export class WatchService {
   async list(user: SessionUser, everyone: boolean): Promise<Watch[]> {
     if (everyone) requireCapability(user, 'seeAllRuns', 'Only Super Users see everyone’s watches.');
     const rows = await this.deps.repository.list(everyone ? undefined : user.id);
-    return rows.map((row) => toApi(row));
+    // A personal API token sees the watches whose runs it carries the capabilities of.
+    return rows.filter((row) => this.mayUse(user, row.watch)).map((row) => toApi(row));
   }
 
   async get(user: SessionUser, id: string): Promise<Watch> {
@@ -109,10 +112,12 @@ export class WatchService {
     if (accountGroups.length < settings.accountGroups.length) {
       const token = await this.deps.tokens.open(watch.tokenId);
       if (!token) throw new AppError(409, 'no_token', WATCH_MESSAGES.noToken);
-      const scope = await this.deps.customer.scope(
-        token,
-        watch.organizationId,
-        settings.accountGroups.map((group) => group.aid),
+      const scope = await this.refusedStops(watch, () =>
+        this.deps.customer.scope(
+          token,
+          watch.organizationId,
+          settings.accountGroups.map((group) => group.aid),
+        ),
       );
       accountGroups = settings.accountGroups.map(({ aid }) => ({ aid, accountGroupName: scope.accountGroupName(aid) }));
     } else {
@@ -142,8 +147,10 @@ export class WatchService {
 
   /** Resumes a watch that holds an unexpired token; its next run is computed from now. */
   async resume(user: SessionUser, id: string): Promise<Watch> {
-    const { watch } = await this.visible(user, id);
+    const found = await this.visible(user, id);
+    const { watch } = found;
     this.requireRuns(user, watchRunsSchema.parse(watch.runs));
+    this.requireOwnerMay(found);
     const now = this.deps.clock();
     if (!watch.tokenId || !watch.tokenExpiresAt || watch.tokenExpiresAt <= now)
       throw new AppError(409, 'no_token', WATCH_MESSAGES.noToken);
@@ -151,7 +158,7 @@ export class WatchService {
       await this.deps.repository.update(id, {
         status: 'active',
         pausedReason: null,
-        nextRunAt: nextRunAfter(watchScheduleSchema.parse(watch.schedule), now),
+        nextRunAt: nextRunAfter(watchScheduleAnswerSchema.parse(watch.schedule), now),
       });
       await this.deps.audit.record(user, 'watch.resumed', watch.organizationName, { watchId: id });
     }
@@ -169,8 +176,10 @@ export class WatchService {
    * checked against the watch's organization and account groups; a watch paused for want of a token resumes.
    */
   async storeToken(user: SessionUser, id: string, input: StoreWatchToken): Promise<Watch> {
-    const { watch } = await this.visible(user, id);
+    const found = await this.visible(user, id);
+    const { watch } = found;
     this.requireRuns(user, watchRunsSchema.parse(watch.runs));
+    this.requireOwnerMay(found);
     const expiresAt = this.expiry(input.consent);
     await this.deps.customer.scope(
       input.token,
@@ -188,7 +197,7 @@ export class WatchService {
           ? {
               status: 'active',
               pausedReason: null,
-              nextRunAt: nextRunAfter(watchScheduleSchema.parse(watch.schedule), now),
+              nextRunAt: nextRunAfter(watchScheduleAnswerSchema.parse(watch.schedule), now),
             }
           : {}),
       },
@@ -229,10 +238,17 @@ export class WatchService {
     return stopped;
   }
 
-  /** An account lost its access (deactivated): its watches stop and their tokens go. */
+  /**
+   * An account changed: deactivated, its watches stop and their tokens go, paused or not; a role that no longer
+   * runs what a watch runs stops that watch.
+   */
   async accountChanged(account: UserRow): Promise<void> {
-    if (!account.disabled) return;
-    for (const watch of await this.deps.repository.activeOf(account.id)) await this.stop(watch, 'deactivated');
+    const role = roleFromLocale(account.locale);
+    for (const watch of await this.deps.repository.liveOf(account.id)) {
+      if (account.disabled) await this.stop(watch, 'deactivated');
+      else if (!CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => can(role, capability)))
+        await this.stop(watch, 'capabilityLost');
+    }
   }
 
   /** Tokens past their consent's expiry go, and their watches pause (the scheduler asks every minute). */
@@ -247,7 +263,31 @@ export class WatchService {
     const found = await this.deps.repository.find(id);
     if (!found || (found.watch.userId !== user.id && !userMay(user, 'seeAllRuns')))
       throw new AppError(404, 'not_found', WATCH_MESSAGES.notFound);
+    if (user.apiToken) this.requireRuns(user, watchRunsSchema.parse(found.watch.runs));
     return found;
+  }
+
+  /** Whether a caller (a personal API token within what it carries) may use a watch of these runs. */
+  private mayUse(user: SessionUser, watch: WatchRow): boolean {
+    return CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => userMay(user, capability));
+  }
+
+  /** A disabled owner's watch, or one whose owner's role no longer runs it, neither resumes nor takes a token. */
+  private requireOwnerMay({ watch, ownerAccount }: WatchWithPeople): void {
+    const role = roleFromLocale(ownerAccount.locale);
+    if (ownerAccount.disabled) throw new AppError(409, 'owner_disabled', WATCH_PAUSE_REASONS.deactivated);
+    if (!CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => can(role, capability)))
+      throw new AppError(409, 'owner_cannot', WATCH_PAUSE_REASONS.capabilityLost);
+  }
+
+  /** A platform call with the stored token: a 401 (revoked or expired at the customer) stops the watch first. */
+  private async refusedStops<T>(watch: WatchRow, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'invalid_platform_token') await this.stop(watch, 'refused');
+      throw error;
+    }
   }
 
   private requireRuns(user: SessionUser, runs: WatchRuns): void {
@@ -302,7 +342,7 @@ export function toApi({ watch, owner, storedBy }: WatchWithPeople): Watch {
     organizationName: watch.organizationName,
     accountGroups: watch.accountGroups,
     runs: watchRunsSchema.parse(watch.runs),
-    schedule: watchScheduleSchema.parse(watch.schedule),
+    schedule: watchScheduleAnswerSchema.parse(watch.schedule),
     channel: watchChannelSchema.parse(watch.channel),
     speakWhen: watchSpeakWhenSchema.parse(watch.speakWhen),
     status: watch.status === 'active' ? 'active' : 'paused',
