@@ -92,6 +92,11 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done', { timeout: 75_000 });
   await expect(page.getByRole('status').filter({ hasText: 'Undone: 1 change reversed' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
+  // A run lives in the address as every tool's does (?run=<id>: the customer's page links there): a reload shows it.
+  await expect(page).toHaveURL(/\?run=[0-9a-f-]{36}$/);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
+  await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done');
 
   // The backup is deleted after a confirmation that names it and opens on Cancel.
   const backups = page

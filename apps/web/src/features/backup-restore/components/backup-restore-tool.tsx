@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { useSearchParams } from 'react-router';
 import type { Backup } from '@ce/contract';
 import { FilePicker } from '../../../components/ui/file-picker';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { useCustomer } from '../../../lib/use-customer';
+import { useRunParam } from '../../../lib/use-run-param';
 import { useBackups } from '../api/backups';
 import { useUploadBackup } from '../api/upload';
 import { BackupPanel } from './backup-panel';
@@ -22,16 +22,10 @@ export function BackupRestoreTool() {
   const customer = useCustomer('backup-restore');
   const [opened, setOpened] = useState<Backup | null>(null);
   const [deleting, setDeleting] = useState<Backup | null>(null);
-  const [params, setParams] = useSearchParams();
-  const restoreId = params.get('restore');
+  // The restore shown lives in the address (?run=<id>), as every tool's run: the customer's page and the
+  // notifications link to it there.
+  const [restoreId, openRestore] = useRunParam();
   const [targetToken, setTargetToken] = useState('');
-  const openRestore = (id: string | null) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      if (id) next.set('restore', id);
-      else next.delete('restore');
-      return next;
-    });
   const { data: backups } = useBackups({ search: '', sort: 'createdAt', direction: 'desc' });
   const upload = useUploadBackup(customerTokenErrors('Failed to upload the archive'));
   const [pickerKey, setPickerKey] = useState(0);

@@ -57,7 +57,7 @@ export function BackupsTable({
       enableSorting: false,
       cell: ({ row }) =>
         row.original.status === 'done' ? (
-          <span className="flex items-center gap-3">
+          <span className="flex flex-wrap items-center gap-3">
             <a className="text-brand-700 underline" href={archiveUrl(row.original.id)} download>
               Download
             </a>
@@ -67,7 +67,7 @@ export function BackupsTable({
             {deleteButton(row.original)}
           </span>
         ) : row.original.status === 'failed' ? (
-          <span className="flex items-center gap-3">
+          <span className="flex flex-wrap items-center gap-3">
             {row.original.error ?? ''}
             {deleteButton(row.original)}
           </span>
