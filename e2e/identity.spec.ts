@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import Provider from 'oidc-provider';
 import type { Server } from 'node:http';
-import { signIn, signInAsNewUser } from './helpers';
+import { expectNoAxeViolations, signIn, signInAsNewUser } from './helpers';
 
 const APP = `http://127.0.0.1:${process.env.E2E_PORT ?? 3107}`;
 const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3108);
@@ -202,4 +202,48 @@ test('settings: a change of password says what is wrong, one thing at a time; us
   await users.getByLabel('Search users').fill('no-such-person');
   await expect(rows).toHaveCount(0);
   await expect(users.getByRole('table', { name: 'Users' })).toContainText('No user matches.');
+});
+
+test('settings: disabling an account and changing its role ask first, naming it; Cancel changes nothing', async ({
+  page,
+}) => {
+  const email = `e2e-change-${Date.now()}@example.com`;
+  await signIn(page, 'superuser@demo.local', undefined, '/home/settings');
+  const form = page.getByRole('form', { name: 'Invite a user' });
+  await form.getByLabel('Email').fill(email);
+  await form.getByLabel('Role').selectOption('TAM');
+  await form.getByRole('button', { name: 'Invite' }).click();
+  await expect(page.getByTestId('temporary-password')).toBeVisible();
+  const row = page.getByTestId('user-row').filter({ hasText: email });
+
+  // Disable: a confirmation naming the account, opened on Cancel; Cancel leaves it active.
+  await row.getByRole('button', { name: 'Disable' }).click();
+  const disable = page.getByRole('dialog', { name: `Disable ${email}?` });
+  await expect(disable.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await disable.getByRole('button', { name: 'Cancel' }).click();
+  await expect(disable).toBeHidden();
+  await expect(row).toContainText('Active');
+  await row.getByRole('button', { name: 'Disable' }).click();
+  await disable.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${email} is disabled` })).toBeVisible();
+  await expect(row).toContainText('Disabled');
+  // Enabling takes nothing away: no question.
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await expect(row).toContainText('Active');
+
+  // A role: the select keeps the old one until the change is confirmed.
+  const select = row.getByLabel(`Role of ${email}`);
+  await select.selectOption('Support');
+  const roleChange = page.getByRole('dialog', { name: `Make ${email} Support?` });
+  await expect(roleChange).toContainText('now TAM');
+  await roleChange.getByRole('button', { name: 'Cancel' }).click();
+  await expect(select).toHaveValue('TAM');
+  await select.selectOption('Support');
+  await roleChange.getByRole('button', { name: 'Change role' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `${email} is Support now` })).toBeVisible();
+  await expect(select).toHaveValue('Support');
+  const audit = page.getByTestId('audit-row').filter({ hasText: email });
+  await expect(audit.filter({ hasText: 'user.disabled' })).toHaveCount(1);
+  await expect(audit.filter({ hasText: 'user.role_changed' })).toHaveCount(1);
 });

@@ -21,6 +21,7 @@ import { useAuditLog } from '../api/audit-log';
 import { useInviteUser } from '../api/invite-user';
 import { useUpdateUser } from '../api/update-user';
 import { useUsers } from '../api/users';
+import { AccountChangeDialog, type AccountChange } from './account-change-dialog';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
@@ -68,13 +69,30 @@ function InviteForm({ onInvited }: { onInvited: (created: { email: string; tempo
 /** Super User: invite with a role (the temporary password is shown once), change role, disable, enable. */
 export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
   const users = useUsers();
-  const { mutate: updateUser } = useUpdateUser({
+  const { mutate: updateUser, isPending: updating } = useUpdateUser({
     errorMessage: (error) => errorText(error, 'Could not change the account'),
   });
   const [created, setCreated] = useState<{ email: string; temporaryPassword: string } | null>(null);
+  // Disabling an account or changing its role asks first; enabling one does not take anything away.
+  const [asking, setAsking] = useState<AccountChange | null>(null);
+  const confirm = (change: AccountChange) =>
+    updateUser(
+      { id: change.user.id, ...(change.kind === 'disable' ? { disabled: true } : { role: change.role }) },
+      {
+        onSuccess: () => {
+          setAsking(null);
+          toast.success(
+            change.kind === 'disable'
+              ? `${change.user.email} is disabled`
+              : `${change.user.email} is ${change.role} now`,
+          );
+        },
+      },
+    );
 
   const columns = useMemo<ColumnDef<UserAccount, unknown>[]>(() => {
-    const change = (id: string, changes: { role?: Role; disabled?: boolean }) => updateUser({ id, ...changes });
+    const enable = (user: UserAccount) =>
+      updateUser({ id: user.id, disabled: false }, { onSuccess: () => toast.success(`${user.email} is enabled`) });
     return [
       { id: 'email', header: 'Email', accessorFn: (user) => user.email },
       { id: 'name', header: 'Name', accessorFn: (user) => user.name ?? '—' },
@@ -87,7 +105,10 @@ export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
             aria-label={`Role of ${user.email}`}
             value={user.role}
             disabled={user.id === currentUser.id}
-            onChange={(event) => isRole(event.target.value) && change(user.id, { role: event.target.value })}
+            onChange={(event) => {
+              const role = event.target.value;
+              if (isRole(role) && role !== user.role) setAsking({ kind: 'role', user, role });
+            }}
             className="rounded border border-slate-300 px-1 py-0.5"
           >
             {ROLES.map((option) => (
@@ -111,7 +132,7 @@ export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
         enableGlobalFilter: false,
         cell: ({ row: { original: user } }) =>
           user.id === currentUser.id ? null : (
-            <Button size="sm" onClick={() => change(user.id, { disabled: !user.disabled })}>
+            <Button size="sm" onClick={() => (user.disabled ? enable(user) : setAsking({ kind: 'disable', user }))}>
               {user.disabled ? 'Enable' : 'Disable'}
             </Button>
           ),
@@ -146,6 +167,7 @@ export function UsersSection({ currentUser }: { currentUser: SessionUser }) {
           rowProps={() => ({ 'data-testid': 'user-row' })}
         />
       </div>
+      <AccountChangeDialog change={asking} busy={updating} onCancel={() => setAsking(null)} onConfirm={confirm} />
     </section>
   );
 }
