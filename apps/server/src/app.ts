@@ -29,6 +29,7 @@ import { usersModule } from './modules/users/index.js';
 import { watchModule } from './modules/watch/index.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetJob } from './core/change-sets/job.js';
+import { CallAudit } from './core/call-audit.js';
 import { BudgetWaits, registerRequestContext } from './core/budget-waits.js';
 import { jobsAhead } from './core/jobs-ahead.js';
 import { ChangeSetRepository } from './core/change-sets/repository.js';
@@ -90,7 +91,12 @@ export interface BuiltApp {
     | 'watches'
   > & { platform: PlatformClient };
   /** The background jobs of the modules that have them (tests play the worker through these). */
-  jobs: { reports: ModuleServices['reportJobs']; changeSets: ChangeSetJob; backups: ModuleServices['backupJob'] };
+  jobs: {
+    reports: ModuleServices['reportJobs'];
+    changeSets: ChangeSetJob;
+    backups: ModuleServices['backupJob'];
+    watchRuns: ModuleServices['watchRunJobs'];
+  };
   /** The stand-ins of the external systems, when this instance mounts them (demo mode with PLATFORM_API_URL unset). */
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
@@ -260,6 +266,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       throttle,
       locks,
       budgetWaits,
+      callAudit: new CallAudit(db, app.log),
       services: new ModuleServiceRegistry(),
       routes: new Registry(),
       jobs: new JobRegistry(),
@@ -326,6 +333,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         reports: services.get('reportJobs'),
         changeSets: services.get('changeSetJob'),
         backups: services.get('backupJob'),
+        watchRuns: services.get('watchRunJobs'),
       },
       sandbox,
       tokens,

@@ -31,3 +31,4 @@ export * from './explorer.js';
 export * from './html.js';
 export * from './customers.js';
 export * from './watches.js';
+export * from './field-words.js';

@@ -37,6 +37,8 @@ export const OPERATION_ACCESS = {
   resumeWatch: 'signedIn',
   storeWatchToken: 'signedIn',
   revokeWatchToken: 'signedIn',
+  runWatchNow: 'signedIn',
+  listWatchRuns: 'signedIn',
   listUsers: 'manageUsers',
   inviteUser: 'manageUsers',
   updateUser: 'manageUsers',

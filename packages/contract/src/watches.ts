@@ -40,6 +40,7 @@ export const WATCH_MESSAGES = {
   noToken: 'This watch has no stored token: store one with the customer’s consent first.',
   notFound: 'No such watch.',
   noAccountGroups: 'Choose at least one account group.',
+  notActive: 'This watch is paused: resume it (with a stored token) to run it.',
 } as const;
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -80,6 +81,8 @@ export const watchScheduleAnswerSchema = z.object(scheduleShape);
 export const watchScheduleSchema = z
   .object({
     ...scheduleShape,
+    // A daily watch may leave it out.
+    weekday: scheduleShape.weekday.default(null),
     time: z.string().regex(HH_MM, 'A time of day as HH:MM (24-hour)'),
     // One spelling per zone.
     timeZone: z
@@ -203,3 +206,27 @@ export const watchListQuerySchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
 });
+
+export const WATCH_RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+/** What became of a run's message: sent, nothing to say, Webex refused it, or no Webex here. */
+export const WATCH_DELIVERY_STATUSES = ['pending', 'sent', 'quiet', 'failed', 'none'] as const;
+
+/** One run of a watch: when it was due, where it stands, its score and what it said. */
+export const watchRunSchema = z.object({
+  id: z.string(),
+  watchId: z.string(),
+  dueAt: z.string(),
+  trigger: z.enum(['schedule', 'now']),
+  status: z.enum(WATCH_RUN_STATUSES),
+  error: z.string().nullable(),
+  score: z.number().nullable(),
+  /** The health check's report (My Reports), once made. */
+  reportId: z.string().nullable(),
+  delivery: z.object({ status: z.enum(WATCH_DELIVERY_STATUSES), error: z.string().nullable() }),
+  /** The message sent, as sent (Webex markdown); null when nothing was said. */
+  message: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type WatchRun = z.infer<typeof watchRunSchema>;
+export const watchRunListSchema = z.object({ runs: z.array(watchRunSchema) });

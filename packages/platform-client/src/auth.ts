@@ -33,6 +33,18 @@ export interface PlatformAuth {
    * more when the wait ends: a person on a page is shown how long it will be, and may cancel (`signal`).
    */
   onBudgetWait?: (wait: BudgetWait) => void;
+  /**
+   * Told of each answer the platform gave this session's calls (a journal's kept answer is no call): a watch's
+   * calls are audited with the watch's id. Never told the token.
+   */
+  onAnswer?: (call: AnsweredCall) => void;
+}
+
+/** One call the platform answered: its method, path (no query) and status. */
+export interface AnsweredCall {
+  method: string;
+  path: string;
+  status: number;
 }
 
 /** A call waiting for a slot in its organization's budget. */

@@ -287,6 +287,7 @@ export class PlatformHttp {
         const { status, headers, body } = outcome;
         const rate = readRateHeaders(headers);
         this.observer?.answered(key, status);
+        auth.onAnswer?.({ method, path: url.pathname, status });
         if (status === 429) {
           const waitMs = await limiter.exhausted(rate, retryAfterMs(headers, this.clock.now()), slot);
           // Not lost to a passing 429 storm: wait for the window to roll over and send again, within the budget.

@@ -1,6 +1,6 @@
 export { PlatformClient, PlatformSession, writableTestBody, type TimeRange } from './client.js';
 export { PlatformError, messageForStatus, TIMEOUT_STATUS, type PlatformFieldError } from './errors.js';
-export { BUDGET_WAIT_TOLD_EVERY_MS, type AmbientCall, type BudgetWait } from './auth.js';
+export { BUDGET_WAIT_TOLD_EVERY_MS, type AmbientCall, type AnsweredCall, type BudgetWait } from './auth.js';
 export {
   PlatformHttp,
   type ReadJournal,

@@ -66,6 +66,9 @@ export function fitMarkdown(markdown: string, limit = WEBEX_TEXT_LIMIT): string 
   return cut + suffix;
 }
 
+/** Where a message goes: a person, by email, or a room the bot is in. */
+export type WebexRecipient = string | { roomId: string };
+
 /**
  * Sends direct messages through the Webex Messages API: markdown, and at most one file per message
  * (a multipart upload), waiting out 429s for as long as Retry-After says.
@@ -79,10 +82,13 @@ export class WebexClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Sends one message; answers the id Webex gave it. */
-  async send(toPersonEmail: string, markdown: string, file?: WebexFile): Promise<{ id: string | null }> {
+  /** Sends one message to a person (by email) or a room; answers the id Webex gave it. */
+  async send(to: WebexRecipient, markdown: string, file?: WebexFile): Promise<{ id: string | null }> {
     for (let attempt = 0; ; attempt++) {
-      const fields = { toPersonEmail, markdown: fitMarkdown(markdown) };
+      const fields = {
+        ...(typeof to === 'string' ? { toPersonEmail: to } : { roomId: to.roomId }),
+        markdown: fitMarkdown(markdown),
+      };
       const headers: Record<string, string> = { authorization: `Bearer ${this.options.botToken}` };
       let body: FormData | ReadableStream<Uint8Array>;
       if (file && typeof file.content === 'function') {
@@ -133,6 +139,20 @@ export class WebexClient {
   async directMessages(personEmail: string, max = 50): Promise<WebexSentMessage[]> {
     const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/v1/messages/direct`);
     url.searchParams.set('personEmail', personEmail);
+    return this.listed(url, max);
+  }
+
+  /**
+   * The latest messages of a room the bot is in (GET /v1/messages?roomId=), newest first. Webex shows a bot only
+   * some of a group room's messages: a message not found here may still have been sent.
+   */
+  async roomMessages(roomId: string, max = 50): Promise<WebexSentMessage[]> {
+    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/v1/messages`);
+    url.searchParams.set('roomId', roomId);
+    return this.listed(url, max);
+  }
+
+  private async listed(url: URL, max: number): Promise<WebexSentMessage[]> {
     url.searchParams.set('max', String(max));
     let response: Response;
     try {

@@ -2,12 +2,17 @@ import { createHash } from 'node:crypto';
 import { eq, lt, sql } from 'drizzle-orm';
 import { webexDeliveries } from '../db/schema.js';
 import type { Db } from '../core/database.js';
-import { fitMarkdown, type WebexClient, type WebexFile } from './webex-client.js';
+import { fitMarkdown, type WebexClient, type WebexFile, type WebexRecipient } from './webex-client.js';
+
+/** How a recipient is recorded: a person's email, or `room:<id>`. */
+const ROOM = 'room:';
+const recipientKey = (to: WebexRecipient) => (typeof to === 'string' ? to : `${ROOM}${to.roomId}`);
 
 /** Webex's clock and ours may differ by this much when a message is looked for after a crash. */
 const CLOCK_SKEW_MS = 60_000;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** A message's hash, its line breaks as LF: a multipart upload (a message with a file) sends them as CRLF. */
+const sha256 = (text: string) => createHash('sha256').update(text.replaceAll('\r\n', '\n')).digest('hex');
 
 /**
  * Sends each message of a job once, whatever dies when: the message is recorded under a key before it is
@@ -28,7 +33,7 @@ export class WebexDeliveries {
    */
   async sendOnce(
     key: string,
-    to: string,
+    to: WebexRecipient,
     markdown: string,
     file?: WebexFile,
     beforeSend?: () => Promise<void>,
@@ -37,7 +42,7 @@ export class WebexDeliveries {
     const hash = sha256(fitted);
     const [recorded] = await this.db
       .insert(webexDeliveries)
-      .values({ key, toEmail: to, markdownSha256: hash, status: 'sending' })
+      .values({ key, toEmail: recipientKey(to), markdownSha256: hash, status: 'sending' })
       .onConflictDoNothing()
       .returning({ key: webexDeliveries.key });
     if (!recorded) {
@@ -45,7 +50,7 @@ export class WebexDeliveries {
       if (row?.status === 'sent') return 'already sent';
       if (row) {
         const since = row.createdAt.getTime() - CLOCK_SKEW_MS;
-        const found = (await this.webex.directMessages(row.toEmail)).find(
+        const found = (await this.sentTo(row.toEmail)).find(
           (message) =>
             sha256(message.markdown ?? message.text ?? '') === row.markdownSha256 &&
             Date.parse(message.created) >= since,
@@ -60,6 +65,13 @@ export class WebexDeliveries {
     const sent = await this.webex.send(to, fitted, file);
     await this.confirm(key, sent.id);
     return 'sent';
+  }
+
+  /** The bot's latest messages where a delivery was recorded: a person's direct space, or a room. */
+  private async sentTo(recipient: string) {
+    if (!recipient.startsWith(ROOM)) return this.webex.directMessages(recipient);
+    // A room may not show the bot its own messages: not found there, the message is sent again.
+    return this.webex.roomMessages(recipient.slice(ROOM.length)).catch(() => []);
   }
 
   private async confirm(key: string, messageId: string | null): Promise<void> {

@@ -4,6 +4,7 @@ import type { Externals } from '../adapters/externals.js';
 import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
 import type { BudgetWaits } from './budget-waits.js';
+import type { CallAudit } from './call-audit.js';
 import type { ChangeSetRepository } from './change-sets/repository.js';
 import type { JobsAhead } from './jobs-ahead.js';
 import type { Database, Db } from './database.js';
@@ -90,6 +91,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   jobsAhead: JobsAhead;
   /** People's requests waiting for a customer's API budget, and the organizations' names they are told in. */
   budgetWaits: BudgetWaits;
+  /** Audits the platform calls of the jobs a watch run starts, with the watch's id. */
+  callAudit: CallAudit;
   services: ModuleServiceRegistry;
   /** Mounts the module's route plugins: `routes.add((app) => app.register(plugin, options))`. */
   routes: Registry<(app: FastifyInstance) => PromiseLike<unknown>>;

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, notInArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, ne, notInArray, sql } from 'drizzle-orm';
 import { backups, changeSets, reportRequests, sealedTokens, watches } from '../db/schema.js';
 import type { Db } from './database.js';
 import { periodicJob, type Job } from './jobs.js';
@@ -36,6 +36,21 @@ export class SealedTokens {
       if (error instanceof RetiredKeyError) return null;
       throw error;
     }
+  }
+
+  /**
+   * Opens a token kept for long (a watch's) and, when an older key sealed it, seals it again under the current key
+   * in place (same id): a key retired after the next run leaves it readable. Null as `open`.
+   */
+  async openAndRenew(id: string | null): Promise<string | null> {
+    const token = await this.open(id);
+    if (!id || token === null) return token;
+    const { keyId, sealed } = this.vault.seal(token);
+    await this.db
+      .update(sealedTokens)
+      .set({ keyId, sealed })
+      .where(and(eq(sealedTokens.id, id), ne(sealedTokens.keyId, keyId)));
+    return token;
   }
 
   async erase(id: string | null, db: Pick<Db, 'delete'> = this.db): Promise<void> {

@@ -86,7 +86,10 @@ export function applyWorldChange(
       const index = world.tests.findIndex((test) => test.aid === group.aid);
       const [test] = index < 0 ? [] : world.tests.splice(index, 1);
       if (!test) throw new WorldChangeError(`No test in ${group.accountGroupName}`);
+      // As the platform does: the rules, windows and tags that named it no longer do.
       for (const rule of world.alertRules) rule.testIds = rule.testIds.filter((id) => id !== test.testId);
+      for (const window of world.suppressionWindows) window.testIds = window.testIds.filter((id) => id !== test.testId);
+      for (const tag of world.tags) tag.assignments = tag.assignments.filter((assigned) => assigned.id !== test.testId);
       return done(test.testId, `${test.type} test '${test.testName}' deleted`);
     }
     case 'rename-rule': {

@@ -15,7 +15,10 @@ export interface WebexFile {
 
 export interface WebexMessage {
   id: string;
+  /** A direct message's person ('' for a room's message). */
   toPersonEmail: string;
+  /** A room's message: the room it was posted in. */
+  roomId?: string;
   markdown?: string;
   text?: string;
   file?: WebexFile;
@@ -95,6 +98,28 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
     return { items };
   });
 
+  // List Messages of a room, newest first: the bot's own messages there (what a delivery cut short looks for).
+  app.get('/v1/messages', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    const { roomId, max } = request.query as { roomId?: string; max?: string };
+    if (!roomId) return webexError(reply, 400, 'roomId is required.');
+    const limit = Math.min(1000, Math.max(1, Number(max) || 50));
+    const items = state.messages
+      .filter((message) => message.roomId === roomId)
+      .slice(-limit)
+      .reverse()
+      .map((message) => ({
+        id: message.id,
+        roomId,
+        roomType: 'group',
+        ...(message.text ? { text: message.text } : {}),
+        ...(message.markdown ? { markdown: message.markdown } : {}),
+        personEmail: 'ce-toolkit-bot@webex.bot',
+        created: message.created,
+      }));
+    return { items };
+  });
+
   app.post('/v1/messages', async (request, reply) => {
     if (!authorized(request.headers.authorization)) return unauthorized(reply);
     if (state.throttledUntil > Date.now()) {
@@ -147,6 +172,7 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
     const message: WebexMessage = {
       id: randomUUID(),
       toPersonEmail: fields.toPersonEmail ?? '',
+      ...(fields.roomId ? { roomId: fields.roomId } : {}),
       markdown: fields.markdown,
       text: fields.text,
       file: files[0],
@@ -156,9 +182,9 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
     const base = `${request.protocol}://${request.host}${request.url.replace(/\/v1\/messages.*$/, '')}`;
     return {
       id: message.id,
-      roomId: `sandbox-direct-${message.toPersonEmail}`,
-      roomType: 'direct',
-      toPersonEmail: message.toPersonEmail,
+      roomId: message.roomId ?? `sandbox-direct-${message.toPersonEmail}`,
+      roomType: message.roomId ? 'group' : 'direct',
+      ...(message.roomId ? {} : { toPersonEmail: message.toPersonEmail }),
       ...(message.text ? { text: message.text } : {}),
       ...(message.markdown ? { markdown: message.markdown } : {}),
       ...(message.file ? { files: [`${base}/files/${message.file.id}`] } : {}),
@@ -168,10 +194,11 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
   });
 
   app.get('/messages', async (request) => {
-    const { toPersonEmail } = request.query as { toPersonEmail?: string };
+    const { toPersonEmail, roomId } = request.query as { toPersonEmail?: string; roomId?: string };
     return {
       items: state.messages
         .filter((message) => !toPersonEmail || message.toPersonEmail === toPersonEmail)
+        .filter((message) => !roomId || message.roomId === roomId)
         .map(({ file, ...message }) => ({
           ...message,
           ...(file
@@ -197,7 +224,9 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
   app.get('/', async (_request, reply) => {
     const rows = state.messages
       .map(
-        (message) => `<tr><td>${escapeHtml(message.created)}</td><td>${escapeHtml(message.toPersonEmail)}</td>
+        (
+          message,
+        ) => `<tr><td>${escapeHtml(message.created)}</td><td>${escapeHtml(message.roomId ? `room ${message.roomId}` : message.toPersonEmail)}</td>
 <td><pre>${escapeHtml(message.markdown ?? message.text ?? '')}</pre></td>
 <td>${message.file ? `<a href="files/${escapeHtml(message.file.id)}">${escapeHtml(message.file.name)}</a> (${message.file.content.length} bytes)` : ''}</td></tr>`,
       )

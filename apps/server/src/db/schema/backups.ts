@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { jobColumns } from './job-columns.js';
 
@@ -25,8 +25,11 @@ export const backups = pgTable(
      * archive kept by an earlier version, indexed on its first read.
      */
     indexedAt: timestamp('indexed_at', { withTimezone: true }),
+    /** The watch run this backup is part of (decision 0031): one backup per run and account group. */
+    watchRunId: uuid('watch_run_id'),
   },
   (table) => [
+    uniqueIndex('backups_watch_run_unique').on(table.watchRunId, table.aid),
     index('backups_organization_idx').on(table.organizationId, table.aid, table.createdAt),
     index('backups_user_idx').on(table.userId, table.createdAt),
   ],

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { bytea } from './bytea.js';
 import { jobColumns } from './job-columns.js';
 
@@ -18,9 +18,15 @@ export const reportRequests = pgTable(
     attempts: integer('attempts').notNull().default(0),
     deliveryStatus: text('delivery_status').notNull().default('pending'),
     deliveryError: text('delivery_error'),
+    /**
+     * The watch run this health check is part of (decision 0031): not delivered on its own (the watch's message
+     * says what changed), its platform calls audited with the watch's id. One report per run.
+     */
+    watchRunId: uuid('watch_run_id'),
   },
   (table) => [
     index('report_requests_user_idx').on(table.userId, table.createdAt),
+    uniqueIndex('report_requests_watch_run_unique').on(table.watchRunId),
     // A customer's page reads one organization's reports by date.
     index('report_requests_organization_idx').on(table.organizationId, table.createdAt),
   ],

@@ -1,5 +1,6 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './identity.js';
+import { jobColumns } from './job-columns.js';
 import { sealedTokens } from './shared-state.js';
 
 /**
@@ -45,5 +46,48 @@ export const watches = pgTable(
     index('watches_user_idx').on(table.userId, table.createdAt),
     // The scheduler reads the active watches by due time.
     index('watches_due_idx').on(table.status, table.nextRunAt),
+  ],
+);
+
+/**
+ * One run of a watch at one due time (decision 0031): `unique (watch_id, due_at)` makes each due run exactly one
+ * row whoever schedules it, and the row is a leased job (the job columns). The health check and the backups it
+ * starts name it (`watch_run_id`); once they end, it keeps what the next run compares with: the score, the
+ * findings by check (without the report's tables), and what was said.
+ */
+export const watchRuns = pgTable(
+  'watch_runs',
+  {
+    ...jobColumns(),
+    watchId: uuid('watch_id')
+      .notNull()
+      .references(() => watches.id, { onDelete: 'cascade' }),
+    accountGroups: jsonb('account_groups').$type<{ aid: string; accountGroupName: string }[]>().notNull(),
+    /** The due time this run is for (the schedule's, or the moment "Run now" was asked). */
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    /** 'schedule' or 'now'. */
+    trigger: text('trigger').notNull(),
+    /** The health check's score, and its checks with their items (what the next run compares with). */
+    score: integer('score'),
+    findings: jsonb('findings').$type<
+      {
+        id: string;
+        title: string;
+        status: string;
+        items: { type: string; id: string; name: string; detail: string }[];
+      }[]
+    >(),
+    /** The backups made, by account group: { aid, backupId }. */
+    backups: jsonb('backups').$type<{ aid: string; backupId: string }[]>(),
+    /** What changed since the previous run (the message's content, as data). */
+    changes: jsonb('changes').$type<Record<string, unknown>>(),
+    /** 'pending', 'sent', 'quiet' (nothing to say), 'failed' (Webex refused), 'none' (no Webex). */
+    deliveryStatus: text('delivery_status').notNull().default('pending'),
+    deliveryError: text('delivery_error'),
+    message: text('message'),
+  },
+  (table) => [
+    unique('watch_runs_due_unique').on(table.watchId, table.dueAt),
+    index('watch_runs_watch_idx').on(table.watchId, table.createdAt),
   ],
 );

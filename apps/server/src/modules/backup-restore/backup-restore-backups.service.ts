@@ -25,6 +25,16 @@ import { sendBackupJob } from './backup-restore.job.js';
 import { UPLOADING, type BackupQuery, type BackupRow, type BackupsRepository } from './backup-restore.repository.js';
 import { drift } from './drift.js';
 import { readGroup } from './read.js';
+import type { WatchRunScope } from '../../core/watch-run.js';
+
+/** A backup a watch run made: its account group and where it stands. */
+export interface WatchBackup {
+  id: string;
+  aid: string;
+  accountGroupName: string;
+  status: string;
+  error: string | null;
+}
 
 export interface BackupsDependencies {
   repository: BackupsRepository;
@@ -108,6 +118,51 @@ export class BackupsService {
     }
     const ahead = await this.deps.jobsAhead(created);
     return created.map((row) => toApi({ ...row, requestedBy: user.email }, ahead));
+  }
+
+  /**
+   * The backups of watch run `run`, one per account group, once (decision 0031): a second call (the run taken up
+   * again) queues none twice. They are the owner's, listed with their backups.
+   */
+  async startForWatch(run: WatchRunScope, token: string): Promise<void> {
+    const made = new Set((await this.deps.repository.ofWatchRun(run.id)).map((row) => row.aid));
+    for (const group of run.accountGroups.filter(({ aid }) => !made.has(aid))) {
+      const row = await this.deps.repository.insertOnce(
+        {
+          userId: run.userId,
+          kind: 'backup',
+          organizationId: run.organizationId,
+          organizationName: run.organizationName,
+          aid: group.aid,
+          accountGroupName: group.accountGroupName,
+          watchRunId: run.id,
+        },
+        (tx) => this.deps.tokens.seal(token, tx),
+      );
+      if (row) await sendBackupJob(this.deps.queue, this.deps.repository, row.id);
+    }
+  }
+
+  /** Watch run `runId`'s backups, where each stands. */
+  async ofWatchRun(runId: string): Promise<WatchBackup[]> {
+    const rows = await this.deps.repository.ofWatchRun(runId);
+    return rows.map((row) => ({
+      id: row.id,
+      aid: row.aid,
+      accountGroupName: row.accountGroupName,
+      status: row.status,
+      error: row.error,
+    }));
+  }
+
+  /** What changed in an account group between two finished backups (a watch's previous and latest). */
+  async driftBetween(earlierId: string, laterId: string): Promise<ReturnType<typeof drift> | null> {
+    const [earlier, later] = await Promise.all([
+      this.deps.repository.find(earlierId),
+      this.deps.repository.find(laterId),
+    ]);
+    if (earlier?.status !== 'done' || later?.status !== 'done') return null;
+    return drift(await this.deps.repository.items(earlierId), await this.deps.repository.items(laterId));
   }
 
   async list(user: SessionUser, query: Omit<BackupQuery, 'userId' | 'limit'>): Promise<Backup[]> {

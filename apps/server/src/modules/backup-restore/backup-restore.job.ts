@@ -4,6 +4,7 @@ import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { queuedJob, type Job } from '../../core/jobs.js';
 import { DAY_MS, LeasedJobs, type HeldJob } from '../../core/leased-job.js';
 import type { LeasedJobDependencies } from '../../core/lease.js';
+import type { CallAudit } from '../../core/call-audit.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { backups } from '../../db/schema.js';
@@ -32,6 +33,8 @@ export interface BackupJobDependencies extends LeasedJobDependencies {
   queue: JobQueue;
   tokens: SealedTokens;
   platform: PlatformClient;
+  /** Audits the platform calls of a watch's backup with the watch's id. */
+  callAudit?: CallAudit;
 }
 
 /** Collects the archive's bytes and stores them a chunk at a time, hashing them as they go. */
@@ -141,7 +144,13 @@ export class BackupJob {
     const row = job.row;
     const token = await this.deps.tokens.open(row.tokenId);
     if (token === null) throw new Error('the backup token is gone');
-    const session = this.deps.platform.as({ token, organizationId: row.organizationId, signal, lane: 'background' });
+    const session = this.deps.platform.as({
+      token,
+      organizationId: row.organizationId,
+      signal,
+      lane: 'background',
+      onAnswer: this.deps.callAudit?.observer(row.watchRunId),
+    });
     // Every write of the archive is fenced: a worker that lost its lease adds nothing to the new holder's.
     await job.fenced((tx) => repository.clearArchive(row.id, tx));
     const sink = new ChunkSink((position, content) =>

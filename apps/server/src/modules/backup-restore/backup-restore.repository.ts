@@ -52,6 +52,28 @@ export class BackupsRepository {
     });
   }
 
+  /**
+   * Inserts a watch run's backup of one account group with its sealed token in one transaction, unless the run
+   * has that backup already (unique watch_run_id and aid): answers the row, or undefined when another insert won.
+   */
+  async insertOnce(
+    row: Omit<typeof backups.$inferInsert, 'tokenId'>,
+    sealToken: (tx: Db) => Promise<string>,
+  ): Promise<BackupRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(backups).values(row).onConflictDoNothing().returning();
+      if (!created) return undefined;
+      const tokenId = await sealToken(tx);
+      await tx.update(backups).set({ tokenId }).where(eq(backups.id, created.id));
+      return { ...created, tokenId };
+    });
+  }
+
+  /** The backups watch run `watchRunId` made, one per account group. */
+  ofWatchRun(watchRunId: string): Promise<BackupRow[]> {
+    return this.db.select().from(backups).where(eq(backups.watchRunId, watchRunId));
+  }
+
   /** The user's backups that failed after `since`, newest first. */
   problemsSince(userId: string, since: Date, limit: number): Promise<BackupRow[]> {
     return this.db

@@ -42,6 +42,7 @@ export const backupRestoreModule: AppModule = {
       instanceId: config.instanceId,
       leaseMs: config.jobLeaseMs,
       metrics: context.metrics,
+      callAudit: context.callAudit,
     });
     const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, RESTORE_RUNS);
     const restores = new RestoresService({

@@ -38,6 +38,7 @@ export const reportsModule: AppModule = {
       leaseMs: config.jobLeaseMs,
       metrics: context.metrics,
       clock: context.clock,
+      callAudit: context.callAudit,
     });
     context.routes.add((app) => app.register(reportsRoutes, { reports }));
     context.jobs.add(...reportJobs.jobs(config.retentionDays));

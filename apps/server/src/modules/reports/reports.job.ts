@@ -8,6 +8,7 @@ import type { reportRequests } from '../../db/schema.js';
 import { mdSafe } from '../../report-kit/markdown.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
+import type { CallAudit } from '../../core/call-audit.js';
 import { WebexError } from '../../adapters/webex-client.js';
 import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
@@ -58,6 +59,8 @@ export interface ReportJobsDependencies extends LeasedJobDependencies {
   webex: WebexDeliveries | null;
   /** The moment a report is made at (tests pass a fixed clock); the system clock by default. */
   clock?: () => Date;
+  /** Audits the platform calls of a watch's health check with the watch's id. */
+  callAudit?: CallAudit;
 }
 
 /**
@@ -183,6 +186,7 @@ export class ReportJobs {
         journal: repository.journal(reportId),
         signal,
         lane: 'background',
+        onAnswer: this.deps.callAudit?.observer(report.watchRunId),
       }),
       organization: { id: report.organizationId, name: report.organizationName },
       accountGroups: report.accountGroups,
@@ -206,6 +210,8 @@ export class ReportJobs {
     const report = job.row;
     const fresh = await this.deps.repository.find(report.id);
     if (!webex || fresh?.deliveryStatus === 'delivered') return;
+    // A watch's health check is not delivered on its own: the watch's message says what changed (decision 0031).
+    if (report.watchRunId) return job.mustWrite({ deliveryStatus: 'skipped' });
     try {
       const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
       // Each message under its own key: a job taken up again after a crash never posts one twice, and a worker

@@ -35,6 +35,43 @@ export class ReportsRepository {
     });
   }
 
+  /**
+   * Inserts a watch run's report and its sealed token in one transaction, unless the run has one already (the
+   * unique watch_run_id): answers the row, or undefined when another insert won.
+   */
+  async insertOnce(
+    row: Omit<typeof reportRequests.$inferInsert, 'tokenId'>,
+    sealToken: (tx: Db) => Promise<string>,
+  ): Promise<ReportRow | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [created] = await tx.insert(reportRequests).values(row).onConflictDoNothing().returning();
+      if (!created) return undefined;
+      const tokenId = await sealToken(tx);
+      await tx.update(reportRequests).set({ tokenId }).where(eq(reportRequests.id, created.id));
+      return { ...created, tokenId };
+    });
+  }
+
+  async findByWatchRun(watchRunId: string): Promise<ReportRow | undefined> {
+    const [row] = await this.db.select().from(reportRequests).where(eq(reportRequests.watchRunId, watchRunId));
+    return row;
+  }
+
+  async ofWatchRuns(watchRunIds: string[]): Promise<{ id: string; watchRunId: string | null }[]> {
+    if (watchRunIds.length === 0) return [];
+    return this.db
+      .select({ id: reportRequests.id, watchRunId: reportRequests.watchRunId })
+      .from(reportRequests)
+      .where(inArray(reportRequests.watchRunId, watchRunIds));
+  }
+
+  /** A report's first file whose name `matches`. */
+  async artifactNamed(reportId: string, matches: (filename: string) => boolean) {
+    const names = await this.artifactsOf([reportId]);
+    const found = names.find((artifact) => matches(artifact.filename));
+    return found ? this.artifact(reportId, found.id) : undefined;
+  }
+
   async find(id: string): Promise<ReportRow | undefined> {
     const [row] = await this.db.select().from(reportRequests).where(eq(reportRequests.id, id));
     return row;

@@ -17,14 +17,18 @@ import {
   type SessionUser,
   type WorkNotification,
   REPORT_REQUEST_MESSAGES,
+  healthFindingsSchema,
+  type HealthFindings,
 } from '@ce/contract';
 import { requireCapability } from '../../core/access.js';
+import type { WatchRunScope } from '../../core/watch-run.js';
 import { AppError } from '../../core/errors.js';
 import { personOf, type SourcedEntry, type TimelineQuery } from '../../core/timeline.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
+import { FINDINGS_FILE } from './kinds/health/generator.js';
 import { sendReportJob } from './reports.job.js';
 import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
 
@@ -95,6 +99,15 @@ function readableKinds(user: SessionUser): readonly ReportKind[] {
   return readable;
 }
 
+/** A watch run's health check: where it stands, and once done its findings and the PDF the message carries. */
+export interface WatchHealthCheck {
+  id: string;
+  status: string;
+  error: string | null;
+  findings: HealthFindings | null;
+  pdf: { filename: string; contentType: string; content: Buffer } | null;
+}
+
 export interface ReportsDependencies {
   repository: ReportsRepository;
   queue: JobQueue;
@@ -151,6 +164,57 @@ export class ReportsService {
     await this.deps.usage.record({ tool: kind.tool, userId: user.id });
     // The request as it was accepted: queued (a worker may already have taken it; its page follows it from there).
     return toApi({ ...row, requestedBy: user.email }, [], await this.deps.jobsAhead([row]));
+  }
+
+  /**
+   * The health check of watch run `run` (decision 0031), once: a second call (the run taken up again after a crash)
+   * finds the first's report. It is the owner's, queued like any report, not delivered on its own.
+   */
+  async startForWatch(run: WatchRunScope, token: string): Promise<string> {
+    const existing = await this.deps.repository.findByWatchRun(run.id);
+    if (existing) return existing.id;
+    const row = await this.deps.repository.insertOnce(
+      {
+        userId: run.userId,
+        kind: 'ahc-v7',
+        organizationId: run.organizationId,
+        organizationName: run.organizationName,
+        accountGroups: run.accountGroups,
+        options: {},
+        deliveryStatus: 'skipped',
+        watchRunId: run.id,
+      },
+      (tx) => this.deps.tokens.seal(token, tx),
+    );
+    if (row) await sendReportJob(this.deps.queue, this.deps.repository, row);
+    const report = row ?? (await this.deps.repository.findByWatchRun(run.id));
+    if (!report) throw new Error('the watch run has no report');
+    return report.id;
+  }
+
+  /** The reports of these watch runs, by run id. */
+  async watchRunReports(runIds: string[]): Promise<Map<string, string>> {
+    const rows = await this.deps.repository.ofWatchRuns(runIds);
+    return new Map(rows.flatMap((row) => (row.watchRunId ? [[row.watchRunId, row.id] as const] : [])));
+  }
+
+  /** Where watch run `runId`'s health check stands, and once done its findings and PDF. */
+  async ofWatchRun(runId: string): Promise<WatchHealthCheck | null> {
+    const row = await this.deps.repository.findByWatchRun(runId);
+    if (!row) return null;
+    if (row.status !== 'done') return { id: row.id, status: row.status, error: row.error, findings: null, pdf: null };
+    const [findings, pdf] = await Promise.all([
+      this.deps.repository.artifactNamed(row.id, (name) => name === FINDINGS_FILE),
+      this.deps.repository.artifactNamed(row.id, (name) => name.endsWith('.pdf')),
+    ]);
+    const parsed = findings ? healthFindingsSchema.safeParse(JSON.parse(findings.content.toString('utf8'))) : null;
+    return {
+      id: row.id,
+      status: row.status,
+      error: row.error,
+      findings: parsed?.success ? parsed.data : null,
+      pdf: pdf ? { filename: pdf.filename, contentType: pdf.contentType, content: pdf.content } : null,
+    };
   }
 
   async list(user: SessionUser, scope: 'mine' | 'all'): Promise<ReportRequest[]> {

@@ -1,6 +1,11 @@
 /** The watch module: Account Watch, scheduled health checks and backups per customer (decision 0031). */
+import { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { AppModule } from '../../core/modules.js';
-import { EVERY_MINUTE, periodicJob } from '../../core/jobs.js';
+import { emailOf } from '../../core/requester.js';
+import { mdSafe } from '../../report-kit/markdown.js';
+import { WatchRunJobs } from './watch-runs.job.js';
+import { WatchRunsRepository } from './watch-runs.repository.js';
+import { WatchRunsService } from './watch-runs.service.js';
 import { WatchRepository } from './watch.repository.js';
 import { watchRoutes } from './watch.routes.js';
 import { WatchService } from './watch.service.js';
@@ -10,29 +15,66 @@ export { WatchService } from './watch.service.js';
 declare module '../../core/modules.js' {
   interface ModuleServices {
     watches: WatchService;
+    watchRunJobs: WatchRunJobs;
   }
 }
 
 export const watchModule: AppModule = {
   name: 'watch',
   async register(context) {
-    const { db, tokens, services, config, routes, logger } = context;
+    const { db, tokens, services, config, routes, webex, platform, queue } = context;
+    const clock = context.clock ?? (() => new Date());
+    const audit = services.get('audit');
+    const reports = services.get('reports');
+    const deliveries = webex ? new WebexDeliveries(db, webex) : null;
+    const logger = context.logger;
     const watches = new WatchService({
       repository: new WatchRepository(db),
       tokens,
       customer: services.get('customer'),
-      audit: services.get('audit'),
+      audit,
       tokenMaxDays: config.watch.tokenMaxDays,
-      clock: context.clock ?? (() => new Date()),
+      clock,
+      // Once per erased token; a Webex failure is logged, never in the way of the erasure.
+      tellOwner: async (watch, reason) => {
+        if (!deliveries || !watch.tokenId) return;
+        const text = mdSafe`**Account Watch: ${watch.organizationName}** is paused and its stored token erased. ${reason}`;
+        await deliveries
+          .sendOnce(`watch-token-erased:${watch.tokenId}`, await emailOf(db, watch.userId), text.text)
+          .catch((error: unknown) => logger.warn({ err: error, watchId: watch.id }, 'the owner was not told in Webex'));
+      },
     });
-    routes.add((app) => app.register(watchRoutes, { watches }));
-    context.jobs.add(
-      // A stored token past its consent's expiry goes within the minute, and its watch pauses.
-      periodicJob('watch.expire', EVERY_MINUTE, async () => {
-        const expired = await watches.expire();
-        if (expired > 0) logger.info({ expired }, 'watch tokens past their consent were erased');
-      }),
-    );
-    return { watches };
+    const repository = new WatchRunsRepository(db);
+    const watchRunJobs = new WatchRunJobs({
+      runs: repository,
+      watches,
+      queue,
+      tokens,
+      platform,
+      reports,
+      backups: services.get('backups'),
+      webex: deliveries,
+      callAudit: context.callAudit,
+      publicUrl: config.publicUrl,
+      historyDays: config.watch.historyDays,
+      clock,
+      logger,
+      instanceId: config.instanceId,
+      leaseMs: config.jobLeaseMs,
+      metrics: context.metrics,
+    });
+    const runs = new WatchRunsService({
+      runs: repository,
+      watches,
+      audit,
+      send: (runId) => watchRunJobs.send(runId),
+      reportOf: (runIds) => reports.watchRunReports(runIds),
+      clock,
+    });
+    routes.add((app) => app.register(watchRoutes, { watches, runs }));
+    // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.
+    context.jobs.add(...watchRunJobs.jobs());
+    context.jobs.onStarted.add((embedded) => watchRunJobs.recoverOrphans(embedded));
+    return { watches, watchRunJobs };
   },
 };

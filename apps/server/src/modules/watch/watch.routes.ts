@@ -6,18 +6,24 @@ import {
   watchIdParamsSchema,
   watchListQuerySchema,
   watchListSchema,
+  watchRunListSchema,
+  watchRunSchema,
   watchSchema,
   watchSettingsSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import { errorResponses } from '../../core/errors.js';
+import type { WatchRunsService } from './watch-runs.service.js';
 import type { WatchService } from './watch.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 const tags = ['watches'];
 
 /** Account Watch: a user's watches over customer organizations, and the token each keeps with consent. */
-export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService }> = async (app, { watches }) => {
+export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService; runs: WatchRunsService }> = async (
+  app,
+  { watches, runs },
+) => {
   app.get(
     '/api/watches',
     {
@@ -150,5 +156,35 @@ export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService }> = asy
       },
     },
     async (request) => watches.revokeToken(requireUser(request), request.params.id),
+  );
+
+  app.post(
+    '/api/watches/:id/runs',
+    {
+      schema: {
+        operationId: 'runWatchNow',
+        tags,
+        summary: 'Run a watch now (its schedule stays as it is)',
+        description:
+          'Queues one run: the health check and backups it runs, then one message of what changed since its previous run.',
+        params: watchIdParamsSchema,
+        response: { 202: watchRunSchema, ...errors },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await runs.runNow(requireUser(request), request.params.id)),
+  );
+
+  app.get(
+    '/api/watches/:id/runs',
+    {
+      schema: {
+        operationId: 'listWatchRuns',
+        tags,
+        summary: "A watch's runs, newest first: when, where each stands, its score and what it said",
+        params: watchIdParamsSchema,
+        response: { 200: watchRunListSchema, ...errors },
+      },
+    },
+    async (request) => ({ runs: await runs.list(requireUser(request), request.params.id) }),
   );
 };

@@ -9,6 +9,7 @@ import {
   watchScheduleAnswerSchema,
   watchSpeakWhenSchema,
   type Capability,
+  type Role,
   type CreateWatch,
   type SessionUser,
   type StoreWatchToken,
@@ -39,6 +40,10 @@ const CAPABILITIES_OF: Record<WatchRuns, Capability[]> = {
   both: ['healthCheck', 'tools'],
 };
 
+/** Whether a role holds every capability of what a watch runs. */
+const roleRuns = (role: Role, watch: WatchRow): boolean =>
+  CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => can(role, capability));
+
 function refusal(capability: Capability): string {
   return capability === 'healthCheck'
     ? 'Your role cannot run the health check a watch runs.'
@@ -53,6 +58,8 @@ export interface WatchDependencies {
   /** The longest a token may be stored, in days (WATCH_TOKEN_MAX_DAYS). */
   tokenMaxDays: number;
   clock: () => Date;
+  /** Tells the owner that a watch's token was erased and why (in Webex), unless they did it themselves. */
+  tellOwner?: (watch: WatchRow, reason: string) => Promise<void>;
 }
 
 /**
@@ -165,6 +172,26 @@ export class WatchService {
     return this.get(user, id);
   }
 
+  /** The watch a caller may run now: visible to them, active with a token, and its runs within their role's. */
+  async runnable(user: SessionUser, id: string): Promise<WatchRow> {
+    const found = await this.visible(user, id);
+    this.requireRuns(user, watchRunsSchema.parse(found.watch.runs));
+    this.requireOwnerMay(found);
+    if (found.watch.status !== 'active' || !found.watch.tokenId)
+      throw new AppError(409, 'not_active', WATCH_MESSAGES.notActive);
+    return found.watch;
+  }
+
+  /** A watch a caller sees (its owner, or a Super User): its runs are listed to them. */
+  async visibleRow(user: SessionUser, id: string): Promise<WatchRow> {
+    return (await this.visible(user, id)).watch;
+  }
+
+  /** The watch's next due time after `after`, by its schedule. */
+  nextRun(watch: WatchRow, after: Date): Date {
+    return nextRunAfter(watchScheduleAnswerSchema.parse(watch.schedule), after);
+  }
+
   async delete(user: SessionUser, id: string): Promise<void> {
     const { watch } = await this.visible(user, id);
     await this.deps.repository.delete(id, (tx, tokenId) => this.deps.tokens.erase(tokenId, tx));
@@ -228,13 +255,15 @@ export class WatchService {
       null,
       (tx, tokenId) => this.deps.tokens.erase(tokenId, tx),
     );
-    if (stopped)
+    if (stopped) {
       await this.deps.audit.record(
         actor ?? { id: null, email: 'system' },
         'watch.token-erased',
         watch.organizationName,
         { watchId: watch.id, reason },
       );
+      if (actor?.id !== watch.userId) await this.deps.tellOwner?.(watch, WATCH_PAUSE_REASONS[reason]);
+    }
     return stopped;
   }
 
@@ -246,8 +275,7 @@ export class WatchService {
     const role = roleFromLocale(account.locale);
     for (const watch of await this.deps.repository.liveOf(account.id)) {
       if (account.disabled) await this.stop(watch, 'deactivated');
-      else if (!CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => can(role, capability)))
-        await this.stop(watch, 'capabilityLost');
+      else if (!roleRuns(role, watch)) await this.stop(watch, 'capabilityLost');
     }
   }
 
@@ -276,8 +304,7 @@ export class WatchService {
   private requireOwnerMay({ watch, ownerAccount }: WatchWithPeople): void {
     const role = roleFromLocale(ownerAccount.locale);
     if (ownerAccount.disabled) throw new AppError(409, 'owner_disabled', WATCH_PAUSE_REASONS.deactivated);
-    if (!CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => can(role, capability)))
-      throw new AppError(409, 'owner_cannot', WATCH_PAUSE_REASONS.capabilityLost);
+    if (!roleRuns(role, watch)) throw new AppError(409, 'owner_cannot', WATCH_PAUSE_REASONS.capabilityLost);
   }
 
   /** A platform call with the stored token: a 401 (revoked or expired at the customer) stops the watch first. */

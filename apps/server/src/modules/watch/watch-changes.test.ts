@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import {
+  compareRuns,
+  foldReferences,
+  watchMessage,
+  whatToSay,
+  type DriftLine,
+  type KeptFindings,
+} from './watch-changes.js';
+
+const user = (id: string, name: string) => ({ type: 'user', id, name, detail: 'never signed in' });
+const findings = (
+  score: number,
+  inactive: ReturnType<typeof user>[],
+  status: 'warn' | 'fail' = 'warn',
+): KeptFindings => ({
+  score,
+  checks: [
+    { id: 'inactive-users', title: 'Inactive users', status: inactive.length ? status : 'pass', items: inactive },
+    { id: 'unused-tests', title: 'Unused tests', status: 'pass', items: [] },
+  ],
+});
+const speakOnAny = { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false };
+const context = {
+  organizationName: 'Acme [Corp]',
+  accountGroups: ['Production'],
+  reportUrl: 'https://toolkit.example/home/reports?report=1',
+  driftUrl: 'https://toolkit.example/home/tools/backup-restore',
+  nextRunAt: null,
+};
+
+describe('what a watch run says: only what changed since the previous run', () => {
+  it('names new and resolved findings by item, and the checks whose status moved the score', () => {
+    const changes = compareRuns(
+      findings(80, [user('1', 'Ann'), user('2', 'Bob')]),
+      findings(70, [user('2', 'Bob'), user('3', 'Cy')], 'fail'),
+      [],
+      false,
+    );
+    expect(changes.newFindings.map((finding) => finding.name)).toEqual(['Cy']);
+    expect(changes.resolvedFindings.map((finding) => finding.name)).toEqual(['Ann']);
+    expect(changes.checks).toEqual([{ id: 'inactive-users', title: 'Inactive users', before: 'warn', after: 'fail' }]);
+    const message = watchMessage('changes', changes, context);
+    expect(message).toContain('**Account Watch: Acme \\[Corp\\]** (Production)');
+    expect(message).toContain('Score 80 → 70 (\\-10)');
+    expect(message).toContain('- Inactive users: Cy (never signed in)');
+    expect(message).toContain('**Resolved (1)**\n- Inactive users: Ann');
+    expect(message).toContain('Full report: https://toolkit.example/home/reports?report=1');
+    // No drift, no drift link.
+    expect(message).not.toContain('Drift:');
+  });
+
+  it('says nothing when nothing changed, unless the weekly quiet line is due; the first run always speaks', () => {
+    const same = compareRuns(findings(80, [user('1', 'Ann')]), findings(80, [user('1', 'Ann')]), [], false);
+    expect(whatToSay(same, speakOnAny, true)).toBeNull();
+    expect(whatToSay(same, { ...speakOnAny, weeklyQuietLine: true }, false)).toBeNull();
+    expect(whatToSay(same, { ...speakOnAny, weeklyQuietLine: true }, true)).toBe('quiet');
+    expect(watchMessage('quiet', same, context)).toContain('All quiet: nothing changed this week (score 80/100).');
+    expect(watchMessage('baseline', compareRuns(null, findings(80, [user('1', 'Ann')]), [], true), context)).toContain(
+      'Watch started. Score 80/100, 1 open findings. From now on only what changes is said.',
+    );
+    expect(whatToSay(compareRuns(null, findings(80, []), [], true), speakOnAny, false)).toBe('baseline');
+  });
+
+  it('speaks on a score drop of at least N, or new findings of a severity or worse, when only those are asked', () => {
+    const drop = compareRuns(findings(80, []), findings(74, [user('1', 'Ann')]), [], false);
+    const quietUnlessDrop = { ...speakOnAny, anyChange: false };
+    expect(whatToSay(drop, { ...quietUnlessDrop, scoreDrop: 5 }, false)).toBe('changes');
+    expect(whatToSay(drop, { ...quietUnlessDrop, scoreDrop: 10 }, false)).toBeNull();
+    expect(whatToSay(drop, { ...quietUnlessDrop, newFindingsAtLeast: 'warn' }, false)).toBe('changes');
+    expect(whatToSay(drop, { ...quietUnlessDrop, newFindingsAtLeast: 'fail' }, false)).toBeNull();
+  });
+
+  it('says a removal once, with the items that named it, and a rename as a rename', () => {
+    const lines: DriftLine[] = [
+      { accountGroupName: 'Production', kind: 'test', name: 'DNS - example.com', change: 'removed', fields: [] },
+      {
+        accountGroupName: 'Production',
+        kind: 'alert-rule',
+        name: 'Default DNS rule',
+        change: 'changed',
+        fields: [
+          {
+            path: 'tests',
+            before: '["dns-server: DNS - example.com","dns-server: Other"]',
+            after: '["dns-server: Other"]',
+          },
+        ],
+      },
+      {
+        accountGroupName: 'Production',
+        kind: 'alert-rule',
+        name: 'Latency',
+        change: 'changed',
+        fields: [{ path: 'minimumSources', before: '1', after: '2' }],
+      },
+      {
+        accountGroupName: 'Production',
+        kind: 'alert-rule',
+        name: 'Payroll (renamed)',
+        previousName: 'Payroll',
+        change: 'renamed',
+        fields: [{ path: 'ruleName', before: 'Payroll', after: 'Payroll (renamed)' }],
+      },
+    ];
+    const folded = foldReferences(lines);
+    expect(folded).toHaveLength(3);
+    const message = watchMessage('changes', compareRuns(null, null, folded, false), context).replace(/\\(.)/g, '$1');
+    expect(message).toContain(
+      "- Production: test 'DNS - example.com' removed, taken out of alert rule 'Default DNS rule'",
+    );
+    expect(message).toContain("- Production: alert rule 'Latency' changed: minimumSources: 1 → 2");
+    expect(message).toContain("- Production: alert rule 'Payroll' renamed to 'Payroll (renamed)'");
+    expect(message).toContain('Drift: https://toolkit.example/home/tools/backup-restore');
+  });
+});

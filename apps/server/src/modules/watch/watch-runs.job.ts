@@ -1,0 +1,334 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import { PATHS, WATCH_PAUSE_REASONS, watchChannelSchema, watchSpeakWhenSchema } from '@ce/contract';
+import { PlatformError, type PlatformClient } from '@ce/platform-client';
+import type { CallAudit } from '../../core/call-audit.js';
+import { AppError } from '../../core/errors.js';
+import { EVERY_MINUTE, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
+import { DAY_MS, LeasedJobs, type HeldJob } from '../../core/leased-job.js';
+import { LeaseLostError, type LeasedJobDependencies } from '../../core/lease.js';
+import type { JobQueue } from '../../core/queue.js';
+import type { SealedTokens } from '../../core/sealed-tokens.js';
+import { WebexError } from '../../adapters/webex-client.js';
+import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
+import type { watchRuns } from '../../db/schema.js';
+import type { BackupsService } from '../backup-restore/backup-restore-backups.service.js';
+import type { ReportsService } from '../reports/reports.service.js';
+import {
+  compareRuns,
+  foldReferences,
+  keptChecks,
+  watchMessage,
+  whatToSay,
+  type DriftLine,
+  type KeptFindings,
+} from './watch-changes.js';
+import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
+import type { WatchService } from './watch.service.js';
+
+export const WATCH_RUN_QUEUE = 'watch.run';
+/** How often a run looks at the health check and backups it started, while they work. */
+const POLL_MS = 500;
+/** The weekly quiet line is due when nothing was said for this long. */
+const QUIET_LINE_EVERY_MS = 7 * DAY_MS;
+
+const keptFindingsSchema = z.array(
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    status: z.enum(['pass', 'warn', 'fail', 'unknown']),
+    items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
+  }),
+);
+
+export interface WatchRunJobDependencies extends LeasedJobDependencies {
+  runs: WatchRunsRepository;
+  watches: WatchService;
+  queue: JobQueue;
+  tokens: SealedTokens;
+  platform: PlatformClient;
+  reports: ReportsService;
+  backups: BackupsService;
+  webex: WebexDeliveries | null;
+  callAudit: CallAudit;
+  publicUrl: string;
+  historyDays: number;
+  clock: () => Date;
+}
+
+/** What a run found, kept on its row for the next run. */
+interface RunOutcome {
+  score: number | null;
+  findings: KeptFindings['checks'] | null;
+  backups: { aid: string; backupId: string }[] | null;
+  reportId: string | null;
+  pdf: { filename: string; contentType: string; content: Buffer } | null;
+}
+
+/** A run ended because the watch can no longer run (paused, its token gone or refused): said on the run. */
+class RunStopped extends Error {}
+
+/**
+ * The runs of watches (decision 0031): the scheduler that makes each due run once, and the run, a leased job that
+ * starts the watch's health check and backups (background work at the organization's budget), waits for them
+ * under its lease, compares with the watch's previous run and sends one message of what changed.
+ */
+export class WatchRunJobs {
+  private readonly leased: LeasedJobs<typeof watchRuns>;
+
+  constructor(private readonly deps: WatchRunJobDependencies) {
+    const { runs, queue } = deps;
+    this.leased = new LeasedJobs(deps, {
+      name: 'watch run',
+      metric: 'watch_runs',
+      leases: runs.leases,
+      queue,
+      queueOf: () => WATCH_RUN_QUEUE,
+      send: (row) => this.send(row.id),
+      unrunnable: async (row) => {
+        const watch = await runs.watch(row.watchId);
+        return watch && watch.status === 'active' && watch.tokenId ? null : WATCH_MESSAGES_STOPPED;
+      },
+      giveUp: (row, reason) =>
+        runs.update(row.id, { status: 'failed', error: reason, finishedAt: new Date(), leaseUntil: null }),
+      prune: async (days) => ({ deleted: await runs.deleteFinishedBefore(new Date(Date.now() - days * DAY_MS)) }),
+    });
+  }
+
+  jobs(): Job[] {
+    return [
+      queuedJob({
+        queue: WATCH_RUN_QUEUE,
+        data: z.object({ runId: z.uuid() }),
+        run: ({ runId }) => this.run(runId),
+      }),
+      // Tokens past their consent go first, then the due runs are made (each once, whichever instance schedules).
+      periodicJob('watch.schedule', EVERY_MINUTE, async () => {
+        const expired = await this.deps.watches.expire();
+        const scheduled = await this.schedule();
+        if (expired > 0 || scheduled > 0) this.deps.logger.info({ expired, scheduled }, 'watches scheduled');
+      }),
+      ...this.leased.keepers('watch-runs', this.deps.historyDays),
+    ];
+  }
+
+  /** Makes the runs due by now, each once, and queues them; answers how many. */
+  async schedule(): Promise<number> {
+    const now = this.deps.clock();
+    const created = await this.deps.runs.schedule(now, (watch) => this.deps.watches.nextRun(watch, now));
+    for (const run of created) await this.send(run.id);
+    return created.length;
+  }
+
+  async send(runId: string): Promise<void> {
+    const jobId = await this.deps.queue.send(
+      WATCH_RUN_QUEUE,
+      { runId },
+      { retryLimit: 2, retryDelay: 5, expireInSeconds: 60 * 60 },
+    );
+    await this.deps.runs.noteJob(runId, jobId);
+  }
+
+  recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
+    return this.leased.recoverOrphans(all, now);
+  }
+
+  run(runId: string): Promise<void> {
+    return this.leased.run(runId, {
+      work: (job, signal) => this.work(job, signal),
+      done: async () => true,
+      failed: async (job, error) => {
+        if (!(error instanceof RunStopped || error instanceof AppError || error instanceof PlatformError))
+          this.deps.logger.error({ err: error, runId }, 'watch run failed');
+        const message =
+          error instanceof RunStopped || error instanceof AppError || error instanceof PlatformError
+            ? error.message
+            : 'The watch run stopped because of an internal error.';
+        return job.write({ status: 'failed', error: message, finishedAt: new Date(), deliveryStatus: 'none' });
+      },
+      ended: async () => undefined,
+    });
+  }
+
+  private async work(job: HeldJob<typeof watchRuns>, signal: AbortSignal): Promise<void> {
+    const { runs, watches, tokens } = this.deps;
+    const run = job.row;
+    const watch = await runs.watch(run.watchId);
+    if (!watch || watch.status !== 'active') throw new RunStopped(WATCH_MESSAGES_STOPPED);
+    // A token sealed under an older key is sealed again under the current one: retiring that key later keeps it.
+    const token = await tokens.openAndRenew(watch.tokenId);
+    if (token === null) {
+      await watches.stop(watch, 'keyRetired');
+      throw new RunStopped(WATCH_PAUSE_REASONS.keyRetired);
+    }
+    await this.checkToken(watch, token, run, signal);
+    const scope = { ...run, accountGroups: run.accountGroups };
+    const health = run.kind !== 'backup';
+    const backup = run.kind !== 'health';
+    if (health) await this.deps.reports.startForWatch(scope, token);
+    if (backup) await this.deps.backups.startForWatch(scope, token);
+    const outcome = await this.waitForParts(run, health, backup, signal);
+    if (outcome.result === undefined) {
+      // A part refused by the platform is the customer's token gone: asked once more, a 401 stops the watch.
+      await this.checkToken(watch, token, run, signal);
+      throw new RunStopped(outcome.failed);
+    }
+    await this.conclude(job, outcome.result);
+  }
+
+  /** One cheap call with the stored token: a 401 (revoked or expired at the customer) stops the watch. */
+  private async checkToken(
+    watch: NonNullable<Awaited<ReturnType<WatchRunsRepository['watch']>>>,
+    token: string,
+    run: WatchRunRow,
+    signal: AbortSignal,
+  ): Promise<void> {
+    try {
+      await this.deps.platform
+        .as({
+          token,
+          organizationId: run.organizationId,
+          lane: 'background',
+          signal,
+          onAnswer: this.deps.callAudit.observer(run.id),
+        })
+        .accountGroups.list(signal);
+    } catch (error) {
+      if (error instanceof PlatformError && error.status === 401) {
+        await this.deps.watches.stop(watch, 'refused');
+        throw new RunStopped(WATCH_PAUSE_REASONS.refused);
+      }
+      throw error;
+    }
+  }
+
+  /** Waits (under the lease) until the run's health check and backups ended; what they found, or why one failed. */
+  private async waitForParts(
+    run: WatchRunRow,
+    health: boolean,
+    backup: boolean,
+    signal: AbortSignal,
+  ): Promise<{ failed: string; result?: undefined } | { failed?: undefined; result: RunOutcome }> {
+    for (;;) {
+      signal.throwIfAborted();
+      const check = health ? await this.deps.reports.ofWatchRun(run.id) : null;
+      const made = backup ? await this.deps.backups.ofWatchRun(run.id) : [];
+      const ended = (status: string | undefined) => status === 'done' || status === 'failed';
+      const healthEnded = !health || ended(check?.status);
+      const backupsEnded =
+        !backup || (made.length === run.accountGroups.length && made.every((row) => ended(row.status)));
+      if (healthEnded && backupsEnded) {
+        if (check && check.status === 'failed')
+          return { failed: `The health check failed: ${check.error ?? 'no reason given'}` };
+        const failedBackup = made.find((row) => row.status === 'failed');
+        if (failedBackup)
+          return {
+            failed: `The backup of ${failedBackup.accountGroupName} failed: ${failedBackup.error ?? 'no reason given'}`,
+          };
+        return {
+          result: {
+            score: check?.findings?.score.value ?? null,
+            findings: check?.findings ? keptChecks(check.findings.checks) : null,
+            backups: backup ? made.map((row) => ({ aid: row.aid, backupId: row.id })) : null,
+            reportId: check?.id ?? null,
+            pdf: check?.pdf ?? null,
+          },
+        };
+      }
+      await sleep(POLL_MS, undefined, { signal });
+    }
+  }
+
+  /** Compares with the previous run, records what this one found, and says what changed (once). */
+  private async conclude(job: HeldJob<typeof watchRuns>, outcome: RunOutcome): Promise<void> {
+    const { runs } = this.deps;
+    const run = job.row;
+    const watch = await runs.watch(run.watchId);
+    if (!watch) throw new RunStopped(WATCH_MESSAGES_STOPPED);
+    const previous = await runs.previous(run);
+    const earlier = previous?.findings ? keptFindingsSchema.safeParse(previous.findings) : null;
+    const before =
+      earlier?.success && previous?.score !== null && previous?.score !== undefined
+        ? { score: previous.score, checks: earlier.data }
+        : null;
+    const now = outcome.findings && outcome.score !== null ? { score: outcome.score, checks: outcome.findings } : null;
+    const drift = await this.driftSince(previous, outcome.backups ?? [], run.accountGroups);
+    const changes = compareRuns(before, now, drift, previous === undefined);
+    const lastSaid = await runs.lastSaid(run.watchId, run.createdAt);
+    const quietLineDue = !lastSaid || this.deps.clock().getTime() - lastSaid.getTime() >= QUIET_LINE_EVERY_MS;
+    const say = whatToSay(changes, watchSpeakWhenSchema.parse(watch.speakWhen), quietLineDue);
+    const message = say
+      ? watchMessage(say, changes, {
+          organizationName: run.organizationName,
+          accountGroups: run.accountGroups.map((group) => group.accountGroupName),
+          reportUrl: outcome.reportId ? `${this.deps.publicUrl}${PATHS.reports}?report=${outcome.reportId}` : null,
+          driftUrl: `${this.deps.publicUrl}${PATHS.backupRestore}`,
+          nextRunAt: watch.nextRunAt,
+        })
+      : null;
+    await job.mustWrite({
+      score: outcome.score,
+      findings: outcome.findings,
+      backups: outcome.backups,
+      changes: { ...changes },
+      message,
+    });
+    const delivery = message ? await this.deliver(job, watch, message, outcome.pdf) : { status: 'quiet', error: null };
+    await job.mustWrite({
+      status: 'done',
+      finishedAt: new Date(),
+      error: null,
+      deliveryStatus: delivery.status,
+      deliveryError: delivery.error,
+    });
+  }
+
+  /** Drift per account group between the previous run's backup and this run's, in words. */
+  private async driftSince(
+    previous: WatchRunRow | undefined,
+    made: { aid: string; backupId: string }[],
+    groups: WatchRunRow['accountGroups'],
+  ): Promise<DriftLine[]> {
+    const earlier = new Map((previous?.backups ?? []).map((backup) => [backup.aid, backup.backupId]));
+    const names = new Map(groups.map((group) => [group.aid, group.accountGroupName]));
+    const lines: DriftLine[] = [];
+    for (const { aid, backupId } of made) {
+      const before = earlier.get(aid);
+      if (!before) continue;
+      // The previous backup may have gone (deleted by a person, or by retention): this run is then the baseline.
+      const compared = await this.deps.backups.driftBetween(before, backupId);
+      for (const change of compared?.changes ?? [])
+        lines.push({
+          accountGroupName: names.get(aid) ?? aid,
+          kind: change.kind,
+          name: change.name,
+          change: change.change,
+          ...(change.previousName !== undefined ? { previousName: change.previousName } : {}),
+          fields: change.fields,
+        });
+    }
+    return foldReferences(lines);
+  }
+
+  /** The run's one message, to the owner or the watch's room, with the report's PDF where there is one. */
+  private async deliver(
+    job: HeldJob<typeof watchRuns>,
+    watch: NonNullable<Awaited<ReturnType<WatchRunsRepository['watch']>>>,
+    message: string,
+    pdf: RunOutcome['pdf'],
+  ): Promise<{ status: string; error: string | null }> {
+    const { webex } = this.deps;
+    if (!webex) return { status: 'none', error: null };
+    const channel = watchChannelSchema.parse(watch.channel);
+    const to = channel.kind === 'room' ? { roomId: channel.roomId } : await this.deps.runs.ownerEmail(watch.userId);
+    try {
+      await webex.sendOnce(`watch-run:${job.row.id}`, to, message, pdf ?? undefined, () => job.stillHeld());
+      return { status: 'sent', error: null };
+    } catch (error) {
+      if (error instanceof LeaseLostError) throw error;
+      return { status: 'failed', error: error instanceof WebexError ? error.message : 'Webex delivery failed' };
+    }
+  }
+}
+
+const WATCH_MESSAGES_STOPPED = 'The watch was paused or deleted before this run could start.';

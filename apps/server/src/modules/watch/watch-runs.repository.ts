@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, inArray, isNotNull, lt, lte } from 'drizzle-orm';
+import type { Db } from '../../core/database.js';
+import { Leases } from '../../core/lease.js';
+import { emailOf } from '../../core/requester.js';
+import { watchRuns, watches } from '../../db/schema.js';
+
+export type WatchRunRow = typeof watchRuns.$inferSelect;
+type WatchRow = typeof watches.$inferSelect;
+
+/** The scheduler takes at most this many due watches in one transaction; the rest wait for the next minute. */
+const SCHEDULE_BATCH = 100;
+
+/** SQL for the runs of watches: scheduling each due run once, the run as a leased job, and its history. */
+export class WatchRunsRepository {
+  readonly leases: Leases<typeof watchRuns>;
+
+  constructor(private readonly db: Db) {
+    this.leases = new Leases(db, watchRuns);
+  }
+
+  /**
+   * One transaction: takes the active watches with a token due by `now` (`FOR UPDATE SKIP LOCKED`: another
+   * scheduler takes the others), inserts one run per watch and due time (unique: a run inserted before by a
+   * scheduler that died after inserting inserts nothing now), and moves each watch's next run to `next(watch)`.
+   * Answers the runs inserted, for the queue.
+   */
+  async schedule(now: Date, next: (watch: WatchRow) => Date): Promise<WatchRunRow[]> {
+    return this.db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(watches)
+        .where(and(eq(watches.status, 'active'), isNotNull(watches.tokenId), lte(watches.nextRunAt, now)))
+        .orderBy(asc(watches.nextRunAt))
+        .limit(SCHEDULE_BATCH)
+        .for('update', { skipLocked: true });
+      const created: WatchRunRow[] = [];
+      for (const watch of due) {
+        if (!watch.nextRunAt) continue;
+        const [run] = await tx
+          .insert(watchRuns)
+          .values(runOf(watch, watch.nextRunAt, 'schedule'))
+          .onConflictDoNothing()
+          .returning();
+        if (run) created.push(run);
+        await tx
+          .update(watches)
+          .set({ nextRunAt: next(watch), lastRunAt: watch.nextRunAt })
+          .where(eq(watches.id, watch.id));
+      }
+      return created;
+    });
+  }
+
+  /** "Run now": a run due at `now`, through the same unique rule (a double click within the same instant runs once). */
+  async runNow(watch: WatchRow, now: Date): Promise<WatchRunRow | undefined> {
+    const [run] = await this.db
+      .insert(watchRuns)
+      .values(runOf(watch, now, 'now'))
+      .onConflictDoNothing()
+      .returning();
+    if (run) await this.db.update(watches).set({ lastRunAt: now }).where(eq(watches.id, watch.id));
+    return run;
+  }
+
+  async find(id: string): Promise<WatchRunRow | undefined> {
+    const [row] = await this.db.select().from(watchRuns).where(eq(watchRuns.id, id));
+    return row;
+  }
+
+  async watch(id: string): Promise<WatchRow | undefined> {
+    const [row] = await this.db.select().from(watches).where(eq(watches.id, id));
+    return row;
+  }
+
+  /** The watch's latest finished run before `run` (what `run` compares with), or undefined for its first. */
+  async previous(run: WatchRunRow): Promise<WatchRunRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(watchRuns)
+      .where(
+        and(eq(watchRuns.watchId, run.watchId), eq(watchRuns.status, 'done'), lt(watchRuns.createdAt, run.createdAt)),
+      )
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(1);
+    return row;
+  }
+
+  /** When the watch last said something (a message sent), before `before`. */
+  async lastSaid(watchId: string, before: Date): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ at: watchRuns.finishedAt })
+      .from(watchRuns)
+      .where(and(eq(watchRuns.watchId, watchId), eq(watchRuns.deliveryStatus, 'sent'), lt(watchRuns.createdAt, before)))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(1);
+    return row?.at ?? null;
+  }
+
+  ownerEmail(userId: string): Promise<string> {
+    return emailOf(this.db, userId);
+  }
+
+  /** A watch's runs, newest first. */
+  list(watchId: string, limit: number): Promise<WatchRunRow[]> {
+    return this.db
+      .select()
+      .from(watchRuns)
+      .where(eq(watchRuns.watchId, watchId))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(limit);
+  }
+
+  /** The runs of these watches that have not ended (what a pause or a token's end stops). */
+  unfinished(watchId: string): Promise<WatchRunRow[]> {
+    return this.db
+      .select()
+      .from(watchRuns)
+      .where(and(eq(watchRuns.watchId, watchId), inArray(watchRuns.status, ['queued', 'running'])));
+  }
+
+  update(id: string, changes: Partial<typeof watchRuns.$inferInsert>): Promise<void> {
+    return this.leases.update(id, changes);
+  }
+
+  /** Retention (WATCH_HISTORY_DAYS): finished runs older than `before`. */
+  async deleteFinishedBefore(before: Date): Promise<number> {
+    const deleted = await this.db
+      .delete(watchRuns)
+      .where(and(inArray(watchRuns.status, ['done', 'failed']), lt(watchRuns.createdAt, before)))
+      .returning({ id: watchRuns.id });
+    return deleted.length;
+  }
+
+  /** Notes the queue job of a run, so recovery can tell when it is lost. */
+  async noteJob(id: string, jobId: string | null): Promise<void> {
+    await this.db.update(watchRuns).set({ jobId }).where(eq(watchRuns.id, id));
+  }
+}
+
+function runOf(watch: WatchRow, dueAt: Date, trigger: 'schedule' | 'now'): typeof watchRuns.$inferInsert {
+  return {
+    watchId: watch.id,
+    userId: watch.userId,
+    kind: watch.runs,
+    organizationId: watch.organizationId,
+    organizationName: watch.organizationName,
+    accountGroups: watch.accountGroups,
+    dueAt,
+    trigger,
+  };
+}

@@ -1,0 +1,70 @@
+import { WATCH_DELIVERY_STATUSES, WATCH_RUN_STATUSES, type SessionUser, type WatchRun } from '@ce/contract';
+import { z } from 'zod';
+import type { AuditLog } from '../audit/index.js';
+import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
+import type { WatchService } from './watch.service.js';
+
+/** A watch's runs are listed this many at a time, newest first. */
+const RUNS_LISTED = 50;
+
+const storedState = z.object({
+  status: z.enum(WATCH_RUN_STATUSES),
+  trigger: z.enum(['schedule', 'now']),
+  deliveryStatus: z.enum(WATCH_DELIVERY_STATUSES),
+});
+
+export interface WatchRunsDependencies {
+  runs: WatchRunsRepository;
+  watches: WatchService;
+  audit: AuditLog;
+  /** Queues a run for a worker. */
+  send: (runId: string) => Promise<void>;
+  /** Each run's report (its health check), by run id. */
+  reportOf: (runIds: string[]) => Promise<Map<string, string>>;
+  clock: () => Date;
+}
+
+/** "Run now" and a watch's runs, for those who see the watch. */
+export class WatchRunsService {
+  constructor(private readonly deps: WatchRunsDependencies) {}
+
+  /** A run due now, through the scheduler's own rule (one run per watch and due time), queued. */
+  async runNow(user: SessionUser, watchId: string): Promise<WatchRun> {
+    const watch = await this.deps.watches.runnable(user, watchId);
+    const run = await this.deps.runs.runNow(watch, this.deps.clock());
+    if (!run) {
+      // Asked twice in the same instant: the one run already made.
+      const [latest] = await this.deps.runs.list(watchId, 1);
+      if (!latest) throw new Error('the run made in this instant is not there');
+      return this.toApi(latest, new Map());
+    }
+    await this.deps.send(run.id);
+    await this.deps.audit.record(user, 'watch.run-now', watch.organizationName, { watchId, runId: run.id });
+    return this.toApi(run, new Map());
+  }
+
+  async list(user: SessionUser, watchId: string): Promise<WatchRun[]> {
+    await this.deps.watches.visibleRow(user, watchId);
+    const rows = await this.deps.runs.list(watchId, RUNS_LISTED);
+    const reports = await this.deps.reportOf(rows.map((row) => row.id));
+    return rows.map((row) => this.toApi(row, reports));
+  }
+
+  private toApi(row: WatchRunRow, reports: Map<string, string>): WatchRun {
+    const { status, trigger, deliveryStatus } = storedState.parse(row);
+    return {
+      id: row.id,
+      watchId: row.watchId,
+      dueAt: row.dueAt.toISOString(),
+      trigger,
+      status,
+      error: row.error,
+      score: row.score,
+      reportId: reports.get(row.id) ?? null,
+      delivery: { status: deliveryStatus, error: row.deliveryError },
+      message: row.message,
+      createdAt: row.createdAt.toISOString(),
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+    };
+  }
+}
