@@ -100,6 +100,8 @@ export class PlatformState {
     this.history.length = 0;
     this.calls.length = 0;
     this.organizations.clear();
+    // The world is new again: no change was made to it.
+    this.changes.length = 0;
   }
 
   /**
