@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Watch, WatchRun } from '@ce/contract';
+import type { PortfolioEntry, Watch, WatchFindings, WatchRun } from '@ce/contract';
 import {
   createTestApp,
   sandboxCustomer,
@@ -20,6 +20,8 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
   let customer: SandboxCustomer;
   let now = START;
   let watch: Watch;
+  /** The inactive user planted before the second run. */
+  let planted = { id: '', name: '' };
 
   beforeAll(async () => {
     testApp = await createTestApp('pglite', {}, { clock: () => now });
@@ -138,10 +140,10 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
             line.startsWith('- ') && lines.slice(0, index).every((earlier) => earlier.startsWith('- ')),
         );
     };
-    const planted = inactive.what.replace(/^user (.+) <.*$/, '$1');
+    planted = { id: inactive.id, name: inactive.what.replace(/^user (.+) <.*$/, '$1') };
     // The planted user, in each check that finds them (inactive, and an administrator who never signed in).
     expect(part('New findings').length).toBeGreaterThan(0);
-    expect(part('New findings').every((line) => line.includes(planted))).toBe(true);
+    expect(part('New findings').every((line) => line.includes(planted.name))).toBe(true);
     // The user who signed in, and the deleted test (an unused test no longer).
     const resolved = part('Resolved');
     expect(resolved).toContainEqual(expect.stringContaining(fixed.what.replace(/^user (.+) <.*$/, '$1')));
@@ -165,6 +167,66 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
     expect(run.delivery.status).toBe('quiet');
     expect(run.message).toBeNull();
     expect(messagesToTam()).toHaveLength(2);
+  });
+
+  it('keeps a waived finding out of the score and the message until its waiver expires', async () => {
+    // The latest health check's open findings name the planted user in two checks: what the waivers are made from.
+    const open = (await tam.request({ url: `/api/watches/${watch.id}/findings` })).json<WatchFindings>();
+    const plantedFindings = open.findings.filter((finding) => finding.name.includes(planted.name));
+    expect(plantedFindings.map((finding) => [finding.checkId, finding.itemKey])).toEqual([
+      ['inactive-users', `user:${planted.id}`],
+      ['login-frequency', `user:${planted.id}`],
+    ]);
+    for (const checkId of ['inactive-users', 'login-frequency']) {
+      const waived = await tam.request({
+        method: 'POST',
+        url: '/api/watch-waivers',
+        payload: {
+          organizationId: customer.organization.id,
+          checkId,
+          itemKey: `user:${planted.id}`,
+          itemName: planted.name,
+          reason: 'Service account of the customer, kept on purpose',
+          days: 1,
+        },
+      });
+      expect(waived.statusCode, waived.body).toBe(201);
+    }
+    const quiet = await nextScheduledRun();
+    expect(quiet).toMatchObject({ status: 'done', message: null, waivedFindings: 2 });
+    expect(quiet.delivery.status).toBe('quiet');
+    expect(messagesToTam()).toHaveLength(2);
+    const listed = await tam.request({ url: `/api/watch-waivers?organizationId=${customer.organization.id}` });
+    expect(listed.json<{ waivers: { reason: string; createdBy: string }[] }>().waivers).toHaveLength(2);
+
+    // A day later the waivers have expired: the finding is back, and said.
+    now = new Date(now.getTime() + DAY_MS);
+    const back = await nextScheduledRun();
+    expect(back.status, back.error ?? '').toBe('done');
+    expect(back.waivedFindings).toBe(0);
+    expect(back.message?.replace(/\\(.)/g, '$1')).toContain(planted.name);
+    expect(messagesToTam()).toHaveLength(3);
+    const after = await tam.request({ url: `/api/watch-waivers?organizationId=${customer.organization.id}` });
+    expect(after.json<{ waivers: unknown[] }>().waivers).toHaveLength(0);
+  });
+
+  it('lists the customer in My customers with its score, trend, last backup and next run', async () => {
+    const answer = await tam.request({ url: '/api/watch-portfolio' });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const [entry, ...others] = answer.json<{ customers: PortfolioEntry[] }>().customers;
+    expect(others).toHaveLength(0);
+    const scores = (await runs()).map((run) => run.score).filter((score) => score !== null);
+    expect(entry).toMatchObject({
+      organizationId: customer.organization.id,
+      organizationName: customer.organization.name,
+      watches: 1,
+      score: scores[0],
+      trend: scores.slice(0, 4).reverse(),
+      waivedFindings: 0,
+      nextRunAt: expect.any(String),
+      lastBackupAt: expect.any(String),
+      commonRegressions: [],
+    });
   });
 
   it('audits every platform call made for the watch with its id, never the token', async () => {

@@ -32,3 +32,4 @@ export * from './html.js';
 export * from './customers.js';
 export * from './watches.js';
 export * from './field-words.js';
+export * from './watch-portfolio.js';

@@ -225,8 +225,31 @@ export const watchRunSchema = z.object({
   delivery: z.object({ status: z.enum(WATCH_DELIVERY_STATUSES), error: z.string().nullable() }),
   /** The message sent, as sent (Webex markdown); null when nothing was said. */
   message: z.string().nullable(),
+  /** The checks whose status moved since the previous run (what moved the score). */
+  moved: z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })),
+  /** Findings open now, and those waived (left out of the score and the message). */
+  openFindings: z.number().nullable(),
+  waivedFindings: z.number().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });
 export type WatchRun = z.infer<typeof watchRunSchema>;
 export const watchRunListSchema = z.object({ runs: z.array(watchRunSchema) });
+
+/** The open findings of a watch's latest health check (waived ones left out): what a waiver is made from. */
+export const watchFindingsSchema = z.object({
+  /** When the health check they come from ran; null before any. */
+  at: z.string().nullable(),
+  findings: z.array(
+    z.object({
+      checkId: z.string(),
+      check: z.string(),
+      status: z.string(),
+      /** The item's type and id ("user:123"): what a waiver of this item names. */
+      itemKey: z.string(),
+      name: z.string(),
+      detail: z.string(),
+    }),
+  ),
+});
+export type WatchFindings = z.infer<typeof watchFindingsSchema>;

@@ -91,3 +91,25 @@ export const watchRuns = pgTable(
     index('watch_runs_watch_idx').on(table.watchId, table.createdAt),
   ],
 );
+
+/**
+ * A finding waived for one customer organization (decision 0031): one item of a check (`item_key` = type:id), or
+ * the whole check (`item_key` null), with a reason and an expiry. A waived finding is listed apart and counts in
+ * neither the score delta nor a watch's message; it returns when the waiver expires.
+ */
+export const watchWaivers = pgTable(
+  'watch_waivers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    organizationId: text('organization_id').notNull(),
+    checkId: text('check_id').notNull(),
+    itemKey: text('item_key'),
+    /** The item's name when it was waived (what lists show). */
+    itemName: text('item_name'),
+    reason: text('reason').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('watch_waivers_organization_idx').on(table.organizationId, table.expiresAt)],
+);

@@ -6,6 +6,9 @@ import { ReportsRepository } from './reports.repository.js';
 import { reportsRoutes } from './reports.routes.js';
 import { ReportsService } from './reports.service.js';
 
+/** The health check's score, for a watch that counts its checks with waived findings left out. */
+export { scoreOf } from './kinds/health/checks.js';
+
 declare module '../../core/modules.js' {
   interface ModuleServices {
     reports: ReportsService;

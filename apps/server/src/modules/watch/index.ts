@@ -3,6 +3,9 @@ import { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { AppModule } from '../../core/modules.js';
 import { emailOf } from '../../core/requester.js';
 import { mdSafe } from '../../report-kit/markdown.js';
+import { WatchPortfolioRepository } from './watch-portfolio.repository.js';
+import { watchPortfolioRoutes } from './watch-portfolio.routes.js';
+import { WatchPortfolioService } from './watch-portfolio.service.js';
 import { WatchRunJobs } from './watch-runs.job.js';
 import { WatchRunsRepository } from './watch-runs.repository.js';
 import { WatchRunsService } from './watch-runs.service.js';
@@ -71,7 +74,9 @@ export const watchModule: AppModule = {
       reportOf: (runIds) => reports.watchRunReports(runIds),
       clock,
     });
+    const portfolio = new WatchPortfolioService({ repository: new WatchPortfolioRepository(db), audit, clock });
     routes.add((app) => app.register(watchRoutes, { watches, runs }));
+    routes.add((app) => app.register(watchPortfolioRoutes, { portfolio }));
     // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.
     context.jobs.add(...watchRunJobs.jobs());
     context.jobs.onStarted.add((embedded) => watchRunJobs.recoverOrphans(embedded));

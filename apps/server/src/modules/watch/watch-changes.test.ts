@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareRuns,
+  withoutWaived,
   foldReferences,
   watchMessage,
   whatToSay,
@@ -16,8 +17,14 @@ const findings = (
 ): KeptFindings => ({
   score,
   checks: [
-    { id: 'inactive-users', title: 'Inactive users', status: inactive.length ? status : 'pass', items: inactive },
-    { id: 'unused-tests', title: 'Unused tests', status: 'pass', items: [] },
+    {
+      id: 'inactive-users',
+      title: 'Inactive users',
+      status: inactive.length ? status : 'pass',
+      weight: 10,
+      items: inactive,
+    },
+    { id: 'unused-tests', title: 'Unused tests', status: 'pass', weight: 10, items: [] },
   ],
 });
 const speakOnAny = { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false };
@@ -112,5 +119,36 @@ describe('what a watch run says: only what changed since the previous run', () =
     expect(message).toContain("- Production: alert rule 'Latency' changed: minimumSources: 1 → 2");
     expect(message).toContain("- Production: alert rule 'Payroll' renamed to 'Payroll (renamed)'");
     expect(message).toContain('Drift: https://toolkit.example/home/tools/backup-restore');
+  });
+});
+
+describe('waived findings: listed apart, in neither the score delta nor the message', () => {
+  it('leaves a waived item out, passes a check left with none open, and counts what it waived', () => {
+    const checks = findings(70, [user('1', 'Ann'), user('2', 'Bob')]).checks;
+    const one = withoutWaived(checks, [{ checkId: 'inactive-users', itemKey: 'user:1' }]);
+    expect(one.checks[0]?.items.map((item) => item.name)).toEqual(['Bob']);
+    expect(one.checks[0]?.status).toBe('warn');
+    expect(one.waived).toEqual(['inactive-users:user:1']);
+    const all = withoutWaived(checks, [{ checkId: 'inactive-users', itemKey: null }]);
+    expect(all.checks[0]).toMatchObject({ status: 'pass', items: [] });
+    expect(all.waived).toEqual(['inactive-users:*']);
+    // Nothing to say when the only change is a finding waived on both sides.
+    const before = withoutWaived(findings(70, [user('1', 'Ann')]).checks, [
+      { checkId: 'inactive-users', itemKey: 'user:1' },
+    ]);
+    const now = withoutWaived(findings(70, [user('1', 'Ann')]).checks, [
+      { checkId: 'inactive-users', itemKey: 'user:1' },
+    ]);
+    const changes = compareRuns(
+      { score: 100, checks: before.checks },
+      { score: 100, checks: now.checks },
+      [],
+      false,
+      now.waived,
+    );
+    expect(whatToSay(changes, speakOnAny, false)).toBeNull();
+    // The waiver expired: the finding is back, as new.
+    const back = compareRuns({ score: 100, checks: before.checks }, findings(70, [user('1', 'Ann')]), [], false);
+    expect(back.newFindings.map((finding) => finding.name)).toEqual(['Ann']);
   });
 });

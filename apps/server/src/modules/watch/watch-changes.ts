@@ -11,6 +11,7 @@ export interface KeptCheck {
   id: string;
   title: string;
   status: HealthCheck['status'];
+  weight: number;
   items: { type: string; id: string; name: string; detail: string }[];
 }
 
@@ -48,18 +49,48 @@ export interface WatchChanges {
   newFindings: Finding[];
   resolvedFindings: Finding[];
   drift: DriftLine[];
-  /** Open findings now (for the baseline's line). */
-  openFindings: number;
+  /** Open findings now (waived ones out); null without a health check. */
+  openFindings: number | null;
+  /** The findings waived now (`checkId:itemKey`, or `checkId:*` for a whole check): listed apart, said nowhere. */
+  waived: string[];
+}
+
+/** A waiver as a run applies it: a check's item (`type:id`), or the whole check (null). */
+export interface Waived {
+  checkId: string;
+  itemKey: string | null;
+}
+
+/**
+ * The checks as a watch counts them: waived items left out, and a check waived whole, or left with no open item
+ * by its waivers, passing. Answers the waived findings' keys too.
+ */
+export function withoutWaived(checks: KeptCheck[], waivers: Waived[]): { checks: KeptCheck[]; waived: string[] } {
+  const waived: string[] = [];
+  const counted = checks.map((check) => {
+    if (check.status === 'pass' || check.status === 'unknown') return check;
+    if (waivers.some((waiver) => waiver.checkId === check.id && waiver.itemKey === null)) {
+      waived.push(`${check.id}:*`);
+      return { ...check, status: 'pass' as const, items: [] };
+    }
+    const keys = new Set(waivers.filter((waiver) => waiver.checkId === check.id).map((waiver) => waiver.itemKey));
+    const items = check.items.filter((item) => !keys.has(itemKey(item)));
+    for (const item of check.items) if (keys.has(itemKey(item))) waived.push(`${check.id}:${itemKey(item)}`);
+    if (items.length === check.items.length) return check;
+    return { ...check, items, status: items.length === 0 ? ('pass' as const) : check.status };
+  });
+  return { checks: counted, waived };
 }
 
 const itemKey = (item: { type: string; id: string }) => `${item.type}:${item.id}`;
 
 /** Keeps of a health check's checks what the next run compares with. */
 export function keptChecks(checks: HealthCheck[]): KeptCheck[] {
-  return checks.map(({ id, title, status, items }) => ({
+  return checks.map(({ id, title, status, weight, items }) => ({
     id,
     title,
     status,
+    weight,
     items: items.map(({ type, id: itemId, name, detail }) => ({ type, id: itemId, name, detail })),
   }));
 }
@@ -74,6 +105,7 @@ export function compareRuns(
   current: KeptFindings | null,
   drift: DriftLine[],
   first: boolean,
+  waived: string[] = [],
 ): WatchChanges {
   const open = (checks: KeptCheck[] = []) =>
     checks.filter((check) => check.status === 'warn' || check.status === 'fail');
@@ -84,14 +116,22 @@ export function compareRuns(
     newFindings: [],
     resolvedFindings: [],
     drift,
-    openFindings: open(current?.checks).reduce((sum, check) => sum + check.items.length, 0),
+    openFindings: current ? open(current.checks).reduce((sum, check) => sum + check.items.length, 0) : null,
+    waived,
   };
+  // A finding waived since the previous run is not resolved: it is listed apart.
+  const waivedNow = (checkId: string, key: string) =>
+    waived.includes(`${checkId}:*`) || waived.includes(`${checkId}:${key}`);
   if (!previous || !current) return changes;
   const before = new Map(previous.checks.map((check) => [check.id, check]));
   for (const check of current.checks) {
     const earlier = before.get(check.id);
     if (!earlier) continue;
-    if (earlier.status !== check.status)
+    // A check that passes now only because its findings are waived did not move.
+    if (
+      earlier.status !== check.status &&
+      !(check.status === 'pass' && changes.waived.some((key) => key.startsWith(`${check.id}:`)))
+    )
       changes.checks.push({ id: check.id, title: check.title, before: earlier.status, after: check.status });
     if (earlier.status === 'unknown' || check.status === 'unknown') continue;
     const finding = (state: KeptCheck, item: KeptCheck['items'][number]): Finding => ({
@@ -104,7 +144,8 @@ export function compareRuns(
     const then = new Map((earlier.status === 'pass' ? [] : earlier.items).map((item) => [itemKey(item), item]));
     const now = new Map((check.status === 'pass' ? [] : check.items).map((item) => [itemKey(item), item]));
     for (const [key, item] of now) if (!then.has(key)) changes.newFindings.push(finding(check, item));
-    for (const [key, item] of then) if (!now.has(key)) changes.resolvedFindings.push(finding(earlier, item));
+    for (const [key, item] of then)
+      if (!now.has(key) && !waivedNow(check.id, key)) changes.resolvedFindings.push(finding(earlier, item));
   }
   return changes;
 }
@@ -232,7 +273,7 @@ export function watchMessage(
   if (say === 'baseline')
     return mdLines([
       head,
-      mdSafe`Watch started.${after !== null ? mdSafe` Score ${after}/100, ${changes.openFindings} open findings.` : ''}${
+      mdSafe`Watch started.${after !== null ? mdSafe` Score ${after}/100, ${changes.openFindings ?? 0} open findings.` : ''}${
         after === null ? mdSafe` First backup made.` : ''
       } From now on only what changes is said.`,
       links,

@@ -14,10 +14,12 @@ import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { watchRuns } from '../../db/schema.js';
 import type { BackupsService } from '../backup-restore/backup-restore-backups.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
+import { scoreOf } from '../reports/index.js';
 import {
   compareRuns,
   foldReferences,
   keptChecks,
+  withoutWaived,
   watchMessage,
   whatToSay,
   type DriftLine,
@@ -37,6 +39,7 @@ const keptFindingsSchema = z.array(
     id: z.string(),
     title: z.string(),
     status: z.enum(['pass', 'warn', 'fail', 'unknown']),
+    weight: z.number(),
     items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
   }),
 );
@@ -58,7 +61,6 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
 
 /** What a run found, kept on its row for the next run. */
 interface RunOutcome {
-  score: number | null;
   findings: KeptFindings['checks'] | null;
   backups: { aid: string; backupId: string }[] | null;
   reportId: string | null;
@@ -227,7 +229,6 @@ export class WatchRunJobs {
           };
         return {
           result: {
-            score: check?.findings?.score.value ?? null,
             findings: check?.findings ? keptChecks(check.findings.checks) : null,
             backups: backup ? made.map((row) => ({ aid: row.aid, backupId: row.id })) : null,
             reportId: check?.id ?? null,
@@ -247,13 +248,15 @@ export class WatchRunJobs {
     if (!watch) throw new RunStopped(WATCH_MESSAGES_STOPPED);
     const previous = await runs.previous(run);
     const earlier = previous?.findings ? keptFindingsSchema.safeParse(previous.findings) : null;
-    const before =
-      earlier?.success && previous?.score !== null && previous?.score !== undefined
-        ? { score: previous.score, checks: earlier.data }
-        : null;
-    const now = outcome.findings && outcome.score !== null ? { score: outcome.score, checks: outcome.findings } : null;
+    // Waived findings are left out of what is counted, compared and said (and their checks pass, if nothing else),
+    // on both sides: a finding waived since the previous run neither resolves nor moves the score.
+    const waivers = await runs.activeWaivers(run.organizationId, this.deps.clock());
+    const counted = outcome.findings ? withoutWaived(outcome.findings, waivers) : null;
+    const now = counted ? { score: scoreOf(counted.checks).value, checks: counted.checks } : null;
+    const then = earlier?.success ? withoutWaived(earlier.data, waivers).checks : null;
+    const before = then ? { score: scoreOf(then).value, checks: then } : null;
     const drift = await this.driftSince(previous, outcome.backups ?? [], run.accountGroups);
-    const changes = compareRuns(before, now, drift, previous === undefined);
+    const changes = compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []);
     const lastSaid = await runs.lastSaid(run.watchId, run.createdAt);
     const quietLineDue = !lastSaid || this.deps.clock().getTime() - lastSaid.getTime() >= QUIET_LINE_EVERY_MS;
     const say = whatToSay(changes, watchSpeakWhenSchema.parse(watch.speakWhen), quietLineDue);
@@ -267,8 +270,8 @@ export class WatchRunJobs {
         })
       : null;
     await job.mustWrite({
-      score: outcome.score,
-      findings: outcome.findings,
+      score: now?.score ?? null,
+      findings: now?.checks ?? null,
       backups: outcome.backups,
       changes: { ...changes },
       message,

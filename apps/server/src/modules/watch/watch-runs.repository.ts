@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, inArray, isNotNull, lt, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
-import { watchRuns, watches } from '../../db/schema.js';
+import { watchRuns, watches, watchWaivers } from '../../db/schema.js';
 
 export type WatchRunRow = typeof watchRuns.$inferSelect;
 type WatchRow = typeof watches.$inferSelect;
@@ -98,6 +98,25 @@ export class WatchRunsRepository {
 
   ownerEmail(userId: string): Promise<string> {
     return emailOf(this.db, userId);
+  }
+
+  /** The waivers of an organization in force at `now`. */
+  activeWaivers(organizationId: string, now: Date): Promise<{ checkId: string; itemKey: string | null }[]> {
+    return this.db
+      .select({ checkId: watchWaivers.checkId, itemKey: watchWaivers.itemKey })
+      .from(watchWaivers)
+      .where(and(eq(watchWaivers.organizationId, organizationId), gt(watchWaivers.expiresAt, now)));
+  }
+
+  /** The watch's latest finished run that made a health check. */
+  async latestWithFindings(watchId: string): Promise<WatchRunRow | undefined> {
+    const [row] = await this.db
+      .select()
+      .from(watchRuns)
+      .where(and(eq(watchRuns.watchId, watchId), eq(watchRuns.status, 'done'), isNotNull(watchRuns.findings)))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(1);
+    return row;
   }
 
   /** A watch's runs, newest first. */

@@ -1,8 +1,37 @@
-import { WATCH_DELIVERY_STATUSES, WATCH_RUN_STATUSES, type SessionUser, type WatchRun } from '@ce/contract';
+import {
+  WATCH_DELIVERY_STATUSES,
+  WATCH_RUN_STATUSES,
+  type SessionUser,
+  type WatchFindings,
+  type WatchRun,
+} from '@ce/contract';
 import { z } from 'zod';
 import type { AuditLog } from '../audit/index.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchService } from './watch.service.js';
+
+/** What a run's kept changes say of the checks that moved and the findings open and waived. */
+const keptSummary = z.object({
+  checks: z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })).catch([]),
+  openFindings: z.number().nullable().catch(null),
+  waived: z.array(z.string()).catch([]),
+});
+
+function summaryOf(changes: unknown): Pick<WatchRun, 'moved' | 'openFindings' | 'waivedFindings'> {
+  const parsed = keptSummary.safeParse(changes);
+  if (!parsed.success) return { moved: [], openFindings: null, waivedFindings: null };
+  const { checks, openFindings, waived } = parsed.data;
+  return { moved: checks, openFindings, waivedFindings: waived.length };
+}
+
+const keptChecksSchema = z.array(
+  z.object({
+    id: z.string(),
+    title: z.string(),
+    status: z.string(),
+    items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
+  }),
+);
 
 /** A watch's runs are listed this many at a time, newest first. */
 const RUNS_LISTED = 50;
@@ -50,6 +79,29 @@ export class WatchRunsService {
     return rows.map((row) => this.toApi(row, reports));
   }
 
+  /** The open findings of the watch's latest health check (waived ones were left out when it ran). */
+  async findings(user: SessionUser, watchId: string): Promise<WatchFindings> {
+    await this.deps.watches.visibleRow(user, watchId);
+    const latest = await this.deps.runs.latestWithFindings(watchId);
+    const checks = keptChecksSchema.safeParse(latest?.findings ?? []);
+    if (!latest || !checks.success) return { at: null, findings: [] };
+    return {
+      at: (latest.finishedAt ?? latest.createdAt).toISOString(),
+      findings: checks.data
+        .filter((check) => check.status === 'warn' || check.status === 'fail')
+        .flatMap((check) =>
+          check.items.map((item) => ({
+            checkId: check.id,
+            check: check.title,
+            status: check.status,
+            itemKey: `${item.type}:${item.id}`,
+            name: item.name,
+            detail: item.detail,
+          })),
+        ),
+    };
+  }
+
   private toApi(row: WatchRunRow, reports: Map<string, string>): WatchRun {
     const { status, trigger, deliveryStatus } = storedState.parse(row);
     return {
@@ -63,6 +115,7 @@ export class WatchRunsService {
       reportId: reports.get(row.id) ?? null,
       delivery: { status: deliveryStatus, error: row.deliveryError },
       message: row.message,
+      ...summaryOf(row.changes),
       createdAt: row.createdAt.toISOString(),
       finishedAt: row.finishedAt?.toISOString() ?? null,
     };

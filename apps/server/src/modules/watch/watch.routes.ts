@@ -5,6 +5,7 @@ import {
   storeWatchTokenSchema,
   watchIdParamsSchema,
   watchListQuerySchema,
+  watchFindingsSchema,
   watchListSchema,
   watchRunListSchema,
   watchRunSchema,
@@ -186,5 +187,19 @@ export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService; runs: W
       },
     },
     async (request) => ({ runs: await runs.list(requireUser(request), request.params.id) }),
+  );
+
+  app.get(
+    '/api/watches/:id/findings',
+    {
+      schema: {
+        operationId: 'listWatchFindings',
+        tags,
+        summary: "The open findings of a watch's latest health check: what a waiver is made from",
+        params: watchIdParamsSchema,
+        response: { 200: watchFindingsSchema, ...errors },
+      },
+    },
+    async (request) => runs.findings(requireUser(request), request.params.id),
   );
 };

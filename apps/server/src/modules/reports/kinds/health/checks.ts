@@ -43,9 +43,10 @@ export function runChecks(input: HealthInput, profile: HealthProfile): HealthChe
 }
 
 /** The score out of 100: each known check's weight times its credit, over the weights of known checks. */
-export function scoreOf(checks: HealthCheck[]): { value: number; grade: string } {
+export function scoreOf(checks: Pick<HealthCheck, 'status' | 'weight'>[]): { value: number; grade: string } {
   const known = checks.filter(
-    (check): check is HealthCheck & { status: Exclude<HealthStatus, 'unknown'> } => check.status !== 'unknown',
+    (check): check is Pick<HealthCheck, 'weight'> & { status: Exclude<HealthStatus, 'unknown'> } =>
+      check.status !== 'unknown',
   );
   const weights = known.reduce((sum, check) => sum + check.weight, 0);
   if (weights === 0) return { value: 0, grade: gradeOf(0) };

@@ -1,0 +1,85 @@
+import { and, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../core/database.js';
+import { users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
+
+export type WaiverRow = typeof watchWaivers.$inferSelect & { createdByEmail: string | null };
+
+/** "My customers" reads this many of the latest finished runs per organization. */
+const RUNS_PER_ORGANIZATION = 8;
+
+/** SQL for waivers and the portfolio of watched organizations. */
+export class WatchPortfolioRepository {
+  constructor(private readonly db: Db) {}
+
+  async waivers(organizationId: string, now: Date): Promise<WaiverRow[]> {
+    const rows = await this.db
+      .select({ waiver: watchWaivers, createdByEmail: users.email })
+      .from(watchWaivers)
+      .leftJoin(users, eq(users.id, watchWaivers.createdBy))
+      .where(and(eq(watchWaivers.organizationId, organizationId), gt(watchWaivers.expiresAt, now)))
+      .orderBy(desc(watchWaivers.createdAt));
+    return rows.map(({ waiver, createdByEmail }) => ({ ...waiver, createdByEmail }));
+  }
+
+  async insertWaiver(row: typeof watchWaivers.$inferInsert): Promise<typeof watchWaivers.$inferSelect> {
+    const [created] = await this.db.insert(watchWaivers).values(row).returning();
+    if (!created) throw new Error('insert returned no row');
+    return created;
+  }
+
+  async deleteWaiver(id: string): Promise<typeof watchWaivers.$inferSelect | undefined> {
+    const [deleted] = await this.db.delete(watchWaivers).where(eq(watchWaivers.id, id)).returning();
+    return deleted;
+  }
+
+  /** Active waivers per organization, counted. */
+  async waiverCounts(organizationIds: string[], now: Date): Promise<Map<string, number>> {
+    if (organizationIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ organizationId: watchWaivers.organizationId, count: sql<number>`count(*)::int` })
+      .from(watchWaivers)
+      .where(and(inArray(watchWaivers.organizationId, organizationIds), gt(watchWaivers.expiresAt, now)))
+      .groupBy(watchWaivers.organizationId);
+    return new Map(rows.map((row) => [row.organizationId, Number(row.count)]));
+  }
+
+  /** The watches of one user, or everyone's. */
+  watches(userId?: string) {
+    return this.db
+      .select()
+      .from(watches)
+      .where(userId ? eq(watches.userId, userId) : undefined);
+  }
+
+  /** The latest finished runs of each of these organizations' watches (at most a few per organization), newest first. */
+  async latestRuns(organizationIds: string[]) {
+    if (organizationIds.length === 0) return [];
+    const ranked = this.db
+      .select({
+        organizationId: watchRuns.organizationId,
+        score: watchRuns.score,
+        backups: watchRuns.backups,
+        changes: watchRuns.changes,
+        finishedAt: watchRuns.finishedAt,
+        rank: sql<number>`row_number() over (partition by ${watchRuns.organizationId} order by ${watchRuns.createdAt} desc)`.as(
+          'rank',
+        ),
+      })
+      .from(watchRuns)
+      .where(and(inArray(watchRuns.organizationId, organizationIds), eq(watchRuns.status, 'done')))
+      .as('ranked');
+    return this.db
+      .select()
+      .from(ranked)
+      .where(sql`${ranked.rank} <= ${RUNS_PER_ORGANIZATION}`)
+      .orderBy(ranked.organizationId, ranked.rank);
+  }
+
+  /** The checks that went from passing to not passing since `since`, by organization (every watched one). */
+  async regressionsSince(since: Date): Promise<{ organizationId: string; checks: unknown }[]> {
+    return this.db
+      .select({ organizationId: watchRuns.organizationId, checks: sql<unknown>`${watchRuns.changes} -> 'checks'` })
+      .from(watchRuns)
+      .where(and(eq(watchRuns.status, 'done'), gte(watchRuns.createdAt, since)));
+  }
+}

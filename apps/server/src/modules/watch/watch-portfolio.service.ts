@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import {
+  userMay,
+  WAIVER_MESSAGES,
+  type CreateWaiver,
+  type PortfolioEntry,
+  type SessionUser,
+  type Waiver,
+  waiverSchema,
+} from '@ce/contract';
+import { AppError } from '../../core/errors.js';
+import type { AuditLog } from '../audit/index.js';
+import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
+
+const DAY_MS = 86_400_000;
+/** A check seen regressing in this many customers in one ISO week is marked as common to them. */
+const COMMON_AT = 3;
+/** "My customers" shows the trend over this many runs. */
+const TREND_RUNS = 4;
+
+const keptChanges = z.object({
+  drift: z.array(z.unknown()).catch([]),
+  openFindings: z.number().nullable().catch(null),
+});
+const movedChecks = z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })).catch([]);
+
+/** Monday 00:00 UTC of `at`'s ISO week. */
+export function isoWeekStart(at: Date): Date {
+  const day = (at.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day));
+}
+
+function toApi(row: WaiverRow): Waiver {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    checkId: waiverSchema.shape.checkId.parse(row.checkId),
+    itemKey: row.itemKey,
+    itemName: row.itemName,
+    reason: row.reason,
+    expiresAt: row.expiresAt.toISOString(),
+    createdBy: row.createdByEmail,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export interface PortfolioDependencies {
+  repository: WatchPortfolioRepository;
+  audit: AuditLog;
+  clock: () => Date;
+}
+
+/** Waivers of findings per customer, and "My customers": every watched organization at a glance. */
+export class WatchPortfolioService {
+  constructor(private readonly deps: PortfolioDependencies) {}
+
+  async waivers(organizationId: string): Promise<Waiver[]> {
+    return (await this.deps.repository.waivers(organizationId, this.deps.clock())).map(toApi);
+  }
+
+  /** Waives a finding (or a whole check) for one organization, until it expires; audited. */
+  async waive(user: SessionUser, input: CreateWaiver): Promise<Waiver> {
+    const now = this.deps.clock();
+    const row = await this.deps.repository.insertWaiver({
+      organizationId: input.organizationId,
+      checkId: input.checkId,
+      itemKey: input.itemKey,
+      itemName: input.itemName,
+      reason: input.reason,
+      expiresAt: new Date(now.getTime() + input.days * DAY_MS),
+      createdBy: user.id,
+      createdAt: now,
+    });
+    await this.deps.audit.record(user, 'watch.waived', input.organizationId, {
+      waiverId: row.id,
+      checkId: input.checkId,
+      itemKey: input.itemKey,
+      days: input.days,
+    });
+    return toApi({ ...row, createdByEmail: user.email });
+  }
+
+  /** Ends a waiver now: the finding counts again from the next run; audited. */
+  async unwaive(user: SessionUser, id: string): Promise<void> {
+    const deleted = await this.deps.repository.deleteWaiver(id);
+    if (!deleted) throw new AppError(404, 'not_found', WAIVER_MESSAGES.notFound);
+    await this.deps.audit.record(user, 'watch.unwaived', deleted.organizationId, {
+      waiverId: id,
+      checkId: deleted.checkId,
+    });
+  }
+
+  /**
+   * Every organization the user watches (everyone's for a Super User who asks): the latest score, the trend over the
+   * last four runs, the last backup and the drift it found, open and waived findings, the next run; those in decline
+   * first. A check that regressed (from passing) this ISO week in three or more watched customers is marked common.
+   */
+  async portfolio(user: SessionUser, everyone: boolean): Promise<PortfolioEntry[]> {
+    const { repository } = this.deps;
+    const now = this.deps.clock();
+    const watched = await repository.watches(everyone && userMay(user, 'seeAllRuns') ? undefined : user.id);
+    const organizations = new Map<string, { name: string; watches: number; nextRunAt: Date | null }>();
+    for (const watch of watched) {
+      const entry = organizations.get(watch.organizationId) ?? {
+        name: watch.organizationName,
+        watches: 0,
+        nextRunAt: null,
+      };
+      entry.watches += 1;
+      if (watch.nextRunAt && (!entry.nextRunAt || watch.nextRunAt < entry.nextRunAt)) entry.nextRunAt = watch.nextRunAt;
+      organizations.set(watch.organizationId, entry);
+    }
+    const ids = [...organizations.keys()];
+    const [runs, waived, common] = await Promise.all([
+      repository.latestRuns(ids),
+      repository.waiverCounts(ids, now),
+      this.commonRegressions(now),
+    ]);
+    const entries = [...organizations].map(([organizationId, organization]): PortfolioEntry => {
+      const mine = runs.filter((run) => run.organizationId === organizationId);
+      const scored = mine.filter((run) => run.score !== null);
+      const trend = scored
+        .slice(0, TREND_RUNS)
+        .map((run) => run.score ?? 0)
+        .reverse();
+      const backedUp = mine.find((run) => run.backups !== null);
+      const latest = scored[0];
+      const first = trend[0];
+      const last = trend.at(-1);
+      return {
+        organizationId,
+        organizationName: organization.name,
+        watches: organization.watches,
+        score: latest?.score ?? null,
+        trend,
+        change: first !== undefined && last !== undefined && trend.length > 1 ? last - first : null,
+        lastRunAt: mine[0]?.finishedAt?.toISOString() ?? null,
+        lastBackupAt: backedUp?.finishedAt?.toISOString() ?? null,
+        driftSinceBackup: backedUp ? keptChanges.parse(backedUp.changes ?? {}).drift.length : null,
+        openFindings: latest ? keptChanges.parse(latest.changes ?? {}).openFindings : null,
+        waivedFindings: waived.get(organizationId) ?? 0,
+        nextRunAt: organization.nextRunAt?.toISOString() ?? null,
+        commonRegressions: common.get(organizationId) ?? [],
+      };
+    });
+    // In decline first (the largest drop), then those without a trend yet, by name.
+    return entries.sort(
+      (a, b) =>
+        (a.change ?? Number.POSITIVE_INFINITY) - (b.change ?? Number.POSITIVE_INFINITY) ||
+        a.organizationName.localeCompare(b.organizationName),
+    );
+  }
+
+  /** Per organization, the checks that regressed this ISO week in at least COMMON_AT watched customers. */
+  private async commonRegressions(now: Date): Promise<Map<string, string[]>> {
+    const rows = await this.deps.repository.regressionsSince(isoWeekStart(now));
+    const byCheck = new Map<string, Set<string>>();
+    for (const row of rows)
+      for (const check of movedChecks.parse(row.checks ?? []))
+        if (check.before === 'pass' && (check.after === 'warn' || check.after === 'fail'))
+          byCheck.set(check.title, (byCheck.get(check.title) ?? new Set()).add(row.organizationId));
+    const common = new Map<string, string[]>();
+    for (const [title, organizations] of byCheck)
+      if (organizations.size >= COMMON_AT)
+        for (const organizationId of organizations)
+          common.set(organizationId, [...(common.get(organizationId) ?? []), title]);
+    return common;
+  }
+}

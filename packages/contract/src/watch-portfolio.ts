@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { printable } from './customers.js';
+import { HEALTH_CHECK_IDS } from './health.js';
+
+/**
+ * Account Watch's waivers and portfolio (decision 0031): a finding waived per customer with a reason and an expiry,
+ * and "My customers", every watched organization with its score, trend and what is open.
+ */
+
+/** A waiver lasts at most this long; it returns (the finding counts again) when it expires. */
+export const WAIVER_MAX_DAYS = 365;
+
+export const WAIVER_MESSAGES = {
+  reasonRequired: 'Say why the finding is waived: the next person to read it needs to know.',
+  notFound: 'No such waiver.',
+} as const;
+
+export const createWaiverSchema = z.object({
+  organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),
+  checkId: z.enum(HEALTH_CHECK_IDS),
+  /** One item of the check (its type and id, as the report lists it: "user:123"), or none for the whole check. */
+  itemKey: z.string().min(1).max(200).refine(printable, 'An item is printable text').nullable(),
+  itemName: z.string().max(300).nullable().default(null),
+  reason: z
+    .string()
+    .trim()
+    .min(1, WAIVER_MESSAGES.reasonRequired)
+    .max(500)
+    .refine(printable, 'A reason is printable text'),
+  days: z.number().int().min(1).max(WAIVER_MAX_DAYS),
+});
+export type CreateWaiver = z.infer<typeof createWaiverSchema>;
+
+export const waiverSchema = z.object({
+  id: z.string(),
+  organizationId: z.string(),
+  checkId: z.enum(HEALTH_CHECK_IDS),
+  itemKey: z.string().nullable(),
+  itemName: z.string().nullable(),
+  reason: z.string(),
+  expiresAt: z.string(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Waiver = z.infer<typeof waiverSchema>;
+export const waiverListSchema = z.object({ waivers: z.array(waiverSchema) });
+export const waiverQuerySchema = z.object({
+  organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),
+});
+export const waiverIdParamsSchema = z.object({ id: z.uuid() });
+
+/** One watched organization in "My customers". */
+export const portfolioEntrySchema = z.object({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  watches: z.number(),
+  /** The latest health check's score (of the watch that ran last), null before any. */
+  score: z.number().nullable(),
+  /** The last four scores, oldest first. */
+  trend: z.array(z.number()),
+  /** Score now minus four runs ago (negative: a decline). */
+  change: z.number().nullable(),
+  lastRunAt: z.string().nullable(),
+  lastBackupAt: z.string().nullable(),
+  /** Configuration changes found at the last backup, since the one before. */
+  driftSinceBackup: z.number().nullable(),
+  openFindings: z.number().nullable(),
+  waivedFindings: z.number(),
+  nextRunAt: z.string().nullable(),
+  /** Checks that went from passing to not passing this ISO week here and in at least two other customers. */
+  commonRegressions: z.array(z.string()),
+});
+export type PortfolioEntry = z.infer<typeof portfolioEntrySchema>;
+export const portfolioSchema = z.object({ customers: z.array(portfolioEntrySchema) });
+export const portfolioQuerySchema = z.object({
+  everyone: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
