@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { printable } from './customers.js';
+import { HEALTH_CHECK_IDS } from './health.js';
 import { platformTokenSchema } from './reports.js';
 
 /**
@@ -242,7 +243,7 @@ export const watchFindingsSchema = z.object({
   at: z.string().nullable(),
   findings: z.array(
     z.object({
-      checkId: z.string(),
+      checkId: z.enum(HEALTH_CHECK_IDS),
       check: z.string(),
       status: z.string(),
       /** The item's type and id ("user:123"): what a waiver of this item names. */

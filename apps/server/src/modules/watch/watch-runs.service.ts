@@ -1,4 +1,5 @@
 import {
+  HEALTH_CHECK_IDS,
   WATCH_DELIVERY_STATUSES,
   WATCH_RUN_STATUSES,
   type SessionUser,
@@ -26,7 +27,7 @@ function summaryOf(changes: unknown): Pick<WatchRun, 'moved' | 'openFindings' | 
 
 const keptChecksSchema = z.array(
   z.object({
-    id: z.string(),
+    id: z.enum(HEALTH_CHECK_IDS),
     title: z.string(),
     status: z.string(),
     items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),

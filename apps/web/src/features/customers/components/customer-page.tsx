@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
   TIMELINE_DAYS,
@@ -94,8 +94,11 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   },
 ];
 
-/** /home/customers/{organization}: everything done for one customer through the toolkit, newest first. */
-export function CustomerPage() {
+/**
+ * /home/customers/{organization}: everything done for one customer through the toolkit, newest first; `more`
+ * adds the sections of other features (the app composes them: Account Watch).
+ */
+export function CustomerPage({ more }: { more?: (customer: { organizationId: string; name: string }) => ReactNode }) {
   const { organizationId = '' } = useParams();
   const { data: user } = useSession();
   const { current, recent } = useCustomers();
@@ -176,6 +179,7 @@ export function CustomerPage() {
         }
         rowProps={(entry) => ({ 'data-testid': 'timeline-row', 'data-tool': entry.tool })}
       />
+      {more?.({ organizationId, name })}
     </section>
   );
 }

@@ -131,6 +131,12 @@ export function CustomerSwitcher() {
               Use this token
             </Button>
           </form>
+          <p className="text-sm">
+            <Link to={PATHS.customers} onClick={close} className="text-brand-800 underline">
+              My customers
+            </Link>{' '}
+            <span className="text-slate-600">: every customer you watch, with its score and trend.</span>
+          </p>
           {found && (
             <section aria-labelledby="found-heading" className="space-y-2">
               <h3 id="found-heading" className="text-sm font-medium">

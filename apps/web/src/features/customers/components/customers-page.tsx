@@ -1,14 +1,15 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { customerLabel, customers, useCustomers } from '../../../lib/customer';
 import { Button } from '../../../components/ui/button';
 import { customerPath, CustomerSwitcher } from './customer-switcher';
 
-/** /home/customers: the customer chosen now and the recent ones, each with its page. */
-export function CustomersPage() {
+/** /home/customers: the customer chosen now and the recent ones, each with its page; `children` (My customers) after. */
+export function CustomersPage({ children }: { children?: ReactNode }) {
   const { current, recent } = useCustomers();
   const others = recent.filter((customer) => customer.organizationId !== current?.organizationId);
   return (
-    <section className="max-w-3xl space-y-4">
+    <section className="max-w-6xl space-y-4">
       <h1 className="text-2xl font-semibold">Customers</h1>
       <p className="text-slate-600">
         The customer you work for is chosen in the header, once: every tool opens with its token. Each customer has a
@@ -50,6 +51,7 @@ export function CustomersPage() {
           </ul>
         </section>
       )}
+      {children}
     </section>
   );
 }

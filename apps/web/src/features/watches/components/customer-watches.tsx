@@ -1,0 +1,56 @@
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { userCan } from '../../../lib/permissions';
+import { useSession } from '../../../lib/session';
+import { useWatches } from '../api/watches';
+import { NewWatchDialog } from './new-watch-dialog';
+import { WaiversSection } from './waivers-section';
+import { WatchCard } from './watch-card';
+
+/**
+ * A customer's Account Watch, on its page: the watches over it (everyone's for a Super User), a new one with the
+ * customer's consent, each one's runs and score trend, and the findings waived for the customer.
+ */
+export function CustomerWatches({
+  organizationId,
+  organizationName,
+}: {
+  organizationId: string;
+  organizationName: string;
+}) {
+  const { data: user } = useSession();
+  const watches = useWatches(userCan(user, 'seeAllRuns'));
+  const [creating, setCreating] = useState(false);
+  const mine = (watches.data ?? []).filter((watch) => watch.organizationId === organizationId);
+  const mayWatch = userCan(user, 'healthCheck') || userCan(user, 'tools');
+  const withHealth = mine.find((watch) => watch.runs !== 'backup') ?? null;
+  return (
+    <section aria-labelledby="watch-heading" className="space-y-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h2 id="watch-heading" className="text-xl font-semibold">
+          Account Watch
+        </h2>
+        {mayWatch && <Button onClick={() => setCreating(true)}>New watch</Button>}
+      </div>
+      <p className="text-sm text-slate-600">
+        A watch runs this customer’s health check and backup on a schedule and says in Webex only what changed since its
+        previous run.
+      </p>
+      {watches.isPending ? (
+        <p className="text-sm">Loading…</p>
+      ) : mine.length === 0 ? (
+        <p className="text-sm text-slate-600">No watch over {organizationName} yet.</p>
+      ) : (
+        mine.map((watch) => <WatchCard key={watch.id} watch={watch} />)
+      )}
+      {userCan(user, 'healthCheck') && (
+        <WaiversSection organizationId={organizationId} watchId={withHealth?.id ?? null} />
+      )}
+      <NewWatchDialog
+        organization={{ id: organizationId, name: organizationName }}
+        isOpen={creating}
+        onClose={() => setCreating(false)}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { PATHS, type Watch, type WatchRun } from '@ce/contract';
+import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../components/ui/toast-store';
+import { useDeleteWatch, usePauseWatch, useRevokeWatchToken, useRunWatchNow, useWatchRuns } from '../api/watches';
+import { ConfirmDialog, type Confirmation } from './confirm-dialog';
+import { ScoreTrend } from './score-trend';
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const RUNS_WORDS = { health: 'Health check', backup: 'Backup', both: 'Health check and backup' } as const;
+const RUN_TONE: Record<WatchRun['status'], BadgeTone> = {
+  queued: 'neutral',
+  running: 'sky',
+  done: 'success',
+  failed: 'danger',
+};
+const SAID: Record<WatchRun['delivery']['status'], string> = {
+  pending: 'Not yet',
+  sent: 'Sent',
+  quiet: 'Nothing changed: nothing sent',
+  failed: 'Webex refused the message',
+  none: 'Nothing sent',
+};
+
+/** "Weekly on Monday at 07:00 (Europe/Paris)". */
+export function scheduleWords({ schedule }: Watch): string {
+  const when = schedule.cadence === 'weekly' ? `Weekly on ${WEEKDAYS[schedule.weekday ?? 1] ?? 'Monday'}` : 'Daily';
+  return `${when} at ${schedule.time} (${schedule.timeZone})`;
+}
+
+const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** One watch: what it runs when and where it speaks, its token's consent, its actions, its runs and trend. */
+export function WatchCard({ watch }: { watch: Watch }) {
+  const runs = useWatchRuns(watch.id);
+  const runNow = useRunWatchNow();
+  const pause = usePauseWatch();
+  const revoke = useRevokeWatchToken();
+  const remove = useDeleteWatch();
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const groups = watch.accountGroups.map((group) => group.accountGroupName).join(', ');
+  const active = watch.status === 'active';
+
+  const confirm = async (chosen: Confirmation) => {
+    setConfirming(true);
+    try {
+      await chosen.run();
+      setConfirmation(null);
+    } catch {
+      // Said by the query client's error toast.
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <article
+      className="space-y-3 rounded-lg border border-slate-200 p-4"
+      data-testid="watch"
+      aria-label={`Watch of ${groups}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 className="text-lg font-medium">{groups}</h3>
+        <Badge tone={active ? 'success' : 'warning'}>{active ? 'Active' : 'Paused'}</Badge>
+        <span className="text-sm text-slate-600">
+          {RUNS_WORDS[watch.runs]} · {scheduleWords(watch)} ·{' '}
+          {watch.channel.kind === 'room' ? `Webex room ${watch.channel.roomId}` : `${watch.owner.name} in Webex`}
+        </span>
+      </div>
+      {watch.pausedReason && <p className="text-sm text-amber-800">{watch.pausedReason}</p>}
+      <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
+        <dt className="text-slate-600">Next run</dt>
+        <dd>{when(watch.nextRunAt)}</dd>
+        <dt className="text-slate-600">Stored token</dt>
+        <dd>
+          {watch.token
+            ? `…${watch.token.last4}, approved by ${watch.token.contactName} (${watch.token.contactEmail}) until ${new Date(watch.token.expiresAt).toLocaleDateString()}`
+            : 'None: store one with the customer’s consent to resume'}
+        </dd>
+        <dt className="text-slate-600">Owner</dt>
+        <dd>{watch.owner.name}</dd>
+      </dl>
+      <div className="flex flex-wrap gap-2">
+        {active && (
+          <Button
+            size="sm"
+            busy={runNow.isPending}
+            busyLabel="Starting"
+            onClick={() =>
+              runNow.mutate(watch.id, { onSuccess: () => toast.success(`Run started for ${watch.organizationName}`) })
+            }
+          >
+            Run now
+          </Button>
+        )}
+        {(active || watch.token) && (
+          <Button
+            size="sm"
+            variant="secondary"
+            busy={pause.isPending}
+            busyLabel={active ? 'Pausing' : 'Resuming'}
+            onClick={() => pause.mutate({ id: watch.id, pause: active })}
+          >
+            {active ? 'Pause' : 'Resume'}
+          </Button>
+        )}
+        {watch.token && (
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={() =>
+              setConfirmation({
+                title: `Revoke the stored token of ${watch.organizationName}?`,
+                body: `The token (…${watch.token?.last4}) is erased now and the watch pauses until a new one is stored with the customer’s consent.`,
+                confirm: 'Revoke token',
+                busy: 'Revoking',
+                run: () => revoke.mutateAsync(watch.id).then(() => toast.success('Stored token revoked and erased')),
+              })
+            }
+          >
+            Revoke token
+          </Button>
+        )}
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() =>
+            setConfirmation({
+              title: `Delete the watch of ${groups}?`,
+              body: 'Its schedule, its runs’ history and its stored token go. The reports and backups it made stay.',
+              confirm: 'Delete watch',
+              busy: 'Deleting',
+              run: () => remove.mutateAsync(watch.id).then(() => toast.success('Watch deleted')),
+            })
+          }
+        >
+          Delete
+        </Button>
+      </div>
+      <ScoreTrend runs={runs.data ?? []} />
+      <section aria-label="Runs" className="space-y-2">
+        <h4 className="text-sm font-medium">Runs</h4>
+        {(runs.data ?? []).length === 0 && <p className="text-sm text-slate-600">No run yet.</p>}
+        <ul className="space-y-2">
+          {(runs.data ?? []).slice(0, 10).map((run) => (
+            <li key={run.id} className="rounded border border-slate-100 p-2 text-sm" data-testid="watch-run">
+              <div className="flex flex-wrap items-center gap-2">
+                <time dateTime={run.createdAt}>{when(run.createdAt)}</time>
+                <Badge tone={RUN_TONE[run.status]}>{run.status}</Badge>
+                <span>{run.trigger === 'now' ? 'Run now' : 'On schedule'}</span>
+                {run.score !== null && <span>Score {run.score}</span>}
+                {run.waivedFindings ? <span>{run.waivedFindings} waived</span> : null}
+                {run.status === 'done' && <span className="text-slate-600">{SAID[run.delivery.status]}</span>}
+                {run.reportId && (
+                  <Link className="text-brand-800 underline" to={`${PATHS.reports}?report=${run.reportId}`}>
+                    Full report
+                  </Link>
+                )}
+              </div>
+              {run.error && <p className="text-red-700">{run.error}</p>}
+              {run.message && (
+                <details>
+                  <summary className="cursor-pointer text-brand-800">What it said</summary>
+                  <pre className="mt-1 whitespace-pre-wrap break-words text-xs">{run.message}</pre>
+                </details>
+              )}
+            </li>
+          ))}
+        </ul>
+      </section>
+      <ConfirmDialog
+        confirmation={confirmation}
+        busy={confirming}
+        onCancel={() => setConfirmation(null)}
+        onConfirm={(chosen) => void confirm(chosen)}
+      />
+    </article>
+  );
+}
