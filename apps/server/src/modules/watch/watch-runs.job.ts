@@ -163,7 +163,7 @@ export class WatchRunJobs {
       await watches.stop(watch, 'keyRetired');
       throw new RunStopped(WATCH_PAUSE_REASONS.keyRetired);
     }
-    await this.checkToken(watch, token, run, signal);
+    // No call of its own first: a token the platform refuses fails a part, and is asked about then.
     const scope = { ...run, accountGroups: run.accountGroups };
     const health = run.kind !== 'backup';
     const backup = run.kind !== 'health';
