@@ -59,7 +59,8 @@ try {
   await cluster.open();
   const sandbox = async <T>(url: string, init?: RequestInit) =>
     (await (await cluster.sandboxCall(url, init)).json()) as T;
-  const env = { JOB_CONCURRENCY: '16' };
+  // Enough workers for every run at once (they mostly wait for their organization's budget), and connections for them.
+  const env = { JOB_CONCURRENCY: '25', DATABASE_POOL_SIZE: '20' };
   const instances = await cluster.start([
     { name: 'instance-1', worker: true, env },
     { name: 'instance-2', worker: true, env },

@@ -24,7 +24,7 @@ async function runNow(page: Page, runs: number) {
   await watch.getByRole('button', { name: 'Run now' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Run started for' })).toBeVisible();
   await expect(watch.getByTestId('watch-run')).toHaveCount(runs);
-  await expect(watch.getByTestId('watch-run').first()).toContainText('done', { timeout: 60_000 });
+  await expect(watch.getByTestId('watch-run').first()).toContainText('Done', { timeout: 60_000 });
 }
 
 test('a watch with consent: run now, its message in Webex, the trend, a waiver, the token revoked', async ({
@@ -38,7 +38,7 @@ test('a watch with consent: run now, its message in Webex, the trend, a waiver, 
   await chooseCustomer(page, admin);
   await page.goto(`/home/customers/${admin.organizationId}`);
   await expect(page.getByRole('heading', { name: 'Account Watch' })).toBeVisible();
-  await expect(page.getByText(`No watch over ${admin.organizationName} yet.`)).toBeVisible();
+  await expect(page.getByText(`${admin.organizationName} has no watch yet.`)).toBeVisible();
 
   // A new watch: the customer's token is already there; the consent is required.
   await page.getByRole('button', { name: 'New watch' }).click();
@@ -86,6 +86,7 @@ test('a watch with consent: run now, its message in Webex, the trend, a waiver, 
 
   // Waive the new finding: it is listed apart, with its reason.
   const finding = page.getByTestId('open-finding').filter({ hasText: plantedName }).first();
+  const check = (await finding.locator('span').first().textContent()) ?? '';
   await finding.getByRole('button', { name: /^Waive / }).click();
   await dialog(page).getByLabel('Why').fill('A service account the customer keeps on purpose');
   await expectNoAxeViolations(page);
@@ -93,6 +94,10 @@ test('a watch with consent: run now, its message in Webex, the trend, a waiver, 
   await expect(page.getByTestId('waiver').filter({ hasText: plantedName })).toContainText(
     'A service account the customer keeps on purpose',
   );
+  // Waived, it is no longer listed as open.
+  await expect(
+    page.getByTestId('open-finding').filter({ hasText: plantedName }).filter({ hasText: check }),
+  ).toHaveCount(0);
 
   // Revoking asks first; Cancel (where the dialog opens) changes nothing.
   await watch.getByRole('button', { name: 'Revoke token' }).click();
@@ -107,6 +112,16 @@ test('a watch with consent: run now, its message in Webex, the trend, a waiver, 
   await expect(watch).toContainText('None: store one with the customer’s consent to resume');
   const api = await page.request.get('/api/watches', { headers: await csrf(page) });
   expect(((await api.json()) as { watches: { token: unknown }[] }).watches[0]?.token).toBeNull();
+
+  // A new token with a new consent resumes it.
+  await watch.getByRole('button', { name: 'Store a new token' }).click();
+  const store = page.getByRole('dialog', { name: `Store a new token for ${admin.organizationName}` });
+  await store.getByLabel('Approved by (name)').fill('Dana Admin');
+  await store.getByLabel('Their email').fill('dana@customer.example');
+  await store.getByLabel('For (days)').fill('30');
+  await store.getByRole('button', { name: 'Store token' }).click();
+  await expect(watch).toContainText('Active');
+  await expect(watch).toContainText(`…${admin.token.slice(-4)}, approved by Dana Admin`);
 });
 
 test('My customers lists each watched customer with its score and next run, at desktop and phone widths', async ({
@@ -154,7 +169,7 @@ test('My customers lists each watched customer with its score and next run, at d
     await expect(row).toContainText('open');
     await expect(row.getByRole('link', { name: admin.organizationName })).toHaveAttribute(
       'href',
-      `/home/customers/${admin.organizationId}`,
+      `/home/customers/${admin.organizationId}#watch-heading`,
     );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `no horizontal scroll at ${viewport.width} px`).toBeLessThanOrEqual(0);

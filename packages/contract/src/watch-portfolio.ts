@@ -13,6 +13,8 @@ export const WAIVER_MAX_DAYS = 365;
 export const WAIVER_MESSAGES = {
   reasonRequired: 'Say why the finding is waived: the next person to read it needs to know.',
   notFound: 'No such waiver.',
+  notYours: 'Only its author, the owner of a watch over this customer, or a Super User ends a waiver.',
+  alreadyWaived: 'This finding is waived already: end that waiver first to change it.',
 } as const;
 
 export const createWaiverSchema = z.object({
@@ -20,7 +22,7 @@ export const createWaiverSchema = z.object({
   checkId: z.enum(HEALTH_CHECK_IDS),
   /** One item of the check (its type and id, as the report lists it: "user:123"), or none for the whole check. */
   itemKey: z.string().min(1).max(200).refine(printable, 'An item is printable text').nullable(),
-  itemName: z.string().max(300).nullable().default(null),
+  itemName: z.string().max(300).refine(printable, 'A name is printable text').nullable().default(null),
   reason: z
     .string()
     .trim()
@@ -54,6 +56,8 @@ export const portfolioEntrySchema = z.object({
   organizationId: z.string(),
   organizationName: z.string(),
   watches: z.number(),
+  /** Of those, the paused ones (revoked, expired or refused tokens among them). */
+  pausedWatches: z.number(),
   /** The latest health check's score (of the watch that ran last), null before any. */
   score: z.number().nullable(),
   /** The last four scores, oldest first. */

@@ -42,6 +42,7 @@ export const WATCH_MESSAGES = {
   notFound: 'No such watch.',
   noAccountGroups: 'Choose at least one account group.',
   notActive: 'This watch is paused: resume it (with a stored token) to run it.',
+  runUnderWay: 'A run of this watch is under way: its result comes first.',
 } as const;
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -95,7 +96,9 @@ export const watchScheduleSchema = z
   .refine((schedule) => schedule.cadence === 'daily' || schedule.weekday !== null, {
     message: WATCH_MESSAGES.weekdayRequired,
     path: ['weekday'],
-  });
+  })
+  // A daily watch has no weekday, whatever was sent.
+  .transform((schedule) => (schedule.cadence === 'daily' ? { ...schedule, weekday: null } : schedule));
 export type WatchSchedule = z.infer<typeof watchScheduleAnswerSchema>;
 
 export const watchChannelSchema = z.discriminatedUnion('kind', [

@@ -31,6 +31,7 @@ export const watchModule: AppModule = {
     const reports = services.get('reports');
     const deliveries = webex ? new WebexDeliveries(db, webex) : null;
     const logger = context.logger;
+    const repository = new WatchRunsRepository(db);
     const watches = new WatchService({
       repository: new WatchRepository(db),
       tokens,
@@ -38,6 +39,7 @@ export const watchModule: AppModule = {
       audit,
       tokenMaxDays: config.watch.tokenMaxDays,
       clock,
+      cancelRuns: (watchId, reason) => repository.cancelUnfinished(watchId, reason),
       // Once per erased token; a Webex failure is logged, never in the way of the erasure.
       tellOwner: async (watch, reason) => {
         if (!deliveries || !watch.tokenId) return;
@@ -47,7 +49,6 @@ export const watchModule: AppModule = {
           .catch((error: unknown) => logger.warn({ err: error, watchId: watch.id }, 'the owner was not told in Webex'));
       },
     });
-    const repository = new WatchRunsRepository(db);
     const watchRunJobs = new WatchRunJobs({
       runs: repository,
       watches,

@@ -27,6 +27,21 @@ export class WatchPortfolioRepository {
     return created;
   }
 
+  async findWaiver(id: string): Promise<typeof watchWaivers.$inferSelect | undefined> {
+    const [row] = await this.db.select().from(watchWaivers).where(eq(watchWaivers.id, id));
+    return row;
+  }
+
+  /** Whether the user owns a watch over the organization. */
+  async watchesOrganization(userId: string, organizationId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: watches.id })
+      .from(watches)
+      .where(and(eq(watches.userId, userId), eq(watches.organizationId, organizationId)))
+      .limit(1);
+    return row !== undefined;
+  }
+
   async deleteWaiver(id: string): Promise<typeof watchWaivers.$inferSelect | undefined> {
     const [deleted] = await this.db.delete(watchWaivers).where(eq(watchWaivers.id, id)).returning();
     return deleted;
@@ -51,9 +66,9 @@ export class WatchPortfolioRepository {
       .where(userId ? eq(watches.userId, userId) : undefined);
   }
 
-  /** The latest finished runs of each of these organizations' watches (at most a few per organization), newest first. */
-  async latestRuns(organizationIds: string[]) {
-    if (organizationIds.length === 0) return [];
+  /** The latest finished runs of these watches (at most a few per organization), newest first. */
+  async latestRuns(watchIds: string[]) {
+    if (watchIds.length === 0) return [];
     const ranked = this.db
       .select({
         organizationId: watchRuns.organizationId,
@@ -66,7 +81,7 @@ export class WatchPortfolioRepository {
         ),
       })
       .from(watchRuns)
-      .where(and(inArray(watchRuns.organizationId, organizationIds), eq(watchRuns.status, 'done')))
+      .where(and(inArray(watchRuns.watchId, watchIds), eq(watchRuns.status, 'done')))
       .as('ranked');
     return this.db
       .select()

@@ -7,12 +7,15 @@ import {
   type SessionUser,
   type Waiver,
   waiverSchema,
+  watchRunsSchema,
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
+import { CAPABILITIES_OF } from './watch.service.js';
 
 const DAY_MS = 86_400_000;
+
 /** A check seen regressing in this many customers in one ISO week is marked as common to them. */
 const COMMON_AT = 3;
 /** "My customers" shows the trend over this many runs. */
@@ -61,6 +64,9 @@ export class WatchPortfolioService {
   /** Waives a finding (or a whole check) for one organization, until it expires; audited. */
   async waive(user: SessionUser, input: CreateWaiver): Promise<Waiver> {
     const now = this.deps.clock();
+    const inForce = await this.deps.repository.waivers(input.organizationId, now);
+    if (inForce.some((waiver) => waiver.checkId === input.checkId && waiver.itemKey === input.itemKey))
+      throw new AppError(409, 'already_waived', WAIVER_MESSAGES.alreadyWaived);
     const row = await this.deps.repository.insertWaiver({
       organizationId: input.organizationId,
       checkId: input.checkId,
@@ -81,7 +87,15 @@ export class WatchPortfolioService {
   }
 
   /** Ends a waiver now: the finding counts again from the next run; audited. */
+  /** Ends a waiver: its author, the owner of a watch over its organization, or a Super User. */
   async unwaive(user: SessionUser, id: string): Promise<void> {
+    const waiver = await this.deps.repository.findWaiver(id);
+    if (!waiver) throw new AppError(404, 'not_found', WAIVER_MESSAGES.notFound);
+    const may =
+      waiver.createdBy === user.id ||
+      userMay(user, 'seeAllRuns') ||
+      (await this.deps.repository.watchesOrganization(user.id, waiver.organizationId));
+    if (!may) throw new AppError(403, 'forbidden', WAIVER_MESSAGES.notYours);
     const deleted = await this.deps.repository.deleteWaiver(id);
     if (!deleted) throw new AppError(404, 'not_found', WAIVER_MESSAGES.notFound);
     await this.deps.audit.record(user, 'watch.unwaived', deleted.organizationId, {
@@ -98,21 +112,26 @@ export class WatchPortfolioService {
   async portfolio(user: SessionUser, everyone: boolean): Promise<PortfolioEntry[]> {
     const { repository } = this.deps;
     const now = this.deps.clock();
-    const watched = await repository.watches(everyone && userMay(user, 'seeAllRuns') ? undefined : user.id);
-    const organizations = new Map<string, { name: string; watches: number; nextRunAt: Date | null }>();
+    // A personal API token sees the watches of the capabilities it carries, as the watch list does.
+    const watched = (await repository.watches(everyone && userMay(user, 'seeAllRuns') ? undefined : user.id)).filter(
+      (watch) => CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => userMay(user, capability)),
+    );
+    const organizations = new Map<string, { name: string; watches: number; paused: number; nextRunAt: Date | null }>();
     for (const watch of watched) {
       const entry = organizations.get(watch.organizationId) ?? {
         name: watch.organizationName,
         watches: 0,
+        paused: 0,
         nextRunAt: null,
       };
       entry.watches += 1;
+      if (watch.status !== 'active') entry.paused += 1;
       if (watch.nextRunAt && (!entry.nextRunAt || watch.nextRunAt < entry.nextRunAt)) entry.nextRunAt = watch.nextRunAt;
       organizations.set(watch.organizationId, entry);
     }
     const ids = [...organizations.keys()];
     const [runs, waived, common] = await Promise.all([
-      repository.latestRuns(ids),
+      repository.latestRuns(watched.map((watch) => watch.id)),
       repository.waiverCounts(ids, now),
       this.commonRegressions(now),
     ]);
@@ -131,6 +150,7 @@ export class WatchPortfolioService {
         organizationId,
         organizationName: organization.name,
         watches: organization.watches,
+        pausedWatches: organization.paused,
         score: latest?.score ?? null,
         trend,
         change: first !== undefined && last !== undefined && trend.length > 1 ? last - first : null,

@@ -265,7 +265,7 @@ export class WatchRunJobs {
           organizationName: run.organizationName,
           accountGroups: run.accountGroups.map((group) => group.accountGroupName),
           reportUrl: outcome.reportId ? `${this.deps.publicUrl}${PATHS.reports}?report=${outcome.reportId}` : null,
-          driftUrl: `${this.deps.publicUrl}${PATHS.backupRestore}`,
+          driftUrl: `${this.deps.publicUrl}${PATHS.customers}/${encodeURIComponent(run.organizationId)}`,
           nextRunAt: watch.nextRunAt,
         })
       : null;

@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
-import { watchRuns, watches, watchWaivers } from '../../db/schema.js';
+import { backups, reportRequests, sealedTokens, watchRuns, watches, watchWaivers } from '../../db/schema.js';
 
 export type WatchRunRow = typeof watchRuns.$inferSelect;
 type WatchRow = typeof watches.$inferSelect;
@@ -135,6 +135,52 @@ export class WatchRunsRepository {
       .select()
       .from(watchRuns)
       .where(and(eq(watchRuns.watchId, watchId), inArray(watchRuns.status, ['queued', 'running'])));
+  }
+
+  /**
+   * Ends the watch's unfinished runs and the health checks and backups they started, failed with `reason`, in one
+   * transaction: each row's lease is taken from its worker (its generation moves on, so its next write, renewal or
+   * write into the customer's account is refused and its platform calls are cancelled), and their sealed copies of
+   * the customer's token are erased. Answers how many rows it ended.
+   */
+  async cancelUnfinished(watchId: string, reason: string): Promise<number> {
+    return this.db.transaction(async (tx) => {
+      const unfinished = inArray(watchRuns.status, ['queued', 'running']);
+      const runs = await tx
+        .update(watchRuns)
+        .set({
+          status: 'failed',
+          error: reason,
+          finishedAt: new Date(),
+          deliveryStatus: 'none',
+          leaseUntil: null,
+          leaseGeneration: sql`${watchRuns.leaseGeneration} + 1`,
+        })
+        .where(and(eq(watchRuns.watchId, watchId), unfinished))
+        .returning({ id: watchRuns.id });
+      const ofWatch = tx.select({ id: watchRuns.id }).from(watchRuns).where(eq(watchRuns.watchId, watchId));
+      let ended = runs.length;
+      for (const table of [reportRequests, backups] as const) {
+        const where = and(inArray(table.watchRunId, ofWatch), inArray(table.status, ['queued', 'running']));
+        const held = await tx.select({ tokenId: table.tokenId }).from(table).where(where);
+        const parts = await tx
+          .update(table)
+          .set({
+            status: 'failed',
+            error: reason,
+            finishedAt: new Date(),
+            leaseUntil: null,
+            leaseGeneration: sql`${table.leaseGeneration} + 1`,
+            tokenId: null,
+          })
+          .where(where)
+          .returning({ id: table.id });
+        const tokenIds = held.flatMap((row) => (row.tokenId ? [row.tokenId] : []));
+        if (tokenIds.length > 0) await tx.delete(sealedTokens).where(inArray(sealedTokens.id, tokenIds));
+        ended += parts.length;
+      }
+      return ended;
+    });
   }
 
   update(id: string, changes: Partial<typeof watchRuns.$inferInsert>): Promise<void> {

@@ -1,5 +1,6 @@
 import {
   HEALTH_CHECK_IDS,
+  WATCH_MESSAGES,
   WATCH_DELIVERY_STATUSES,
   WATCH_RUN_STATUSES,
   type SessionUser,
@@ -7,6 +8,7 @@ import {
   type WatchRun,
 } from '@ce/contract';
 import { z } from 'zod';
+import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchService } from './watch.service.js';
@@ -61,6 +63,8 @@ export class WatchRunsService {
   /** A run due now, through the scheduler's own rule (one run per watch and due time), queued. */
   async runNow(user: SessionUser, watchId: string): Promise<WatchRun> {
     const watch = await this.deps.watches.runnable(user, watchId);
+    if ((await this.deps.runs.unfinished(watchId)).length > 0)
+      throw new AppError(409, 'run_under_way', WATCH_MESSAGES.runUnderWay);
     const run = await this.deps.runs.runNow(watch, this.deps.clock());
     if (!run) {
       // Asked twice in the same instant: the one run already made.

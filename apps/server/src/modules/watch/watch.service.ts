@@ -34,7 +34,7 @@ const DAY_MS = 86_400_000;
 const PAUSE_WORDS = new Map<string, string>(Object.entries(WATCH_PAUSE_REASONS));
 
 /** The capabilities a watch needs, by what it runs: the tools' own (the health check's, the backup's). */
-const CAPABILITIES_OF: Record<WatchRuns, Capability[]> = {
+export const CAPABILITIES_OF: Record<WatchRuns, Capability[]> = {
   health: ['healthCheck'],
   backup: ['tools'],
   both: ['healthCheck', 'tools'],
@@ -58,6 +58,8 @@ export interface WatchDependencies {
   /** The longest a token may be stored, in days (WATCH_TOKEN_MAX_DAYS). */
   tokenMaxDays: number;
   clock: () => Date;
+  /** Ends a watch's unfinished runs and their parts (their leases taken, their token copies erased). */
+  cancelRuns?: (watchId: string, reason: string) => Promise<number>;
   /** Tells the owner that a watch's token was erased and why (in Webex), unless they did it themselves. */
   tellOwner?: (watch: WatchRow, reason: string) => Promise<void>;
 }
@@ -112,8 +114,11 @@ export class WatchService {
 
   /** Edits what a watch does; new account groups are checked against its stored token. */
   async update(user: SessionUser, id: string, settings: WatchSettings): Promise<Watch> {
-    const { watch } = await this.visible(user, id);
+    const found = await this.visible(user, id);
+    const { watch } = found;
     this.requireRuns(user, settings.runs);
+    // A Super User's edit cannot make a watch run what its owner's role does not.
+    this.requireOwnerMay({ ...found, watch: { ...watch, runs: settings.runs } });
     const known = new Set(watch.accountGroups.map((group) => group.aid));
     let accountGroups = settings.accountGroups.filter((group) => known.has(group.aid));
     if (accountGroups.length < settings.accountGroups.length) {
@@ -194,6 +199,7 @@ export class WatchService {
 
   async delete(user: SessionUser, id: string): Promise<void> {
     const { watch } = await this.visible(user, id);
+    await this.deps.cancelRuns?.(id, 'The watch was deleted.');
     await this.deps.repository.delete(id, (tx, tokenId) => this.deps.tokens.erase(tokenId, tx));
     await this.deps.audit.record(user, 'watch.deleted', watch.organizationName, { watchId: id });
   }
@@ -256,6 +262,8 @@ export class WatchService {
       (tx, tokenId) => this.deps.tokens.erase(tokenId, tx),
     );
     if (stopped) {
+      // What runs now with a copy of the token stops too: its consent ended.
+      await this.deps.cancelRuns?.(watch.id, WATCH_PAUSE_REASONS[reason]);
       await this.deps.audit.record(
         actor ?? { id: null, email: 'system' },
         'watch.token-erased',

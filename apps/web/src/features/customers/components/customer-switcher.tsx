@@ -134,7 +134,7 @@ export function CustomerSwitcher() {
           <p className="text-sm">
             <Link to={PATHS.customers} onClick={close} className="text-brand-800 underline">
               My customers
-            </Link>{' '}
+            </Link>
             <span className="text-slate-600">: every customer you watch, with its score and trend.</span>
           </p>
           {found && (

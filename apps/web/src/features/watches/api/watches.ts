@@ -1,6 +1,15 @@
 import { useEffect } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CreateWaiver, CreateWatch, PortfolioEntry, Waiver, Watch, WatchFindings, WatchRun } from '@ce/contract';
+import type {
+  CreateWaiver,
+  CreateWatch,
+  PortfolioEntry,
+  StoreWatchToken,
+  Waiver,
+  Watch,
+  WatchFindings,
+  WatchRun,
+} from '@ce/contract';
 import { apiRequest } from '../../../lib/api-client';
 
 /** Every query of Account Watch starts with this key: a change reads them all again. */
@@ -87,6 +96,10 @@ export const usePauseWatch = () =>
   );
 export const useRevokeWatchToken = () =>
   useWatchMutation((id: string) => apiRequest<Watch>(`/api/watches/${id}/token`, { method: 'DELETE' }));
+export const useStoreWatchToken = () =>
+  useWatchMutation(({ id, ...body }: { id: string } & StoreWatchToken) =>
+    apiRequest<Watch>(`/api/watches/${id}/token`, { method: 'PUT', body }),
+  );
 export const useDeleteWatch = () =>
   useWatchMutation((id: string) => apiRequest<null>(`/api/watches/${id}`, { method: 'DELETE' }));
 export const useCreateWaiver = () =>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
@@ -24,6 +24,11 @@ export function CustomerWatches({
   const mine = (watches.data ?? []).filter((watch) => watch.organizationId === organizationId);
   const mayWatch = userCan(user, 'healthCheck') || userCan(user, 'tools');
   const withHealth = mine.find((watch) => watch.runs !== 'backup') ?? null;
+  // Opened from My customers (…#watch-heading): the section is in view once the watches are read.
+  useEffect(() => {
+    if (!watches.isPending && window.location.hash === '#watch-heading')
+      document.getElementById('watch-heading')?.scrollIntoView();
+  }, [watches.isPending]);
   return (
     <section aria-labelledby="watch-heading" className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -39,7 +44,7 @@ export function CustomerWatches({
       {watches.isPending ? (
         <p className="text-sm">Loading…</p>
       ) : mine.length === 0 ? (
-        <p className="text-sm text-slate-600">No watch over {organizationName} yet.</p>
+        <p className="text-sm text-slate-600">{organizationName} has no watch yet.</p>
       ) : (
         mine.map((watch) => <WatchCard key={watch.id} watch={watch} />)
       )}

@@ -162,12 +162,17 @@ export function NewWatchDialog({
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
         <div className="flex flex-wrap items-end gap-2">
           <div className="min-w-0 flex-1">
-            <TokenField {...form.register('token')} error={errors.token?.message} />
+            <TokenField label="Org Admin token" {...form.register('token')} error={errors.token?.message} />
           </div>
           <Button variant="secondary" onClick={() => void loadGroups()} busy={tokenGroups.loading} busyLabel="Loading">
             Load account groups
           </Button>
         </div>
+        {!groups && (
+          <p className="text-sm text-slate-600">
+            Load the token’s account groups to choose which ones the watch covers.
+          </p>
+        )}
         {groups && (
           <fieldset className="space-y-1">
             <legend className="text-sm font-medium">Account groups</legend>
@@ -220,7 +225,7 @@ export function NewWatchDialog({
           )}
         </div>
         <fieldset className="space-y-1">
-          <legend className="text-sm font-medium">Speak when</legend>
+          <legend className="text-sm font-medium">Send a message when</legend>
           <label className="flex items-center gap-2 text-sm">
             <input type="checkbox" {...form.register('anyChange')} /> Anything changed
           </label>
@@ -239,10 +244,10 @@ export function NewWatchDialog({
               error={errors.scoreDrop?.message}
             />
             <Select
-              label="New findings of"
+              label="Also when new findings are"
               {...form.register('newFindingsAtLeast')}
               options={[
-                { value: '', label: 'Any severity (with “anything changed”)' },
+                { value: '', label: 'Not on their own' },
                 { value: 'warn', label: 'Warning or worse' },
                 { value: 'fail', label: 'Failing only' },
               ]}
@@ -267,7 +272,13 @@ export function NewWatchDialog({
               {...form.register('contactEmail')}
               error={errors.contactEmail?.message}
             />
-            <TextInput label="For (days)" inputMode="numeric" {...form.register('days')} error={errors.days?.message} />
+            <TextInput
+              label="For (days)"
+              hint={`At most ${WATCH_DEFAULTS.tokenMaxDays} unless your installation says otherwise`}
+              inputMode="numeric"
+              {...form.register('days')}
+              error={errors.days?.message}
+            />
           </div>
         </fieldset>
       </form>

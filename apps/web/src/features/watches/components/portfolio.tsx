@@ -18,7 +18,7 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
     cell: ({ row: { original } }) => (
       <span className="flex flex-col">
         <Link
-          to={`${PATHS.customers}/${encodeURIComponent(original.organizationId)}`}
+          to={`${PATHS.customers}/${encodeURIComponent(original.organizationId)}#watch-heading`}
           className="font-medium text-brand-800 underline"
         >
           {original.organizationName}
@@ -71,6 +71,19 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
     accessorFn: (entry) => entry.openFindings ?? 0,
     cell: ({ row: { original } }) =>
       `${original.openFindings ?? '—'} open${original.waivedFindings ? `, ${original.waivedFindings} waived` : ''}`,
+  },
+  {
+    id: 'watches',
+    header: 'Watches',
+    accessorFn: (entry) => entry.watches,
+    cell: ({ row: { original } }) =>
+      original.pausedWatches > 0 ? (
+        <span>
+          {original.watches} <Badge tone="warning">{original.pausedWatches} paused</Badge>
+        </span>
+      ) : (
+        `${original.watches} active`
+      ),
   },
   {
     id: 'next',

@@ -29,8 +29,8 @@ export function ScoreTrend({ runs }: { runs: WatchRun[] }) {
       <ol className="space-y-1 text-sm" aria-label="Score at each run, oldest first">
         {scored.map((run) => (
           <li key={run.id} data-testid="trend-step">
-            <time dateTime={run.createdAt}>{new Date(run.createdAt).toLocaleDateString()}</time>:{' '}
-            <span className="font-semibold">{run.score}</span>
+            <time dateTime={run.createdAt}>{new Date(run.createdAt).toLocaleString()}</time>:{' '}
+            <span className="font-semibold">{run.score}/100</span>
             {run.moved.length > 0 && (
               <span className="text-slate-600">
                 {' '}

@@ -11,6 +11,9 @@ import { useCreateWaiver, useDeleteWaiver, useWaivers, useWatchFindings } from '
 
 type Finding = WatchFindings['findings'][number];
 
+/** A check's id in words: "inactive-users" is "Inactive users". */
+const checkWords = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1).replaceAll('-', ' ')}`;
+
 const waiverForm = z.object({
   reason: z.string().trim().min(1, WAIVER_MESSAGES.reasonRequired).max(500),
   days: z.coerce
@@ -55,7 +58,7 @@ function WaiveDialog({
   });
   return (
     <Dialog
-      title={finding ? `Waive “${finding.name}” (${finding.check})?` : ''}
+      title="Waive this finding?"
       isOpen={finding !== null}
       onClose={onClose}
       width="max-w-lg"
@@ -71,6 +74,9 @@ function WaiveDialog({
       }
     >
       <form className="space-y-3" onSubmit={(event) => void submit(event)} noValidate>
+        <p className="break-words font-medium">
+          {finding?.check}: {finding?.name}
+        </p>
         <p className="text-sm text-slate-600">
           A waived finding is listed apart and counts in neither the score’s change nor the watch’s message. It returns
           when the waiver ends.
@@ -93,7 +99,15 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
   const waivers = useWaivers(organizationId, true);
   const end = useDeleteWaiver();
   const [waiving, setWaiving] = useState<Finding | null>(null);
-  const open = watchId ? (findings.data?.findings ?? []) : [];
+  const inForce = waivers.data ?? [];
+  // A finding waived since the latest run is listed as waived at once, not as open.
+  const open = (watchId ? (findings.data?.findings ?? []) : []).filter(
+    (finding) =>
+      !inForce.some(
+        (waiver) =>
+          waiver.checkId === finding.checkId && (waiver.itemKey === null || waiver.itemKey === finding.itemKey),
+      ),
+  );
   return (
     <section aria-labelledby="findings-heading" className="space-y-3">
       <h2 id="findings-heading" className="text-xl font-semibold">
@@ -102,28 +116,35 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
       {open.length === 0 ? (
         <p className="text-sm text-slate-600">No open finding in the latest health check of a watch.</p>
       ) : (
-        <ul className="space-y-1" aria-label="Open findings">
-          {open.map((finding) => (
-            <li
-              key={`${finding.checkId}:${finding.itemKey}`}
-              className="flex flex-wrap items-center gap-2 text-sm"
-              data-testid="open-finding"
-            >
-              <span className="font-medium">{finding.check}:</span>
-              <span className="min-w-0 break-words">
-                {finding.name} ({finding.detail})
-              </span>
-              <Button
-                size="sm"
-                variant="link"
-                onClick={() => setWaiving(finding)}
-                aria-label={`Waive ${finding.name} (${finding.check})`}
+        <>
+          {findings.data?.at && (
+            <p className="text-sm text-slate-600">
+              From the health check of {new Date(findings.data.at).toLocaleString()}.
+            </p>
+          )}
+          <ul className="space-y-1" aria-label="Open findings">
+            {open.map((finding) => (
+              <li
+                key={`${finding.checkId}:${finding.itemKey}`}
+                className="flex flex-wrap items-center gap-2 text-sm"
+                data-testid="open-finding"
               >
-                Waive
-              </Button>
-            </li>
-          ))}
-        </ul>
+                <span className="font-medium">{finding.check}:</span>
+                <span className="min-w-0 break-words">
+                  {finding.name} ({finding.detail})
+                </span>
+                <Button
+                  size="sm"
+                  variant="link"
+                  onClick={() => setWaiving(finding)}
+                  aria-label={`Waive ${finding.name} (${finding.check})`}
+                >
+                  Waive
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
       <h3 className="text-lg font-medium">Waived</h3>
       {(waivers.data ?? []).length === 0 ? (
@@ -134,7 +155,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
             <li key={waiver.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="waiver">
               <span className="font-medium">{waiver.itemName ?? 'The whole check'}</span>
               <span className="text-slate-600">
-                ({waiver.checkId}) “{waiver.reason}”, by {waiver.createdBy ?? 'someone gone'}, until{' '}
+                ({checkWords(waiver.checkId)}) “{waiver.reason}”, by {waiver.createdBy ?? 'a former user'}, until{' '}
                 {new Date(waiver.expiresAt).toLocaleDateString()}
               </span>
               <Button

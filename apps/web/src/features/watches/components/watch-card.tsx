@@ -7,6 +7,7 @@ import { toast } from '../../../components/ui/toast-store';
 import { useDeleteWatch, usePauseWatch, useRevokeWatchToken, useRunWatchNow, useWatchRuns } from '../api/watches';
 import { ConfirmDialog, type Confirmation } from './confirm-dialog';
 import { ScoreTrend } from './score-trend';
+import { StoreTokenDialog } from './store-token-dialog';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RUNS_WORDS = { health: 'Health check', backup: 'Backup', both: 'Health check and backup' } as const;
@@ -32,6 +33,23 @@ export function scheduleWords({ schedule }: Watch): string {
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
+/** A message as Webex shows it, in plain text: its markup (bold, escapes, entities) taken out. */
+export function plainText(markdown: string): string {
+  return markdown
+    .replaceAll('**', '')
+    .replace(/\\(.)/g, '$1')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
+const STATUS_WORDS: Record<WatchRun['status'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  done: 'Done',
+  failed: 'Failed',
+};
+
 /** One watch: what it runs when and where it speaks, its token's consent, its actions, its runs and trend. */
 export function WatchCard({ watch }: { watch: Watch }) {
   const runs = useWatchRuns(watch.id);
@@ -41,6 +59,8 @@ export function WatchCard({ watch }: { watch: Watch }) {
   const remove = useDeleteWatch();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [storing, setStoring] = useState(false);
+  const underWay = (runs.data ?? []).some((run) => run.status === 'queued' || run.status === 'running');
   const groups = watch.accountGroups.map((group) => group.accountGroupName).join(', ');
   const active = watch.status === 'active';
 
@@ -87,8 +107,8 @@ export function WatchCard({ watch }: { watch: Watch }) {
         {active && (
           <Button
             size="sm"
-            busy={runNow.isPending}
-            busyLabel="Starting"
+            busy={runNow.isPending || underWay}
+            busyLabel={underWay ? 'Running' : 'Starting'}
             onClick={() =>
               runNow.mutate(watch.id, { onSuccess: () => toast.success(`Run started for ${watch.organizationName}`) })
             }
@@ -102,7 +122,14 @@ export function WatchCard({ watch }: { watch: Watch }) {
             variant="secondary"
             busy={pause.isPending}
             busyLabel={active ? 'Pausing' : 'Resuming'}
-            onClick={() => pause.mutate({ id: watch.id, pause: active })}
+            onClick={() =>
+              pause.mutate(
+                { id: watch.id, pause: active },
+                {
+                  onSuccess: (changed) => toast.success(`Watch ${changed.status === 'active' ? 'resumed' : 'paused'}`),
+                },
+              )
+            }
           >
             {active ? 'Pause' : 'Resume'}
           </Button>
@@ -122,6 +149,11 @@ export function WatchCard({ watch }: { watch: Watch }) {
             }
           >
             Revoke token
+          </Button>
+        )}
+        {!watch.token && (
+          <Button size="sm" onClick={() => setStoring(true)}>
+            Store a new token
           </Button>
         )}
         <Button
@@ -149,9 +181,9 @@ export function WatchCard({ watch }: { watch: Watch }) {
             <li key={run.id} className="rounded border border-slate-100 p-2 text-sm" data-testid="watch-run">
               <div className="flex flex-wrap items-center gap-2">
                 <time dateTime={run.createdAt}>{when(run.createdAt)}</time>
-                <Badge tone={RUN_TONE[run.status]}>{run.status}</Badge>
+                <Badge tone={RUN_TONE[run.status]}>{STATUS_WORDS[run.status]}</Badge>
                 <span>{run.trigger === 'now' ? 'Run now' : 'On schedule'}</span>
-                {run.score !== null && <span>Score {run.score}</span>}
+                {run.score !== null && <span>Score {run.score}/100</span>}
                 {run.waivedFindings ? <span>{run.waivedFindings} waived</span> : null}
                 {run.status === 'done' && <span className="text-slate-600">{SAID[run.delivery.status]}</span>}
                 {run.reportId && (
@@ -164,13 +196,14 @@ export function WatchCard({ watch }: { watch: Watch }) {
               {run.message && (
                 <details>
                   <summary className="cursor-pointer text-brand-800">What it said</summary>
-                  <pre className="mt-1 whitespace-pre-wrap break-words text-xs">{run.message}</pre>
+                  <p className="mt-1 whitespace-pre-wrap break-words">{plainText(run.message)}</p>
                 </details>
               )}
             </li>
           ))}
         </ul>
       </section>
+      <StoreTokenDialog watch={watch} isOpen={storing} onClose={() => setStoring(false)} />
       <ConfirmDialog
         confirmation={confirmation}
         busy={confirming}
