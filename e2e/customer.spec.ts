@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { card, escape, fillTemplate, groupsOf, testNamesIn, type Group } from './bulk-helpers';
 import {
+  chooseCustomer,
   dialog,
   expectNoAxeViolations,
   menu,
@@ -11,16 +12,6 @@ import {
 } from './helpers';
 
 const switcher = (page: Page) => page.getByTestId('customer-switcher');
-
-/** Chooses the customer in the navbar by pasting its token once. */
-async function chooseCustomer(page: Page, admin: SandboxToken) {
-  await switcher(page).click();
-  const chooser = page.getByRole('dialog', { name: 'Customer' });
-  await chooser.getByLabel('Org Admin token').fill(admin.token);
-  await chooser.getByRole('button', { name: 'Use this token' }).click();
-  await expect(chooser).toBeHidden();
-  await expect(switcher(page)).toContainText(admin.organizationName);
-}
 
 /** The bulk tests wizard's first two steps, its token field already holding the customer's token. */
 async function nextWithGroups(page: Page, groups: Group[]) {

@@ -198,3 +198,13 @@ export async function doneReport(page: Page, label: string) {
   await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   return row;
 }
+
+/** Chooses the customer in the navbar by pasting its token once. */
+export async function chooseCustomer(page: Page, admin: SandboxToken): Promise<void> {
+  await page.getByTestId('customer-switcher').click();
+  const chooser = page.getByRole('dialog', { name: 'Customer' });
+  await chooser.getByLabel('Org Admin token').fill(admin.token);
+  await chooser.getByRole('button', { name: 'Use this token' }).click();
+  await expect(chooser).toBeHidden();
+  await expect(page.getByTestId('customer-switcher')).toContainText(admin.organizationName);
+}

@@ -1,15 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { groupsOf } from './bulk-helpers';
-import { csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser, type SandboxToken } from './helpers';
-
-/** Chooses the customer in the navbar by pasting its token once. */
-async function chooseCustomer(page: Page, admin: SandboxToken) {
-  await page.getByTestId('customer-switcher').click();
-  const chooser = page.getByRole('dialog', { name: 'Customer' });
-  await chooser.getByLabel('Org Admin token').fill(admin.token);
-  await chooser.getByRole('button', { name: 'Use this token' }).click();
-  await expect(chooser).toBeHidden();
-}
+import { chooseCustomer, csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
 
 /** The messages the sandbox's Webex received for one person, oldest first. */
 async function messagesTo(page: Page, email: string): Promise<{ markdown?: string }[]> {

@@ -1,4 +1,5 @@
-import { fieldWords, type HealthCheck, type WatchSpeakWhen } from '@ce/contract';
+import { z } from 'zod';
+import { fieldWords, HEALTH_CHECK_IDS, HEALTH_STATUSES, type HealthCheck, type WatchSpeakWhen } from '@ce/contract';
 import { Markdown, mdLines, mdSafe } from '../../report-kit/markdown.js';
 
 /**
@@ -14,6 +15,25 @@ export interface KeptCheck {
   weight: number;
   items: { type: string; id: string; name: string; detail: string }[];
 }
+
+/** A run's kept checks (`watch_runs.findings`), read back. */
+export const keptChecksSchema = z.array(
+  z.object({
+    id: z.enum(HEALTH_CHECK_IDS),
+    title: z.string(),
+    status: z.enum(HEALTH_STATUSES),
+    weight: z.number(),
+    items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
+  }),
+);
+
+/** What lists read back of a run's kept changes (`watch_runs.changes`); a part that does not parse is empty. */
+export const keptChangesSchema = z.object({
+  checks: z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })).catch([]),
+  drift: z.array(z.unknown()).catch([]),
+  openFindings: z.number().nullable().catch(null),
+  waived: z.array(z.string()).catch([]),
+});
 
 export interface KeptFindings {
   score: number;

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   userMay,
   WAIVER_MESSAGES,
@@ -12,6 +11,7 @@ import {
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
+import { keptChangesSchema } from './watch-changes.js';
 import { CAPABILITIES_OF } from './watch.service.js';
 
 const DAY_MS = 86_400_000;
@@ -20,12 +20,6 @@ const DAY_MS = 86_400_000;
 const COMMON_AT = 3;
 /** "My customers" shows the trend over this many runs. */
 const TREND_RUNS = 4;
-
-const keptChanges = z.object({
-  drift: z.array(z.unknown()).catch([]),
-  openFindings: z.number().nullable().catch(null),
-});
-const movedChecks = z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })).catch([]);
 
 /** Monday 00:00 UTC of `at`'s ISO week. */
 export function isoWeekStart(at: Date): Date {
@@ -156,8 +150,8 @@ export class WatchPortfolioService {
         change: first !== undefined && last !== undefined && trend.length > 1 ? last - first : null,
         lastRunAt: mine[0]?.finishedAt?.toISOString() ?? null,
         lastBackupAt: backedUp?.finishedAt?.toISOString() ?? null,
-        driftSinceBackup: backedUp ? keptChanges.parse(backedUp.changes ?? {}).drift.length : null,
-        openFindings: latest ? keptChanges.parse(latest.changes ?? {}).openFindings : null,
+        driftSinceBackup: backedUp ? keptChangesSchema.parse(backedUp.changes ?? {}).drift.length : null,
+        openFindings: latest ? keptChangesSchema.parse(latest.changes ?? {}).openFindings : null,
         waivedFindings: waived.get(organizationId) ?? 0,
         nextRunAt: organization.nextRunAt?.toISOString() ?? null,
         commonRegressions: common.get(organizationId) ?? [],
@@ -176,7 +170,7 @@ export class WatchPortfolioService {
     const rows = await this.deps.repository.regressionsSince(isoWeekStart(now));
     const byCheck = new Map<string, Set<string>>();
     for (const row of rows)
-      for (const check of movedChecks.parse(row.checks ?? []))
+      for (const check of keptChangesSchema.shape.checks.parse(row.checks ?? []))
         if (check.before === 'pass' && (check.after === 'warn' || check.after === 'fail'))
           byCheck.set(check.title, (byCheck.get(check.title) ?? new Set()).add(row.organizationId));
     const common = new Map<string, string[]>();

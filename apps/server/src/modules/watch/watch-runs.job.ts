@@ -19,6 +19,7 @@ import {
   compareRuns,
   foldReferences,
   keptChecks,
+  keptChecksSchema,
   withoutWaived,
   watchMessage,
   whatToSay,
@@ -30,19 +31,9 @@ import type { WatchService } from './watch.service.js';
 
 export const WATCH_RUN_QUEUE = 'watch.run';
 /** How often a run looks at the health check and backups it started, while they work. */
-const POLL_MS = 500;
+const POLL_MS = 2_000;
 /** The weekly quiet line is due when nothing was said for this long. */
 const QUIET_LINE_EVERY_MS = 7 * DAY_MS;
-
-const keptFindingsSchema = z.array(
-  z.object({
-    id: z.string(),
-    title: z.string(),
-    status: z.enum(['pass', 'warn', 'fail', 'unknown']),
-    weight: z.number(),
-    items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
-  }),
-);
 
 export interface WatchRunJobDependencies extends LeasedJobDependencies {
   runs: WatchRunsRepository;
@@ -247,7 +238,7 @@ export class WatchRunJobs {
     const watch = await runs.watch(run.watchId);
     if (!watch) throw new RunStopped(WATCH_MESSAGES_STOPPED);
     const previous = await runs.previous(run);
-    const earlier = previous?.findings ? keptFindingsSchema.safeParse(previous.findings) : null;
+    const earlier = previous?.findings ? keptChecksSchema.safeParse(previous.findings) : null;
     // Waived findings are left out of what is counted, compared and said (and their checks pass, if nothing else),
     // on both sides: a finding waived since the previous run neither resolves nor moves the score.
     const waivers = await runs.activeWaivers(run.organizationId, this.deps.clock());

@@ -1,5 +1,4 @@
 import {
-  HEALTH_CHECK_IDS,
   WATCH_MESSAGES,
   WATCH_DELIVERY_STATUSES,
   WATCH_RUN_STATUSES,
@@ -10,31 +9,17 @@ import {
 import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
+import { keptChangesSchema, keptChecksSchema } from './watch-changes.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchService } from './watch.service.js';
 
 /** What a run's kept changes say of the checks that moved and the findings open and waived. */
-const keptSummary = z.object({
-  checks: z.array(z.object({ title: z.string(), before: z.string(), after: z.string() })).catch([]),
-  openFindings: z.number().nullable().catch(null),
-  waived: z.array(z.string()).catch([]),
-});
-
 function summaryOf(changes: unknown): Pick<WatchRun, 'moved' | 'openFindings' | 'waivedFindings'> {
-  const parsed = keptSummary.safeParse(changes);
+  const parsed = keptChangesSchema.safeParse(changes);
   if (!parsed.success) return { moved: [], openFindings: null, waivedFindings: null };
   const { checks, openFindings, waived } = parsed.data;
   return { moved: checks, openFindings, waivedFindings: waived.length };
 }
-
-const keptChecksSchema = z.array(
-  z.object({
-    id: z.enum(HEALTH_CHECK_IDS),
-    title: z.string(),
-    status: z.string(),
-    items: z.array(z.object({ type: z.string(), id: z.string(), name: z.string(), detail: z.string() })),
-  }),
-);
 
 /** A watch's runs are listed this many at a time, newest first. */
 const RUNS_LISTED = 50;
