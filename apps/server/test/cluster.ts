@@ -28,33 +28,43 @@ export interface ClusterProcess {
   output: () => string;
 }
 
+/** CLUSTER_CPU_PROFILE_DIR set: every process (and thread) writes a CPU profile there, in a folder per process. */
+const PROFILE_DIR = process.env.CLUSTER_CPU_PROFILE_DIR;
+const profiled = (name: string): Record<string, string> =>
+  PROFILE_DIR ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${path.join(PROFILE_DIR, name)}` } : {};
+
 /** Every process started, to be killed at the end whether or not it started. */
 const spawned = new Set<ChildProcess>();
 
 /** Starts a TypeScript entry point and waits for it to print `running at <address>`. */
 function startProcess(name: string, entry: Entry, env: Record<string, string>): Promise<ClusterProcess> {
   const child = spawn(process.execPath, entryArgs(entry), {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...env },
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...profiled(name), ...env },
     cwd: root,
   });
   spawned.add(child);
   child.once('exit', () => spawned.delete(child));
-  let output = '';
+  // Kept as chunks and joined when asked: a busy process prints megabytes, read by the test's own thread.
+  const chunks: Buffer[] = [];
+  const output = () => Buffer.concat(chunks).toString();
+  let started = false;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 120_000);
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output()}`)), 120_000);
     const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/[^\s/]+(?::\d+)?)/.exec(output);
+      chunks.push(chunk);
+      if (started) return;
+      const match = /running at (http:\/\/[^\s/]+(?::\d+)?)/.exec(output());
       if (match?.[1]) {
+        started = true;
         clearTimeout(timer);
-        resolve({ name, process: child, url: match[1], output: () => output });
+        resolve({ name, process: child, url: match[1], output });
       }
     };
     child.stdout.on('data', read);
     child.stderr.on('data', read);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before it started:\n${output}`));
+      reject(new Error(`${name} exited (${code}) before it started:\n${output()}`));
     });
   });
 }
@@ -187,7 +197,11 @@ export class Cluster {
         (child) =>
           new Promise((resolve) => {
             child.once('exit', resolve);
-            child.kill('SIGKILL');
+            // A profiled process stops on its own (writing its profile), or is killed after a while.
+            if (PROFILE_DIR) {
+              child.kill('SIGTERM');
+              setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+            } else child.kill('SIGKILL');
           }),
       ),
     );

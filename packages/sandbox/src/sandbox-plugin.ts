@@ -113,6 +113,16 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
     // `hide` is read by @fastify/swagger, which the host app registers.
     route.schema = { ...route.schema, hide: true } as typeof route.schema;
   });
+  // A request to the platform that may write (anything but a read) changes its world: the world's lookups are
+  // built again, at its start and again at its end (a read answered meanwhile may have built them half-changed).
+  const mayWrite = (request: FastifyRequest) =>
+    request.url.startsWith(`${app.prefix}/te/`) && request.method !== 'GET' && request.method !== 'HEAD';
+  app.addHook('onRequest', async (request) => {
+    if (mayWrite(request)) sandbox.platform.lookup.changed();
+  });
+  app.addHook('onResponse', async (request) => {
+    if (mayWrite(request)) sandbox.platform.lookup.changed();
+  });
   await app.register(fastifyMultipart, { limits: { files: 1, fileSize: 25 * 1024 * 1024, fields: 20 } });
 
   app.get('/', async (_request, reply) => {

@@ -90,4 +90,56 @@ describe('the platform stand-in writes', () => {
     expect(linked(second?.testId)).toBe(false);
     expect((await app().inject({ url: `/sandbox/te/v7/alerts/rules/${ruleId}`, headers })).statusCode).toBe(404);
   });
+
+  it('reads at once what was written: a new test by id, in its list and by its rule; a deleted one nowhere', async () => {
+    const admin = sandbox().platform.world.tokens.find((token) => token.kind === 'org-admin')?.token;
+    const headers = { authorization: `Bearer ${admin}` };
+    const listed = async () =>
+      ((await app().inject({ url: '/sandbox/te/v7/tests', headers })).json().tests as { testId: string }[]).map(
+        (test) => test.testId,
+      );
+    const before = await listed();
+    const cloud = sandbox().platform.world.agents.find((agent) => agent.agentType === 'cloud');
+    const created = await app().inject({
+      method: 'POST',
+      url: '/sandbox/te/v7/tests/http-server',
+      headers,
+      payload: {
+        testName: 'Read at once',
+        interval: 300,
+        url: 'https://example.com',
+        agents: [{ agentId: cloud?.agentId }],
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const testId = created.json().testId as string;
+    expect(await listed()).toEqual([...before, testId]);
+    const read = await app().inject({ url: `/sandbox/te/v7/tests/http-server/${testId}`, headers });
+    expect(read.json()).toMatchObject({ testId, testName: 'Read at once' });
+    const rule = await app().inject({
+      method: 'POST',
+      url: '/sandbox/te/v7/alerts/rules',
+      headers,
+      payload: {
+        ruleName: 'Names the new test',
+        expression: '((responseTime > 300 ms))',
+        alertType: 'http-server',
+        roundsViolatingOutOf: 1,
+        testIds: [testId],
+      },
+    });
+    const ruleId = rule.json().ruleId as string;
+    const ruleRead = await app().inject({ url: `/sandbox/te/v7/alerts/rules/${ruleId}`, headers });
+    expect(ruleRead.json().tests).toEqual([expect.objectContaining({ testId, testName: 'Read at once' })]);
+
+    const deleted = await app().inject({
+      method: 'DELETE',
+      url: `/sandbox/te/v7/tests/http-server/${testId}`,
+      headers,
+    });
+    expect(deleted.statusCode).toBe(204);
+    expect(await listed()).toEqual(before);
+    expect((await app().inject({ url: `/sandbox/te/v7/tests/http-server/${testId}`, headers })).statusCode).toBe(404);
+    expect((await app().inject({ url: `/sandbox/te/v7/alerts/rules/${ruleId}`, headers })).json().tests).toEqual([]);
+  });
 });

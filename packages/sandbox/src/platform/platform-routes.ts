@@ -108,7 +108,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
         ? orgGroups.find((candidate) => candidate.isDefault)
         : orgGroups.find((candidate) => candidate.aid === aid);
     if (!group) return problem(reply, 403, 'Forbidden', `The user is not assigned to account group ${String(aid)}`);
-    request.sandboxCaller = { token, org, group, serializer: new Serializer(state.world, baseOf(request)) };
+    request.sandboxCaller = { token, org, group, serializer: new Serializer(state.lookup, baseOf(request)) };
     return undefined;
   });
 

@@ -1,10 +1,10 @@
-import type { World } from './generator.js';
 import type { AccountGroup, Agent, AlertRule, Dashboard, SuppressionWindow, Test, User } from './model.js';
+import type { WorldLookup } from './world-lookup.js';
 
 /** Turns sandbox records into the platform's answer shapes. `base` is the API root URL for links. */
 export class Serializer {
   constructor(
-    private readonly world: World,
+    private readonly world: WorldLookup,
     private readonly base: string,
   ) {}
 
@@ -41,11 +41,9 @@ export class Serializer {
     // The document types an agent's testIds as integers, unlike every other id in v7.
     const testIds = options.expandTests
       ? {
-          testIds: this.world.tests
-            .filter(
-              (test) =>
-                test.agentIds.includes(agent.agentId) && (options.aid === undefined || test.aid === options.aid),
-            )
+          testIds: this.world
+            .testsOfAgent(agent.agentId)
+            .filter((test) => options.aid === undefined || test.aid === options.aid)
             .map((test) => Number(test.testId)),
         }
       : {};
@@ -57,8 +55,7 @@ export class Serializer {
       agentState: agent.agentState,
       createdDate: agent.createdDate,
       accountGroups: agent.aids.map((aid) => {
-        const group = this.world.accountGroups.find((candidate) => candidate.aid === aid);
-        return { aid, accountGroupName: group?.accountGroupName ?? '' };
+        return { aid, accountGroupName: this.world.accountGroup(aid)?.accountGroupName ?? '' };
       }),
       ...testIds,
     };
@@ -92,20 +89,18 @@ export class Serializer {
     const body: Record<string, unknown> = { ...this.testSummary(test, true) };
     if (expand.includes('agent') && test.type !== 'bgp') {
       body.agents = test.agentIds
-        .map((agentId) => this.world.agents.find((agent) => agent.agentId === agentId))
+        .map((agentId) => this.world.agent(agentId))
         .filter((agent): agent is Agent => agent !== undefined)
         .map((agent) => this.agent(agent));
     }
     if (expand.includes('alert-rule')) {
       body.alertRules = test.alertRuleIds
-        .map((ruleId) => this.world.alertRules.find((rule) => rule.ruleId === ruleId))
+        .map((ruleId) => this.world.alertRule(ruleId))
         .filter((rule): rule is AlertRule => rule !== undefined)
         .map((rule) => this.alertRule(rule));
     }
     if (expand.includes('tag')) {
-      body.tags = this.world.tags
-        .filter((tag) => tag.assignments.some((assignment) => assignment.id === test.testId))
-        .map((tag) => ({ id: tag.id, key: tag.key, value: tag.value }));
+      body.tags = this.world.tagsOfTest(test.testId).map((tag) => ({ id: tag.id, key: tag.key, value: tag.value }));
     }
     return body;
   }
@@ -131,7 +126,7 @@ export class Serializer {
     if (detail) {
       body.testIds = rule.testIds;
       body.tests = rule.testIds
-        .map((testId) => this.world.tests.find((test) => test.testId === testId))
+        .map((testId) => this.world.test(testId))
         .filter((test): test is Test => test !== undefined)
         .map((test) => this.testSummary(test, false));
       const notifications: Record<string, unknown> = rule.notificationEmails.length
@@ -161,7 +156,7 @@ export class Serializer {
     };
     if (expandTests) {
       body.tests = window.testIds
-        .map((testId) => this.world.tests.find((test) => test.testId === testId))
+        .map((testId) => this.world.test(testId))
         .filter((test): test is Test => test !== undefined)
         .map((test) => this.testSummary(test, false));
     }
@@ -195,7 +190,7 @@ export class Serializer {
   }
 
   user(user: User, detail: boolean) {
-    const home = this.world.accountGroups.find((group) => group.aid === user.loginAid);
+    const home = this.world.accountGroup(user.loginAid);
     const body: Record<string, unknown> = {
       uid: user.uid,
       name: user.name,
@@ -209,7 +204,7 @@ export class Serializer {
       body.accountGroupRoles = Object.entries(user.roleIdsByAid).map(([aid, roleIds]) => ({
         accountGroup: {
           aid,
-          accountGroupName: this.world.accountGroups.find((group) => group.aid === aid)?.accountGroupName ?? '',
+          accountGroupName: this.world.accountGroup(aid)?.accountGroupName ?? '',
         },
         roles: roleIds.map((roleId) => this.role(roleId)),
       }));
@@ -219,7 +214,7 @@ export class Serializer {
   }
 
   role(roleId: string) {
-    const role = this.world.roles.find((candidate) => candidate.roleId === roleId);
+    const role = this.world.role(roleId);
     return {
       roleId,
       name: role?.name ?? 'Unknown',

@@ -1,6 +1,7 @@
 import { LIMITS, pushBounded } from '../bounded.js';
 import { generateWorld, type GeneratorOptions, type World } from './generator.js';
 import type { Token } from './model.js';
+import { WorldLookup } from './world-lookup.js';
 import { applyWorldChange, type WorldChangeRequest, type WorldChangeResult } from './world-changes.js';
 
 /** Named failure modes that tests and benchmarks switch on. */
@@ -70,6 +71,8 @@ export class PlatformState {
   readonly organizations = new Map<string, { accepted: number; refused429: number }>();
   private nextId = 5_000_000;
   private startedAt: number;
+  /** The world's records by id, dropped at every change (`lookup.changed()`: any request that may write calls it). */
+  readonly lookup = new WorldLookup(() => this.world);
 
   constructor(
     private readonly options: GeneratorOptions & { rateLimitPerMinute?: number },
@@ -102,6 +105,7 @@ export class PlatformState {
     this.organizations.clear();
     // The world is new again: no change was made to it.
     this.changes.length = 0;
+    this.lookup.changed();
   }
 
   /**
@@ -122,6 +126,7 @@ export class PlatformState {
     }
     this.copies.push(added.organizations.map((org) => org.orgId));
     if (this.copies.length > LIMITS.organizationCopies) this.removeCopy(this.copies.shift() ?? []);
+    this.lookup.changed();
     return added.tokens;
   }
 
@@ -185,6 +190,7 @@ export class PlatformState {
   /** Changes the world now, as a customer's admin would between two runs of a watch (WorldChangeError if it cannot). */
   change(request: WorldChangeRequest): WorldChangeResult {
     const result = applyWorldChange(this.world, request, this.worldTime(), () => this.newId());
+    this.lookup.changed();
     pushBounded(this.changes, result, LIMITS.calls);
     return result;
   }

@@ -104,6 +104,9 @@ export interface WatchHealthCheck {
   id: string;
   status: string;
   error: string | null;
+}
+
+export interface WatchHealthResults {
   findings: HealthFindings | null;
   pdf: { filename: string; contentType: string; content: Buffer } | null;
 }
@@ -198,20 +201,20 @@ export class ReportsService {
     return new Map(rows.flatMap((row) => (row.watchRunId ? [[row.watchRunId, row.id] as const] : [])));
   }
 
-  /** Where watch run `runId`'s health check stands, and once done its findings and PDF. */
+  /** Where watch run `runId`'s health check stands (a run asks every few seconds: its status only). */
   async ofWatchRun(runId: string): Promise<WatchHealthCheck | null> {
     const row = await this.deps.repository.findByWatchRun(runId);
-    if (!row) return null;
-    if (row.status !== 'done') return { id: row.id, status: row.status, error: row.error, findings: null, pdf: null };
+    return row ? { id: row.id, status: row.status, error: row.error } : null;
+  }
+
+  /** What a watch run's finished health check found, and its PDF (read once, when the run concludes). */
+  async watchRunResults(reportId: string): Promise<WatchHealthResults> {
     const [findings, pdf] = await Promise.all([
-      this.deps.repository.artifactNamed(row.id, (name) => name === FINDINGS_FILE),
-      this.deps.repository.artifactNamed(row.id, (name) => name.endsWith('.pdf')),
+      this.deps.repository.artifactNamed(reportId, (name) => name === FINDINGS_FILE),
+      this.deps.repository.artifactNamed(reportId, (name) => name.endsWith('.pdf')),
     ]);
     const parsed = findings ? healthFindingsSchema.safeParse(JSON.parse(findings.content.toString('utf8'))) : null;
     return {
-      id: row.id,
-      status: row.status,
-      error: row.error,
       findings: parsed?.success ? parsed.data : null,
       pdf: pdf ? { filename: pdf.filename, contentType: pdf.contentType, content: pdf.content } : null,
     };

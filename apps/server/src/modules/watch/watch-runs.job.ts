@@ -218,12 +218,13 @@ export class WatchRunJobs {
           return {
             failed: `The backup of ${failedBackup.accountGroupName} failed: ${failedBackup.error ?? 'no reason given'}`,
           };
+        const found = check ? await this.deps.reports.watchRunResults(check.id) : null;
         return {
           result: {
-            findings: check?.findings ? keptChecks(check.findings.checks) : null,
+            findings: found?.findings ? keptChecks(found.findings.checks) : null,
             backups: backup ? made.map((row) => ({ aid: row.aid, backupId: row.id })) : null,
             reportId: check?.id ?? null,
-            pdf: check?.pdf ?? null,
+            pdf: found?.pdf ?? null,
           },
         };
       }

@@ -17,10 +17,9 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
 
   app.get<{ Params: { ruleId: string } }>('/alerts/rules/:ruleId', async (request, reply) => {
     const { group, serializer } = caller(request);
-    const rule = state.world.alertRules.find(
-      (candidate) => candidate.ruleId === request.params.ruleId && candidate.aid === group.aid,
-    );
-    if (!rule) return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
+    const rule = state.lookup.alertRule(request.params.ruleId);
+    if (rule?.aid !== group.aid)
+      return problem(reply, 404, 'Not Found', `Alert rule ${request.params.ruleId} not found`);
     return hal(reply).send(serializer.alertRule(rule, true));
   });
 

@@ -101,7 +101,7 @@ const CONFIG_FIELDS = [
 
 /** Tests of every type: list, read, create, update, delete. */
 export function testRoutes(app: FastifyInstance, { state, worldNow, caller, hal }: RouteContext): void {
-  const testsOf = (aid: string) => state.world.tests.filter((test) => test.aid === aid);
+  const testsOf = (aid: string) => state.lookup.testsOf(aid);
 
   app.get('/tests', async (request, reply) => {
     const { group, serializer } = caller(request);
