@@ -1,40 +1,66 @@
-import type PdfPrinter from 'pdfmake';
+import { Worker } from 'node:worker_threads';
 
-type Printer = InstanceType<typeof PdfPrinter>;
+interface Pending {
+  resolve(bytes: Buffer): void;
+  reject(error: Error): void;
+}
 
-/** pdfmake, loaded with the first PDF (a process that renders none never reads it). */
-let printer: Promise<Printer> | undefined;
-const printerOf = () =>
-  (printer ??= import('pdfmake').then(
-    ({ default: Printer }) =>
-      new Printer({
-        // The PDF standard fonts: nothing to ship or download.
-        Helvetica: {
-          normal: 'Helvetica',
-          bold: 'Helvetica-Bold',
-          italics: 'Helvetica-Oblique',
-          bolditalics: 'Helvetica-BoldOblique',
-        },
-      }),
-  ));
+/**
+ * The process's PDF thread (pdf-worker.mjs), started with the first PDF: pdfmake's layout and compression are
+ * seconds of CPU for a large report, which on this thread would keep people's requests waiting (decision 0032).
+ * An idle thread does not keep the process alive; a thread that dies fails the PDFs it had, and the next PDF
+ * starts another.
+ */
+class PdfThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 0;
 
-/** Renders a pdfmake document definition to bytes. */
-export async function renderPdf(definition: Record<string, unknown>): Promise<Buffer> {
-  const printer = await printerOf();
-  return new Promise((resolve, reject) => {
-    const document = printer.createPdfKitDocument({
-      pageSize: 'A4',
-      pageOrientation: 'landscape',
-      pageMargins: [32, 40, 32, 40],
-      defaultStyle: { font: 'Helvetica', fontSize: 9 },
-      ...definition,
+  render(definition: Record<string, unknown>, pageNumbered: boolean): Promise<Buffer> {
+    const worker = this.worker ?? this.start();
+    const id = ++this.nextId;
+    return new Promise<Buffer>((resolve, reject) => {
+      // A definition that cannot be copied to the thread (a function in it) throws here: the PDF fails.
+      worker.postMessage({ id, definition, pageNumbered });
+      this.pending.set(id, { resolve, reject });
+      worker.ref();
     });
-    const chunks: Buffer[] = [];
-    document.on('data', (chunk: Buffer) => chunks.push(chunk));
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
-    document.end();
-  });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL('./pdf-worker.mjs', import.meta.url));
+    this.worker = worker;
+    worker.on('message', (message: { id: number; ok: boolean; bytes?: Uint8Array; message?: string }) => {
+      const job = this.pending.get(message.id);
+      if (!job) return;
+      this.pending.delete(message.id);
+      if (this.pending.size === 0) worker.unref();
+      if (message.ok && message.bytes)
+        job.resolve(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
+      else job.reject(new Error(`The PDF could not be made: ${message.message ?? 'no reason given'}`));
+    });
+    worker.on('error', (error) => this.fail(worker, error));
+    worker.on('exit', (code) => this.fail(worker, new Error(`The PDF thread stopped (exit code ${code})`)));
+    worker.unref();
+    return worker;
+  }
+
+  private fail(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    for (const job of this.pending.values()) job.reject(error);
+    this.pending.clear();
+  }
+}
+
+const thread = new PdfThread();
+
+/**
+ * Renders a pdfmake document definition to bytes, on the PDF thread. The definition is plain data (it is copied
+ * there); `pageNumbered` puts "page / pages" at the foot of each page.
+ */
+export function renderPdf(definition: Record<string, unknown>, { pageNumbered = false } = {}): Promise<Buffer> {
+  return thread.render(definition, pageNumbered);
 }
 
 export interface ReportPdf {
@@ -52,23 +78,20 @@ export interface ReportPdf {
  * a table of contents of the entries marked `tocItem`, the body, and page numbers in the footer.
  */
 export function renderReportPdf({ title, organization, cover, body }: ReportPdf): Promise<Buffer> {
-  return renderPdf({
-    info: { title: `${title}: ${organization}`, creator: 'CE Toolkit' },
-    pageOrientation: 'portrait',
-    footer: (page: number, pages: number) => ({
-      text: `${page} / ${pages}`,
-      alignment: 'center',
-      fontSize: 8,
-      color: '#64748b',
-    }),
-    content: [
-      { text: title, fontSize: 24, bold: true, margin: [0, 160, 0, 8] },
-      { text: organization, fontSize: 16 },
-      ...cover,
-      { toc: { title: { text: 'Contents', fontSize: 15, bold: true } }, pageBreak: 'before' },
-      ...body,
-    ],
-  });
+  return renderPdf(
+    {
+      info: { title: `${title}: ${organization}`, creator: 'CE Toolkit' },
+      pageOrientation: 'portrait',
+      content: [
+        { text: title, fontSize: 24, bold: true, margin: [0, 160, 0, 8] },
+        { text: organization, fontSize: 16 },
+        ...cover,
+        { toc: { title: { text: 'Contents', fontSize: 15, bold: true } }, pageBreak: 'before' },
+        ...body,
+      ],
+    },
+    { pageNumbered: true },
+  );
 }
 
 /** A table with a shaded header row, at most `maxRows` rows of the body. */

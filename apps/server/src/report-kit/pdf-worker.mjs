@@ -1,0 +1,54 @@
+// The PDF thread (decision 0032): pdfmake lays out and compresses a report's pages here, not on the thread that
+// answers people, so that a server rendering fifty reports at once still answers a page in time. Documents are
+// rendered one at a time, in the order they came. Plain JavaScript: it needs no TypeScript loader.
+import { parentPort } from 'node:worker_threads';
+import PdfPrinter from 'pdfmake';
+
+const printer = new PdfPrinter({
+  // The PDF standard fonts: nothing to ship or download.
+  Helvetica: {
+    normal: 'Helvetica',
+    bold: 'Helvetica-Bold',
+    italics: 'Helvetica-Oblique',
+    bolditalics: 'Helvetica-BoldOblique',
+  },
+});
+
+/** What every document starts from; its definition says otherwise where it needs to. */
+const DEFAULTS = {
+  pageSize: 'A4',
+  pageOrientation: 'landscape',
+  pageMargins: [32, 40, 32, 40],
+  defaultStyle: { font: 'Helvetica', fontSize: 9 },
+};
+
+/** "3 / 12" at the foot of each page (a function cannot cross to this thread: the caller asks for it by name). */
+const pageNumbers = (page, pages) => ({
+  text: `${page} / ${pages}`,
+  alignment: 'center',
+  fontSize: 8,
+  color: '#64748b',
+});
+
+function render(definition) {
+  return new Promise((resolve, reject) => {
+    const document = printer.createPdfKitDocument(definition);
+    const chunks = [];
+    document.on('data', (chunk) => chunks.push(chunk));
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+    document.end();
+  });
+}
+
+let queue = Promise.resolve();
+parentPort?.on('message', ({ id, definition, pageNumbered }) => {
+  queue = queue.then(async () => {
+    try {
+      const bytes = await render({ ...DEFAULTS, ...definition, ...(pageNumbered ? { footer: pageNumbers } : {}) });
+      parentPort?.postMessage({ id, ok: true, bytes });
+    } catch (error) {
+      parentPort?.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
+    }
+  });
+});
