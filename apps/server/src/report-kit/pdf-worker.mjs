@@ -1,8 +1,19 @@
 // The PDF thread (decision 0032): pdfmake lays out and compresses a report's pages here, not on the thread that
 // answers people, so that a server rendering fifty reports at once still answers a page in time. Documents are
 // rendered one at a time, in the order they came. Plain JavaScript: it needs no TypeScript loader.
+import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import PdfPrinter from 'pdfmake';
+
+// Reports are background work: on Linux this thread runs at a lower CPU priority than the one answering people (a
+// priority set there for "the calling process" is the calling thread's own; elsewhere it would be the process's).
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + 10));
+  } catch {
+    // Not allowed here: the thread runs at the process's priority.
+  }
+}
 
 const printer = new PdfPrinter({
   // The PDF standard fonts: nothing to ship or download.
