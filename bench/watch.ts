@@ -12,7 +12,9 @@
  * calls/min = every call the sandbox answered for the organizations during the runs (the person's left out), over
  *   the fewest the runs can make (bench/watch-minimum.ts).
  * wall/ideal = from the first run made to the last ended, over the time the limit alone imposes on the busiest
- *   organization (its fewest calls, and the person's, over its limit per window).
+ *   organization (its fewest calls, and the person's, over its limit per window). The organizations' first windows
+ *   open with the watches' creation (their tokens are checked), up to a minute before the runs: a run that ends in
+ *   its fourth window can end sooner than three and a quarter windows after the first run, and the ratio be below 1.
  * interactive-p95-ms = how long the person's check took to answer, 95th percentile.
  * Last line: `watch: runs=50 once=50 calls/min=… wall/ideal=… interactive-p95-ms=…`.
  */
