@@ -56,6 +56,8 @@ export const portfolioEntrySchema = z.object({
   organizationId: z.string(),
   organizationName: z.string(),
   watches: z.number(),
+  /** Who owns those watches (email addresses, sorted): one person in "Mine", maybe several in "Everyone's". */
+  owners: z.array(z.string()),
   /** Of those, the paused ones (revoked, expired or refused tokens among them). */
   pausedWatches: z.number(),
   /** The latest health check's score (of the watch that ran last), null before any. */

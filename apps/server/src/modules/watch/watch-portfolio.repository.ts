@@ -66,6 +66,16 @@ export class WatchPortfolioRepository {
       .where(userId ? eq(watches.userId, userId) : undefined);
   }
 
+  /** The email addresses of these users, by id. */
+  async emailsOf(userIds: string[]): Promise<Map<string, string>> {
+    if (userIds.length === 0) return new Map();
+    const rows = await this.db
+      .select({ id: users.id, email: users.email })
+      .from(users)
+      .where(inArray(users.id, userIds));
+    return new Map(rows.map((row) => [row.id, row.email]));
+  }
+
   /** The latest finished runs of these watches (at most a few per organization), newest first. */
   async latestRuns(watchIds: string[]) {
     if (watchIds.length === 0) return [];

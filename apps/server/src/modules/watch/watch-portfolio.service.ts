@@ -110,24 +110,30 @@ export class WatchPortfolioService {
     const watched = (await repository.watches(everyone && userMay(user, 'seeAllRuns') ? undefined : user.id)).filter(
       (watch) => CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)].every((capability) => userMay(user, capability)),
     );
-    const organizations = new Map<string, { name: string; watches: number; paused: number; nextRunAt: Date | null }>();
+    const organizations = new Map<
+      string,
+      { name: string; watches: number; owners: Set<string>; paused: number; nextRunAt: Date | null }
+    >();
     for (const watch of watched) {
       const entry = organizations.get(watch.organizationId) ?? {
         name: watch.organizationName,
         watches: 0,
+        owners: new Set<string>(),
         paused: 0,
         nextRunAt: null,
       };
       entry.watches += 1;
+      entry.owners.add(watch.userId);
       if (watch.status !== 'active') entry.paused += 1;
       if (watch.nextRunAt && (!entry.nextRunAt || watch.nextRunAt < entry.nextRunAt)) entry.nextRunAt = watch.nextRunAt;
       organizations.set(watch.organizationId, entry);
     }
     const ids = [...organizations.keys()];
-    const [runs, waived, common] = await Promise.all([
+    const [runs, waived, common, emails] = await Promise.all([
       repository.latestRuns(watched.map((watch) => watch.id)),
       repository.waiverCounts(ids, now),
       this.commonRegressions(now),
+      repository.emailsOf([...new Set(watched.map((watch) => watch.userId))]),
     ]);
     const entries = [...organizations].map(([organizationId, organization]): PortfolioEntry => {
       const mine = runs.filter((run) => run.organizationId === organizationId);
@@ -144,6 +150,7 @@ export class WatchPortfolioService {
         organizationId,
         organizationName: organization.name,
         watches: organization.watches,
+        owners: [...organization.owners].map((id) => emails.get(id) ?? id).sort(),
         pausedWatches: organization.paused,
         score: latest?.score ?? null,
         trend,

@@ -32,6 +32,12 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
     ),
   },
   {
+    id: 'owners',
+    header: 'Owners',
+    accessorFn: (entry) => entry.owners.join(', '),
+    cell: ({ row: { original } }) => <span className="break-all">{original.owners.join(', ')}</span>,
+  },
+  {
     id: 'score',
     header: 'Score',
     accessorFn: (entry) => entry.score ?? -1,
@@ -121,7 +127,8 @@ export function Portfolio() {
       <DataTable
         label="My customers"
         data={portfolio.data ?? []}
-        columns={COLUMNS}
+        // Whose watches they are: always the reader's own in "Mine".
+        columns={everyone && mayAll ? COLUMNS : COLUMNS.filter((column) => column.id !== 'owners')}
         getRowId={(entry) => entry.organizationId}
         empty={
           portfolio.isPending
