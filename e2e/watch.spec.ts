@@ -113,6 +113,24 @@ test('a watch with consent: run now, its message in Webex, the trend, a waiver, 
   await store.getByRole('button', { name: 'Store token' }).click();
   await expect(watch).toContainText('Active');
   await expect(watch).toContainText(`…${admin.token.slice(-4)}, approved by Dana Admin`);
+
+  // Ending the waiver lists the finding as open again; focus goes to the section's heading, not the page's body.
+  await page.getByTestId('waiver').filter({ hasText: plantedName }).getByRole('button', { name: 'End waiver' }).click();
+  await expect(page.getByTestId('waiver')).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Findings and waivers' })).toBeFocused();
+
+  // Deleting asks first; the card goes, focus lands on Account Watch, and nothing asks for the deleted watch again.
+  const missing: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() === 404) missing.push(response.url());
+  });
+  await watch.getByRole('button', { name: 'Delete' }).click();
+  const remove = page.getByRole('dialog', { name: /^Delete the watch of / });
+  await expect(remove.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await remove.getByRole('button', { name: 'Delete watch' }).click();
+  await expect(page.getByText(`${admin.organizationName} has no watch yet.`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Account Watch' })).toBeFocused();
+  expect(missing).toEqual([]);
 });
 
 test('My customers lists each watched customer with its score and next run, at desktop and phone widths', async ({

@@ -3,6 +3,7 @@ import { Button } from '../../../components/ui/button';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useWatches } from '../api/watches';
+import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 import { NewWatchDialog } from './new-watch-dialog';
 import { WaiversSection } from './waivers-section';
 import { WatchCard } from './watch-card';
@@ -24,6 +25,10 @@ export function CustomerWatches({
   const mine = (watches.data ?? []).filter((watch) => watch.organizationId === organizationId);
   const mayWatch = userCan(user, 'healthCheck') || userCan(user, 'tools');
   const withHealth = mine.find((watch) => watch.runs !== 'backup') ?? null;
+  useFocusAfterRemoval(
+    mine.map((watch) => watch.id),
+    'watch-heading',
+  );
   // Opened from My customers (…#watch-heading): the section is in view once the watches are read.
   useEffect(() => {
     if (!watches.isPending && window.location.hash === '#watch-heading')
@@ -32,7 +37,7 @@ export function CustomerWatches({
   return (
     <section aria-labelledby="watch-heading" className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <h2 id="watch-heading" className="text-xl font-semibold">
+        <h2 id="watch-heading" tabIndex={-1} className="text-xl font-semibold">
           Account Watch
         </h2>
         {mayWatch && <Button onClick={() => setCreating(true)}>New watch</Button>}

@@ -8,6 +8,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { useCreateWaiver, useDeleteWaiver, useWaivers, useWatchFindings } from '../api/watches';
+import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 
 type Finding = WatchFindings['findings'][number];
 
@@ -100,6 +101,10 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
   const end = useDeleteWaiver();
   const [waiving, setWaiving] = useState<Finding | null>(null);
   const inForce = waivers.data ?? [];
+  useFocusAfterRemoval(
+    inForce.map((waiver) => waiver.id),
+    'findings-heading',
+  );
   // A finding waived since the latest run is listed as waived at once, not as open.
   const open = (watchId ? (findings.data?.findings ?? []) : []).filter(
     (finding) =>
@@ -110,7 +115,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
   );
   return (
     <section aria-labelledby="findings-heading" className="space-y-3">
-      <h2 id="findings-heading" className="text-xl font-semibold">
+      <h2 id="findings-heading" tabIndex={-1} className="text-xl font-semibold">
         Findings and waivers
       </h2>
       {open.length === 0 ? (
