@@ -36,8 +36,9 @@ function grouped<T>(records: T[], keys: (record: T) => Iterable<string>): Map<st
  * The world's records by id and by account group, so that one call reads what it names, not the whole world
  * (ten copies of the large world hold 100,000 tests: a scan per call made the sandbox, not the product, the
  * bottleneck of the benchmarks). Built on first use and dropped at every change: `changed()` is called for every
- * request that may write (anything but a read) and by the state's own changes; the world's records are found in
- * the same order as a scan of its lists would find them.
+ * request that may write (anything but a read) and by the state's own changes, and a list the lookups were made of
+ * that was replaced, or grew or shrank, drops them too (a test that edits the world directly). The world's records
+ * are found in the same order as a scan of its lists would find them.
  */
 export class WorldLookup {
   private indexes: Indexes = {};
@@ -52,12 +53,21 @@ export class WorldLookup {
     this.version += 1;
   }
 
+  /** The lists the indexes are made of, and their lengths, when they were made. */
+  private sources: { list: unknown[]; length: number }[] = [];
+
   private get fresh(): { world: World; indexes: Indexes } {
     const world = this.current();
-    if (world !== this.world || this.builtAt !== this.version) {
+    // A list replaced or grown or shrunk in place (a test edits the world directly) also makes them stale.
+    const lists = [world.tests, world.agents, world.alertRules, world.accountGroups, world.roles, world.tags];
+    const edited = lists.some(
+      (list, index) => this.sources[index]?.list !== list || this.sources[index]?.length !== list.length,
+    );
+    if (world !== this.world || this.builtAt !== this.version || edited) {
       this.world = world;
       this.builtAt = this.version;
       this.indexes = {};
+      this.sources = lists.map((list) => ({ list, length: list.length }));
     }
     return { world, indexes: this.indexes };
   }
