@@ -8,7 +8,8 @@
 //   hardening tests and a compat test timed out with the static checks beside them).
 // The first failure stops everything; each tier's time (and each command's, in a shared tier) is printed at the end.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWebIfNeeded } from './build-web.mjs';
@@ -33,6 +34,13 @@ if (!existsSync(chromium)) {
 }
 
 const command = (name, file, args) => ({ name, file, args });
+/**
+ * A Vitest command. Node 24's V8 can abort a process that opens and closes many PGlite engines
+ * (`Check failed: jit_page_->allocations_.erase(addr) == 1`, nodejs/node#64500): it is rare, and not ours to fix.
+ * So when a run's only fault is a dead worker (no test failed, every unhandled error is a worker that exited), the
+ * files it left unfinished run once more, by themselves, and the log says so; any other failure fails the tier.
+ */
+const vitest = (name, args) => ({ ...command(name, bin('vitest'), args), retriesUnfinished: true });
 
 const staticChecks = {
   name: 'static checks',
@@ -44,13 +52,11 @@ const staticChecks = {
 };
 const unit = {
   name: 'unit',
-  commands: [command('unit', bin('vitest'), ['run', '--project', 'unit*', '--project', 'web'])],
+  commands: [vitest('unit', ['run', '--project', 'unit*', '--project', 'web'])],
 };
 const integration = {
   name: 'integration',
-  commands: [
-    command('integration', bin('vitest'), ['run', '--project', 'integration*', `--maxWorkers=${integrationWorkers}`]),
-  ],
+  commands: [vitest('integration', ['run', '--project', 'integration*', `--maxWorkers=${integrationWorkers}`])],
 };
 const browser = { name: 'browser', commands: [command('browser', bin('playwright'), ['test'])] };
 
@@ -58,14 +64,50 @@ const children = new Set();
 let stopping = false;
 
 /** Runs one command; in the side lane, or beside others, its output is kept and printed whole when it ends. */
-function run({ name, file, args }, { alone, nice }) {
+async function run(each, options) {
+  if (!each.retriesUnfinished) return runOnce(each, options);
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'ce-test-'));
+  try {
+    const report = path.join(folder, 'unfinished.json');
+    const reporters = ['--reporter=default', `--reporter=${path.join(root, 'scripts/unfinished-reporter.mjs')}`];
+    const env = { UNFINISHED_REPORT: report };
+    const first = await runOnce({ ...each, args: [...each.args, ...reporters], env }, options);
+    const unfinished = first.ok || stopping ? [] : onlyWorkersDied(report);
+    if (unfinished.length === 0) return first;
+    console.log(
+      `\n!!! ${each.name}: a test worker died (no test failed); its unfinished files run once more:\n` +
+        unfinished.map(({ project, file }) => `    [${project}] ${path.relative(root, file)}`).join('\n'),
+    );
+    const byProject = Map.groupBy(unfinished, ({ project }) => project);
+    let again = first;
+    for (const [project, files] of byProject) {
+      rmSync(report, { force: true });
+      const args = ['run', '--project', project, ...files.map(({ file }) => file)];
+      again = await runOnce({ ...each, args: [...args, ...reporters], env }, options);
+      if (!again.ok) break;
+    }
+    return { ...again, seconds: first.seconds + again.seconds };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The files a failed Vitest run left unfinished, when a dead worker is all that went wrong; otherwise none. */
+function onlyWorkersDied(report) {
+  if (!existsSync(report)) return [];
+  const { failedTests, unfinished, unhandledErrors } = JSON.parse(readFileSync(report, 'utf8'));
+  const workerDied = (message) => message.includes('Worker exited unexpectedly');
+  return failedTests === 0 && unhandledErrors.length > 0 && unhandledErrors.every(workerDied) ? unfinished : [];
+}
+
+function runOnce({ name, file, args, env = {} }, { alone, nice }) {
   const started = Date.now();
   return new Promise((resolve) => {
     const [program, programArgs] = nice ? ['nice', ['-n', sideNice, file, ...args]] : [file, args];
     const child = spawn(program, programArgs, {
       cwd: root,
       stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CHROMIUM_PATH: chromium },
+      env: { ...process.env, CHROMIUM_PATH: chromium, ...env },
       detached: true,
     });
     children.add(child);
