@@ -331,6 +331,15 @@ test('when the signed-in user cannot be read, the spec message shows with a retr
   page,
 }) => {
   await signIn(page, 'tam@demo.local');
+  // The page came without the user (its server could not read the session), and asking for it fails too.
+  await page.route('**/home/**', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/"user":\{[^}]*\},/, '');
+    expect(body).toContain('"appInfo"');
+    expect(body).not.toContain('"user"');
+    return route.fulfill({ response, body });
+  });
   await page.route('**/api/session', (route) =>
     route.request().method() === 'GET'
       ? route.fulfill({
@@ -346,4 +355,5 @@ test('when the signed-in user cannot be read, the spec message shows with a retr
   await page.unroute('**/api/session');
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByTestId('role-badge')).toHaveText('TAM');
+  await page.unroute('**/home/**');
 });

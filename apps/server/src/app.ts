@@ -286,7 +286,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         .status(ready ? 200 : 503)
         .send({ status: ready ? 'ready' : 'not ready', database: store, queue: jobs });
     });
-    registerWebApp(app, config.webDistDir);
+    registerWebApp(app, config.webDistDir, { boot: context.services.get('pageBoot') });
 
     // pg-boss installs its schema on first start; instances starting together take turns (it races otherwise).
     await database.exclusively(() => queue.start());

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, ANSWER_SUITE_DATABASES, signedInClient, type TestApp } from './build-test-app.js';
+import { createTestApp, ANSWER_SUITE_DATABASES, signedInClient, TestClient, type TestApp } from './build-test-app.js';
 
 describe.each(ANSWER_SUITE_DATABASES)('health, documentation, errors and usage (%s)', (kind) => {
   let testApp: TestApp;
@@ -81,6 +81,24 @@ describe.each(ANSWER_SUITE_DATABASES)('health, documentation, errors and usage (
   });
 });
 
+const PRELOADS = JSON.stringify({
+  routes: [
+    { path: '/home', files: ['/assets/shell-1.js', '/assets/icons-1.js'] },
+    { path: '/home/customers', files: ['/assets/customer-1.js', '/assets/icons-1.js'] },
+  ],
+});
+const PAGE = '<!doctype html><html><head><title>CE</title></head><body><div id="root"></div></body></html>';
+
+/** What a served page says to the app: its boot data, and the scripts it names beside the app's own. */
+function pageOf(html: string) {
+  const boot = /<script type="application\/json" id="ce-boot">(.*?)<\/script>/s.exec(html)?.[1];
+  return {
+    boot: boot === undefined ? undefined : JSON.parse(boot),
+    preloads: [...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+)">/g)].map((match) => match[1]),
+    bootInHead: html.indexOf('id="ce-boot"') < html.indexOf('</head>'),
+  };
+}
+
 describe('the built web app', () => {
   let testApp: TestApp;
   let distDir: string;
@@ -88,11 +106,12 @@ describe('the built web app', () => {
   beforeAll(async () => {
     distDir = mkdtempSync(path.join(os.tmpdir(), 'ce-dist-'));
     mkdirSync(path.join(distDir, 'assets'));
-    writeFileSync(path.join(distDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(distDir, 'index.html'), PAGE);
+    writeFileSync(path.join(distDir, 'route-preloads.json'), PRELOADS);
     writeFileSync(path.join(distDir, 'assets', 'index-abc123.js'), 'console.log(1)');
     writeFileSync(path.join(distDir, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
     writeFileSync(path.join(distDir, 'assets', 'index-abc123.js.gz'), gzipSync('console.log(1)'));
-    writeFileSync(path.join(distDir, 'index.html.br'), brotliCompressSync('<!doctype html><div id="root"></div>'));
+    writeFileSync(path.join(distDir, 'index.html.br'), brotliCompressSync(PAGE));
     writeFileSync(path.join(distDir, 'favicon.svg'), '<svg/>');
     testApp = await createTestApp('pglite', { WEB_DIST_DIR: distDir });
   });
@@ -101,13 +120,77 @@ describe('the built web app', () => {
     rmSync(distDir, { recursive: true, force: true });
   });
 
-  it('answers any app path with index.html, never cached', async () => {
+  it('answers any app path with the app page, never stored (it names the user)', async () => {
     for (const url of ['/', '/login', '/home/tools/bulk-tests', '/no/such/page']) {
       const response = await testApp.app.inject({ url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).toContain('<div id="root">');
-      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-store');
     }
+  });
+
+  it('names the scripts of the page asked for, once each, and only those', async () => {
+    const scripts = async (url: string) => pageOf((await testApp.app.inject({ url })).body).preloads;
+    expect(await scripts('/home/customers/9000')).toEqual([
+      '/assets/shell-1.js',
+      '/assets/icons-1.js',
+      '/assets/customer-1.js',
+    ]);
+    expect(await scripts('/home/dashboard')).toEqual(['/assets/shell-1.js', '/assets/icons-1.js']);
+    expect(await scripts('/home/customersandmore')).toEqual(['/assets/shell-1.js', '/assets/icons-1.js']);
+    expect(await scripts('/login')).toEqual([]);
+  });
+
+  it('serves a rebuild at once, without naming the scripts of the build before it', async () => {
+    const rebuilt = PAGE.replace('<title>CE</title>', '<title>CE rebuilt</title>');
+    writeFileSync(path.join(distDir, 'index.html'), rebuilt);
+    writeFileSync(
+      path.join(distDir, 'route-preloads.json'),
+      JSON.stringify({ routes: [{ path: '/home', files: ['/assets/shell-2.js'] }] }),
+    );
+    try {
+      const page = await testApp.app.inject({ url: '/home/customers/9000' });
+      expect(page.body).toContain('CE rebuilt');
+      expect(pageOf(page.body).preloads).toEqual(['/assets/shell-2.js']);
+    } finally {
+      writeFileSync(path.join(distDir, 'index.html'), PAGE);
+      writeFileSync(path.join(distDir, 'route-preloads.json'), PRELOADS);
+    }
+  });
+
+  it('carries who is signed in and the app info, in JSON that cannot end its script element', async () => {
+    const anonymous = await testApp.app.inject({ url: '/login' });
+    const signedOut = pageOf(anonymous.body);
+    const appInfo = (await testApp.app.inject({ url: '/api/app-info' })).json();
+    expect(signedOut).toMatchObject({ boot: { user: null, appInfo }, bootInHead: true });
+    // The page sets the anti-forgery cookie, so the sign-in form needs no call before it posts.
+    expect(String(anonymous.headers['set-cookie'])).toMatch(/ce_csrf=/);
+
+    const admin = await signedInClient(testApp.app, 'superuser@demo.local');
+    const name = '</script><script>alert(1)</script><!--';
+    const invited = await admin.request({
+      method: 'POST',
+      url: '/api/users',
+      payload: { email: 'page.boot@example.com', role: 'TAM', name },
+    });
+    const newcomer = new TestClient(testApp.app);
+    const challenge = (await newcomer.signIn('page.boot@example.com', invited.json().temporaryPassword)).json();
+    await newcomer.request({
+      method: 'POST',
+      url: '/api/session/new-password',
+      payload: { session: challenge.session, newPassword: 'Fresh-start-42' },
+    });
+    const page = await newcomer.request({ method: 'GET', url: '/home/dashboard' });
+    expect(page.body).not.toContain('<script>alert(1)');
+    expect(page.body.match(/<\/script>/g)).toHaveLength(1);
+    const session = (await newcomer.request({ method: 'GET', url: '/api/session' })).json();
+    expect(pageOf(page.body).boot).toEqual({ user: session.user, appInfo });
+    expect(session.user.name).toBe(name);
+
+    // A session that ended is no one.
+    await newcomer.request({ method: 'DELETE', url: '/api/session' });
+    expect(pageOf((await newcomer.request({ method: 'GET', url: '/home/dashboard' })).body).boot.user).toBeNull();
   });
 
   it('caches hashed assets for a year', async () => {
@@ -136,8 +219,11 @@ describe('the built web app', () => {
     expect(plain.body).toBe('console.log(1)');
     const page = await testApp.app.inject({ url: '/home/dashboard', headers: { 'accept-encoding': 'br' } });
     expect(page.headers['content-encoding']).toBe('br');
-    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['cache-control']).toBe('no-store');
     expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<div id="root">');
+    const zipped = await testApp.app.inject({ url: '/home/dashboard', headers: { 'accept-encoding': 'gzip' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.rawPayload).toString()).toContain('<div id="root">');
   });
 
   it('does not answer API paths with the app', async () => {

@@ -4,6 +4,7 @@ export * from './menu.js';
 export * from './constants.js';
 export * from './usage.js';
 export * from './auth.js';
+export * from './boot.js';
 export * from './api-tokens.js';
 export * from './errors.js';
 export * from './operations.js';

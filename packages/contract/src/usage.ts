@@ -38,14 +38,4 @@ export const dashboardMetricsSchema = z.object({
 
 export type DashboardMetrics = z.infer<typeof dashboardMetricsSchema>;
 
-export const EMPTY_DASHBOARD_METRICS: DashboardMetrics = {
-  healthCheck: 0,
-  caEaConfig: 0,
-  epaConfig: 0,
-  alertsReport: 0,
-  provisionedDashboards: 0,
-  provisionedTests: 0,
-  tamActivity: 0,
-  psClosure: 0,
-  hours: { tam: 0, ps: 0 },
-};
+export { EMPTY_DASHBOARD_METRICS } from './usage-words.js';

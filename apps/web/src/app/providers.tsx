@@ -33,16 +33,20 @@ export function Providers({ queryClient, children, navigate }: ProvidersProps) {
   );
   // Whoever the session says is signed in owns the browser's kept items; when nobody is, they go. When the
   // session ends or another user signs in, what was told of the previous session's work goes with it.
+  // The page may have brought the session already (seedFromPage): that one counts too.
   useEffect(() => {
     let signedIn: string | null = null;
-    return queryClient.getQueryCache().subscribe((event) => {
-      if (event.query.queryKey[0] !== sessionQueryKey[0] || event.query.state.status !== 'success') return;
-      const user = event.query.state.data as SessionUser | null | undefined;
+    const seen = (user: SessionUser | null | undefined) => {
       if (user === undefined) return;
       setStorageOwner(user?.id ?? null);
       customers.changed();
       if ((user?.id ?? null) !== signedIn) toast.endSession();
       signedIn = user?.id ?? null;
+    };
+    seen(queryClient.getQueryData<SessionUser | null>(sessionQueryKey));
+    return queryClient.getQueryCache().subscribe((event) => {
+      if (event.query.queryKey[0] !== sessionQueryKey[0] || event.query.state.status !== 'success') return;
+      seen(event.query.state.data as SessionUser | null | undefined);
     });
   }, [queryClient]);
   return (

@@ -1,11 +1,39 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AppInfo, LoginInput, SessionResponse, SessionUser, SignInResponse, SignOutResponse } from '@ce/contract';
-import { LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type {
+  AppInfo,
+  BootData,
+  LoginInput,
+  SessionResponse,
+  SessionUser,
+  SignInResponse,
+  SignOutResponse,
+} from '@ce/contract';
+import { BOOT_DATA_ELEMENT_ID, LOGOUT_TOAST_MESSAGE, LOGOUT_TOAST_MS } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
-import { ApiRequestError, apiRequest } from './api-client';
+import { ApiRequestError, apiRequest, safeJson } from './api-client';
 import { SHOWN_IN_PLACE } from './error-toasts';
+import { setStorageOwner } from './user-storage';
 
 export const sessionQueryKey = ['session'] as const;
+const appInfoQueryKey = ['app-info'] as const;
+
+/**
+ * Starts the app's cache from what the server wrote into the page (BootData): the signed-in user and the app's
+ * info, so the first screen does not wait on asking for them. A page without it (the dev server) asks as before.
+ */
+export function seedFromPage(queryClient: QueryClient): void {
+  const text = document.getElementById(BOOT_DATA_ELEMENT_ID)?.textContent;
+  if (!text) return;
+  const boot = safeJson(text);
+  if (typeof boot !== 'object' || boot === null || !('appInfo' in boot)) return;
+  const { user, appInfo } = boot as BootData;
+  if (user !== undefined) {
+    // Before the first render: what the user kept in this browser is theirs to read from the start.
+    setStorageOwner(user?.id ?? null);
+    queryClient.setQueryData(sessionQueryKey, user);
+  }
+  queryClient.setQueryData(appInfoQueryKey, appInfo);
+}
 
 /** The signed-in user, or null. A 401 is an answer here, not an error. */
 export function useSession() {
@@ -27,7 +55,7 @@ export function useSession() {
 
 export function useAppInfo() {
   return useQuery({
-    queryKey: ['app-info'],
+    queryKey: appInfoQueryKey,
     queryFn: () => apiRequest<AppInfo>('/api/app-info'),
     staleTime: Infinity,
   });

@@ -1,5 +1,6 @@
 /** The auth module: sessions, who may call what, and the browser's side of starting a session. */
 import type { FastifyRequest } from 'fastify';
+import { SESSION_COOKIE, type AppInfo, type BootData } from '@ce/contract';
 import { registerAccessControl } from '../../core/access.js';
 import type { CookieSecurity } from '../../core/cookies.js';
 import type { AppModule } from '../../core/modules.js';
@@ -14,6 +15,8 @@ export { accountMayHoldSession, AuthService, hashSecret, type ClientInfo } from 
 declare module '../../core/modules.js' {
   interface ModuleServices {
     auth: AuthService;
+    /** What the app's page carries for the app to start with (core/web-app.ts). */
+    pageBoot: (request: FastifyRequest) => Promise<BootData>;
   }
 }
 
@@ -30,20 +33,34 @@ export const authModule: AppModule = {
     registerAccessControl(app, auth, cookies, {
       authenticate: (secret, ipAddress) => services.get('apiTokens').authenticate(secret, ipAddress),
     });
+    const appInfo: AppInfo = {
+      supportEmail: config.supportEmail,
+      demoMode: config.demoMode,
+      passwordPolicy: config.passwordPolicy,
+      sso: { enabled: config.oidc !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
+      passwordResetEnabled: config.passwordResetEnabled && mailer.available,
+    };
     routes.add((server) =>
       server.register(authRoutes, {
         auth,
-        appInfo: {
-          supportEmail: config.supportEmail,
-          demoMode: config.demoMode,
-          passwordPolicy: config.passwordPolicy,
-          sso: { enabled: config.oidc !== null, label: config.oidc?.label ?? 'Sign in with SSO' },
-          passwordResetEnabled: config.passwordResetEnabled && mailer.available,
-        },
+        appInfo,
         providerLogoutUrl: async (idToken) => services.get('sso')?.logoutUrl(idToken),
       }),
     );
     jobs.add(...sessionJobs(auth, logger));
-    return { auth };
+    // The page holds what GET /api/session and GET /api/app-info would answer.
+    // Without the user when the session cannot be read (the database is away): the page still opens, and the app
+    // asks GET /api/session, which says what went wrong.
+    const pageBoot = async (request: FastifyRequest): Promise<BootData> => {
+      const sessionId = request.jar.get(SESSION_COOKIE);
+      if (!sessionId) return { user: null, appInfo };
+      try {
+        return { user: (await auth.resolve(sessionId))?.user ?? null, appInfo };
+      } catch (error) {
+        request.log.warn({ err: error }, 'the page goes without its user: the session could not be read');
+        return { appInfo };
+      }
+    };
+    return { auth, pageBoot };
   },
 };

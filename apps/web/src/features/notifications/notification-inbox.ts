@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { NOTIFICATION_OVERLAP_MS, type NotificationsResponse, type WorkNotification } from '@ce/contract';
 
 /**
@@ -48,17 +47,28 @@ export const unseenOn = (inbox: Inbox, path: string) => inbox.unseen.filter((ite
 
 const onPage = (currentPath: string, path: string) => currentPath === path || currentPath.startsWith(`${path}/`);
 
-const inboxSchema = z.object({
-  since: z.string().nullable(),
-  told: z.record(z.string(), z.string()),
-  unseen: z.array(z.object({ key: z.string(), path: z.string() })),
-});
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isString = (value: unknown): value is string => typeof value === 'string';
+
+/** The inbox's shape, checked by hand: the app's shell does not load the schema library for it. */
+function isInbox(value: unknown): value is Inbox {
+  if (!isRecord(value) || !(value.since === null || isString(value.since))) return false;
+  const { told, unseen } = value;
+  return (
+    isRecord(told) &&
+    Object.values(told).every(isString) &&
+    Array.isArray(unseen) &&
+    unseen.every((item) => isRecord(item) && isString(item.key) && isString(item.path))
+  );
+}
 
 /** Reads an inbox kept as JSON; anything else (an older shape, a hand edit) is an empty one. */
 export function parseInbox(raw: string | null): Inbox {
   if (!raw) return EMPTY_INBOX;
   try {
-    return inboxSchema.safeParse(JSON.parse(raw)).data ?? EMPTY_INBOX;
+    const value: unknown = JSON.parse(raw);
+    return isInbox(value) ? value : EMPTY_INBOX;
   } catch {
     return EMPTY_INBOX;
   }

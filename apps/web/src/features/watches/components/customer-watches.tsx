@@ -56,11 +56,14 @@ export function CustomerWatches({
       {userCan(user, 'healthCheck') && (
         <WaiversSection organizationId={organizationId} watchId={withHealth?.id ?? null} />
       )}
-      <NewWatchDialog
-        organization={{ id: organizationId, name: organizationName }}
-        isOpen={creating}
-        onClose={() => setCreating(false)}
-      />
+      {/* Mounted when asked for: its form (and the browser's time zone it reads) costs the page's first screen. */}
+      {creating && (
+        <NewWatchDialog
+          organization={{ id: organizationId, name: organizationName }}
+          isOpen
+          onClose={() => setCreating(false)}
+        />
+      )}
     </section>
   );
 }
