@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { groupButton, menu, sandboxOrgAdmin, signIn, signInAsNewUser, signInThroughForm } from './helpers';
+import {
+  chooseCustomer,
+  groupButton,
+  menu,
+  sandboxOrgAdmin,
+  sandboxToken,
+  signIn,
+  signInAsNewUser,
+  signInThroughForm,
+} from './helpers';
 
 const visibleLinks = (page: Page) =>
   menu(page)
@@ -106,15 +115,19 @@ test('below 768px the menu starts collapsed', async ({ page }) => {
   await expect(menu(page)).toHaveClass(/\bw-16\b/);
 });
 
-test("at a phone's width the navbar stays on one line: the name truncated, the welcome word dropped", async ({
+test("at a phone's width the navbar stays on one line: the name truncated, the welcome word dropped, the customer in sight", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, 'superuser@demo.local');
+  const admin = await sandboxToken(page, 'org-admin');
+  await chooseCustomer(page, admin);
   const header = page.locator('header').first();
+  // The logo names the product; the chosen customer takes its room.
+  await expect(page.getByTestId('product-name')).not.toBeInViewport();
   const parts = [
     page.getByRole('button', { name: /menu$/ }),
-    page.getByTestId('product-name'),
+    page.getByTestId('customer-switcher-name'),
     page.getByTestId('welcome'),
     page.getByTestId('role-badge'),
     page.getByRole('button', { name: 'Logout' }),
@@ -132,12 +145,20 @@ test("at a phone's width the navbar stays on one line: the name truncated, the w
     expect(Math.abs(box.y + box.height / 2 - (headerBox.y + headerBox.height / 2))).toBeLessThanOrEqual(2);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
   }
+  // Shortened when it must be, but it begins as the customer's name does.
+  const shown = await page.getByTestId('customer-switcher-name').evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return { width: box.width, full: element.textContent };
+  });
+  expect(shown.full).toBe(admin.organizationName);
+  expect(shown.width).toBeGreaterThanOrEqual(48);
   await expect(page.getByText('Welcome,', { exact: false })).toBeHidden();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   // At a desktop's width, the welcome word is back.
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(page.getByTestId('welcome')).toBeVisible();
   await expect(page.getByText('Welcome,', { exact: false })).toBeVisible();
+  await expect(page.getByTestId('product-name')).toBeInViewport();
 });
 
 test('menu links go to their routes', async ({ page }) => {

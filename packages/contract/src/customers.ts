@@ -1,22 +1,13 @@
 import { z } from 'zod';
+import { TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
 
-/** The tools whose work a customer's page lists, in the order its filter offers them. */
-export const TIMELINE_TOOLS = ['reports', 'bulk', 'alerts-migration', 'backups', 'restores', 'dashboards'] as const;
-export type TimelineTool = (typeof TIMELINE_TOOLS)[number];
-
-export const TIMELINE_TOOL_LABELS: Record<TimelineTool, string> = {
-  reports: 'Reports',
-  bulk: 'Bulk runs',
-  'alerts-migration': 'Alerts migrations',
-  backups: 'Backups',
-  restores: 'Restores',
-  dashboards: 'Dashboard pushes',
-};
-
-/** How far back a customer's page looks, in days (its filter's choices). */
-export const TIMELINE_DAYS = [7, 30, 90, 365] as const;
-/** The most entries one answer holds (newest first). */
-export const TIMELINE_LIMIT = 200;
+export {
+  TIMELINE_DAYS,
+  TIMELINE_LIMIT,
+  TIMELINE_TOOL_LABELS,
+  TIMELINE_TOOLS,
+  type TimelineTool,
+} from './customer-words.js';
 
 /** Printable text only: a control character (NUL above all) is no organization id or email. */
 export const printable = (value: string) => ![...value].some((character) => character < ' ' || character === '\u007f');

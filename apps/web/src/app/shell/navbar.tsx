@@ -1,3 +1,4 @@
+import { LogOut } from 'lucide-react';
 import { ROLE_BADGES, type SessionUser } from '@ce/contract';
 import { Logo } from '../../components/ui/logo';
 import { CustomerSwitcher } from '../../features/customers/components/customer-switcher';
@@ -37,7 +38,11 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
       <span className="shrink-0">
         <Logo />
       </span>
-      <span className="min-w-0 truncate whitespace-nowrap font-semibold text-brand-800" data-testid="product-name">
+      {/* Below 640 px the logo alone names the product: the chosen customer needs the room. */}
+      <span
+        className="min-w-0 truncate whitespace-nowrap font-semibold text-brand-800 max-sm:sr-only"
+        data-testid="product-name"
+      >
         CE Toolkit
       </span>
       <div className="ml-auto flex min-w-0 items-center gap-2 md:gap-3">
@@ -59,9 +64,11 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
           type="button"
           onClick={onLogout}
           disabled={isLoggingOut}
-          className="shrink-0 whitespace-nowrap rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50"
+          className="flex shrink-0 items-center gap-1.5 whitespace-nowrap rounded-md border border-slate-300 px-2 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50 sm:px-3"
         >
-          {isLoggingOut ? 'Logging out…' : 'Logout'}
+          {/* Below 640 px the door alone, its words kept for assistive technology. */}
+          <LogOut aria-hidden="true" className="h-4 w-4 sm:hidden" />
+          <span className="max-sm:sr-only">{isLoggingOut ? 'Logging out…' : 'Logout'}</span>
         </button>
       </div>
     </header>

@@ -66,14 +66,21 @@ export function CustomerSwitcher() {
         type="button"
         onClick={() => setOpen(true)}
         data-testid="customer-switcher"
-        className="flex min-w-0 shrink items-center gap-1.5 rounded-md border border-slate-300 px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100"
+        className={`flex shrink items-center gap-1.5 rounded-md border border-slate-300 px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 ${current ? 'min-w-22' : 'min-w-0'}`}
       >
         <Building2 aria-hidden="true" className="h-4 w-4 shrink-0" />
         <span className="sr-only">Customer: </span>
-        <span className="max-w-40 truncate max-md:sr-only">
-          {current ? current.organizationName : 'Choose a customer'}
-        </span>
-        {!current && <span className="sr-only md:hidden">none chosen</span>}
+        {/* On a phone the chosen customer stays in sight (shortened); the invitation to choose is the icon. */}
+        {current ? (
+          <span className="min-w-12 max-w-24 truncate md:max-w-40" data-testid="customer-switcher-name">
+            {current.organizationName}
+          </span>
+        ) : (
+          <>
+            <span className="max-w-40 truncate max-md:sr-only">Choose a customer</span>
+            <span className="sr-only md:hidden">none chosen</span>
+          </>
+        )}
       </button>
       <Dialog title="Customer" isOpen={open} onClose={close} width="max-w-lg">
         <div className="space-y-4">

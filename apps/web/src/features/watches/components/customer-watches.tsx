@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useWatches } from '../api/watches';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
-import { NewWatchDialog } from './new-watch-dialog';
 import { WaiversSection } from './waivers-section';
 import { WatchCard } from './watch-card';
+
+// Its form (and the schema library) load when asked for: the page's first screen goes without them.
+const NewWatchDialog = lazy(() => import('./new-watch-dialog').then((module) => ({ default: module.NewWatchDialog })));
 
 /**
  * A customer's Account Watch, on its page: the watches over it (everyone's for a Super User), a new one with the
@@ -56,13 +58,14 @@ export function CustomerWatches({
       {userCan(user, 'healthCheck') && (
         <WaiversSection organizationId={organizationId} watchId={withHealth?.id ?? null} />
       )}
-      {/* Mounted when asked for: its form (and the browser's time zone it reads) costs the page's first screen. */}
       {creating && (
-        <NewWatchDialog
-          organization={{ id: organizationId, name: organizationName }}
-          isOpen
-          onClose={() => setCreating(false)}
-        />
+        <Suspense fallback={null}>
+          <NewWatchDialog
+            organization={{ id: organizationId, name: organizationName }}
+            isOpen
+            onClose={() => setCreating(false)}
+          />
+        </Suspense>
       )}
     </section>
   );

@@ -1,98 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { z } from 'zod';
-import { WAIVER_MAX_DAYS, WAIVER_MESSAGES, type WatchFindings } from '@ce/contract';
+import { lazy, Suspense, useState } from 'react';
+import type { WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
-import { TextInput } from '../../../components/ui/field';
-import { toast } from '../../../components/ui/toast-store';
-import { useCreateWaiver, useDeleteWaiver, useWaivers, useWatchFindings } from '../api/watches';
+import { useDeleteWaiver, useWaivers, useWatchFindings } from '../api/watches';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 
 type Finding = WatchFindings['findings'][number];
 
+// Its form (and the schema library) load when a finding is waived: the page's first screen goes without them.
+const WaiveDialog = lazy(() => import('./waive-dialog').then((module) => ({ default: module.WaiveDialog })));
+
 /** A check's id in words: "inactive-users" is "Inactive users". */
 const checkWords = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1).replaceAll('-', ' ')}`;
-
-const waiverForm = z.object({
-  reason: z.string().trim().min(1, WAIVER_MESSAGES.reasonRequired).max(500),
-  days: z.coerce
-    .number<string>()
-    .int()
-    .min(1, 'At least one day')
-    .max(WAIVER_MAX_DAYS, `At most ${WAIVER_MAX_DAYS} days`),
-});
-type WaiverForm = z.input<typeof waiverForm>;
-
-/** Asks why a finding is waived and for how long. */
-function WaiveDialog({
-  organizationId,
-  finding,
-  onClose,
-}: {
-  organizationId: string;
-  finding: Finding | null;
-  onClose: () => void;
-}) {
-  const create = useCreateWaiver();
-  const form = useForm<WaiverForm, unknown, z.output<typeof waiverForm>>({
-    resolver: zodResolver(waiverForm),
-    defaultValues: { reason: '', days: '30' },
-  });
-  const submit = form.handleSubmit(async ({ reason, days }) => {
-    if (!finding) return;
-    const waived = await create
-      .mutateAsync({
-        organizationId,
-        checkId: finding.checkId,
-        itemKey: finding.itemKey,
-        itemName: finding.name,
-        reason,
-        days,
-      })
-      .catch(() => null);
-    if (!waived) return;
-    toast.success(`${finding.name} waived until ${new Date(waived.expiresAt).toLocaleDateString()}`);
-    form.reset();
-    onClose();
-  });
-  return (
-    <Dialog
-      title="Waive this finding?"
-      isOpen={finding !== null}
-      onClose={onClose}
-      width="max-w-lg"
-      footer={
-        <>
-          <Button variant="secondary" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button onClick={() => void submit()} busy={create.isPending} busyLabel="Waiving">
-            Waive
-          </Button>
-        </>
-      }
-    >
-      <form className="space-y-3" onSubmit={(event) => void submit(event)} noValidate>
-        <p className="break-words font-medium">
-          {finding?.check}: {finding?.name}
-        </p>
-        <p className="text-sm text-slate-600">
-          A waived finding is listed apart and counts in neither the score’s change nor the watch’s message. It returns
-          when the waiver ends.
-        </p>
-        <TextInput label="Why" {...form.register('reason')} error={form.formState.errors.reason?.message} />
-        <TextInput
-          label="For (days)"
-          inputMode="numeric"
-          {...form.register('days')}
-          error={form.formState.errors.days?.message}
-        />
-      </form>
-    </Dialog>
-  );
-}
 
 /** A customer's open findings (from a watch's latest health check), each waivable, and the waivers in force. */
 export function WaiversSection({ organizationId, watchId }: { organizationId: string; watchId: string | null }) {
@@ -176,7 +94,11 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
           ))}
         </ul>
       )}
-      <WaiveDialog organizationId={organizationId} finding={waiving} onClose={() => setWaiving(null)} />
+      {waiving && (
+        <Suspense fallback={null}>
+          <WaiveDialog organizationId={organizationId} finding={waiving} onClose={() => setWaiving(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }

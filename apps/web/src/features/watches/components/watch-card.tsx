@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
 import { PATHS, type Watch, type WatchRun } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
@@ -7,7 +7,11 @@ import { toast } from '../../../components/ui/toast-store';
 import { useDeleteWatch, usePauseWatch, useRevokeWatchToken, useRunWatchNow, useWatchRuns } from '../api/watches';
 import { ConfirmDialog, type Confirmation } from './confirm-dialog';
 import { ScoreTrend } from './score-trend';
-import { StoreTokenDialog } from './store-token-dialog';
+
+// Its form (and the schema library) load when asked for: the page's first screen goes without them.
+const StoreTokenDialog = lazy(() =>
+  import('./store-token-dialog').then((module) => ({ default: module.StoreTokenDialog })),
+);
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RUNS_WORDS = { health: 'Health check', backup: 'Backup', both: 'Health check and backup' } as const;
@@ -203,7 +207,11 @@ export function WatchCard({ watch }: { watch: Watch }) {
           ))}
         </ul>
       </section>
-      <StoreTokenDialog watch={watch} isOpen={storing} onClose={() => setStoring(false)} />
+      {storing && (
+        <Suspense fallback={null}>
+          <StoreTokenDialog watch={watch} isOpen onClose={() => setStoring(false)} />
+        </Suspense>
+      )}
       <ConfirmDialog
         confirmation={confirmation}
         busy={confirming}
