@@ -1,6 +1,6 @@
 /**
- * The script the sign-in page loads before it paints (the entry chunk and the chunks it imports statically)
- * carries no schema library: zod comes with the first check, in a chunk of its own. A value the entry needs
+ * The scripts the first screens load (the entry chunk and the chunks it imports statically, then what the server
+ * names for the page: the sign-in page, the shell, the dashboard, a customer's page) carry no schema library: zod comes with the first check, in a chunk of its own. A value the entry needs
  * from the contract (a message, a constant) lives in one of the contract's modules without zod; taking it
  * from a module that builds schemas brings zod along (about 30 KB gzipped, over the 150 KB of bench:lighthouse).
  */
@@ -10,17 +10,25 @@ import { build, type Rolldown } from 'vite';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-describe('the sign-in page first script', () => {
-  it('holds no module of zod', async () => {
+describe('the first screens’ scripts', () => {
+  it('hold no module of zod', async () => {
     const output = await build({
       configFile: path.join(root, 'apps/web/vite.config.ts'),
       root: path.join(root, 'apps/web'),
       logLevel: 'silent',
       build: { write: false, minify: false, reportCompressedSize: false },
     });
-    const chunks = (Array.isArray(output) ? output : [output]).flatMap((result) =>
-      'output' in result ? result.output.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk') : [],
+    const files = (Array.isArray(output) ? output : [output]).flatMap((result) =>
+      'output' in result ? result.output : [],
     );
+    const chunks = files.filter((file): file is Rolldown.OutputChunk => file.type === 'chunk');
+    const preloads = files.find((file) => file.fileName === 'route-preloads.json');
+    expect(preloads?.type).toBe('asset');
+    const { routes } = JSON.parse(preloads?.type === 'asset' ? String(preloads.source) : '{}') as {
+      routes: { path: string; files: string[] }[];
+    };
+    const firstScreens = ['/login', '/home', '/home/dashboard', '/home/customers'];
+    expect(routes.map((route) => route.path)).toEqual(expect.arrayContaining(firstScreens));
     const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
     const entry = chunks.find((chunk) => chunk.isEntry);
     expect(entry).toBeDefined();
@@ -31,6 +39,8 @@ describe('the sign-in page first script', () => {
       for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
     };
     visit(entry?.fileName ?? '');
+    for (const route of routes.filter((candidate) => firstScreens.includes(candidate.path)))
+      for (const file of route.files) visit(file.slice(1));
     const zodModules = [...loaded].flatMap((fileName) =>
       (byName.get(fileName)?.moduleIds ?? [])
         .filter((id) => id.includes('/node_modules/zod/'))

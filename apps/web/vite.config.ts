@@ -8,6 +8,8 @@ import { defineConfig, type Plugin } from 'vite';
  * contract's PATHS (spelled out: this file is read by Node as it is, without the workspace's TypeScript).
  */
 const ROUTE_MODULES: Record<string, string[]> = {
+  '/': ['src/app/routes/login-page.tsx'],
+  '/login': ['src/app/routes/login-page.tsx'],
   '/home': ['src/app/shell/app-shell.tsx'],
   '/home/dashboard': ['src/app/routes/dashboard-page.tsx'],
   '/home/settings': ['src/app/routes/settings-page.tsx'],

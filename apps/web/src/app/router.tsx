@@ -3,10 +3,11 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { PATHS } from '@ce/contract';
 import { Spinner } from '../components/ui/spinner';
 import { loadDashboard, loadShell } from './preload';
-import { LoginPage } from './routes/login-page';
 
-// Only the sign-in page is in the first script: the shell and every page load on first visit (the
-// shell and the dashboard while the user types their password, see LoginPage).
+// Every page loads on first visit, the sign-in page too (the server names the page's scripts in the page it serves,
+// see ROUTE_MODULES in vite.config.ts, so they download beside the first script); the shell and the dashboard load
+// while the user types their password (see LoginPage).
+const LoginPage = lazy(() => import('./routes/login-page').then((module) => ({ default: module.LoginPage })));
 const AppShell = lazy(() => loadShell().then((module) => ({ default: module.AppShell })));
 const DashboardPage = lazy(() => loadDashboard().then((module) => ({ default: module.DashboardPage })));
 const reportPages = () => import('./routes/report-pages');
@@ -42,6 +43,12 @@ const CustomersPage = lazy(() => customerPages().then((module) => ({ default: mo
 const CustomerPage = lazy(() => customerPages().then((module) => ({ default: module.CustomerPage })));
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
+const Loading = ({ label }: { label: string }) => (
+  <div className="flex h-screen items-center justify-center text-brand-700">
+    <Spinner label={label} className="h-8 w-8" />
+  </div>
+);
+
 const relative = (path: string) => path.slice(`${PATHS.home}/`.length);
 
 /** Every tool page of the route table. */
@@ -71,17 +78,18 @@ const toolRoutes: RouteObject[] = [
 /** The route table of spec section 2: empty and unknown paths go to /login; /home is guarded. */
 export const routes: RouteObject[] = [
   { path: '/', element: <Navigate to={PATHS.login} replace /> },
-  { path: PATHS.login, element: <LoginPage /> },
+  {
+    path: PATHS.login,
+    element: (
+      <Suspense fallback={<Loading label="Loading the sign-in page" />}>
+        <LoginPage />
+      </Suspense>
+    ),
+  },
   {
     path: PATHS.home,
     element: (
-      <Suspense
-        fallback={
-          <div className="flex h-screen items-center justify-center text-brand-700">
-            <Spinner label="Loading the app" className="h-8 w-8" />
-          </div>
-        }
-      >
+      <Suspense fallback={<Loading label="Loading the app" />}>
         <AppShell />
       </Suspense>
     ),
