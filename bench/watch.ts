@@ -64,7 +64,7 @@ try {
   const sandbox = async <T>(url: string, init?: RequestInit) =>
     (await (await cluster.sandboxCall(url, init)).json()) as T;
   // Enough workers for every run at once (they mostly wait for their organization's budget), and connections for them.
-  const env = { JOB_CONCURRENCY: '25', DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '20' };
+  const env = { JOB_CONCURRENCY: '25', DATABASE_POOL_SIZE: '20' };
   const instances = await cluster.start([
     { name: 'instance-1', worker: true, env },
     { name: 'instance-2', worker: true, env },
