@@ -2,7 +2,9 @@ import { expect, test, type Page } from '@playwright/test';
 import { csrf, expectNoAxeViolations, sandboxOrgAdmin, setScenario, signIn } from './helpers';
 
 const LIMIT = 3;
-const WINDOW_MS = 8_000;
+// Long enough that the wait is still on when the page has been checked with axe (seconds, on a busy CI machine), short
+// enough that the last check's wait for the next window keeps the test well within its time.
+const WINDOW_MS = 20_000;
 
 /** The calls the sandbox accepted for one organization. */
 async function counted(page: Page, organizationId: string) {
@@ -32,7 +34,7 @@ test("waiting for the customer's API budget is said in words with Cancel, and Ca
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   const line = page.getByRole('status').filter({ hasText: `Waiting for ${admin.organizationName}'s API budget` });
   await expect(line).toBeVisible({ timeout: 2_000 });
-  await expect(line).toHaveText(/about \d s/);
+  await expect(line).toHaveText(/about \d+ s/);
   await expectNoAxeViolations(page);
 
   const before = await counted(page, admin.organizationId);
