@@ -1,7 +1,14 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3107);
+
+/**
+ * The browser: CHROMIUM_PATH, else Debian's headless shell (package chromium-headless-shell: the same Blink and V8
+ * without the desktop browser around them; measured, a third less CPU for the same specs), else Debian's Chromium.
+ */
+const HEADLESS_SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const executablePath = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 /**
  * The order the spec files are queued in. Every test has its own sandbox organizations (and, where it counts
@@ -68,7 +75,7 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath,
       args: [
         '--headless',
         '--no-sandbox',

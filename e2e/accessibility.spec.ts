@@ -24,7 +24,7 @@ const PHONE = { width: 390, height: 844 };
 
 /** Axe's verdict on the page around any report frame (a sandboxed frame with scripts off, where axe cannot run). */
 async function violationsOf(page: Page) {
-  const { violations, passes } = await axe(page).exclude('iframe[sandbox]').analyze();
+  const { violations, passes } = await axe(page, { exclude: 'iframe[sandbox]' });
   // The page was really checked: rules applied to it and held.
   expect(passes.length).toBeGreaterThan(10);
   return violations.map(

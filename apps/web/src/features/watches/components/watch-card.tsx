@@ -191,7 +191,10 @@ export function WatchCard({ watch }: { watch: Watch }) {
                 {run.waivedFindings ? <span>{run.waivedFindings} waived</span> : null}
                 {run.status === 'done' && <span className="text-slate-600">{SAID[run.delivery.status]}</span>}
                 {run.reportId && (
-                  <Link className="text-brand-800 underline" to={`${PATHS.reports}?report=${run.reportId}`}>
+                  <Link
+                    className="inline-flex min-h-6 items-center text-brand-800 underline"
+                    to={`${PATHS.reports}?report=${run.reportId}`}
+                  >
                     Full report
                   </Link>
                 )}
@@ -199,7 +202,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
               {run.error && <p className="text-red-700">{run.error}</p>}
               {run.message && (
                 <details>
-                  <summary className="cursor-pointer text-brand-800">What it said</summary>
+                  <summary className="min-h-6 cursor-pointer py-0.5 text-brand-800">What it said</summary>
                   <p className="mt-1 whitespace-pre-wrap break-words">{plainText(run.message)}</p>
                 </details>
               )}
