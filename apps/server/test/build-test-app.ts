@@ -11,6 +11,7 @@ import { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE, type ReportRequest } from '@c
 import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import type { DatabaseTarget } from '../src/core/database.js';
+import { giveBack, takeEngine } from './support/pglite-engines.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -92,9 +93,10 @@ export async function createTestApp(
   // A second instance on the same database (PostgreSQL only) shares it and leaves dropping it to the first.
   const shared = options.sameDatabaseAs?.target.kind === 'postgres' ? options.sameDatabaseAs.target : null;
   const scratch = kind === 'postgres' && !shared ? await createScratchDatabase() : null;
+  const engine = kind === 'pglite' ? await takeEngine(pgliteSnapshot) : null;
   const database: DatabaseTarget =
     shared ??
-    (scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null, snapshot: pgliteSnapshot() });
+    (scratch ? { kind: 'postgres', url: scratch.url } : { kind: 'pglite', dataDir: null, engine: engine ?? undefined });
   const config = loadConfig({
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -105,13 +107,17 @@ export async function createTestApp(
     PUBLIC_RATE_LIMIT_PER_MINUTE: '100000',
     ...env,
   });
-  const built = await buildApp(config, { database, logDestination, clock: options.clock });
+  const built = await buildApp(config, { database, logDestination, clock: options.clock }).catch(async (error) => {
+    if (engine) await giveBack(engine);
+    throw error;
+  });
   return {
     ...built,
     logs,
     target: database,
     async close() {
       await built.app.close();
+      if (engine) await giveBack(engine);
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(`${dataDir}.keys`, { recursive: true, force: true });
