@@ -178,7 +178,8 @@ describe.runIf(onPostgres)('Account Watch on two instances and two workers', () 
         { timeout: 30_000, interval: 200 },
       );
       await cluster.start([{ name: 'worker-4', worker: true }]);
-      // Jobs the paused worker had taken from the queue but not yet claimed wait out the lost-job grace (2 minutes).
+      // Jobs the paused worker had taken from the queue but not yet claimed wait out the lost-job grace (two leases,
+      // 12 s here) and the next sweep (every minute).
       const ended = await vi.waitFor(
         async () => {
           const rows = await cluster.query<{ status: string; error: string | null }>(

@@ -230,18 +230,19 @@ export class Leases<T extends LeasedTable> {
 
   /**
    * The jobs that lost their worker (a lapsed lease on the database's clock, taken back in one statement so
-   * two instances never both send one) or their queue job (queued for more than two minutes before `now`,
-   * its queue job gone or finished). `all`: every unfinished job is one (the embedded database belongs to
-   * this one process).
+   * two instances never both send one) or their queue job (queued for longer than `lostJobGraceMs(leaseMs)`
+   * before `now`, its queue job gone or finished). `all`: every unfinished job is one (the embedded database
+   * belongs to this one process).
    */
   async orphans(
     now: Date,
     all: boolean,
     jobState: (jobId: string, row: T['$inferSelect']) => Promise<string | null>,
+    leaseMs = LEASE_MS,
   ): Promise<(T['$inferSelect'] & { id: string; jobId: string | null })[]> {
     type Row = T['$inferSelect'] & { id: string; jobId: string | null };
     const candidates = (await this.requeueOrphans(all)) as Row[];
-    const waitingSince = all ? now : new Date(now.getTime() - LOST_JOB_GRACE_MS);
+    const waitingSince = all ? now : new Date(now.getTime() - lostJobGraceMs(leaseMs));
     for (const row of (await this.waiting(waitingSince)) as Row[]) {
       if (candidates.some((candidate) => candidate.id === row.id)) continue;
       const state = !all && row.jobId ? await jobState(row.jobId, row) : null;
@@ -251,8 +252,11 @@ export class Leases<T extends LeasedTable> {
   }
 }
 
-/** A queued job whose queue job is gone is sent again once it has waited this long. */
-const LOST_JOB_GRACE_MS = 2 * 60_000;
+/**
+ * A queued job whose queue job is gone is sent again once it has waited this long: two leases (two minutes with
+ * the default JOB_LEASE_MS), far longer than a live worker takes between taking a queue job and claiming its row.
+ */
+export const lostJobGraceMs = (leaseMs: number): number => 2 * leaseMs;
 /**
  * The queue job's states that leave a queued row without a worker: ended, or taken (`active`) by a worker
  * that never claimed the row. A live worker claims the row the moment it takes the job, so a row still queued

@@ -158,7 +158,12 @@ export class LeasedJobs<T extends LeasedTable> {
    */
   async recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
     const { leases, queue } = this.kind;
-    const candidates = await leases.orphans(now, all, (jobId, row) => queue.jobState(this.kind.queueOf(row), jobId));
+    const candidates = await leases.orphans(
+      now,
+      all,
+      (jobId, row) => queue.jobState(this.kind.queueOf(row), jobId),
+      this.deps.leaseMs,
+    );
     let requeued = 0;
     let failed = 0;
     for (const row of candidates) {
