@@ -85,6 +85,29 @@ describe('the Webex client', () => {
     expect(Buffer.compare(sandbox.webex.messages[0]?.file?.content ?? Buffer.alloc(0), bytes)).toBe(0);
   });
 
+  it('stops a streamed upload short of its end when the sender may no longer send: no message, its reason thrown', async () => {
+    const lost = new Error('lease lost to another worker');
+    let checked = 0;
+    const file = {
+      filename: 'x.xlsx',
+      contentType: 'application/octet-stream',
+      content: async function* () {
+        yield Buffer.from('all of the file');
+      },
+    };
+    await expect(
+      client().send('tam@demo.local', 'paused mid-upload', file, async () => {
+        checked += 1;
+        throw lost;
+      }),
+    ).rejects.toBe(lost);
+    expect(checked).toBe(1);
+    expect(sandbox.webex.messages).toEqual([]);
+    // Still allowed, the same upload goes through.
+    await client().send('tam@demo.local', 'resumed in time', file, async () => undefined);
+    expect(sandbox.webex.messages.map((message) => message.markdown)).toEqual(['resumed in time']);
+  });
+
   it('waits out a 429 for as long as Retry-After says, then delivers', async () => {
     sandbox.webex.throttledUntil = Number.MAX_SAFE_INTEGER;
     sandbox.webex.retryAfterSeconds = 7;

@@ -20,6 +20,7 @@ const quoted = (value: string) => value.replace(/["\r\n\\]/g, (character) => enc
 function streamedForm(
   fields: Record<string, string>,
   file: WebexFile & { content: () => AsyncIterable<Buffer> },
+  beforeLastBytes?: () => Promise<void>,
 ): { body: ReadableStream<Uint8Array>; contentType: string } {
   const boundary = `----ce-toolkit-${randomBytes(12).toString('hex')}`;
   async function* parts(): AsyncGenerator<Buffer> {
@@ -30,6 +31,8 @@ function streamedForm(
         `content-type: ${file.contentType}\r\n\r\n`,
     );
     for await (const chunk of file.content()) yield chunk;
+    // Webex makes the message only once the form ends: a sender that may no longer send stops short of it.
+    await beforeLastBytes?.();
     yield Buffer.from(`\r\n--${boundary}--\r\n`);
   }
   return {
@@ -82,8 +85,28 @@ export class WebexClient {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Sends one message to a person (by email) or a room; answers the id Webex gave it. */
-  async send(to: WebexRecipient, markdown: string, file?: WebexFile): Promise<{ id: string | null }> {
+  /**
+   * Sends one message to a person (by email) or a room; answers the id Webex gave it. A file read as it is sent
+   * may take a while to upload: `beforeLastBytes` runs before the form's last bytes go, and what it throws ends the
+   * upload unfinished (Webex then makes no message) and is what `send` throws.
+   */
+  async send(
+    to: WebexRecipient,
+    markdown: string,
+    file?: WebexFile,
+    beforeLastBytes?: () => Promise<void>,
+  ): Promise<{ id: string | null }> {
+    let stopped: { error: unknown } | undefined;
+    const guard =
+      beforeLastBytes &&
+      (async () => {
+        try {
+          await beforeLastBytes();
+        } catch (error) {
+          stopped = { error };
+          throw error;
+        }
+      });
     for (let attempt = 0; ; attempt++) {
       const fields = {
         ...(typeof to === 'string' ? { toPersonEmail: to } : { roomId: to.roomId }),
@@ -92,7 +115,7 @@ export class WebexClient {
       const headers: Record<string, string> = { authorization: `Bearer ${this.options.botToken}` };
       let body: FormData | ReadableStream<Uint8Array>;
       if (file && typeof file.content === 'function') {
-        const streamed = streamedForm(fields, { ...file, content: file.content });
+        const streamed = streamedForm(fields, { ...file, content: file.content }, guard);
         body = streamed.body;
         headers['content-type'] = streamed.contentType;
       } else {
@@ -113,6 +136,7 @@ export class WebexClient {
           signal: AbortSignal.timeout(body instanceof ReadableStream ? 10 * 60_000 : 60_000),
         } as RequestInit);
       } catch {
+        if (stopped) throw stopped.error;
         throw new WebexError(0, 'Webex could not be reached');
       }
       if (response.status === 429 && attempt < (this.options.maxThrottleRetries ?? 5)) {

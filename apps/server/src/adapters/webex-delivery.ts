@@ -28,8 +28,9 @@ export class WebexDeliveries {
 
   /**
    * Sends `markdown` (and its file) to `to` under `key`, unless it was sent under that key already. A job passes
-   * `beforeSend` (its lease check): run right before the message goes, it stops a worker that lost its job (paused
-   * past its lease while another worker delivered) from sending the message a second time.
+   * `beforeSend` (its lease check): run right before the message goes, and again before a file's last bytes, it
+   * stops a worker that lost its job (paused past its lease while another worker delivered) from sending the
+   * message a second time.
    */
   async sendOnce(
     key: string,
@@ -62,7 +63,8 @@ export class WebexDeliveries {
       }
     }
     await beforeSend?.();
-    const sent = await this.webex.send(to, fitted, file);
+    // A file is uploaded as it is read: the check runs again before its last bytes (a worker paused mid-upload).
+    const sent = await this.webex.send(to, fitted, file, beforeSend);
     await this.confirm(key, sent.id);
     return 'sent';
   }
