@@ -122,8 +122,10 @@ export class RunService<Run, Summary = never> {
       (tx) => tokens.seal(start.token, tx),
       target ? (tx) => tokens.seal(target, tx) : undefined,
     );
+    // The run as it was made (queued): read before a worker may take it, so the answer never depends on its speed.
+    const created = await this.get(user, row.id);
     await this.enqueue(row);
-    return this.get(user, row.id);
+    return created;
   }
 
   private async enqueue(row: ChangeSetRow): Promise<void> {
