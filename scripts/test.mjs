@@ -2,10 +2,13 @@
 // `npm test`: every test, in two lanes.
 // - The main lane, one tier after the other: integration (PGlite, and PostgreSQL when DATABASE_URL is set), the web
 //   build, then the browser tests in Chromium.
-// - Beside the browser tier, which leaves most of the machine idle (its tests wait for pages and jobs), at a lower
-//   CPU priority (nice): the static checks (lint, format, typecheck side by side), then the unit tests. Not beside
-//   integration: it keeps both cores busy, and its child servers must start within their timeouts (measured: two
-//   hardening tests and a compat test timed out with the static checks beside them).
+// - Beside it, at the idle CPU priority (SCHED_IDLE: it runs only on a core nothing else wants, and gives it up the
+//   moment a test wakes): the unit tests from the start (with longer limits: a test may wait for a core), then, once
+//   the browser tier starts, the static checks (lint, format, typecheck side by side). Integration and the browser
+//   tests keep both cores busy for most of their time; the side lane fills their gaps. Measured on this 2-core
+//   machine: the browser tier took 449 s beside the static checks (515 s under nice(1), where each wake-up of a
+//   page or a server waited out a niced slice; 341 s alone). The static checks are not beside integration: with them
+//   (and the crash files all queued first) its files slowed two- and threefold and missed their timeouts.
 // The first failure stops everything; each tier's time (and each command's, in a shared tier) is printed at the end.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -24,8 +27,16 @@ const bin = (name) => path.join(root, 'node_modules/.bin', name);
  * more of them than cores run side by side. TEST_INTEGRATION_WORKERS overrides the count.
  */
 const integrationWorkers = process.env.TEST_INTEGRATION_WORKERS ?? '4';
-/** How much less CPU the side lane gets when both lanes want it (nice(1) steps; 0 on a machine with cores to spare). */
-const sideNice = process.env.TEST_SIDE_NICE ?? '10';
+/**
+ * How the side lane steps aside: SCHED_IDLE through chrt(1) (util-linux, on every Debian), else nice(1) at
+ * TEST_SIDE_NICE steps (also when that is set).
+ */
+const chrt = ['/usr/bin/chrt', '/bin/chrt'].find((file) => existsSync(file));
+const sideNice = process.env.TEST_SIDE_NICE;
+const stepAside = (file, args) =>
+  chrt && sideNice === undefined
+    ? [chrt, ['--idle', '0', file, ...args]]
+    : ['nice', ['-n', sideNice ?? '10', file, ...args]];
 
 if (!existsSync(chromium)) {
   console.error(
@@ -54,7 +65,7 @@ const staticChecks = {
 };
 const unit = {
   name: 'unit',
-  commands: [vitest('unit', ['run', '--project', 'unit*', '--project', 'web'])],
+  commands: [{ ...vitest('unit', ['run', '--project', 'unit*', '--project', 'web']), env: { TEST_SIDE_LANE: '1' } }],
 };
 const integration = {
   name: 'integration',
@@ -72,7 +83,7 @@ async function run(each, options) {
   try {
     const report = path.join(folder, 'unfinished.json');
     const reporters = ['--reporter=default', `--reporter=${path.join(root, 'scripts/unfinished-reporter.mjs')}`];
-    const env = { UNFINISHED_REPORT: report };
+    const env = { ...each.env, UNFINISHED_REPORT: report };
     const first = await runOnce({ ...each, args: [...each.args, ...reporters], env }, options);
     const unfinished = first.ok || stopping ? [] : onlyWorkersDied(report);
     if (unfinished.length === 0) return first;
@@ -105,7 +116,7 @@ function onlyWorkersDied(report) {
 function runOnce({ name, file, args, env = {} }, { alone, nice }) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const [program, programArgs] = nice ? ['nice', ['-n', sideNice, file, ...args]] : [file, args];
+    const [program, programArgs] = nice ? stepAside(file, args) : [file, args];
     const child = spawn(program, programArgs, {
       cwd: root,
       stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'],
@@ -173,6 +184,8 @@ async function stopEverything() {
 }
 
 async function runTier(tier, { lane, nice = false }) {
+  // Once stopping, no tier starts (one would outlive the stop: its processes were not there to be signalled).
+  if (stopping) return;
   const tierStart = Date.now();
   console.log(`\n=== ${tier.name} (${lane} lane) ===`);
   let results = [];
@@ -207,9 +220,9 @@ const mainLane = (async () => {
   await runTier(browser, { lane: 'main' });
 })();
 const sideLane = (async () => {
+  await runTier(unit, { lane: 'side', nice: true });
   await reachedBrowser;
   await runTier(staticChecks, { lane: 'side', nice: true });
-  await runTier(unit, { lane: 'side', nice: true });
 })();
 await Promise.all([mainLane, sideLane]);
 summary();
