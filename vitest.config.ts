@@ -1,5 +1,4 @@
 import { configDefaults, defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Integration tests whose answers depend on the date: they take a fixed clock (TEST_CLOCK, read by
@@ -47,29 +46,8 @@ const integration = {
   globalSetup: GLOBAL_SETUP,
 } as const;
 
-/**
- * Integration files queued first (a fresh clone has no timings of its own for Vitest to order by, and its order puts
- * the date-sensitive projects last): the longest file, which waits on leases for two minutes and more, and the
- * date-sensitive files that run twice, so that none of them starts near the end and runs alone while the other
- * workers sit idle. Only these: the crash files started all at once starve each other past their timeouts
- * (measured), and the timed files need a quiet machine.
- */
-const SLOW_FIRST = ['watch-cluster', 'health-check', 'tam-activity'].map((name) => `/${name}.int.test.ts`);
-
-/** Vitest's order (failed first, then longest by its own timings when it has them), SLOW_FIRST before it. */
-class SlowFirstSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (file: TestSpecification) => {
-      const index = SLOW_FIRST.findIndex((ending) => file.moduleId.endsWith(ending));
-      return index === -1 ? SLOW_FIRST.length : index;
-    };
-    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
-  }
-}
-
 export default defineConfig({
   test: {
-    sequence: { sequencer: SlowFirstSequencer },
     // PGlite and pg-boss per integration file: keep memory and the two cores in check.
     maxWorkers: 2,
     projects: [
