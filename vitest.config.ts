@@ -22,8 +22,8 @@ const TIMED = [
   'apps/server/test/uploads.int.test.ts',
 ];
 /**
- * `npm test` runs the unit and web tests at the idle CPU priority beside integration (TEST_SIDE_LANE=1): a test
- * may wait there for a core while integration holds both, so its limits count waiting too.
+ * `npm test` runs the unit and web tests at the idle CPU priority beside the browser tests (TEST_SIDE_LANE=1): a
+ * test may wait there for a core while the browser tests hold both, so its limits count waiting too.
  */
 const SIDE_LANE = process.env.TEST_SIDE_LANE === '1';
 const quickLimits = { testTimeout: SIDE_LANE ? 120_000 : 15_000, hookTimeout: SIDE_LANE ? 240_000 : 60_000 };

@@ -2,13 +2,12 @@
 // `npm test`: every test, in two lanes.
 // - The main lane, one tier after the other: integration (PGlite, and PostgreSQL when DATABASE_URL is set), the web
 //   build, then the browser tests in Chromium.
-// - Beside it, at the idle CPU priority (SCHED_IDLE: it runs only on a core nothing else wants, and gives it up the
-//   moment a test wakes): the unit tests from the start (with longer limits: a test may wait for a core), then, once
-//   the browser tier starts, the static checks (lint, format, typecheck side by side). Integration and the browser
-//   tests keep both cores busy for most of their time; the side lane fills their gaps. Measured on this 2-core
-//   machine: the browser tier took 449 s beside the static checks (515 s under nice(1), where each wake-up of a
-//   page or a server waited out a niced slice; 341 s alone). The static checks are not beside integration: with them
-//   (and the crash files all queued first) its files slowed two- and threefold and missed their timeouts.
+// - Beside the browser tier, at the idle CPU priority (SCHED_IDLE: it runs only on a core nothing else wants, and
+//   leaves it the moment a test wakes): the static checks (lint, format, typecheck side by side), then the unit
+//   tests (with longer limits: a test may wait for a core). Measured on this 2-core machine: the browser tier took
+//   449 s beside them (515 s under nice(1); 341 s alone). Not beside integration, which keeps both cores busy: with
+//   the static checks beside it its files slowed two- and threefold and missed their timeouts, and with the unit
+//   tests beside it (36 s of them) it took 485 s instead of 449.
 // The first failure stops everything; each tier's time (and each command's, in a shared tier) is printed at the end.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -220,9 +219,9 @@ const mainLane = (async () => {
   await runTier(browser, { lane: 'main' });
 })();
 const sideLane = (async () => {
-  await runTier(unit, { lane: 'side', nice: true });
   await reachedBrowser;
   await runTier(staticChecks, { lane: 'side', nice: true });
+  await runTier(unit, { lane: 'side', nice: true });
 })();
 await Promise.all([mainLane, sideLane]);
 summary();
