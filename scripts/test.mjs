@@ -4,8 +4,9 @@
 //   build, then the browser tests in Chromium.
 // - Beside the browser tier, at the idle CPU priority (SCHED_IDLE: it runs only on a core nothing else wants, and
 //   leaves it the moment a test wakes): the static checks (lint, format, typecheck side by side), then the unit
-//   tests (with longer limits: a test may wait for a core). Measured on this 2-core machine: the browser tier took
-//   449 s beside them (515 s under nice(1); 341 s alone). Not beside integration, which keeps both cores busy: with
+//   tests (with longer limits: a test may wait for a core). Measured on this 2-core machine, the browser tier beside
+//   them: 449 s against 515 s under nice(1) in one A/B run (341 s alone), but 489-542 s in clean-clone CI runs,
+//   within their run-to-run spread of about 40 s. Not beside integration, which keeps both cores busy: with
 //   the static checks beside it its files slowed two- and threefold and missed their timeouts; with the unit tests
 //   beside it, it took 485 s against 475 s without them the same evening: nothing gained.
 // The first failure stops everything; each tier's time (and each command's, in a shared tier) is printed at the end.
