@@ -85,6 +85,8 @@ export default defineConfig({
         '--disable-component-update',
         '--disable-sync',
         '--no-first-run',
+        // Every page of the site in one renderer process, which the tests' warm context keeps (e2e/fixtures.ts).
+        '--process-per-site',
       ],
     },
     trace: 'off',

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
 
 /** A script's call from the page: the token in the header and no cookie at all. */

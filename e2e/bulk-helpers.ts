@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page } from './fixtures.js';
 import { sandboxOrgAdmin } from './helpers';
 
 export { setScenario, type SandboxToken } from './helpers';

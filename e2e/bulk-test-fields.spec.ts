@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { orgAdminToken, groupsOf, toast, card, chooseGroups } from './bulk-helpers';
 import { sandboxToken, signIn } from './helpers';
 

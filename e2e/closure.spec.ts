@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { dialog, doneReport, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 async function requestDocument(page: Page, button: RegExp, details: Record<string, string>) {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { card, escape, fillTemplate, groupsOf, testNamesIn, type Group } from './bulk-helpers';
 import {
   chooseCustomer,

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, sandboxToken, signIn } from './helpers';
 
 type SandboxDashboard = {

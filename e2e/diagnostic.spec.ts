@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { expectNoAxeViolations, sandboxToken, signIn, type SandboxToken } from './helpers';
 
 const tokenOf = async (page: Page, kind: SandboxToken['kind']) => (await sandboxToken(page, kind)).token;

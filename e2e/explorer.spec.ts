@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
 
 async function choose(page: Page, method: string, path: string) {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { expectNoAxeViolations, signIn } from './helpers';
 
 test('feedback is written in a dialog from any page and reaches the team by mail', async ({ page }) => {

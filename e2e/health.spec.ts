@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { dialog, doneReport, expectNoAxeViolations, fillReportWizard, sandboxOrgAdmin, signIn } from './helpers';
 
 test('AHC v7: the wizard, My Reports done, the report shown in the app and its four files downloadable', async ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect, request, test, type Frame, type Page } from '@playwright/test';
+import { expect, request, test, type Frame, type Page } from './fixtures.js';
 import type { AxeResults, RunOptions } from 'axe-core';
 import type { Role } from '@ce/contract';
 

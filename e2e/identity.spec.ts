@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from './fixtures.js';
 import Provider from 'oidc-provider';
 import type { Server } from 'node:http';
 import { expectNoAxeViolations, signIn, signInAsNewUser } from './helpers';

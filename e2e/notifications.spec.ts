@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { NOTIFICATION_POLL_MS, type NotificationsResponse } from '@ce/contract';
 import { orgAdminToken, toast } from './bulk-helpers';
 import { csrf, signIn, signInAsNewUser } from './helpers';

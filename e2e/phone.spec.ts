@@ -1,4 +1,4 @@
-import { expect, test, type Locator } from '@playwright/test';
+import { expect, test, type Locator } from './fixtures.js';
 import { csrf, expectNoAxeViolations, menu, signIn } from './helpers';
 
 const PHONE = { width: 390, height: 844 };

@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
 
 const dialog = (page: Page) => page.getByRole('dialog');

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { signIn } from './helpers';
 
 test.describe('routes without a session', () => {

@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
 import { chooseCustomer, csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.js';
 import { orgAdminToken, platformGet } from './bulk-helpers';
 import { expectNoAxeViolations, signIn } from './helpers';
 
