@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fromTemplate } from './support/data-dir-template.js';
 import { entryArgs } from './support/server-bundle.js';
 
 /** A browser-like caller over real HTTP: cookies kept, the anti-forgery header echoed. */
@@ -50,10 +51,15 @@ export class HttpClient {
   }
 }
 
-export function startServer(
+/**
+ * Starts the server on `dataDir`. An empty folder first gets a copy of the run's template (`fromTemplate`); a folder
+ * that does not exist yet is made by the server itself, as on a first start (`data-dir.int.test.ts`).
+ */
+export async function startServer(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<{ process: ChildProcess; url: string }> {
+  await fromTemplate(dataDir);
   const child = spawn(process.execPath, entryArgs('server'), {
     env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
   });
