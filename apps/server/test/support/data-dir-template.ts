@@ -26,7 +26,7 @@ export async function makeDataDirTemplate(folder: string): Promise<void> {
     });
     let output = '';
     const exited = once(child, 'exit');
-    await new Promise<void>((resolve, reject) => {
+    const started = new Promise<void>((resolve, reject) => {
       const read = (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('running at ')) resolve();
@@ -35,8 +35,15 @@ export async function makeDataDirTemplate(folder: string): Promise<void> {
       child.stderr.on('data', read);
       void exited.then(() => reject(new Error(`the template's server exited before it started:\n${output}`)));
     });
-    child.kill('SIGTERM');
-    await exited;
+    const late = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    try {
+      await started;
+      child.kill('SIGTERM');
+      const [code] = await exited;
+      if (code !== 0) throw new Error(`the template's server did not stop cleanly (${code}):\n${output}`);
+    } finally {
+      clearTimeout(late);
+    }
     writeFileSync(path.join(folder, READY), '');
   } catch (error) {
     writeFileSync(path.join(folder, FAILED), String(error));
