@@ -8,6 +8,11 @@ import { Cluster, type ClusterProcess } from './cluster.js';
 const onPostgres = postgresRuns('Account Watch cluster tests');
 
 const EMAIL = 'tam@watch-cluster.test';
+/**
+ * The watches' daily time: twelve hours from now, so their next run is always far off once the due one is made
+ * (a fixed 03:00 came due again within the hour when the suite ran at 02:xx UTC).
+ */
+const DAILY_AT = `${String((new Date().getUTCHours() + 12) % 24).padStart(2, '0')}:00`;
 const PASSWORD = 'a long watch-cluster password';
 
 describe.runIf(onPostgres)('Account Watch on two instances and two workers', () => {
@@ -54,7 +59,7 @@ describe.runIf(onPostgres)('Account Watch on two instances and two workers', () 
           consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
           accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
           runs: 'both',
-          schedule: { cadence: 'daily', time: '03:00', timeZone: 'UTC' },
+          schedule: { cadence: 'daily', time: DAILY_AT, timeZone: 'UTC' },
           channel: { kind: 'owner' },
           speakWhen: {
             anyChange: true,
