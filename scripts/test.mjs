@@ -59,6 +59,7 @@ const staticChecks = {
   name: 'static checks',
   commands: [
     command('lint', bin('eslint'), ['--max-warnings=0', '.']),
+    command('lint with types', bin('oxlint'), ['--type-aware', '--max-warnings=0']),
     command('format', bin('prettier'), ['--check', '--log-level', 'warn', '.']),
     command('typecheck', process.execPath, [path.join(root, 'scripts/typecheck.mjs')]),
   ],

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage, AsyncResource } from 'node:async_hooks';
 import { and, eq, lt, sql } from 'drizzle-orm';
-import type { PgInsertValue, PgUpdateSetSource } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BudgetWait as ApiBudgetWait } from '@ce/contract';
 import type { AmbientCall, BudgetWait } from '@ce/platform-client';
@@ -16,6 +16,10 @@ const MAX_NAMES = 5_000;
 const READING_TOLD_AFTER_MS = 1_000;
 /** And then at most this often. */
 const READING_TOLD_EVERY_MS = 500;
+
+type WaitRow = typeof budgetWaits.$inferInsert;
+/** What a wait row says besides whose request it is: values, or SQL the database evaluates (its clock). */
+type WaitFields = { [K in Exclude<keyof WaitRow, 'userId' | 'requestId'>]?: WaitRow[K] | SQL };
 
 /** The person's request being answered: whose it is, the signal that ends when its browser goes, where it tells. */
 interface PersonWaiting {
@@ -87,8 +91,8 @@ export class BudgetWaits {
   private async upsert(
     userId: string,
     requestId: string,
-    values: Omit<PgInsertValue<typeof budgetWaits>, 'userId' | 'requestId'>,
-    changes: PgUpdateSetSource<typeof budgetWaits> = values,
+    values: WaitFields,
+    changes: WaitFields = values,
   ): Promise<void> {
     await this.db
       .insert(budgetWaits)
