@@ -68,6 +68,8 @@ export interface BuildOptions {
    * hour of any day); the sandbox's world is spread back from the same moment. The system clock by default.
    */
   clock?: () => Date;
+  /** This app is an instance's jobs thread (decision 0035): its counts leave out the process's and the queue's. */
+  jobsThread?: boolean;
 }
 
 export interface BuiltApp {
@@ -101,6 +103,7 @@ export interface BuiltApp {
   sandbox: Sandbox | null;
   /** The customer tokens held for jobs. */
   tokens: SealedTokens;
+  metrics: Metrics;
 }
 
 declare module './core/modules.js' {
@@ -230,7 +233,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
   try {
     const throttle = new SharedThrottle(db);
-    const metrics = new Metrics(database.sql, config.instanceId);
+    const metrics = new Metrics(database.sql, config.instanceId, { processWide: !options.jobsThread });
     metrics.register(app, config.metricsToken);
     await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
@@ -337,6 +340,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
       sandbox,
       tokens,
+      metrics,
     };
   } catch (error) {
     await app.close().catch(() => undefined);

@@ -1,6 +1,14 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { restrictNewFiles } from './core/data-dir.js';
+import { jobsThreadInstanceId, JobsThread, runsJobsOnThread, serveJobsThread } from './core/jobs-thread.js';
+
+/** An instance's jobs thread (decision 0035): the same configuration and id, jobs only, no listening. */
+async function jobsThread(instanceId: string): Promise<void> {
+  const config = { ...loadConfig(), instanceId };
+  const { app, metrics } = await buildApp(config, { jobsThread: true });
+  serveJobsThread(metrics, () => app.close());
+}
 
 async function main(): Promise<void> {
   // Everything this process writes (the embedded database, key files) is readable by its user only.
@@ -16,7 +24,15 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const { app } = await buildApp(config);
+  // People are answered on this thread; on PostgreSQL the instance's jobs run on a thread of their own at a lower
+  // CPU priority, started from this same entry point.
+  const separateJobs = runsJobsOnThread(config);
+  const { app, metrics } = await buildApp(separateJobs ? { ...config, workersEnabled: false } : config);
+  const jobs = separateJobs ? new JobsThread(process.argv[1] ?? '', config.instanceId, app.log) : null;
+  if (jobs) {
+    metrics.include(() => jobs.metrics());
+    jobs.start();
+  }
   if (config.env === 'production' && config.trustProxy === false) {
     // Without it, every user behind the proxy shares one address for sign-in throttling, and cookies never get Secure.
     app.log.warn(
@@ -56,8 +72,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownGraceMs + 5000);
     force.unref();
-    app
-      .close()
+    Promise.all([app.close(), jobs?.stop()])
       .then(() => process.exit(0))
       .catch((error: unknown) => {
         app.log.error({ err: error }, 'shutdown failed');
@@ -68,7 +83,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
-main().catch((error: unknown) => {
+const jobsOf = jobsThreadInstanceId();
+(jobsOf === null ? main() : jobsThread(jobsOf)).catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bgpTemplate } from './build-test-app.js';
@@ -12,6 +12,16 @@ const onPostgres = postgresRuns('Scale-out tests');
 const LIMIT = 20;
 const WINDOW_MS = 3_000;
 const EMAIL = 'tam@scale.test';
+const METRICS_TOKEN = 'scale-out-metrics-token';
+
+/** The CPU niceness of each thread of a process (Linux: the 19th field of each thread's stat). */
+function threadNiceness(instance: ClusterProcess): number[] {
+  const folder = `/proc/${instance.process.pid}/task`;
+  return readdirSync(folder).map((thread) => {
+    const stat = readFileSync(path.join(folder, thread, 'stat'), 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
 const PASSWORD = 'a long scale-out password';
 
 interface Group {
@@ -125,9 +135,9 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
       },
       { timeout: 30_000, interval: 200 },
     );
-    await cluster.start([
-      { name: 'worker-3', worker: true },
-      { name: 'worker-4', worker: true },
+    const recovering = await cluster.start([
+      { name: 'worker-3', worker: true, env: { METRICS_TOKEN } },
+      { name: 'worker-4', worker: true, env: { METRICS_TOKEN } },
     ]);
 
     const finished = async (url: string) =>
@@ -204,5 +214,21 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
 
     // The balancer spread the calls over every web instance.
     expect(new Set(browser.answeredBy)).toEqual(new Set(web.map((instance) => instance.name)));
+
+    // Each worker took its jobs on its jobs thread, below the priority of the thread answering people (decision
+    // 0035), and serves that thread's counts with its own on /metrics: the jobs the two new workers finished.
+    const finishedJobs = await Promise.all(
+      recovering.map(async (worker) => {
+        expect(threadNiceness(worker)).toEqual(expect.arrayContaining([0, 10]));
+        const answer = await fetch(`${worker.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        const text = await answer.text();
+        expect(text.match(/^process_cpu_seconds_total\{/gm)).toHaveLength(1);
+        return [...text.matchAll(/^job_duration_seconds_count\{[^}]*outcome="completed"[^}]*\} (\d+)/gm)].reduce(
+          (sum, match) => sum + Number(match[1]),
+          0,
+        );
+      }),
+    );
+    expect(finishedJobs.reduce((sum, count) => sum + count, 0)).toBeGreaterThanOrEqual(1);
   }, 400_000);
 });

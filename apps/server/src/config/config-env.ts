@@ -87,6 +87,7 @@ export const envSchema = z.object({
   REQUEST_TIMEOUT_MS: durationMs(30_000),
   UPLOAD_TIMEOUT_MS: durationMs(10 * 60_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
+  JOBS_THREAD: booleanFromEnv.default(true),
   INSTANCE_ID: z
     .string()
     .regex(/^[\w.:-]{1,100}$/, 'letters, digits, dots, colons, dashes and underscores, at most 100')

@@ -98,6 +98,11 @@ export interface AppConfig {
   requestTimeouts: { requestMs: number; uploadMs: number };
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
   workersEnabled: boolean;
+  /**
+   * Whether an instance that takes jobs on PostgreSQL works them on a thread of its own at a lower CPU priority
+   * (decision 0035), so that background work never keeps a person's request waiting for the event loop.
+   */
+  jobsThread: boolean;
   /** Names this process in job leases and log lines (host, process and a random part by default). */
   instanceId: string;
   /** Connections this instance opens to PostgreSQL at most. */
@@ -291,6 +296,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       uploadMs: Math.max(env.UPLOAD_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
     },
     workersEnabled: env.WORKERS_ENABLED,
+    jobsThread: env.JOBS_THREAD,
     instanceId: env.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,
     jobLeaseMs: env.JOB_LEASE_MS,
     jobConcurrency: env.JOB_CONCURRENCY,

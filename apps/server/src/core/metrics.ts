@@ -1,8 +1,20 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from 'prom-client';
 import type { PlatformObserver } from '@ce/platform-client';
 import type { SqlExecutor } from './database.js';
 import { sameSecret } from './same-secret.js';
+
+/** A registry's counts as data: what crosses from a jobs thread to the main thread. */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
 /** The organization a limiter key names; calls made before it is known (a token's first calls) are 'unknown'. */
 const organizationOf = (key: string) => (key.startsWith('org:') ? key.slice(4) : 'unknown');
@@ -11,10 +23,12 @@ const organizationOf = (key: string) => (key.startsWith('org:') ? key.slice(4) :
  * The process's metrics in Prometheus' text format (prom-client): HTTP request durations by route,
  * platform calls and 429s per organization, time waited for the organizations' budgets, job queue depth
  * and oldest job age per queue, job durations and outcomes, and lease recoveries. One registry per app,
- * so several apps in one process (tests) keep their own counts.
+ * so several apps in one process (tests) keep their own counts. An instance's jobs thread (decision 0035) keeps
+ * its own, without the process's and the queue's (`processWide: false`); the main thread serves both, added up.
  */
 export class Metrics {
   readonly registry = new Registry();
+  private readonly others: (() => Promise<MetricsJson>)[] = [];
   private readonly requests = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by method, route and status code',
@@ -54,8 +68,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(sql: SqlExecutor, instanceId: string) {
+  constructor(sql: SqlExecutor, instanceId: string, { processWide = true } = {}) {
     this.registry.setDefaultLabels({ instance_id: instanceId });
+    if (!processWide) return;
     collectDefaultMetrics({ register: this.registry });
     const oldest = new Gauge({
       name: 'job_queue_oldest_age_seconds',
@@ -106,6 +121,18 @@ export class Metrics {
     if (count > 0) this.recoveries.inc({ kind }, count);
   }
 
+  /** Counts kept elsewhere in this instance (its jobs thread), served with this registry's. */
+  include(source: () => Promise<MetricsJson>): void {
+    this.others.push(source);
+  }
+
+  /** Every count of the instance, in Prometheus' text format: this registry's and those included, added up. */
+  async text(): Promise<string> {
+    if (this.others.length === 0) return this.registry.metrics();
+    const all = await Promise.all([this.registry.getMetricsAsJSON(), ...this.others.map((source) => source())]);
+    return AggregatorRegistry.aggregate(all).metrics();
+  }
+
   /**
    * Times every request by its route pattern (never the raw URL: ids would make endless series), and
    * serves GET /metrics to a caller with the bearer token; without a configured token it is not served.
@@ -127,7 +154,7 @@ export class Metrics {
           .header('www-authenticate', 'Bearer')
           .send({ error: { code: 'unauthorized', message: 'A metrics token is required' } });
       }
-      return reply.type(this.registry.contentType).send(await this.registry.metrics());
+      return reply.type(this.registry.contentType).send(await this.text());
     });
   }
 }
