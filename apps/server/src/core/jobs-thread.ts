@@ -26,7 +26,9 @@ const RESTART_MAX_MS = 30_000;
  * embedded database belongs to one thread), with the platform reached over the network (the embedded sandbox
  * lives in the main thread), unless JOBS_THREAD=false.
  */
-export function runsJobsOnThread(config: AppConfig): boolean {
+export function runsJobsOnThread(
+  config: Pick<AppConfig, 'workersEnabled' | 'jobsThread' | 'databaseUrl' | 'demoMode' | 'platformApiUrl'>,
+): boolean {
   const embeddedSandbox = config.demoMode && config.platformApiUrl === null;
   return config.workersEnabled && config.jobsThread && config.databaseUrl !== null && !embeddedSandbox;
 }
