@@ -8,8 +8,7 @@ interface Pending {
 /**
  * The process's PDF thread (pdf-worker.mjs), started with the first PDF: pdfmake's layout and compression are
  * seconds of CPU for a large report, which on this thread would keep people's requests waiting (decision 0032).
- * An idle thread does not keep the process alive; a thread that dies fails the PDFs it had, and the next PDF
- * starts another.
+ * It ends once it has no PDF left, and the next PDF starts another; a thread that dies fails the PDFs it had.
  */
 class PdfThread {
   private worker: Worker | null = null;
@@ -34,7 +33,7 @@ class PdfThread {
       const job = this.pending.get(message.id);
       if (!job) return;
       this.pending.delete(message.id);
-      if (this.pending.size === 0) worker.unref();
+      if (this.pending.size === 0) this.retire(worker);
       if (message.ok && message.bytes)
         job.resolve(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
       else job.reject(new Error(`The PDF could not be made: ${message.message ?? 'no reason given'}`));
@@ -43,6 +42,16 @@ class PdfThread {
     worker.on('exit', (code) => this.fail(worker, new Error(`The PDF thread stopped (exit code ${code})`)));
     worker.unref();
     return worker;
+  }
+
+  /**
+   * Ends an idle thread: pdfmake's layout of a large report leaves a heap of a hundred megabytes or more that V8 keeps
+   * until its next collection, on a thread that may not run again for hours. The next PDF starts a new thread.
+   */
+  private retire(worker: Worker): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    void worker.terminate();
   }
 
   private fail(worker: Worker, error: Error): void {
