@@ -104,6 +104,14 @@ export interface BuiltApp {
   /** The customer tokens held for jobs. */
   tokens: SealedTokens;
   metrics: Metrics;
+  /** What else `/readyz` waits for, added once the app is built (the instance's jobs thread). */
+  readiness: Registry<Readiness>;
+}
+
+/** A part of the instance `/readyz` names: 'ok' when it is ready, else what it is. */
+export interface Readiness {
+  name: string;
+  state(): string;
 }
 
 declare module './core/modules.js' {
@@ -281,13 +289,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     for (const mount of context.routes.items) await mount(app);
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+    const readiness = new Registry<Readiness>();
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       const checks = await Promise.allSettled([database.ping(), queue.ping()]);
       const [store, jobs] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
-      const ready = store === 'ok' && jobs === 'ok';
+      const parts = readiness.items.map((part) => [part.name, part.state()] as const);
+      const ready = store === 'ok' && jobs === 'ok' && parts.every(([, state]) => state === 'ok');
       return reply
         .status(ready ? 200 : 503)
-        .send({ status: ready ? 'ready' : 'not ready', database: store, queue: jobs });
+        .send({ status: ready ? 'ready' : 'not ready', database: store, queue: jobs, ...Object.fromEntries(parts) });
     });
     registerWebApp(app, config.webDistDir, { boot: context.services.get('pageBoot') });
 
@@ -341,6 +351,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       sandbox,
       tokens,
       metrics,
+      readiness,
     };
   } catch (error) {
     await app.close().catch(() => undefined);

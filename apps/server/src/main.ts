@@ -6,8 +6,8 @@ import { jobsThreadInstanceId, JobsThread, runsJobsOnThread, serveJobsThread } f
 /** An instance's jobs thread (decision 0035): the same configuration and id, jobs only, no listening. */
 async function jobsThread(instanceId: string): Promise<void> {
   const config = { ...loadConfig(), instanceId };
-  const { app, metrics } = await buildApp(config, { jobsThread: true });
-  serveJobsThread(metrics, () => app.close());
+  const { app, metrics, queue } = await buildApp(config, { jobsThread: true });
+  serveJobsThread({ metrics, wake: (name) => queue.wake(name), stop: () => app.close() });
 }
 
 async function main(): Promise<void> {
@@ -27,10 +27,15 @@ async function main(): Promise<void> {
   // People are answered on this thread; on PostgreSQL the instance's jobs run on a thread of their own at a lower
   // CPU priority, started from this same entry point.
   const separateJobs = runsJobsOnThread(config);
-  const { app, metrics } = await buildApp(separateJobs ? { ...config, workersEnabled: false } : config);
-  const jobs = separateJobs ? new JobsThread(process.argv[1] ?? '', config.instanceId, app.log) : null;
+  const built = await buildApp(separateJobs ? { ...config, workersEnabled: false } : config);
+  const { app } = built;
+  const jobs = separateJobs
+    ? new JobsThread(process.argv[1] ?? '', config.instanceId, app.log, () => process.exit(1))
+    : null;
   if (jobs) {
-    metrics.include(() => jobs.metrics());
+    built.metrics.include(() => jobs.metrics());
+    built.queue.onSent((name) => jobs.wake(name));
+    built.readiness.add({ name: 'jobs', state: () => jobs.state() });
     jobs.start();
   }
   if (config.env === 'production' && config.trustProxy === false) {

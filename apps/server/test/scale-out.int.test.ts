@@ -223,6 +223,12 @@ describe.runIf(onPostgres)('3 web instances and 2 workers on one PostgreSQL data
         const answer = await fetch(`${worker.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
         const text = await answer.text();
         expect(text.match(/^process_cpu_seconds_total\{/gm)).toHaveLength(1);
+        expect(text.match(/^process_start_time_seconds\{/gm)).toHaveLength(1);
+        const ready = await fetch(`${worker.url}/readyz`);
+        expect([ready.status, await ready.json()]).toEqual([
+          200,
+          { status: 'ready', database: 'ok', queue: 'ok', jobs: 'ok' },
+        ]);
         return [...text.matchAll(/^job_duration_seconds_count\{[^}]*outcome="completed"[^}]*\} (\d+)/gm)].reduce(
           (sum, match) => sum + Number(match[1]),
           0,

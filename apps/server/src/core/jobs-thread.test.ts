@@ -11,9 +11,11 @@ import { JobsThread, runsJobsOnThread } from './jobs-thread.js';
  */
 const standIn = (exitAfterMs: number | null) => `
 import { parentPort } from 'node:worker_threads';
+let woken = 0;
 parentPort.on('message', (message) => {
-  if (message.type === 'metrics')
-    parentPort.postMessage({ type: 'metrics', id: message.id, metrics: [{ name: 'jobs_done', help: 'h', type: 'counter', aggregator: 'sum', values: [{ value: 7, labels: {} }] }] });
+  if (message.type === 'wake') woken++;
+  else if (message.type === 'metrics')
+    parentPort.postMessage({ type: 'metrics', id: message.id, metrics: [{ name: 'jobs_woken', help: 'h', type: 'counter', aggregator: 'sum', values: [{ value: woken, labels: {} }] }] });
   else process.exit(0);
 });
 parentPort.postMessage({ type: 'ready' });
@@ -30,10 +32,10 @@ function script(source: string): string {
 }
 
 function recordingLogger() {
-  const lines: { msg: string; code?: number }[] = [];
+  const lines: { msg: string; exitCode?: number }[] = [];
   const logger = pino(
     { level: 'info' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string; code?: number }) },
+    { write: (line: string) => void lines.push(JSON.parse(line) as { msg: string; exitCode?: number }) },
   );
   return { logger, lines };
 }
@@ -43,28 +45,45 @@ afterEach(() => {
 });
 
 describe('the jobs thread', () => {
-  it('serves its counts to the main thread and stops with the instance', async () => {
+  it('is ready once it takes jobs, is woken for jobs sent to start now, serves its counts and stops with the instance', async () => {
     const { logger, lines } = recordingLogger();
-    const thread = new JobsThread(script(standIn(null)), 'instance-1', logger);
+    const thread = new JobsThread(script(standIn(null)), 'instance-1', logger, () => undefined);
+    expect(thread.state()).toBe('not running');
     thread.start();
-    await vi.waitFor(() => expect(lines.map((line) => line.msg)).toContain('the jobs thread is taking jobs'));
+    expect(thread.state()).toBe('starting');
+    await vi.waitFor(() => expect(thread.state()).toBe('ok'));
+    expect(lines.map((line) => line.msg)).toContain('the jobs thread is taking jobs');
+    thread.wake('reports.generate.ahc-v7');
+    thread.wake('change-sets.run');
     const metrics = await thread.metrics();
-    expect(metrics).toEqual([expect.objectContaining({ name: 'jobs_done', values: [{ value: 7, labels: {} }] })]);
+    expect(metrics).toEqual([expect.objectContaining({ name: 'jobs_woken', values: [{ value: 2, labels: {} }] })]);
     await thread.stop();
+    expect(thread.state()).toBe('not running');
     expect(await thread.metrics()).toEqual([]);
     expect(lines.map((line) => line.msg)).not.toContain('the jobs thread stopped; starting another');
   });
 
   it('is started again, said in the log, when it stops on its own', async () => {
     const { logger, lines } = recordingLogger();
-    const thread = new JobsThread(script(standIn(20)), 'instance-1', logger);
+    const thread = new JobsThread(script(standIn(20)), 'instance-1', logger, () => undefined);
     thread.start();
     await vi.waitFor(
       () => expect(lines.filter((line) => line.msg === 'the jobs thread is taking jobs')).toHaveLength(2),
       { timeout: 5_000, interval: 20 },
     );
-    expect(lines.find((line) => line.msg === 'the jobs thread stopped; starting another')?.code).toBe(3);
+    expect(lines.find((line) => line.msg === 'the jobs thread stopped; starting another')?.exitCode).toBe(3);
     await thread.stop();
+  });
+
+  it('ends the instance when it stops again and again before it is ready', async () => {
+    const { logger, lines } = recordingLogger();
+    let gaveUp = 0;
+    const thread = new JobsThread(script('process.exit(4);'), 'instance-1', logger, () => void gaveUp++, 5);
+    thread.start();
+    await vi.waitFor(() => expect(gaveUp).toBe(1), { timeout: 5_000, interval: 20 });
+    expect(lines.filter((line) => line.msg === 'the jobs thread stopped; starting another')).toHaveLength(4);
+    expect(lines.at(-1)).toMatchObject({ msg: 'the jobs thread cannot start; stopping', exitCode: 4, failedStarts: 5 });
+    expect(thread.state()).toBe('not running');
   });
 
   it('runs only where it can: a worker instance on PostgreSQL that reaches the platform over the network', () => {

@@ -130,7 +130,11 @@ export class Metrics {
   async text(): Promise<string> {
     if (this.others.length === 0) return this.registry.metrics();
     const all = await Promise.all([this.registry.getMetricsAsJSON(), ...this.others.map((source) => source())]);
-    return AggregatorRegistry.aggregate(all).metrics();
+    // Adding up leaves out the process's start time (prom-client omits it from sums): it is this thread's.
+    const started = this.registry.getSingleMetric('process_start_time_seconds')
+      ? await this.registry.getSingleMetricAsString('process_start_time_seconds')
+      : '';
+    return `${await AggregatorRegistry.aggregate(all).metrics()}${started ? `${started}\n` : ''}`;
   }
 
   /**

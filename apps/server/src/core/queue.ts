@@ -24,6 +24,7 @@ export class JobQueue {
   private readonly created = new Set<string>();
   /** This instance's pg-boss workers per queue: woken when this instance sends to their queue. */
   private readonly workers = new Map<string, string[]>();
+  private readonly sentListeners: ((name: string) => void)[] = [];
   private readonly running = new Set<Promise<unknown>>();
   private readonly statements = new Set<Promise<unknown>>();
 
@@ -115,9 +116,23 @@ export class JobQueue {
   async send<T extends object>(name: string, data: T, options: PgBoss.SendOptions = {}): Promise<string | null> {
     await this.ensure(name);
     const id = await this.boss.send(name, data, options);
-    // A job sent here starts now on this instance's idle worker, not at its next poll (any instance may take it).
-    if (!options.startAfter) for (const worker of this.workers.get(name) ?? []) this.boss.notifyWorker(worker);
+    // A job sent here starts now on this instance's idle worker, not at its next poll (any instance may take it),
+    // and on its jobs thread's (decision 0035).
+    if (!options.startAfter) {
+      this.wake(name);
+      for (const listener of this.sentListeners) listener(name);
+    }
     return id;
+  }
+
+  /** Starts this queue's idle workers of `name` now, not at their next poll. */
+  wake(name: string): void {
+    for (const worker of this.workers.get(name) ?? []) this.boss.notifyWorker(worker);
+  }
+
+  /** Told of each job sent to start now: the instance's jobs thread wakes its workers of that name. */
+  onSent(listener: (name: string) => void): void {
+    this.sentListeners.push(listener);
   }
 
   /** The state of a job (created, retry, active, completed, cancelled, failed), or null when it is gone. */

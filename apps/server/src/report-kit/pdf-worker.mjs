@@ -5,11 +5,13 @@ import os from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import PdfPrinter from 'pdfmake';
 
-// Reports are background work: on Linux this thread runs at a lower CPU priority than the one answering people (a
-// priority set there for "the calling process" is the calling thread's own; elsewhere it would be the process's).
+// Reports are background work: on Linux this thread runs 10 below the process's CPU priority (a priority set there
+// for "the calling process" is the calling thread's own; elsewhere it would be the process's). Started by an
+// instance's jobs thread, it starts there already (a thread starts at its parent thread's priority).
 if (process.platform === 'linux') {
   try {
-    os.setPriority(0, Math.min(19, os.getPriority(0) + 10));
+    const target = Math.min(19, os.getPriority(process.pid) + 10);
+    if (os.getPriority(0) < target) os.setPriority(0, target);
   } catch {
     // Not allowed here: the thread runs at the process's priority.
   }
