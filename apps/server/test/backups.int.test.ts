@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
 import { restoreItemRef, type Backup, type Drift, type RestorePlan } from '@ce/contract';
+import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import { readArchive } from '../src/modules/backup-restore/archive-reader.js';
 import { writeZip } from '../src/core/zip.js';
 import { DATABASES, multipartBody } from './build-test-app.js';
@@ -313,5 +314,51 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     const run = await suite.restore(backup.id, { items: [restoreItemRef(change ?? { kind: '', key: '' })] });
     expect(run.items.map((item) => [item.action, item.status])).toEqual([['restore-update', 'done']]);
     expect((await driftNow(backup.id)).changes).toEqual([]);
+  });
+
+  // Last in the file: the app's backup job stays stopped.
+  it('gives a backup under way back when its instance stops: its claim let go, its token kept, queued again', async () => {
+    const testApp = suite.app();
+    const platform = testApp.sandbox?.platform;
+    if (!platform) throw new Error('the sandbox is mounted in tests');
+    platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000, latencyMs: 150 });
+    const from = platform.calls.length;
+    const response = await suite.tam().request({
+      method: 'POST',
+      url: '/api/backups',
+      payload: {
+        token: suite.acme().token,
+        organization: suite.acme().organization,
+        accountGroups: [{ aid: group().aid }],
+      },
+    });
+    expect(response.statusCode, response.body).toBe(202);
+    const id = response.json<{ backups: Backup[] }>().backups[0]?.id ?? '';
+    const row = async () =>
+      (
+        await testApp.database.sql.executeSql(
+          'select status, lease_until is null as released, token_id is not null as holds_token from backups where id = $1',
+          [id],
+        )
+      ).rows[0];
+    // Mid-read: claimed, and the group's lists being read.
+    await vi.waitFor(
+      async () => {
+        expect(await row()).toMatchObject({ status: 'running', released: false });
+        expect(platform.calls.length - from).toBeGreaterThanOrEqual(2);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    testApp.jobs.backups.stop();
+    await vi.waitFor(
+      async () => expect(await row()).toEqual({ status: 'running', released: true, holds_token: true }),
+      {
+        timeout: 10_000,
+        interval: 20,
+      },
+    );
+    // Not failed: the next recovery sends it back to the queue for another worker, token and all.
+    expect(await testApp.jobs.backups.recoverOrphans(false)).toEqual({ requeued: 1, failed: 0 });
+    expect(await row()).toEqual({ status: 'queued', released: true, holds_token: true });
   });
 });

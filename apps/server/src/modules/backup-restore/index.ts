@@ -54,6 +54,8 @@ export const backupRestoreModule: AppModule = {
     });
     context.routes.add((app) => app.register(backupsRoutes, { backups }));
     context.routes.add((app) => app.register(restoresRoutes, { restores }));
+    // Backups stop reading before the queue stops: they go back to it, not after their lease lapses.
+    context.app.addHook('preClose', async () => backupJob.stop());
     context.jobs.add(...backupJob.jobs(config.backupRetentionDays));
     context.jobs.onStarted.add((embedded) => backupJob.recoverOrphans(embedded));
     context.changeSetKinds.add(restoreChangeSets(repository, config.backupArchives));
