@@ -1,5 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
 /**
@@ -48,7 +50,10 @@ function routePreloads(): Plugin {
   let root = '';
   return {
     name: 'ce-route-preloads',
-    apply: 'build',
+    // The app's own build only: a build of another page with this configuration (bench:picker's) has no routes.
+    apply: (config, { command }) =>
+      command === 'build' &&
+      (config.root === undefined || path.resolve(config.root) === path.dirname(fileURLToPath(import.meta.url))),
     configResolved(config) {
       root = config.root;
     },
