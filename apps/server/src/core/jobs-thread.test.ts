@@ -7,7 +7,7 @@ import { JobsThread, runsJobsOnThread } from './jobs-thread.js';
 
 /**
  * Stand-ins for the jobs thread, speaking its protocol: ready once started, counts when asked, gone when told
- * to stop. `EXIT_AFTER_MS` makes one that stops on its own.
+ * to stop. With `exitAfterMs`, one that stops on its own that long after it started.
  */
 const standIn = (exitAfterMs: number | null) => `
 import { parentPort } from 'node:worker_threads';
