@@ -185,6 +185,9 @@ const MODULES: readonly AppModule[] = [
   compatModule,
 ];
 
+/** The least the queue is given to stop, however long the modules' own drains took. */
+const MIN_QUEUE_STOP_MS = 1000;
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
 function createServer(config: AppConfig, options: BuildOptions) {
@@ -234,8 +237,14 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
   const database = await openDatabase(target, app.log);
   const { db } = database;
   const queue = new JobQueue(database.sql, app.log);
+  // One grace for the whole stop: what the modules drain first (change sets, backups) counts against the queue's.
+  let closingSince = 0;
+  app.addHook('preClose', async () => {
+    closingSince = Date.now();
+  });
   app.addHook('onClose', async () => {
-    await queue.stop(config.shutdownGraceMs);
+    const left = config.shutdownGraceMs - (Date.now() - (closingSince || Date.now()));
+    await queue.stop(Math.max(MIN_QUEUE_STOP_MS, left));
     await database.close();
   });
 

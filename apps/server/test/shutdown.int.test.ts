@@ -2,7 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_SCENARIO } from '@ce/sandbox';
+import type { BulkRun } from '@ce/contract';
+import { createTestApp, sandboxCustomer, signedInClient } from './build-test-app.js';
 import { entryArgs } from './support/server-bundle.js';
 
 describe('the server process', () => {
@@ -46,5 +49,72 @@ describe('the server process', () => {
     const badCode = await new Promise<number | null>((resolve) => bad.on('exit', (code) => resolve(code)));
     expect(badCode).toBe(2);
     expect(badOutput).toContain('PORT="not-a-port"');
+  }, 90_000);
+});
+
+describe('a stopping instance', () => {
+  it('has one grace in all: the time its change sets took to stop is taken from what the queue may wait', async () => {
+    const graceMs = 10_000;
+    const latencyMs = 3000;
+    const testApp = await createTestApp('pglite', { SHUTDOWN_GRACE_MS: String(graceMs) });
+    try {
+      const tam = await signedInClient(testApp.app, 'tam@demo.local');
+      const customer = await sandboxCustomer(testApp, tam);
+      const platform = testApp.sandbox?.platform;
+      if (!platform) throw new Error('the sandbox is mounted in tests');
+      const cloudAgent = platform.world.agents.find((agent) => agent.agentType === 'cloud')?.agentName ?? '';
+      const templates = ['Grace one', 'Grace two'].map((testName) => ({
+        testName,
+        testType: 'http-server' as const,
+        interval: 300,
+        url: 'https://shop.example.com',
+        domain: '',
+        port: 80,
+        dnsServers: '',
+        prefix: '',
+        agentNames: [cloudAgent],
+        alertsEnabled: false,
+        description: '',
+      }));
+      // Every platform call now takes three seconds: an item sent is still out when the instance stops.
+      platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000, latencyMs });
+      const started = await tam.request({
+        method: 'POST',
+        url: '/api/bulk/runs',
+        payload: {
+          kind: 'tests',
+          token: customer.token,
+          organization: customer.organization,
+          accountGroups: customer.groups.slice(0, 1),
+          templates,
+        },
+      });
+      expect(started.statusCode, started.body).toBe(202);
+      const run = started.json<BulkRun>();
+      await vi.waitFor(
+        async () => {
+          const { rows } = await testApp.database.sql.executeSql(
+            "select count(*)::int as sent from change_set_items where run_id = $1 and status = 'running'",
+            [run.id],
+          );
+          expect(rows[0]).toMatchObject({ sent: expect.any(Number) });
+          expect(Number(rows[0]?.sent)).toBeGreaterThanOrEqual(1);
+        },
+        { timeout: 30_000, interval: 20 },
+      );
+      const stop = vi.spyOn(testApp.queue, 'stop');
+      const closing = performance.now();
+      await testApp.app.close();
+      const drained = performance.now() - closing;
+      expect(stop).toHaveBeenCalledTimes(1);
+      const given = stop.mock.calls[0]?.[0] ?? graceMs;
+      // The change set stopped after its item came back (about the call's three seconds) ...
+      expect(drained).toBeGreaterThanOrEqual(latencyMs - 1000);
+      // ... and the queue had the rest of the grace, not all of it again.
+      expect(given).toBeLessThanOrEqual(graceMs - (latencyMs - 1000));
+      expect(given).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await testApp.close();
+    }
   }, 90_000);
 });
