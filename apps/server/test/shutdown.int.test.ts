@@ -7,6 +7,7 @@ import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import type { BulkRun } from '@ce/contract';
 import { createTestApp, sandboxCustomer, signedInClient } from './build-test-app.js';
 import { entryArgs } from './support/server-bundle.js';
+import { bgpTemplate } from './support/templates.js';
 
 describe('the server process', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-shutdown-'));
@@ -62,20 +63,7 @@ describe('a stopping instance', () => {
       const customer = await sandboxCustomer(testApp, tam);
       const platform = testApp.sandbox?.platform;
       if (!platform) throw new Error('the sandbox is mounted in tests');
-      const cloudAgent = platform.world.agents.find((agent) => agent.agentType === 'cloud')?.agentName ?? '';
-      const templates = ['Grace one', 'Grace two'].map((testName) => ({
-        testName,
-        testType: 'http-server' as const,
-        interval: 300,
-        url: 'https://shop.example.com',
-        domain: '',
-        port: 80,
-        dnsServers: '',
-        prefix: '',
-        agentNames: [cloudAgent],
-        alertsEnabled: false,
-        description: '',
-      }));
+      const templates = [bgpTemplate('Grace one'), bgpTemplate('Grace two', '198.51.100.0/24')];
       // Every platform call now takes three seconds: an item sent is still out when the instance stops.
       platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000, latencyMs });
       const started = await tam.request({
