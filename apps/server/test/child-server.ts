@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { fromTemplate } from './support/data-dir-template.js';
-import { entryArgs } from './support/server-bundle.js';
+import { startEntry, type StartedProcess } from './support/started-process.js';
 
 /** A browser-like caller over real HTTP: cookies kept, the anti-forgery header echoed. */
 export class HttpClient {
@@ -55,26 +54,8 @@ export class HttpClient {
  * Starts the server on `dataDir`. An empty folder first gets a copy of the run's template (`fromTemplate`); a folder
  * that does not exist yet is made by the server itself, as on a first start (`data-dir.int.test.ts`).
  */
-export async function startServer(
-  dataDir: string,
-  env: Record<string, string> = {},
-): Promise<{ process: ChildProcess; url: string }> {
+export async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<StartedProcess> {
   await fromTemplate(dataDir);
-  const child = spawn(process.execPath, entryArgs('server'), {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve({ process: child, url: match[1] });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-  });
+  const settings = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '', ...env };
+  return startEntry('server', settings, { name: 'the server', timeoutMs: 90_000 });
 }

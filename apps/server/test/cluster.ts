@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -7,7 +7,8 @@ import pg from 'pg';
 import { hashPassword } from '../src/modules/users/passwords.js';
 import { HttpClient } from './child-server.js';
 import { localeForRole } from '../src/modules/users/users.service.js';
-import { entryArgs, type Entry } from './support/server-bundle.js';
+import type { Entry } from './support/server-bundle.js';
+import { startEntry } from './support/started-process.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -36,37 +37,21 @@ const profiled = (name: string): Record<string, string> =>
 /** Every process started, to be killed at the end whether or not it started. */
 const spawned = new Set<ChildProcess>();
 
-/** Starts a TypeScript entry point and waits for it to print `running at <address>`. */
-function startProcess(name: string, entry: Entry, env: Record<string, string>): Promise<ClusterProcess> {
-  const child = spawn(process.execPath, entryArgs(entry), {
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...profiled(name), ...env },
-    cwd: root,
-  });
-  spawned.add(child);
-  child.once('exit', () => spawned.delete(child));
-  // Kept as chunks and joined when asked: a busy process prints megabytes, read by the test's own thread.
-  const chunks: Buffer[] = [];
-  const output = () => Buffer.concat(chunks).toString();
-  let started = false;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output()}`)), 120_000);
-    const read = (chunk: Buffer) => {
-      chunks.push(chunk);
-      if (started) return;
-      const match = /running at (http:\/\/[^\s/]+(?::\d+)?)/.exec(output());
-      if (match?.[1]) {
-        started = true;
-        clearTimeout(timer);
-        resolve({ name, process: child, url: match[1], output });
-      }
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${name} exited (${code}) before it started:\n${output()}`));
-    });
-  });
+/** Starts an entry point of the deployment and waits for its address. */
+async function startProcess(name: string, entry: Entry, env: Record<string, string>): Promise<ClusterProcess> {
+  const started = await startEntry(
+    entry,
+    { PATH: process.env.PATH ?? '', NODE_ENV: 'test', ...profiled(name), ...env },
+    {
+      name,
+      cwd: root,
+      onSpawn: (child) => {
+        spawned.add(child);
+        child.once('exit', () => spawned.delete(child));
+      },
+    },
+  );
+  return { name, ...started };
 }
 
 /**

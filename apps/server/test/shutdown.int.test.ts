@@ -7,6 +7,7 @@ import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import type { BulkRun } from '@ce/contract';
 import { createTestApp, sandboxCustomer, signedInClient } from './build-test-app.js';
 import { entryArgs } from './support/server-bundle.js';
+import { startEntry } from './support/started-process.js';
 import { bgpTemplate } from './support/templates.js';
 
 describe('the server process', () => {
@@ -18,22 +19,8 @@ describe('the server process', () => {
 
   it('prints its address, answers, and exits cleanly on SIGTERM; a bad setting stops it with the name', async () => {
     const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' };
-    const server = spawn(process.execPath, entryArgs('server'), { env });
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no address printed:\n${output}`)), 60_000);
-      server.stdout.on('data', () => {
-        const match = /running at (http:\/\/\S+)/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
-    expect(output).toContain('tam@demo.local');
+    const { process: server, url, output } = await startEntry('server', env, { timeoutMs: 60_000 });
+    expect(output()).toContain('tam@demo.local');
     // Port 0 asks the system for a free port; the banner shows the one it got.
     expect(url).not.toMatch(/:0$/);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
@@ -82,11 +69,10 @@ describe('a stopping instance', () => {
       await vi.waitFor(
         async () => {
           const { rows } = await testApp.database.sql.executeSql(
-            "select count(*)::int as sent from change_set_items where run_id = $1 and status = 'running'",
+            "select count(*) >= 1 as sent from change_set_items where run_id = $1 and status = 'running'",
             [run.id],
           );
-          expect(rows[0]).toMatchObject({ sent: expect.any(Number) });
-          expect(Number(rows[0]?.sent)).toBeGreaterThanOrEqual(1);
+          expect(rows[0]).toEqual({ sent: true });
         },
         { timeout: 30_000, interval: 20 },
       );

@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { entryArgs } from './server-bundle.js';
+import { startEntry } from './started-process.js';
 
 /** Set by the integration run's global set-up: the folder holding the template (`data`, `data.keys`) once made. */
 export const TEMPLATE_ENV = 'CE_TEST_DATA_DIR_TEMPLATE';
@@ -20,27 +19,14 @@ const FAILED = 'failed';
  */
 export async function makeDataDirTemplate(folder: string): Promise<void> {
   try {
-    const child = spawn(process.execPath, entryArgs('server'), {
-      env: { ...process.env, DATA_DIR: path.join(folder, 'data'), PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const exited = once(child, 'exit');
-    const started = new Promise<void>((resolve, reject) => {
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        if (output.includes('running at ')) resolve();
-      };
-      child.stdout.on('data', read);
-      child.stderr.on('data', read);
-      void exited.then(() => reject(new Error(`the template's server exited before it started:\n${output}`)));
-    });
-    const late = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const env = { ...process.env, DATA_DIR: path.join(folder, 'data'), PORT: '0', LOG_LEVEL: 'warn', DATABASE_URL: '' };
+    const server = await startEntry('server', env, { name: "the template's server" });
+    const exited = once(server.process, 'exit');
+    const late = setTimeout(() => server.process.kill('SIGKILL'), 120_000);
     try {
-      await started;
-      child.kill('SIGTERM');
+      server.process.kill('SIGTERM');
       const [code] = await exited;
-      if (code !== 0) throw new Error(`the template's server did not stop cleanly (${code}):\n${output}`);
+      if (code !== 0) throw new Error(`the template's server did not stop cleanly (${code}):\n${server.output()}`);
     } finally {
       clearTimeout(late);
     }
