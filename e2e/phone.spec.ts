@@ -30,6 +30,24 @@ test('the menu slides over the page and closes on navigation, on Escape and on a
   await expect(nav).toHaveAttribute('data-state', 'collapsed');
   await expect(toggle).toBeFocused();
 
+  // Tab goes round the open menu and its button, never to the page under it, both ways.
+  await toggle.click();
+  await expect(nav).toHaveAttribute('data-state', 'open');
+  const focusInMenu = () =>
+    page.evaluate(() => {
+      const active = document.activeElement;
+      const button = document.querySelector('[aria-controls="side-menu"]');
+      return active === button || Boolean(document.getElementById('side-menu')?.contains(active));
+    });
+  const stops = await nav.locator('a[href], button').count();
+  for (const key of ['Tab', 'Shift+Tab'])
+    for (let press = 0; press <= stops + 1; press++) {
+      await page.keyboard.press(key);
+      expect(await focusInMenu(), `${key} x${press + 1}`).toBe(true);
+    }
+  await page.keyboard.press('Escape');
+  await expect(nav).toHaveAttribute('data-state', 'collapsed');
+
   await toggle.click();
   await expect(nav).toHaveAttribute('data-state', 'open');
   await page.mouse.click(350, 600);

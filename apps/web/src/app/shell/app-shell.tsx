@@ -44,6 +44,7 @@ function useMenu() {
     if (!overlay) return;
     const toggle = () => document.querySelector<HTMLElement>('[aria-controls="side-menu"]');
     const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Tab') return keepFocusInDrawer(event, toggle());
       if (event.key !== 'Escape') return;
       setOpen(false);
       toggle()?.focus();
@@ -63,6 +64,24 @@ function useMenu() {
   }, [overlay]);
 
   return { isOpen, overlay, toggle: () => setOpen((open) => !open), open: () => setOpen(true) };
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * While the menu lies over the page, Tab goes round the menu and its button only (the page under it is inert):
+ * from the last link back to the button, and Shift+Tab from the button to the last link.
+ */
+function keepFocusInDrawer(event: KeyboardEvent, toggle: HTMLElement | null): void {
+  const drawer = document.getElementById('side-menu');
+  if (!drawer || !toggle) return;
+  const stops = [toggle, ...drawer.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const active = document.activeElement;
+  const at = stops.findIndex((stop) => stop === active);
+  const next = at === -1 ? 0 : (at + (event.shiftKey ? stops.length - 1 : 1)) % stops.length;
+  event.preventDefault();
+  stops[next]?.focus();
 }
 
 /** The guarded home area: no user -> /login (remembering where the user was going). */
@@ -118,7 +137,7 @@ export function AppShell() {
         <SideMenu user={user} isOpen={menu.isOpen} overlay={menu.overlay} onRequestOpen={menu.open} />
         {menu.overlay && <div aria-hidden="true" className="absolute inset-0 left-16 z-30 bg-slate-900/30" />}
         {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- the page scrolls here: the keyboard reaches it even on a page with nothing else to focus (the dashboard). */}
-        <main tabIndex={0} className="min-w-0 flex-1 overflow-y-auto p-4 md:p-6">
+        <main tabIndex={0} inert={menu.overlay} className="min-w-0 flex-1 overflow-y-auto p-4 md:p-6">
           <BudgetWaitNotice page />
           {userCanOpen(user, location.pathname) ? (
             <Suspense fallback={<Spinner label="Loading the page" className="h-6 w-6" />}>
