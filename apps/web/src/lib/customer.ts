@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { RECENT_TOKENS } from '@ce/contract';
+import { forgetToken } from './recent-tokens';
 import { readUserItem, writeUserItem } from './user-storage';
 
 /** The customer the user works for: one organization, and the Org Admin token that reaches it. */
@@ -7,6 +8,8 @@ export interface Customer {
   token: string;
   organizationId: string;
   organizationName: string;
+  /** The names of the account groups the token sees in the organization, as the check found them. */
+  accountGroups?: readonly string[];
 }
 
 const CURRENT = 'customer.current';
@@ -23,7 +26,9 @@ function isCustomer(value: unknown): value is Customer {
     'organizationId' in value &&
     typeof value.organizationId === 'string' &&
     'organizationName' in value &&
-    typeof value.organizationName === 'string'
+    typeof value.organizationName === 'string' &&
+    (!('accountGroups' in value) ||
+      (Array.isArray(value.accountGroups) && value.accountGroups.every((name) => typeof name === 'string')))
   );
 }
 
@@ -81,8 +86,10 @@ export function createCustomerStore(storage: () => Storage = () => localStorage)
     clear({ everywhere = false }: { everywhere?: boolean } = {}): Customer | null {
       const { current, recent } = read();
       writeUserItem(CURRENT, 'null', storage());
-      if (everywhere && current)
+      if (everywhere && current) {
         writeUserItem(RECENT, JSON.stringify(recent.filter((other) => other.token !== current.token)), storage());
+        forgetToken(current.token, storage());
+      }
       emit();
       return current;
     },
@@ -90,6 +97,7 @@ export function createCustomerStore(storage: () => Storage = () => localStorage)
     refused(token: string): Customer | null {
       const { current, recent } = read();
       writeUserItem(RECENT, JSON.stringify(recent.filter((other) => other.token !== token)), storage());
+      forgetToken(token, storage());
       if (current?.token === token) writeUserItem(CURRENT, 'null', storage());
       emit();
       return current?.token === token ? current : null;

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { setStorageOwner } from './user-storage';
-import { recentTokens, rememberToken, tokenChipLabel } from './recent-tokens';
+import { createCustomerStore } from './customer';
+import { recentTokens, rememberToken, TOKEN_LISTS, tokenChipLabel } from './recent-tokens';
 
 class MemoryStorage implements Storage {
   private readonly items = new Map<string, string>();
@@ -53,5 +54,29 @@ describe('recent tokens', () => {
     expect(storage.length).toBe(0);
     rememberToken('bulk-tests', 'kept-by-nobody', storage);
     expect(storage.length).toBe(0);
+  });
+
+  it('forgets a customer\'s token in every list, on "Forget this customer" and when the platform refuses it', () => {
+    const store = createCustomerStore(() => storage);
+    const acme = { token: 'acme-token', organizationId: '1', organizationName: 'Acme' };
+    const globex = { token: 'globex-token', organizationId: '2', organizationName: 'Globex' };
+    for (const list of TOKEN_LISTS) for (const { token } of [acme, globex]) rememberToken(list, token, storage);
+
+    store.choose(acme);
+    store.clear({ everywhere: true });
+    for (const list of TOKEN_LISTS) expect(recentTokens(list, storage), list).toEqual(['globex-token']);
+
+    store.choose(globex);
+    expect(store.refused('globex-token')).toEqual(globex);
+    for (const list of TOKEN_LISTS) expect(recentTokens(list, storage), list).toEqual([]);
+    expect(store.getSnapshot()).toEqual({ current: null, recent: [] });
+  });
+
+  it('keeps the lists when a customer is only set aside (no customer chosen)', () => {
+    const store = createCustomerStore(() => storage);
+    rememberToken('bulk-tests', 'acme-token', storage);
+    store.choose({ token: 'acme-token', organizationId: '1', organizationName: 'Acme' });
+    store.clear();
+    expect(recentTokens('bulk-tests', storage)).toEqual(['acme-token']);
   });
 });

@@ -2,7 +2,8 @@ import { RECENT_TOKENS } from '@ce/contract';
 import { readUserItem, writeUserItem } from './user-storage';
 
 /** Separate lists, as the spec keeps them: one for bulk tests, one for the agent wizard (and one for alerts migration). */
-export type TokenList = 'bulk-tests' | 'agent-wizard' | 'alerts-migration' | 'backup-restore';
+export const TOKEN_LISTS = ['bulk-tests', 'agent-wizard', 'alerts-migration', 'backup-restore'] as const;
+export type TokenList = (typeof TOKEN_LISTS)[number];
 const itemName = (list: TokenList) => `recent-tokens.${list}`;
 
 /**
@@ -25,6 +26,15 @@ export function rememberToken(list: TokenList, token: string, storage: Storage =
   const next = [token, ...recentTokens(list, storage).filter((item) => item !== token)].slice(0, RECENT_TOKENS.max);
   writeUserItem(itemName(list), JSON.stringify(next), storage);
   return next;
+}
+
+/** Takes `token` out of every list (a customer forgotten, or a token the platform refused): no tool offers it again. */
+export function forgetToken(token: string, storage: Storage = localStorage): void {
+  for (const list of TOKEN_LISTS) {
+    const kept = recentTokens(list, storage);
+    if (kept.includes(token))
+      writeUserItem(itemName(list), JSON.stringify(kept.filter((item) => item !== token)), storage);
+  }
 }
 
 /** What a chip shows: the last 8 characters. */

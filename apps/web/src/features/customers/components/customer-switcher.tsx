@@ -12,10 +12,33 @@ import { useTokenGroups } from '../../../lib/use-token-groups';
 /** Where a customer's page is. */
 export const customerPath = (organizationId: string) => `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
 
-/** The organizations a token sees, each as the customer it would be. */
+/** The organizations a token sees, each as the customer it would be, with the account groups it sees there. */
 function customersOf(token: string, groups: readonly ReportAccountGroup[]): Customer[] {
   const named = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
-  return [...named].map(([organizationId, organizationName]) => ({ token, organizationId, organizationName }));
+  return [...named].map(([organizationId, organizationName]) => ({
+    token,
+    organizationId,
+    organizationName,
+    accountGroups: groups
+      .filter((group) => group.organizationId === organizationId)
+      .map((group) => group.accountGroupName),
+  }));
+}
+
+/** How many account groups are named before "and n more". */
+const GROUPS_NAMED = 6;
+
+/** The chosen customer's account groups, in words: "Account groups: A, B and 3 more". */
+function AccountGroupsLine({ names }: { names: readonly string[] }) {
+  const shown = names.slice(0, GROUPS_NAMED);
+  const more = names.length - shown.length;
+  return (
+    <p className="text-sm text-slate-700" data-testid="customer-account-groups">
+      {names.length === 1 ? 'Account group: ' : `${names.length} account groups: `}
+      {shown.join(', ')}
+      {more > 0 && ` and ${more} more`}
+    </p>
+  );
 }
 
 /**
@@ -89,6 +112,9 @@ export function CustomerSwitcher() {
               <p className="text-sm">
                 Working for <span className="font-semibold">{customerLabel(current)}</span>
               </p>
+              {current.accountGroups && current.accountGroups.length > 0 && (
+                <AccountGroupsLine names={current.accountGroups} />
+              )}
               <div className="flex flex-wrap gap-2">
                 <Link
                   to={customerPath(current.organizationId)}
