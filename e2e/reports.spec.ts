@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './fixtures.js';
-import { expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
+import { csrf, expectNoAxeViolations, sandboxToken, signIn, signInAsNewUser } from './helpers';
 
 const dialog = (page: Page) => page.getByRole('dialog');
 
@@ -83,6 +83,43 @@ test('the alerts report goes from the wizard to My Reports, a downloadable XLSX 
   await row.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Report Requested Successfully' })).toBeVisible();
   await expect(rows).toHaveCount(before + 1);
+});
+
+test("a colleague's report opened by link shows among everyone's, and says whom it was sent to", async ({ page }) => {
+  // A TAM of this test's own requests a report; a Super User then follows the link to it.
+  const { email } = await signInAsNewUser(page, 'TAM');
+  const admin = await sandboxToken(page, 'org-admin');
+  const groups = await page.request.post('/api/account-groups', {
+    data: { token: admin.token },
+    headers: await csrf(page),
+  });
+  const [group] = ((await groups.json()) as { accountGroups: { aid: string; accountGroupName: string }[] })
+    .accountGroups;
+  const requested = await page.request.post('/api/reports', {
+    data: {
+      kind: 'alerts-config',
+      token: admin.token,
+      organization: { id: admin.organizationId, name: admin.organizationName },
+      accountGroups: [group],
+      options: {},
+    },
+    headers: await csrf(page),
+  });
+  expect(requested.status(), await requested.text()).toBe(202);
+  const { id } = (await requested.json()) as { id: string };
+
+  await page.context().clearCookies();
+  await signIn(page, 'superuser@demo.local', undefined, `/home/reports?report=${id}`);
+  await expect(page.getByLabel("Everyone's reports")).toBeChecked();
+  const row = page.locator(`[data-testid="report-row"][aria-current="true"]`);
+  await expect(row).toContainText(email);
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 20_000 });
+  await expect(row).toContainText(`Sent to ${email} in Webex.`);
+  await expect(row).not.toContainText('Sent to you');
+  // Unticked, the Super User's own reports again (the link does not tick it back).
+  await page.getByLabel("Everyone's reports").uncheck();
+  await expect(page.getByLabel("Everyone's reports")).not.toBeChecked();
+  await expect(page.getByTestId('report-row').filter({ hasText: email })).toHaveCount(0);
 });
 
 test('a revoked token is refused at the first step with the spec message', async ({ page }) => {

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Dialog } from '../../../components/ui/dialog';
 import { artifactUrl } from '../api/artifact-url';
+import { useSession } from '../../../lib/session';
 import { useReports } from '../api/reports';
 import { RerunForm } from './rerun-form';
 
@@ -24,7 +25,8 @@ const percentOf = (report: ReportRequest) =>
       ? 100
       : 0;
 
-function StatusCell({ report }: { report: ReportRequest }) {
+/** A report's state; `you` is the signed-in user's email (someone else's report was sent to them, not to you). */
+function StatusCell({ report, you }: { report: ReportRequest; you: string | undefined }) {
   const percent = percentOf(report);
   return (
     <div className="min-w-32 space-y-1">
@@ -53,7 +55,9 @@ function StatusCell({ report }: { report: ReportRequest }) {
       />
       {report.error && <p className="text-sm text-red-700">{report.error}</p>}
       {report.status === 'done' && report.delivery.status === 'delivered' && (
-        <p className="text-xs text-slate-500">Sent to you in Webex.</p>
+        <p className="text-xs text-slate-500">
+          {report.requestedBy === you ? 'Sent to you in Webex.' : `Sent to ${report.requestedBy} in Webex.`}
+        </p>
       )}
       {report.status === 'done' && report.delivery.status === 'failed' && (
         <p className="text-xs text-amber-700">
@@ -123,6 +127,21 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
   const opened = useSearchParams()[0].get('report');
   const [rerunning, setRerunning] = useState<string | null>(null);
   const reports = useReports(scope);
+  const you = useSession().data?.email;
+  // A colleague's report opened by link, by someone who may see everyone's: everyone's are shown, once per link (the
+  // box can be unticked again).
+  const [widenedFor, setWidenedFor] = useState<string | null>(null);
+  if (
+    canSeeEveryone &&
+    opened !== null &&
+    widenedFor !== opened &&
+    scope === 'mine' &&
+    reports.isSuccess &&
+    !reports.data.some((report) => report.id === opened)
+  ) {
+    setWidenedFor(opened);
+    setScope('all');
+  }
 
   const columns = useMemo<ColumnDef<ReportRequest, unknown>[]>(
     () => [
@@ -148,7 +167,7 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
         header: 'Requested',
         accessorFn: (report) => report.createdAt,
         cell: ({ row: { original: report } }) => (
-          <time dateTime={report.createdAt} className="whitespace-nowrap text-slate-600">
+          <time dateTime={report.createdAt} className="text-slate-600 md:whitespace-nowrap">
             {new Date(report.createdAt).toLocaleString()}
           </time>
         ),
@@ -157,7 +176,7 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
         id: 'status',
         header: 'Status',
         accessorFn: (report) => report.status,
-        cell: ({ row: { original: report } }) => <StatusCell report={report} />,
+        cell: ({ row: { original: report } }) => <StatusCell report={report} you={you} />,
       },
       {
         id: 'files',
@@ -173,7 +192,7 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
         ),
       },
     ],
-    [scope, rerunning],
+    [scope, rerunning, you],
   );
 
   return (
@@ -192,7 +211,9 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
         )}
       </div>
       <p className="text-slate-600">
-        Every report you requested, its progress, and its files to download once it is done.
+        {scope === 'all'
+          ? "Everyone's reports, their progress, and their files to download once they are done."
+          : 'Every report you requested, its progress, and its files to download once it is done.'}
       </p>
       <DataTable
         label="Reports"

@@ -178,7 +178,7 @@ const AUDIT_COLUMNS: ColumnDef<AuditEntry, unknown>[] = [
     header: 'When',
     accessorFn: (entry) => entry.createdAt,
     cell: ({ row: { original: entry } }) => (
-      <time dateTime={entry.createdAt} className="whitespace-nowrap text-slate-500">
+      <time dateTime={entry.createdAt} className="text-slate-500 md:whitespace-nowrap">
         {new Date(entry.createdAt).toLocaleString()}
       </time>
     ),
