@@ -97,6 +97,40 @@ test('signing out ends the session seen from a second browser too', async ({ bro
   await second.close();
 });
 
+test('ending another session asks first, naming the device: Cancel ends nothing, End session signs it out', async ({
+  browser,
+}) => {
+  const first = await browser.newContext();
+  const second = await browser.newContext();
+  const laptop = await first.newPage();
+  const phone = await second.newPage();
+  const user = await signInAsNewUser(laptop, 'Support');
+  await signIn(phone, user.email, user.password);
+  await laptop.goto('/home/settings/sessions');
+  const rows = laptop.getByTestId('session-row');
+  await expect(rows).toHaveCount(2);
+  const other = rows.filter({ hasNotText: 'This device' });
+
+  await other.getByRole('button', { name: 'End session' }).click();
+  const asking = laptop.getByRole('dialog', { name: /^End the session on / });
+  await expect(asking).toContainText('is signed out at once');
+  await expect(asking.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(laptop, '[role="dialog"]');
+  await asking.getByRole('button', { name: 'Cancel' }).click();
+  await expect(asking).toBeHidden();
+  await phone.reload();
+  await expect(phone.getByRole('navigation', { name: 'Main menu' })).toBeVisible();
+
+  await other.getByRole('button', { name: 'End session' }).click();
+  await asking.getByRole('button', { name: 'End session' }).click();
+  await expect(laptop.getByRole('status').filter({ hasText: 'Session ended' })).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await phone.reload();
+  await expect(phone).toHaveURL(/\/login$/);
+  await first.close();
+  await second.close();
+});
+
 test('repeated failures lock the account with a clear message', async ({ page }) => {
   // An account no other browser test signs in with: it stays locked for the rest of the run.
   await page.goto('/login');

@@ -1,6 +1,5 @@
 import type { Role, UserAccount } from '@ce/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 
 /** A change of an account that takes something from its user: disabling it, or giving it another role. */
 export type AccountChange = { user: UserAccount } & ({ kind: 'disable' } | { kind: 'role'; role: Role });
@@ -32,25 +31,13 @@ export function AccountChangeDialog({
   onCancel: () => void;
   onConfirm: (change: AccountChange) => void;
 }) {
-  const text = change ? words(change) : null;
+  const confirmation = change ? { ...words(change), run: async () => onConfirm(change) } : null;
   return (
-    <Dialog
-      title={text?.title ?? ''}
-      isOpen={change !== null}
-      onClose={onCancel}
-      width="max-w-lg"
-      footer={
-        <>
-          <Button data-autofocus onClick={onCancel}>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={busy} busyLabel={text?.busy ?? ''} onClick={() => change && onConfirm(change)}>
-            {text?.confirm}
-          </Button>
-        </>
-      }
-    >
-      <p>{text?.body}</p>
-    </Dialog>
+    <ConfirmDialog
+      confirmation={confirmation}
+      busy={busy}
+      onCancel={onCancel}
+      onConfirm={(chosen) => void chosen.run()}
+    />
   );
 }

@@ -4,6 +4,7 @@ import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { changePasswordFormSchema, type SessionUser } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { TextInput } from '../../../components/ui/field';
 import { NewPasswordFields } from '../../../components/ui/new-password-fields';
 import { toast } from '../../../components/ui/toast-store';
@@ -111,6 +112,7 @@ export function ChangePasswordSection() {
 export function SessionsSection() {
   const sessions = useMySessions();
   const endSession = useEndMySession({ errorMessage: (error) => errorText(error, 'Could not end the session') });
+  const confirmation = useConfirmation();
   return (
     <section className={section} aria-labelledby="sessions-heading">
       <h2 id="sessions-heading" className="text-lg font-medium">
@@ -141,8 +143,12 @@ export function SessionsSection() {
                 busy={endSession.isPending && endSession.variables === session.id}
                 busyLabel="Ending"
                 onClick={() =>
-                  endSession.mutate(session.id, {
-                    onSuccess: () => toast.success('Session ended'),
+                  confirmation.ask({
+                    title: `End the session on ${session.device}?`,
+                    body: `That device (${session.ipAddress ?? 'unknown address'}) is signed out at once and must sign in again. This device stays signed in.`,
+                    confirm: 'End session',
+                    busy: 'Ending',
+                    run: () => endSession.mutateAsync(session.id).then(() => toast.success('Session ended')),
                   })
                 }
               >
@@ -152,6 +158,7 @@ export function SessionsSection() {
           </li>
         ))}
       </ul>
+      {confirmation.dialog}
     </section>
   );
 }

@@ -5,7 +5,7 @@ import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
 import { useDeleteWatch, usePauseWatch, useRevokeWatchToken, useRunWatchNow, useWatchRuns } from '../api/watches';
-import { ConfirmDialog, type Confirmation } from './confirm-dialog';
+import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { ScoreTrend } from './score-trend';
 
 // Its form (and the schema library) load when asked for: the page's first screen goes without them.
@@ -61,24 +61,11 @@ export function WatchCard({ watch }: { watch: Watch }) {
   const pause = usePauseWatch();
   const revoke = useRevokeWatchToken();
   const remove = useDeleteWatch();
-  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const confirmation = useConfirmation();
   const [storing, setStoring] = useState(false);
   const underWay = (runs.data ?? []).some((run) => run.status === 'queued' || run.status === 'running');
   const groups = watch.accountGroups.map((group) => group.accountGroupName).join(', ');
   const active = watch.status === 'active';
-
-  const confirm = async (chosen: Confirmation) => {
-    setConfirming(true);
-    try {
-      await chosen.run();
-      setConfirmation(null);
-    } catch {
-      // Said by the query client's error toast.
-    } finally {
-      setConfirming(false);
-    }
-  };
 
   return (
     <article
@@ -143,7 +130,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
             size="sm"
             variant="secondary"
             onClick={() =>
-              setConfirmation({
+              confirmation.ask({
                 title: `Revoke the stored token of ${watch.organizationName}?`,
                 body: `The token (…${watch.token?.last4}) is erased now and the watch pauses until a new one is stored with the customer’s consent.`,
                 confirm: 'Revoke token',
@@ -164,7 +151,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
           size="sm"
           variant="ghost"
           onClick={() =>
-            setConfirmation({
+            confirmation.ask({
               title: `Delete the watch of ${groups}?`,
               body: 'Its schedule, its runs’ history and its stored token go. The reports and backups it made stay.',
               confirm: 'Delete watch',
@@ -215,12 +202,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
           <StoreTokenDialog watch={watch} isOpen onClose={() => setStoring(false)} />
         </Suspense>
       )}
-      <ConfirmDialog
-        confirmation={confirmation}
-        busy={confirming}
-        onCancel={() => setConfirmation(null)}
-        onConfirm={(chosen) => void confirm(chosen)}
-      />
+      {confirmation.dialog}
     </article>
   );
 }

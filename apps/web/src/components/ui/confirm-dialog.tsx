@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { useState, type ReactNode } from 'react';
+import { Button } from './button';
+import { Dialog } from './dialog';
 
 /** What a destructive action asks first: its title names what happens; Cancel is where the dialog opens. */
 export interface Confirmation {
@@ -47,4 +47,33 @@ export function ConfirmDialog({
       <p>{confirmation?.body}</p>
     </Dialog>
   );
+}
+
+/**
+ * A confirmation to ask (`ask`), and its dialog to render: Confirm runs it, busy until it settles, and closes it when
+ * it succeeds; when it fails the dialog stays open (the query client's error toast says why).
+ */
+export function useConfirmation() {
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirm = async (chosen: Confirmation) => {
+    setBusy(true);
+    try {
+      await chosen.run();
+      setConfirmation(null);
+    } catch {
+      // Said by the query client's error toast.
+    } finally {
+      setBusy(false);
+    }
+  };
+  const dialog = (
+    <ConfirmDialog
+      confirmation={confirmation}
+      busy={busy}
+      onCancel={() => setConfirmation(null)}
+      onConfirm={(chosen) => void confirm(chosen)}
+    />
+  );
+  return { ask: setConfirmation, dialog };
 }
