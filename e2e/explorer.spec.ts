@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures.js';
-import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
+import { chooseCustomer, expectNoAxeViolations, sandboxOrgAdmin, signIn, signInAsNewUser } from './helpers';
 
 async function choose(page: Page, method: string, path: string) {
   const operations = page.getByRole('navigation', { name: 'Operations' });
@@ -55,4 +55,24 @@ test('a paginated call follows its next page; writes are for Super Users, after 
   await tags.getByRole('button', { name: 'Send' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Send the write' }).click();
   await expect(tags.getByRole('region', { name: 'Answer' }).getByTestId('answer-status')).toHaveText('201');
+});
+
+test('a call the platform answers 401 clears the chosen customer whose token it was, as every tool does', async ({
+  page,
+}) => {
+  await signInAsNewUser(page, 'TAM', '/home/api-tools');
+  const admin = await sandboxOrgAdmin(page);
+  await chooseCustomer(page, admin);
+  expect((await page.request.post('/sandbox/te/token-revocations', { data: { token: admin.token } })).status()).toBe(
+    200,
+  );
+  const operation = await choose(page, 'GET', '/account-groups');
+  // The token field opens with the chosen customer's token.
+  await expect(operation.getByText(`${admin.organizationName} · token …${admin.token.slice(-8)}`)).toBeVisible();
+  await operation.getByRole('button', { name: 'Send' }).click();
+  await expect(operation.getByRole('region', { name: 'Answer' }).getByTestId('answer-status')).toHaveText('401');
+  await expect(
+    page.getByRole('alert').filter({ hasText: `The platform refused the token for ${admin.organizationName}` }),
+  ).toBeVisible();
+  await expect(page.getByTestId('customer-switcher')).not.toContainText(admin.organizationName);
 });

@@ -35,6 +35,14 @@ export function onPlatformTokenRefused(listener: RefusedListener): () => void {
   return () => refusedListeners.delete(listener);
 }
 
+/**
+ * Tells the listeners the platform refused the token `sent` carries, for an answer that is not an API error: the
+ * explorer's call goes through (200) with the platform's own 401 inside it.
+ */
+export function announcePlatformTokenRefused(sent: { token: string }): void {
+  refusedListeners.forEach((listener) => listener(sent));
+}
+
 function readCookie(name: string): string | undefined {
   const cookies = document.cookie.split(';').map((part) => part.trim());
   // Over https the server names its cookies with the __Host- prefix.

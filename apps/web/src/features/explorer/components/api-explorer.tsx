@@ -10,6 +10,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextArea, TextInput } from '../../../components/ui/field';
 import { Spinner } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/toast-store';
+import { announcePlatformTokenRefused } from '../../../lib/api-client';
 import { downloadText } from '../../../lib/download';
 import { useCallOperation } from '../api/call-operation';
 import { useOperations } from '../api/operations';
@@ -143,7 +144,13 @@ function OperationForm({ operation, canWrite }: { operation: ApiOperation; canWr
             confirm: options.confirm ?? false,
             nextHref: options.nextHref,
           },
-          { onSuccess: setAnswer },
+          {
+            onSuccess: (answer) => {
+              setAnswer(answer);
+              // The platform refused the token: the chosen customer is cleared if it was its token, as in every tool.
+              if (answer.status === 401) announcePlatformTokenRefused({ token: valid.token });
+            },
+          },
         );
       },
       (errors) => toast.error(errors.token?.message ?? errors.body?.message ?? 'Check the parameters'),
