@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import type { MigrationPlan, MigrationRules } from '@ce/contract';
+import { TARGET_TOKEN_REFUSED, type MigrationPlan, type MigrationRules } from '@ce/contract';
 import { DATABASES, signedInClient } from './build-test-app.js';
 import { MIGRATED, migrationSuite } from './support/alerts-migration.js';
 
@@ -220,6 +220,31 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
 
     await undo(run.id);
     expect(snapshot(source().aid, saas().aid, staging().aid)).toEqual(before);
+  });
+
+  it("tells a refused target token apart from the customer's, in the plan and at the start", async () => {
+    const globex = world().organizations[1];
+    const target = world().accountGroups.find((candidate) => candidate.orgId === globex?.orgId);
+    const revoked = world().tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '';
+    if (!globex || !target) throw new Error('the demo world has a second organization');
+    const payload = request({
+      ruleIds: ['Migration: portal latency'].map(ruleIdOf),
+      targets: [{ aid: target.aid }],
+      targetOrganization: { token: revoked, organization: { id: globex.orgId, name: globex.name } },
+    });
+    for (const url of ['/api/alerts-migration/plan', '/api/alerts-migration/runs']) {
+      const refused = await tam().request({ method: 'POST', url, payload });
+      expect(refused.statusCode, url).toBe(401);
+      expect(refused.json().error, url).toMatchObject({ code: 'invalid_target_token', message: TARGET_TOKEN_REFUSED });
+    }
+    // The customer's own token refused is the customer's (the web app then clears the chosen customer).
+    const own = await tam().request({
+      method: 'POST',
+      url: '/api/alerts-migration/plan',
+      payload: { ...payload, token: revoked },
+    });
+    expect(own.statusCode).toBe(401);
+    expect(own.json().error.code).toBe('invalid_platform_token');
   });
 
   it("copies into another organization with its own token: webhooks by name, the source's recipients and third-party integrations dropped", async () => {

@@ -7,6 +7,13 @@
 export const PLATFORM_TOKEN_REFUSED =
   'The provided OAuth token is invalid or has expired. Please check your credentials.';
 
+/**
+ * What a tool says when the platform refused the second organization's token of a request (a migration's or a
+ * restore's target), answered as `invalid_target_token`: the customer chosen in the header is not the one refused.
+ */
+export const TARGET_TOKEN_REFUSED =
+  "The platform refused the target organization's token (revoked or expired). Paste a new token of the target organization.";
+
 /** Spec section 5 and 8 wording for the bulk tools. */
 export const BULK_MESSAGES = {
   tokenRequired: 'Please provide a valid OAuth token',

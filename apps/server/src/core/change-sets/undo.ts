@@ -7,7 +7,7 @@ import type { ChangeSetRepository, ChangeSetRow } from './repository.js';
 /** Who tells whether a customer's token reads an organization and its account groups (the customer module). */
 export interface OrganizationReader {
   /** Refuses (4xx) a token of another organization (`unknown_organization`) or one that cannot see a group. */
-  scope(token: string, organizationId: string, aids: Iterable<string>): Promise<unknown>;
+  scope(token: string, organizationId: string, aids: Iterable<string>, options?: { side?: 'target' }): Promise<unknown>;
 }
 
 /** Where a run wrote: account groups of its organization, and of a second organization when it crossed to one. */
@@ -49,9 +49,10 @@ async function assertReads(
   organization: { id: string; name: string },
   aids: readonly string[],
   refusal: string,
+  side?: 'target',
 ): Promise<void> {
   try {
-    await customer.scope(token, organization.id, aids);
+    await customer.scope(token, organization.id, aids, { side });
   } catch (error) {
     if (error instanceof AppError && error.code === 'unknown_organization')
       throw new AppError(400, 'wrong_organization', refusal);
@@ -84,6 +85,7 @@ async function assertUndoReads(undo: UndoStart): Promise<void> {
       { id: source.targetOrganizationId, name },
       wroteInto.target.accountGroups,
       words("The target organization's token", name),
+      'target',
     );
   }
 }

@@ -80,6 +80,7 @@ export class AlertsMigrationService {
           request.targetOrganization?.token ?? '',
           request.targetOrganization?.organization.id ?? '',
           request.targets.map((target) => target.aid),
+          { side: 'target' },
         )
       : source;
     if (!cross && request.targets.some((target) => target.aid === request.aid))

@@ -1,4 +1,4 @@
-import type { ReportAccountGroup } from '@ce/contract';
+import { TARGET_TOKEN_REFUSED, type ReportAccountGroup } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
 
@@ -20,6 +20,11 @@ export async function readForCustomer<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     throw platformRefusal(error);
   }
+}
+
+export interface ScopeOptions {
+  /** Whose token it is: the customer's (the default), or a request's second organization's (`target`). */
+  side?: 'customer' | 'target';
 }
 
 export interface CustomerScope {
@@ -59,8 +64,19 @@ export class CustomerService {
    * which (ids), the token's own account groups say what they are called. An organization or an
    * account group the token cannot see is refused.
    */
-  async scope(token: string, organizationId: string, aids: Iterable<string>): Promise<CustomerScope> {
-    const visible = (await this.accountGroups(token)).filter((group) => group.organizationId === organizationId);
+  async scope(
+    token: string,
+    organizationId: string,
+    aids: Iterable<string>,
+    { side = 'customer' }: ScopeOptions = {},
+  ): Promise<CustomerScope> {
+    const all = await this.accountGroups(token).catch((error: unknown) => {
+      // A second organization's token refused is not the customer's: said apart, so the customer stays chosen.
+      if (side === 'target' && error instanceof AppError && error.code === 'invalid_platform_token')
+        throw new AppError(401, 'invalid_target_token', TARGET_TOKEN_REFUSED);
+      throw error;
+    });
+    const visible = all.filter((group) => group.organizationId === organizationId);
     const organizationName = visible[0]?.organizationName;
     if (organizationName === undefined)
       throw new AppError(400, 'unknown_organization', 'This token does not belong to the selected organization.');
