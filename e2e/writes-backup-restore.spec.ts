@@ -93,10 +93,45 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   await expect(page.getByRole('status').filter({ hasText: 'Undone: 1 change reversed' })).toBeVisible();
   expect((await testsIn()).find((candidate) => candidate.testId === target.testId)?.interval).toBe(changedInterval);
   // A run lives in the address as every tool's does (?run=<id>: the customer's page links there): a reload shows it.
-  await expect(page).toHaveURL(/\?run=[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/[?&]run=[0-9a-f-]{36}$/);
   await page.reload();
   await expect(page.getByRole('heading', { name: /Undo of a restore/ })).toBeVisible();
   await expect(page.getByTestId('restore-status')).toContainText('Finished · 1 done');
+
+  // At a phone's width the restore fits its card: nothing scrolls sideways, names wrap, badges stay whole. An item
+  // as the backup has it is nothing to restore, and no restore is offered.
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The reload forgot the token, as a new page does.
+  await page.getByLabel('OAuth Token', { exact: true }).fill(token);
+  await row.getByRole('button', { name: 'Open' }).click();
+  const unchanged = (await testsIn()).find((candidate) => candidate.testId !== target.testId);
+  if (!unchanged) throw new Error('the group has a second test');
+  const items = page.getByTestId('backup-items');
+  await items.getByRole('searchbox', { name: "Search the backup's items" }).fill(unchanged.testName);
+  await items.getByRole('checkbox', { name: unchanged.testName }).first().check();
+  const overflow = await page.evaluate(() => {
+    const main = document.querySelector('main');
+    const list = document.querySelector('[data-testid="backup-items"] ul')?.parentElement;
+    const select = document.querySelector<HTMLElement>('select[name="aid"]');
+    const card = select?.closest('section, [class*="rounded"]');
+    return {
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      main: main ? main.scrollWidth - main.clientWidth : 0,
+      list: list ? list.scrollWidth - list.clientWidth : -1,
+      select: select && card ? select.getBoundingClientRect().right - card.getBoundingClientRect().right : -1,
+    };
+  });
+  expect(overflow.page).toBeLessThanOrEqual(0);
+  expect(overflow.main).toBeLessThanOrEqual(0);
+  expect(overflow.list).toBe(0);
+  expect(overflow.select).toBeLessThanOrEqual(0);
+  await page.getByRole('button', { name: 'Preview Restore' }).click();
+  await expect(page.getByTestId('nothing-to-restore')).toHaveText(
+    'Nothing to restore: the chosen items are as the backup has them.',
+    { timeout: 30_000 },
+  );
+  await expect(page.getByRole('button', { name: 'Apply Restore' })).toHaveCount(0);
+  await page.setViewportSize({ width: 1366, height: 900 });
 
   // The backup is deleted after a confirmation that names it and opens on Cancel.
   const backups = page

@@ -225,6 +225,41 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     expect(csv.body).toContain(`Acme - Staging,alert-rule,${rule.ruleName},Create,done`);
   });
 
+  it('renames back a test renamed since the backup: the plan says so and the restore does what the plan said', async () => {
+    const backup = await backUp();
+    const test =
+      world().tests.find((candidate) => candidate.aid === group().aid && candidate.type === 'page-load') ??
+      world().tests.find((candidate) => candidate.aid === group().aid);
+    if (!test) throw new Error('the group has a test');
+    const name = test.testName;
+    test.testName = `${name} RENAMED`;
+    try {
+      const [change] = (await driftNow(backup.id)).changes;
+      expect(change).toMatchObject({ kind: 'test', change: 'renamed', name: `${name} RENAMED`, previousName: name });
+      if (!change) throw new Error('the rename is a change');
+      const request = { token: suite.acme().token, items: [restoreItemRef(change)] };
+      const plan = await suite
+        .tam()
+        .request({ method: 'POST', url: `/api/backups/${backup.id}/restore/plan`, payload: request });
+      expect(plan.statusCode, plan.body).toBe(200);
+      expect(plan.json<RestorePlan>().steps).toMatchObject([
+        { kind: 'test', status: 'update', name, previousName: `${name} RENAMED` },
+      ]);
+      const restored = await suite.restore(backup.id, request);
+      // What the plan said: one update, none left as it was.
+      expect(restored).toMatchObject({ status: 'done', totals: { done: 1, failed: 0, skipped: 0 } });
+      expect(restored.items).toMatchObject([{ action: 'restore-update', status: 'done' }]);
+      expect(
+        world()
+          .tests.filter((candidate) => candidate.testId === test.testId)
+          .map((found) => found.testName),
+      ).toEqual([name]);
+      expect((await driftNow(backup.id)).changes).toEqual([]);
+    } finally {
+      test.testName = name;
+    }
+  });
+
   it('restores into an emptied group of another organization with every reference remapped by name', async () => {
     const backup = await backUp();
     const globex = world().organizations[1];

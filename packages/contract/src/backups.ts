@@ -120,6 +120,8 @@ export const restorePlanSchema = z.object({
       kind: z.string(),
       key: z.string(),
       name: z.string(),
+      /** The target item's name now, when the restore renames it back (the same item on the platform). */
+      previousName: z.string().optional(),
       status: z.enum(['create', 'update', 'unchanged', 'delete', 'cannot']),
       phase: z.number().int(),
       differences: z.array(z.object({ path: z.string(), before: z.string().nullable(), after: z.string().nullable() })),

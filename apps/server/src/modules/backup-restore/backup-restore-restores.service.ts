@@ -113,7 +113,10 @@ export class RestoresService {
     const cross = Boolean(other && other.organization.id !== backup.organizationId);
     const aid = request.aid ?? backup.aid;
     const source = await this.deps.customer.scope(request.token, backup.organizationId, cross ? [] : [aid]);
-    const scope = cross && other ? await this.deps.customer.scope(other.token, other.organization.id, [aid]) : source;
+    const scope =
+      cross && other
+        ? await this.deps.customer.scope(other.token, other.organization.id, [aid], { side: 'target' })
+        : source;
     const input: RestoreInput = {
       backupId,
       backupName: `${backup.accountGroupName}, ${backup.createdAt.toISOString()}`,
@@ -139,6 +142,7 @@ export class RestoresService {
           kind: step.kind,
           key: step.key,
           name: step.name,
+          ...(step.previousName === undefined ? {} : { previousName: step.previousName }),
           status: step.status,
           phase: step.phase,
           differences: step.differences,

@@ -40,9 +40,11 @@ export function restoreItems(
         differences: step.differences,
         resolved: step.resolved,
         dropped: step.dropped,
+        ...(step.previousName === undefined ? {} : { previousName: step.previousName }),
       },
     };
-    const there = existing.get(`${step.kind}\u0000${step.key}`);
+    // An item renamed since the backup is written over under its name now (the plan found it by its id).
+    const there = existing.get(`${step.kind}\u0000${step.existingKey ?? step.key}`);
     if (step.status === 'create' && step.config)
       return {
         ...common,

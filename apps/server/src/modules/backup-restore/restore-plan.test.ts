@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BackupItem } from './archive.js';
+import { restoreItems } from './restore-items.js';
 import { planRestore, type RestoreTarget } from './restore-plan.js';
 
 const item = (
@@ -71,8 +72,18 @@ describe('planning a restore', () => {
       { ...portal.config, testName: 'Portal (EU)' },
       { server: { testId: '281' } },
     );
-    const [step] = planRestore([backedUp], target({ items: [renamed] }));
-    expect(step).toMatchObject({ status: 'update', existingId: '281' });
+    const into = target({ items: [renamed] });
+    const [step] = planRestore([backedUp], into);
+    expect(step).toMatchObject({
+      status: 'update',
+      existingId: '281',
+      previousName: 'Portal (EU)',
+      existingKey: 'http-server: Portal (EU)',
+    });
+    // What the restore writes is what the plan said: an update of that test, not the item left as it was.
+    const [write] = restoreItems(step ? [step] : [], { ...into, aid: '1234', side: 'source' });
+    expect(write).toMatchObject({ action: 'restore-update', resultId: '281', payload: { id: '281' } });
+    expect(write?.status).toBeUndefined();
     expect(step?.differences).toEqual([{ path: 'testName', before: 'Portal (EU)', after: 'Portal' }]);
     // Another group's test of another id under the new name is no match: the backup's is created.
     const elsewhere = item('test', 'http-server: Portal (EU)', renamed.config, { server: { testId: '999' } });

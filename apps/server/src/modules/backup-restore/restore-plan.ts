@@ -9,6 +9,13 @@ export interface RestoreStep {
   kind: BackupKind;
   key: string;
   name: string;
+  /**
+   * The target item's name now, when it is the same item (the same platform id) under another name: the restore
+   * renames it back (an update) rather than creating a second one.
+   */
+  previousName?: string;
+  /** The target item's key, when it is another than the backup's (renamed since): what an update writes over. */
+  existingKey?: string;
   status: 'create' | 'update' | 'unchanged' | 'delete' | 'cannot';
   /**
    * Tests and endpoint labels first (phase 0); what points at them after (phase 1: rules, windows, dashboards,
@@ -88,10 +95,12 @@ export function planRestore(chosen: BackupItem[], target: RestoreTarget, removal
       null;
     const resolved: ResolvedReference[] = [];
     const dropped: DroppedReference[] = [];
+    const renamed = there && there.key !== item.key ? { previousName: there.name, existingKey: there.key } : {};
     const base = {
       kind: item.kind,
       key: item.key,
       name: item.name,
+      ...renamed,
       phase: restore?.phase ?? 0,
       existingId: there ? idOf(there) : null,
       resolved,

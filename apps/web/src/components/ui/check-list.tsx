@@ -29,11 +29,21 @@ export interface CheckListProps<T> {
    * set of buttons (a list per account group, say) turn them off and pass `search` in.
    */
   controls?: boolean;
+  /**
+   * `fixed` (the default): every row `rowHeight` tall, and past CHECKLIST_ROWS_ALL_UP_TO rows only those in view are
+   * drawn. `growing`: each row as tall as what it holds (long names and a change's words wrap, nothing is painted
+   * over the next row or cut mid-value), CHECKLIST_GROWING_PAGE rows at first and more on request; `height` is then
+   * the most the box grows to. The buttons act on every row the search matches, drawn or not.
+   */
+  rows?: 'fixed' | 'growing';
   'data-testid'?: string;
 }
 
 /** Up to this many rows all are in the page (a short list scrolls as any list); past it, only those in view. */
 export const CHECKLIST_ROWS_ALL_UP_TO = 100;
+
+/** Rows a growing list draws at first, and adds with each "Show more". */
+export const CHECKLIST_GROWING_PAGE = 200;
 
 /** A CSS length in pixels, for a first guess at the viewport (rem at the browser's default 16px). */
 function cssPixels(length: string): number {
@@ -63,17 +73,23 @@ export function CheckList<T>({
   height = '16rem',
   noun,
   controls = true,
+  rows = 'fixed',
   'data-testid': testId,
 }: CheckListProps<T>) {
   const [ownSearch, setOwnSearch] = useState('');
   const search = controlledSearch ?? ownSearch;
-  const setSearch = onSearchChange ?? setOwnSearch;
+  const growing = rows === 'growing';
+  const [drawn, setDrawn] = useState(CHECKLIST_GROWING_PAGE);
+  const setSearch = (next: string) => {
+    (onSearchChange ?? setOwnSearch)(next);
+    setDrawn(CHECKLIST_GROWING_PAGE);
+  };
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
     return needle ? items.filter((item) => matches(item, needle)) : items;
   }, [items, matches, search]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = filtered.length > CHECKLIST_ROWS_ALL_UP_TO;
+  const virtual = !growing && filtered.length > CHECKLIST_ROWS_ALL_UP_TO;
   // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer returns functions that are read during render on purpose.
   const virtualizer = useVirtualizer({
     count: filtered.length,
@@ -88,8 +104,13 @@ export function CheckList<T>({
   const row = (item: T) => {
     const key = itemKey(item);
     return (
-      <label className="flex h-full cursor-pointer items-center gap-2 text-sm">
-        <input type="checkbox" checked={selected.has(key)} onChange={() => toggle(key)} />
+      <label className={`flex cursor-pointer gap-2 text-sm ${growing ? 'min-w-0 items-start' : 'h-full items-center'}`}>
+        <input
+          type="checkbox"
+          className={growing ? 'mt-1 shrink-0' : undefined}
+          checked={selected.has(key)}
+          onChange={() => toggle(key)}
+        />
         {renderItem(item)}
       </label>
     );
@@ -104,7 +125,7 @@ export function CheckList<T>({
     onFiltered((next, each) => each === key && (next.has(key) ? next.delete(key) : next.add(key)));
 
   return (
-    <div className="space-y-2" data-testid={testId}>
+    <div className={growing ? 'min-w-0 space-y-2' : 'space-y-2'} data-testid={testId}>
       {controls && (
         <>
           <input
@@ -142,7 +163,7 @@ export function CheckList<T>({
         // scrolling box a keyboard could not reach: neither down (no max height) nor sideways (overflow-y auto
         // makes overflow-x auto too, so a long row would still scroll the box). A long (virtual) list is then as tall
         // as its rows, so all of them are in view and drawn.
-        className="overflow-y-auto rounded-md border border-slate-200 [fieldset:disabled_&]:h-auto! [fieldset:disabled_&]:max-h-none! [fieldset:disabled_&]:overflow-visible"
+        className={`${growing ? 'min-w-0 overflow-x-hidden ' : ''}overflow-y-auto rounded-md border border-slate-200 [fieldset:disabled_&]:h-auto! [fieldset:disabled_&]:max-h-none! [fieldset:disabled_&]:overflow-visible`}
       >
         {filtered.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{emptyText}</p>
@@ -162,6 +183,14 @@ export function CheckList<T>({
               );
             })}
           </ul>
+        ) : growing ? (
+          <ul aria-label={label} className="divide-y divide-slate-100">
+            {filtered.slice(0, drawn).map((item) => (
+              <li key={itemKey(item)} className="px-3 py-1">
+                {row(item)}
+              </li>
+            ))}
+          </ul>
         ) : (
           <ul aria-label={label}>
             {filtered.map((item) => (
@@ -170,6 +199,13 @@ export function CheckList<T>({
               </li>
             ))}
           </ul>
+        )}
+        {growing && filtered.length > drawn && (
+          <div className="p-2">
+            <Button size="sm" onClick={() => setDrawn((count) => count + CHECKLIST_GROWING_PAGE)}>
+              Show {Math.min(filtered.length - drawn, CHECKLIST_GROWING_PAGE)} more of {filtered.length - drawn}
+            </Button>
+          </div>
         )}
       </div>
     </div>

@@ -18,7 +18,10 @@ describe('fieldWords', () => {
     );
   });
 
-  it('leaves lists of objects as they are', () => {
-    expect(fieldWords({ path: 'rules', before: '[{"a":1}]', after: '[]' })).toBe('rules: [{"a":1}] → []');
+  it('says lists of objects element by element, not as two arrays of JSON', () => {
+    expect(fieldWords({ path: 'rules', before: '[{"a":1}]', after: '[]' })).toBe('rules: rule {"a":1} removed');
+    expect(fieldWords({ path: 'widgets', before: '[{"title":"Loss"}]', after: '[{"title":"Latency"}]' })).toBe(
+      "widgets: widget 'Latency' added; widget 'Loss' removed",
+    );
   });
 });

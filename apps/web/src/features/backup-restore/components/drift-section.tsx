@@ -2,8 +2,8 @@ import { useMemo } from 'react';
 import { useController } from 'react-hook-form';
 import { restoreItemRef, type Backup, type Drift, type DriftRequest } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
+import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
 import { LIVE, type RestoreFormApi } from '../backup-forms';
 import { FieldList } from './field-list';
@@ -18,12 +18,19 @@ const WORDS = {
 
 function ChangeRow({ change }: { change: Change }) {
   return (
-    <span className="grid min-w-0 flex-1 gap-0.5 py-1">
-      <span className="flex flex-wrap items-center gap-2">
-        <span className="font-medium break-words">{change.name}</span>
-        {change.previousName && <span className="text-slate-600">(was {change.previousName})</span>}
-        <Badge tone="neutral">{change.kind}</Badge>
-        <Badge tone={change.change === 'removed' ? 'danger' : change.change === 'added' ? 'sky' : 'amber'}>
+    <span className="grid min-w-0 flex-1 gap-0.5">
+      <span className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+        <span className="min-w-0 font-medium [overflow-wrap:anywhere]">{change.name}</span>
+        {change.previousName && (
+          <span className="min-w-0 text-slate-600 [overflow-wrap:anywhere]">(was {change.previousName})</span>
+        )}
+        <Badge tone="neutral" className="shrink-0">
+          {change.kind}
+        </Badge>
+        <Badge
+          tone={change.change === 'removed' ? 'danger' : change.change === 'added' ? 'sky' : 'amber'}
+          className="shrink-0"
+        >
           {WORDS[change.change]}
         </Badge>
       </span>
@@ -67,7 +74,7 @@ export function DriftSection({
               label: `The backup of ${new Date(other.createdAt).toLocaleString()}`,
             })),
           ]}
-          fieldClassName="min-w-72"
+          fieldClassName="w-full sm:w-auto sm:min-w-72"
         />
         <Button variant="primary" className="mb-[2px]" busy={comparing} busyLabel="Comparing" onClick={onCompare}>
           Compare
@@ -82,6 +89,8 @@ export function DriftSection({
           </p>
           {changes.length > 0 && (
             <CheckList
+              rows="growing"
+              height="32rem"
               items={changes}
               itemKey={restoreItemRef}
               renderItem={(change) => <ChangeRow change={change} />}
@@ -90,7 +99,6 @@ export function DriftSection({
               onSelectedChange={(next) => changesPicked.onChange([...next])}
               label="Changes since the backup"
               searchLabel="Search changes"
-              rowHeight={56}
               noun="Changes"
               data-testid="changes"
             />

@@ -17,13 +17,14 @@ export function RestorePlanView({
 }) {
   const [confirming, setConfirming] = useState(false);
   const close = () => setConfirming(false);
+  const writes = plan.steps.some((step) => WRITES.has(step.status));
   return (
-    <div className="space-y-2">
-      <table className="w-full text-left text-sm" aria-label="Restore plan">
+    <div className="min-w-0 space-y-2">
+      <table className="w-full table-fixed text-left text-sm [overflow-wrap:anywhere]" aria-label="Restore plan">
         <thead className="text-xs uppercase text-slate-500">
           <tr>
             <th className="py-1">Item</th>
-            <th className="py-1">Plan</th>
+            <th className="w-24 py-1">Plan</th>
             <th className="py-1">Details</th>
           </tr>
         </thead>
@@ -39,18 +40,25 @@ export function RestorePlanView({
                 </Badge>
               </td>
               <td className="py-1 text-xs text-slate-600">
-                {step.reason ?? (step.differences.length > 0 && <FieldList fields={step.differences} />)}
+                <StepDetails step={step} />
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <Button variant="primary" busy={starting} busyLabel="Starting" onClick={() => setConfirming(true)}>
-        Apply Restore
-      </Button>
+      {!writes && (
+        <p className="text-sm" role="status" data-testid="nothing-to-restore">
+          {nothingToRestore(plan)}
+        </p>
+      )}
+      {writes && (
+        <Button variant="primary" busy={starting} busyLabel="Starting" onClick={() => setConfirming(true)}>
+          Apply Restore
+        </Button>
+      )}
       <Dialog
         title={`Restore into ${plan.accountGroupName}?`}
-        isOpen={confirming}
+        isOpen={confirming && writes}
         onClose={close}
         width="max-w-lg"
         footer={
@@ -79,10 +87,40 @@ export function RestorePlanView({
   );
 }
 
+type Step = RestorePlan['steps'][number];
+/** The steps that write something. */
+const WRITES: ReadonlySet<Step['status']> = new Set(['create', 'update', 'delete']);
+
+/** A step's details: why it cannot be restored, or its rename back and the fields it changes, in words. */
+function StepDetails({ step }: { step: Step }) {
+  if (step.reason) return <>{step.reason}</>;
+  const renamed = step.previousName !== undefined && step.previousName !== step.name;
+  // The name's own difference is the rename, said once.
+  const fields = renamed
+    ? step.differences.filter((field) => !(field.before === step.previousName && field.after === step.name))
+    : step.differences;
+  return (
+    <span className="grid min-w-0 gap-0.5">
+      {renamed && (
+        <span className="text-slate-700" data-testid="renamed-back">
+          renamed back from '{step.previousName}' to '{step.name}'
+        </span>
+      )}
+      {step.differences.length > 0 && <FieldList fields={fields} raw={step.differences} />}
+    </span>
+  );
+}
+
+/** Why a plan offers no restore: nothing it would write. */
+export function nothingToRestore(plan: RestorePlan): string {
+  return plan.steps.every((step) => step.status === 'unchanged')
+    ? 'Nothing to restore: the chosen items are as the backup has them.'
+    : 'Nothing to restore: the chosen items are as the backup has them, or cannot be restored (see why above).';
+}
+
 /** What applying a plan writes, in words: "This creates 2 items, updates 1 and deletes 1 in Acme - APAC Offices." */
 export function restoreSummary(plan: RestorePlan): string {
-  const count = (status: RestorePlan['steps'][number]['status']) =>
-    plan.steps.filter((step) => step.status === status).length;
+  const count = (status: Step['status']) => plan.steps.filter((step) => step.status === status).length;
   const said = (
     [
       ['creates', count('create')],

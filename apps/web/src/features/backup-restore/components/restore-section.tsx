@@ -3,8 +3,8 @@ import { useController } from 'react-hook-form';
 import { restoreItemRef, type Backup } from '@ce/contract';
 import { OtherOrganizationFields } from '../../../components/customer-fields';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { CheckList } from '../../../components/ui/check-list';
+import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
 import type { Customer } from '../../../lib/use-customer';
 import { useBackupItems } from '../api/items';
@@ -39,7 +39,7 @@ export function RestoreSection({
       : [{ aid: backup.aid, accountGroupName: backup.accountGroupName }, ...targetGroups]
   ).map((group) => ({ value: group.aid, label: group.accountGroupName }));
   return (
-    <div className="space-y-3">
+    <div className="min-w-0 space-y-3">
       <h3 className="text-lg font-semibold">Restore</h3>
       <p className="text-sm text-slate-600">
         Put back the changes picked above (into this group), or pick items of the backup to restore here or into another
@@ -47,13 +47,20 @@ export function RestoreSection({
       </p>
       {contents && (
         <CheckList
+          rows="growing"
           items={contents.items}
           itemKey={restoreItemRef}
           renderItem={(item) => (
-            <span className="flex items-center gap-2">
-              <span className="truncate">{item.name}</span>
-              <Badge tone="neutral">{item.kind}</Badge>
-              {item.masked.length > 0 && <Badge tone="amber">masked: {item.masked.join(', ')}</Badge>}
+            <span className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1">
+              <span className="min-w-0 [overflow-wrap:anywhere]">{item.name}</span>
+              <Badge tone="neutral" className="shrink-0">
+                {item.kind}
+              </Badge>
+              {item.masked.length > 0 && (
+                <Badge tone="amber" className="max-w-full [overflow-wrap:anywhere]">
+                  masked: {item.masked.join(', ')}
+                </Badge>
+              )}
             </span>
           )}
           matches={(item, needle) => `${item.kind} ${item.name}`.toLowerCase().includes(needle)}
@@ -82,7 +89,7 @@ export function RestoreSection({
           onBlur={aid.onBlur}
           onChange={(event) => aid.onChange(event.target.value)}
           options={options}
-          fieldClassName="min-w-72"
+          fieldClassName="w-full sm:w-auto sm:min-w-72"
         />
         <Button className="mb-[2px]" busy={planning} busyLabel="Planning" onClick={onPreview}>
           Preview Restore
