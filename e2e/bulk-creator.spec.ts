@@ -110,6 +110,8 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   await expect(page).toHaveURL(firstRun);
   await page.getByRole('button', { name: 'Undo this run' }).click();
   await expectNoAxeViolations(page, '[role="dialog"]');
+  await expect(page.getByRole('dialog')).toContainText('Delete 6 tests created in ');
+  for (const group of groups) await expect(page.getByRole('dialog')).toContainText(group.accountGroupName);
   await page.getByRole('dialog').getByRole('button', { name: 'Delete 6 tests' }).click();
   await expect(toast(page, 'All 6 tests deleted successfully')).toBeVisible({ timeout: 20_000 });
   await expect(page.getByRole('heading', { name: 'Undo Results' })).toBeVisible();
@@ -196,11 +198,21 @@ test('partial and failed runs end with the spec toasts and say per test what wen
   const partial = toast(page, '1/3 tests created successfully');
   await expect(partial).toBeVisible({ timeout: 20_000 });
   await expect(partial).toContainText('Partial Success');
+  const partialRun = page.url();
+  expect(partialRun).toMatch(/\/home\/tools\/bulk-tests\?run=/);
+
+  // The toast opens the run from wherever the user went meanwhile (here, a new session), and the run links to itself.
+  await page.getByRole('button', { name: 'Start New Bulk Test Session' }).click();
+  await expect(page).toHaveURL(/\/home\/tools\/bulk-tests$/);
+  await partial.getByRole('link', { name: 'Open the run' }).click();
+  await expect(page).toHaveURL(partialRun);
+  const { pathname, search } = new URL(partialRun);
+  await expect(
+    page.getByRole('region', { name: 'Results' }).getByRole('link', { name: 'Link to this run' }),
+  ).toHaveAttribute('href', `${pathname}${search}`);
   const failedItems = page.getByTestId('run-item').and(page.locator('[data-status="failed"]'));
   await expect(failedItems).toHaveCount(2);
   await expect(failedItems.first()).toContainText('None of the chosen agents is in this account group');
-
-  const partialRun = page.url();
 
   // The platform refuses every write: nothing is created, and the page says so. (After a run the form
   // is read-only: changed templates go in a new session.)
@@ -224,6 +236,11 @@ test('partial and failed runs end with the spec toasts and say per test what wen
   // Undoing the partial run deletes its one test (opened by its address, the token is asked again).
   await page.goto(partialRun);
   await page.getByRole('button', { name: 'Undo this run' }).click();
+  // It names what goes and where, and opens on Cancel.
+  await expect(page.getByRole('dialog')).toContainText(
+    `Delete 1 test created in ${groups[0]?.accountGroupName ?? ''}?`,
+  );
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
   await page.getByRole('dialog').getByLabel('OAuth Token').fill(token);
   await page.getByRole('dialog').getByRole('button', { name: 'Delete 1 test' }).click();
   await expect(toast(page, 'All 1 tests deleted successfully')).toBeVisible({ timeout: 20_000 });

@@ -93,6 +93,12 @@ test('one token pasted once: a health check, a bulk run and a backup for that cu
   await expect(rows.nth(2)).toContainText('AHC v7 report');
   for (const row of await rows.all()) await expect(row.getByTitle(email)).toBeVisible();
   await expectNoAxeViolations(page);
+  // The backup's row opens that backup, and says what was done once (not its tool again).
+  await expect(rows.nth(0)).not.toContainText('Backups');
+  await rows.nth(0).getByRole('link').click();
+  await expect(page).toHaveURL(/\/home\/tools\/backup-restore\?backup=/);
+  await expect(page.getByRole('region', { name: 'Backup', exact: true })).toContainText(first.accountGroupName);
+  await page.goBack();
   await page.getByLabel('Tool').selectOption({ label: 'Bulk runs' });
   await expect(rows).toHaveCount(1);
   await rows.first().getByRole('link').click();

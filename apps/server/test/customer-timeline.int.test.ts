@@ -101,6 +101,8 @@ describe("a customer's page", () => {
       path: `/home/tools/bulk-tests?run=${runId}`,
     });
     expect(bulk?.accountGroups).toHaveLength(2);
+    const backedUp = body.entries.find((entry) => entry.tool === 'backups');
+    expect(backedUp?.path).toBe(`/home/tools/backup-restore?backup=${backedUp?.id ?? ''}`);
     expect(body.entries.find((entry) => entry.tool === 'reports')).toMatchObject({
       accountGroups: ['Acme - Production'],
       path: `/home/reports?report=${reportId}`,

@@ -187,7 +187,8 @@ export class BackupsService {
       person: personOf(owner),
       createdAt: backup.createdAt.toISOString(),
       status: backup.status,
-      path: PATHS.backupRestore,
+      // The backup itself: the Backup & Restore page opens it from its address.
+      path: `${PATHS.backupRestore}?backup=${encodeURIComponent(backup.id)}`,
       organizationName: backup.organizationName,
     }));
   }

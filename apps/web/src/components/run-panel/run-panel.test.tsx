@@ -1,4 +1,5 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../ui/toast-store';
 import type { ColumnDef } from '../ui/data-table';
@@ -57,8 +58,12 @@ function show(shown: Run | undefined, view: Partial<RunView<Item>> = {}, undo?: 
       })}
     />
   );
-  const { rerender } = render(panel(shown));
-  return { onConfirm, rerender: (next: Run) => rerender(panel(next)) };
+  // The tool's page, open on another tab of its own: the run's link keeps it and names the run.
+  const routed = (current: Run | undefined) => (
+    <MemoryRouter initialEntries={['/home/tools/bulk?tab=labels']}>{panel(current)}</MemoryRouter>
+  );
+  const { rerender } = render(routed(shown));
+  return { onConfirm, rerender: (next: Run) => rerender(routed(next)) };
 }
 
 afterEach(() => {
@@ -138,6 +143,19 @@ describe('the run panel of the writing tools', () => {
     const { rerender } = show(run({ status: 'running', totals: { ...run().totals, pending: 1 } }));
     act(() => rerender(run()));
     await waitFor(() => expect(toast.getSnapshot().map(({ message }) => message)).toEqual(['Ended: 1 done']));
+  });
+
+  it("links to the run's own page beside its title and in its end-of-run toast", async () => {
+    const { rerender } = show(run({ status: 'running', totals: { ...run().totals, pending: 1 } }));
+    expect(screen.getByRole('link', { name: 'Link to this run' }).getAttribute('href')).toBe(
+      '/home/tools/bulk?tab=labels&run=run-1',
+    );
+    act(() => rerender(run()));
+    await waitFor(() =>
+      expect(toast.getSnapshot().map(({ link }) => link)).toEqual([
+        { to: '/home/tools/bulk?tab=labels&run=run-1', label: 'Open the run' },
+      ]),
+    );
   });
 
   it('says it is loading the run until the tool has it', () => {

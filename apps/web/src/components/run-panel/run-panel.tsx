@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
 import { isFinished, RESULTS_FORMATS, type ChangeSet } from '@ce/contract';
 import { ChangeSetProgress } from '../ui/change-set-progress';
 import { JobLine } from '../ui/job-line';
@@ -23,6 +24,19 @@ type ItemOf<Run extends PanelRun> = Run['items'][number];
 export type ResultsFormat = (typeof RESULTS_FORMATS)[number];
 
 const RESULTS_WORDS: Record<ResultsFormat, string> = { xlsx: 'XLSX', csv: 'CSV' };
+
+/**
+ * The address of a run's own page: the tool's page as it is open now (its tab, its other choices) with
+ * `?run=<id>`, which opens that run again after a reload, from a toast, or pasted in a message.
+ */
+export function useRunHref(): (id: string) => string {
+  const { pathname, search } = useLocation();
+  return (id: string) => {
+    const params = new URLSearchParams(search);
+    params.set('run', id);
+    return `${pathname}?${params.toString()}`;
+  };
+}
 
 /** What a tool shows of one of its runs, in the panel's order. */
 export interface RunView<Item> {
@@ -65,6 +79,7 @@ export interface RunPanelProps<Run extends PanelRun> {
  * The run panel of every writing tool (bulk, alerts migration, restore, and their undos): progress bar
  * (handled of total, coloured by outcome), where the run stands, each item's status, the results files,
  * Undo with a confirmation, and the end-of-run toast. A tool gives its run, its words and its item columns.
+ * Beside the title, and in the end-of-run toast, a link to the run's own page ("Link to this run").
  */
 export function RunPanel<Run extends PanelRun>({
   run,
@@ -74,7 +89,8 @@ export function RunPanel<Run extends PanelRun>({
   endToast,
   view,
 }: RunPanelProps<Run>) {
-  useRunEndToast(run, endToast);
+  const runHref = useRunHref();
+  useRunEndToast(run, (ended) => ({ ...endToast(ended), link: { to: runHref(ended.id), label: 'Open the run' } }));
   if (error) return failed(error);
   if (!run) return <Spinner label={loadingLabel} />;
   const shown = view(run);
@@ -85,6 +101,9 @@ export function RunPanel<Run extends PanelRun>({
     <section className="space-y-4" aria-label={shown.label}>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-2">
         <Title className={shown.level === 3 ? 'text-lg font-semibold' : 'text-xl font-semibold'}>{shown.title}</Title>
+        <Link to={runHref(run.id)} className="text-sm text-brand-700 underline" data-testid="run-link">
+          Link to this run
+        </Link>
         {shown.aside}
       </div>
       <div className="space-y-1">

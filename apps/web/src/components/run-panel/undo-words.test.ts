@@ -30,6 +30,17 @@ describe('undoWords', () => {
     );
   });
 
+  it('counts each kind of item in its own words: rules and windows of a migration', () => {
+    const noun = (done: ChangeSetItem) => (done.action.endsWith('-window') ? 'maintenance window' : 'alert rule');
+    const rules = [item('create-rule', 'Acme - Data Centers'), item('create-rule', 'Acme - Data Centers')];
+    expect(undoWords(rules, noun)).toBe(
+      'This deletes the 2 alert rules it created in Acme - Data Centers. Nothing else changes.',
+    );
+    expect(undoWords([item('create-rule', 'Acme - EMEA'), item('create-window', 'Acme - EMEA')], noun)).toBe(
+      'This deletes the 1 alert rule and 1 maintenance window it created in Acme - EMEA. Nothing else changes.',
+    );
+  });
+
   it('says when nothing would be put back', () => {
     expect(undoWords([item('create-test', 'A', 'failed')])).toBe(
       'This run changed nothing that an undo would put back.',

@@ -39,6 +39,20 @@ describe('the end-of-run toast', () => {
     expect(shown()).toHaveLength(1);
   });
 
+  it("carries the link to the run's own page, to open it from wherever the toast is read", () => {
+    const linked = (ended: Run) => ({
+      ...restoreToast(ended),
+      link: { to: `/home/tools/backup-restore?run=${ended.id}`, label: 'Open the run' },
+    });
+    const { rerender } = renderHook(({ current }: { current: Run }) => useRunEndToast(current, linked), {
+      initialProps: { current: run('running', undefined, 'run-3') },
+    });
+    act(() => rerender({ current: run('done', undefined, 'run-3') }));
+    expect(toast.getSnapshot().map(({ message, link }) => [message, link])).toEqual([
+      ['Restored: 2 changes made', { to: '/home/tools/backup-restore?run=run-3', label: 'Open the run' }],
+    ]);
+  });
+
   it('says the same words for every change set: stopped, some failed, all made, reversed', () => {
     expect(
       changeSetEndToast(

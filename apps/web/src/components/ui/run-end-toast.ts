@@ -1,12 +1,14 @@
 import { useEffect, useRef } from 'react';
 import { isFinished, type ToastType } from '@ce/contract';
-import { toast } from './toast-store';
+import { toast, type ToastLink } from './toast-store';
 
 /** What a run's end says: its toast's type, an optional title, and the message. */
 export interface RunEndToast {
   type: ToastType;
   title?: string;
   message: string;
+  /** Where the run is: its own page ("Open the run"). */
+  link?: ToastLink;
 }
 
 /** A run of a writing tool as its end-of-run toast reads it. */
@@ -60,7 +62,7 @@ export function useRunEndToast<Run extends { id: string; status: 'queued' | 'run
     }
     if (seenRunning.current !== run.id) return;
     seenRunning.current = null;
-    const { type, title, message } = say.current(run);
-    toast.show(type, message, { title });
+    const { type, title, message, link } = say.current(run);
+    toast.show(type, message, { title, ...(link ? { link } : {}) });
   }, [run]);
 }

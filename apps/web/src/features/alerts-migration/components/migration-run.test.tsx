@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeSetItem, MigrationRun } from '@ce/contract';
 import { migrationQueryKey } from '../api/run';
@@ -46,9 +47,11 @@ function renderPanel(run: MigrationRun, tokens = { token: '', targetToken: '' })
   const queryClient = new QueryClient();
   queryClient.setQueryData(migrationQueryKey(run.id), run);
   render(
-    <QueryClientProvider client={queryClient}>
-      <MigrationRunPanel runId={run.id} tokens={tokens} onOpen={() => {}} onNew={() => {}} />
-    </QueryClientProvider>,
+    <MemoryRouter initialEntries={[`/home/tools/alerts-migration?run=${run.id}`]}>
+      <QueryClientProvider client={queryClient}>
+        <MigrationRunPanel runId={run.id} tokens={tokens} onOpen={() => {}} onNew={() => {}} />
+      </QueryClientProvider>
+    </MemoryRouter>,
   );
   const bar = screen.getByRole('progressbar', { name: 'Migration progress' });
   return { bar, fill: bar.firstElementChild as HTMLElement };
@@ -61,6 +64,13 @@ describe('the migration panel', () => {
     expect(screen.getByText('Nothing planned yet.')).toBeTruthy();
     expect(bar.getAttribute('aria-valuenow')).toBe('0');
     expect(fill.style.width).toBe('0%');
+  });
+
+  it('links to its own page beside its title, the address that opens this migration again', () => {
+    renderPanel(finishedRun({ id: 'run-7' }));
+    expect(screen.getByRole('link', { name: 'Link to this run' }).getAttribute('href')).toBe(
+      '/home/tools/alerts-migration?run=run-7',
+    );
   });
 
   it('when its only item failed, its bar is red, not green', () => {
@@ -84,7 +94,8 @@ describe('the migration panel', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Undo Migration' }));
     const dialog = screen.getByRole('dialog', { name: 'Undo Migration' });
-    expect(dialog.textContent).toContain('This deletes the 1 rule or window it created in EMEA. Nothing else changes.');
+    expect(dialog.textContent).toContain('This deletes the 1 alert rule it created in EMEA. Nothing else changes.');
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(fetched.mock.calls.filter(([url]) => String(url).endsWith('/undo'))).toEqual([]);

@@ -26,6 +26,9 @@ const COLUMNS: ColumnDef<ChangeSetItem, unknown>[] = [
   ...OUTCOME_COLUMNS,
 ];
 
+/** What one item of a migration is, as its undo counts them: "2 alert rules", "1 maintenance window". */
+const migrationNoun = (item: ChangeSetItem) => (item.action.endsWith('-window') ? 'maintenance window' : 'alert rule');
+
 /** What a migration (or its undo) says when it ends: the words of every writing tool. */
 const migrationEndToast = (run: MigrationRun) =>
   changeSetEndToast(run, { done: 'Migrated', noun: 'migration', undo: run.kind === 'undo-alerts-migration' });
@@ -94,7 +97,7 @@ export function MigrationRunPanel({
             finished && run.kind === 'alerts-migration' && !run.undoneBy && run.totals.done > 0
               ? {
                   label: 'Undo Migration',
-                  description: undoWords(run.items, 'rule or window'),
+                  description: undoWords(run.items, migrationNoun),
                   confirmLabel: 'Undo Migration',
                   busyLabel: 'Starting the undo',
                   tokens: [

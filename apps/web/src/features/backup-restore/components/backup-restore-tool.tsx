@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Backup } from '@ce/contract';
 import { FilePicker } from '../../../components/ui/file-picker';
 import { Spinner } from '../../../components/ui/spinner';
@@ -10,7 +11,7 @@ import { useBackups } from '../api/backups';
 import { useUploadBackup } from '../api/upload';
 import { BackupPanel } from './backup-panel';
 import { BackupsTable } from './backups-table';
-import { NewBackupSection } from './new-backup-section';
+import { BACKUP_PARAM, NewBackupSection } from './new-backup-section';
 import { DeleteBackupDialog } from './delete-backup';
 import { RestoreRunPanel } from './restore-run';
 
@@ -20,7 +21,19 @@ import { RestoreRunPanel } from './restore-run';
  */
 export function BackupRestoreTool() {
   const customer = useCustomer('backup-restore');
-  const [opened, setOpened] = useState<Backup | null>(null);
+  // The backup opened lives in the address too (?backup=<id>): the start toast and the customer's page link to it.
+  const [params, setParams] = useSearchParams();
+  const openedId = params.get(BACKUP_PARAM);
+  const open = useCallback(
+    (backup: Backup | null) =>
+      setParams((current) => {
+        const next = new URLSearchParams(current);
+        if (backup) next.set(BACKUP_PARAM, backup.id);
+        else next.delete(BACKUP_PARAM);
+        return next;
+      }),
+    [setParams],
+  );
   const [deleting, setDeleting] = useState<Backup | null>(null);
   // The restore shown lives in the address (?run=<id>), as every tool's run: the customer's page and the
   // notifications link to it there.
@@ -29,6 +42,9 @@ export function BackupRestoreTool() {
   const { data: backups } = useBackups({ search: '', sort: 'createdAt', direction: 'desc' });
   const upload = useUploadBackup(customerTokenErrors('Failed to upload the archive'));
   const [pickerKey, setPickerKey] = useState(0);
+  // Open on a backup's row starts its panel afresh, as it always did (also when the address had it open already).
+  const [openings, setOpenings] = useState(0);
+  const opened = (openedId && backups?.find((backup) => backup.id === openedId)) || null;
 
   return (
     <div className="space-y-8">
@@ -37,14 +53,23 @@ export function BackupRestoreTool() {
       <section className="space-y-3" aria-label="Backups">
         <h2 className="text-xl font-semibold">Backups</h2>
         {backups ? (
-          <BackupsTable backups={backups} onOpen={setOpened} onDelete={setDeleting} />
+          <BackupsTable
+            backups={backups}
+            onOpen={(backup) => {
+              setOpenings((count) => count + 1);
+              open(backup);
+            }}
+            onDelete={setDeleting}
+          />
         ) : (
           <Spinner label="Loading backups" />
         )}
         <DeleteBackupDialog
           backup={deleting}
           onClose={() => setDeleting(null)}
-          onDeleted={(gone) => setOpened((current) => (current?.id === gone.id ? null : current))}
+          onDeleted={(gone) => {
+            if (gone.id === openedId) open(null);
+          }}
         />
         <FilePicker
           key={pickerKey}
@@ -64,7 +89,7 @@ export function BackupRestoreTool() {
 
       {opened && (
         <BackupPanel
-          key={opened.id}
+          key={`${opened.id}:${openings}`}
           backup={opened}
           backups={backups ?? []}
           token={customer.token}

@@ -1,5 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, render, waitFor } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RestoreRun } from '@ce/contract';
 import { toast } from '../../../components/ui/toast-store';
@@ -37,9 +38,11 @@ describe('the restore panel', () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
     queryClient.setQueryData(restoreQueryKey('restore-1'), restore({}));
     render(
-      <QueryClientProvider client={queryClient}>
-        <RestoreRunPanel runId="restore-1" token="" targetToken="" onOpen={() => {}} />
-      </QueryClientProvider>,
+      <MemoryRouter initialEntries={['/home/tools/backup-restore?run=restore-1']}>
+        <QueryClientProvider client={queryClient}>
+          <RestoreRunPanel runId="restore-1" token="" targetToken="" onOpen={() => {}} />
+        </QueryClientProvider>
+      </MemoryRouter>,
     );
     expect(toast.getSnapshot()).toEqual([]);
     act(() => {
@@ -53,8 +56,12 @@ describe('the restore panel', () => {
       );
     });
     await waitFor(() =>
-      expect(toast.getSnapshot().map(({ type, message }) => [type, message])).toEqual([
-        ['success', 'Restored: 1 change made'],
+      expect(toast.getSnapshot().map(({ type, message, link }) => [type, message, link])).toEqual([
+        [
+          'success',
+          'Restored: 1 change made',
+          { to: '/home/tools/backup-restore?run=restore-1', label: 'Open the run' },
+        ],
       ]),
     );
   });

@@ -28,6 +28,19 @@ function runCell(run: BulkRun) {
   };
 }
 
+/**
+ * What undoing a tests run does, named with its account groups: "Delete 6 tests created in Acme - Staging?"
+ * (the spec's words), then what stays.
+ */
+export function undoTestsQuestion(run: BulkRun): string {
+  const count = run.totals.done;
+  const tests = count === 1 ? 'test' : 'tests';
+  const made = run.items.filter((item) => item.status === 'done');
+  const groups = [...new Set(made.map((item) => item.accountGroupName))];
+  const where = groups.length > 0 ? ` created in ${groups.join(', ')}` : ' this run created';
+  return `Delete ${count} ${tests}${where}? Tests it skipped because they already existed stay as they are, and nothing else changes.`;
+}
+
 export interface TestRunPanelProps {
   runId: string;
   /** The token still in memory from the session that started the run, if any. */
@@ -110,7 +123,7 @@ export function TestRunPanel({ runId, knownToken, onOpenRun, onNewSession }: Tes
               ? {
                   label: 'Undo this run',
                   variant: 'outline',
-                  description: `This deletes the ${count} ${tests} this run created, and nothing else: tests it skipped because they already existed stay as they are.`,
+                  description: undoTestsQuestion(run),
                   confirmLabel: `Delete ${count} ${tests}`,
                   pendingText: 'Deleting…',
                   busyLabel: 'Deleting',

@@ -50,6 +50,18 @@ function useFilters(): [TimelineFilters, (changes: Partial<TimelineFilters>) => 
   return [filters, change];
 }
 
+/**
+ * Whether what an entry says already names its tool ("Alerts migration", "Undo of a restore", "Backup",
+ * "Dashboard … pushed"): then the tool is not said again under it.
+ */
+export function namesTool(entry: Pick<TimelineEntry, 'what' | 'tool'>): boolean {
+  const what = entry.what.toLowerCase();
+  const tool = TIMELINE_TOOL_LABELS[entry.tool].toLowerCase();
+  const one = tool.replace(/e?s$/, '');
+  const first = (words: string) => words.split(' ')[0]?.replace(/e?s$/, '') ?? '';
+  return what.includes(one) || first(what) === first(tool);
+}
+
 const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   {
     id: 'when',
@@ -70,7 +82,7 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
         <Link to={original.path} className="font-medium text-brand-800 underline">
           {original.what}
         </Link>
-        <span className="text-xs text-slate-500">{TIMELINE_TOOL_LABELS[original.tool]}</span>
+        {!namesTool(original) && <span className="text-xs text-slate-500">{TIMELINE_TOOL_LABELS[original.tool]}</span>}
       </span>
     ),
   },
