@@ -142,6 +142,39 @@ describe("a customer's page", () => {
     expect((await timeline(tam, '7400')).body.organizationName).toBe('Globex Financial');
   });
 
+  it("shows only what the caller may read: a role's tools, a personal API token's capabilities", async () => {
+    await report('tam@demo.local', '7600', 30);
+    await run('tam@demo.local', '7600', 'tests', 20, ['Acme - Staging']);
+    await backup('tam@demo.local', '7600', 10);
+    const tools = (entries: CustomerTimeline['entries']) => entries.map((entry) => entry.tool);
+    expect(tools((await timeline(tam, '7600')).body.entries)).toEqual(['backups', 'bulk', 'reports']);
+    const byToken = async (capabilities: string[]) => {
+      const created = await tam.request({
+        method: 'POST',
+        url: '/api/account/api-tokens',
+        payload: { name: `timeline ${capabilities.join(' ')}`, expiresInDays: 1, capabilities },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const response = await testApp.app.inject({
+        method: 'GET',
+        url: '/api/customers/7600/timeline',
+        headers: { authorization: `Bearer ${created.json<{ secret: string }>().secret}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return tools(response.json<CustomerTimeline>().entries);
+    };
+    // A token that carries neither the Tools group nor the health check sees none of that work.
+    expect(await byToken(['customerToken'])).toEqual([]);
+    expect(await byToken(['tools'])).toEqual(['backups', 'bulk']);
+    expect(await byToken(['healthCheck'])).toEqual(['reports']);
+    // A role without the Tools group (User) sees its own reports, never its runs or backups.
+    const user = await signedInClient(testApp.app, 'user@demo.local');
+    await report('user@demo.local', '7600', 8);
+    await run('user@demo.local', '7600', 'tests', 6, ['Acme - Staging']);
+    await backup('user@demo.local', '7600', 4);
+    expect(tools((await timeline(user, '7600')).body.entries)).toEqual(['reports']);
+  });
+
   it('refuses a control character in the organization or the person (400, not a database error)', async () => {
     expect((await timeline(tam, '%00')).status).toBe(400);
     expect((await timeline(superUser, '7100', '?everyone=true&person=%00')).status).toBe(400);

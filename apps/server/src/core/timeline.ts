@@ -1,10 +1,12 @@
 import { and, eq, gte, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { TimelineEntry, TimelineTool } from '@ce/contract';
+import type { Capability, SessionUser, TimelineEntry, TimelineTool } from '@ce/contract';
 import { users } from '../db/schema.js';
 
 /** Which work of one organization a customer's page asks for. */
 export interface TimelineQuery {
+  /** Who asks: a source reads only what the caller may read (a personal API token's capabilities too). */
+  caller: SessionUser;
   organizationId: string;
   /** The caller's own work (their id), or everyone's (null). */
   userId: string | null;
@@ -26,6 +28,11 @@ export type SourcedEntry = TimelineEntry & { organizationName: string };
  */
 export interface TimelineSource {
   tools: readonly TimelineTool[];
+  /**
+   * What a caller must hold to see this source's entries: its tool's operations' capability (checked with the
+   * token's, as every operation is). None: any signed-in caller, the source keeping to what the caller may read.
+   */
+  capability?: Capability;
   timeline(query: TimelineQuery): Promise<SourcedEntry[]>;
 }
 

@@ -226,7 +226,8 @@ export class RunService<Run, Summary = never> {
     }));
   }
 
-  /** One organization's runs of this tool, for its page (a TimelineSource). */
+  /** One organization's runs of this tool, for its page (a TimelineSource): the writing tools are the Tools group's. */
+  readonly capability = 'tools' as const;
   get tools(): readonly TimelineTool[] {
     return [this.kind.timeline];
   }

@@ -177,6 +177,7 @@ export class BackupsService {
 
   /** One organization's backups, for its page (a TimelineSource). */
   readonly tools = ['backups'] as const;
+  readonly capability = 'tools' as const;
   async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
     const rows = await this.deps.repository.timeline(query);
     return rows.map(({ backup, ...owner }) => ({

@@ -26,13 +26,17 @@ export class CustomerTimelineService {
     if (query.everyone && !userMay(user, 'seeAllRuns'))
       throw forbidden("Only those who may see every run see everyone's work for a customer.");
     const asked = {
+      caller: user,
       organizationId,
       userId: query.everyone ? null : user.id,
       ...(query.everyone && query.person ? { personEmail: query.person } : {}),
       since: new Date(this.clock().getTime() - query.days * DAY_MS),
       limit: TIMELINE_LIMIT,
     };
-    const sources = this.sources().filter((source) => !query.tool || source.tools.includes(query.tool));
+    const sources = this.sources().filter(
+      (source) =>
+        (!query.tool || source.tools.includes(query.tool)) && (!source.capability || userMay(user, source.capability)),
+    );
     const read = (await Promise.all(sources.map((source) => source.timeline(asked)))).flat();
     const entries = newestFirst(
       read.filter((entry) => !query.tool || entry.tool === query.tool),

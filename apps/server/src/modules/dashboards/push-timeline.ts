@@ -6,6 +6,7 @@ import type { DashboardsRepository } from './dashboards.repository.js';
 export function pushTimeline(repository: DashboardsRepository): TimelineSource {
   return {
     tools: ['dashboards'],
+    capability: 'tools',
     async timeline(query) {
       const rows = await repository.pushTimeline(query);
       return rows.map(({ push, title, name }) => ({

@@ -100,12 +100,12 @@ export class ReportsRepository {
   }
 
   /** One organization's reports for its page, newest first, with their owners. */
-  async timeline(query: TimelineQuery) {
+  async timeline(query: TimelineQuery, kinds: readonly string[]) {
     return this.db
       .select({ report: reportRequests, name: users.name, email: users.email })
       .from(reportRequests)
       .innerJoin(users, eq(users.id, reportRequests.userId))
-      .where(timelineWhere(query, reportRequests))
+      .where(and(timelineWhere(query, reportRequests), inArray(reportRequests.kind, [...kinds])))
       .orderBy(desc(reportRequests.createdAt))
       .limit(query.limit);
   }

@@ -298,7 +298,11 @@ export class ReportsService {
   /** One organization's reports, for its page (a TimelineSource). */
   readonly tools = ['reports'] as const;
   async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
-    const rows = await this.deps.repository.timeline(query);
+    // A session sees its own reports whatever its role holds now; a personal API token the kinds it carries.
+    const { caller } = query;
+    const kinds = caller.apiToken ? KINDS.filter((kind) => userMay(caller, REPORT_KINDS[kind].capability)) : KINDS;
+    if (kinds.length === 0) return [];
+    const rows = await this.deps.repository.timeline(query, kinds);
     return rows.map(({ report, ...owner }) => {
       const kind = reportKindSchema.safeParse(report.kind);
       return {
