@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldWords } from './field-words';
+import { countsInWords, fieldWords } from './field-words';
 
 describe('fieldWords', () => {
   it('says a value before and after, whole', () => {
@@ -23,5 +23,12 @@ describe('fieldWords', () => {
     expect(fieldWords({ path: 'widgets', before: '[{"title":"Loss"}]', after: '[{"title":"Latency"}]' })).toBe(
       "widgets: widget 'Latency' added; widget 'Loss' removed",
     );
+  });
+
+  it("says a backup's counts in words, one or many, kinds with none left out", () => {
+    expect(countsInWords({ tag: 3, test: 13, dashboard: 1, 'alert-rule': 5, 'endpoint-label': 0 })).toBe(
+      '3 tags, 13 tests, 1 dashboard, 5 alert rules',
+    );
+    expect(countsInWords({})).toBe('');
   });
 });

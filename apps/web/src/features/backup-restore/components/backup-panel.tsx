@@ -16,6 +16,7 @@ import { useCustomer } from '../../../lib/use-customer';
 import { useDrift, useExportDrift } from '../api/drift';
 import { useRestorePlan, useStartRestore } from '../api/restore';
 import { LIVE, restoreFormSchema, type RestoreForm, type RestoreFormInput } from '../backup-forms';
+import { countsInWords } from '../field-words';
 import { DriftSection } from './drift-section';
 import { RestorePlanView } from './restore-plan-view';
 import { RestoreSection } from './restore-section';
@@ -132,12 +133,8 @@ export function BackupPanel({
         {backup.accountGroupName}, backed up {new Date(backup.createdAt).toLocaleString()}
       </h2>
       <p className="text-sm text-slate-600">
-        {backup.items ?? 0} items ·{' '}
-        {Object.entries(backup.counts ?? {})
-          .filter(([, count]) => count > 0)
-          .map(([kind, count]) => `${count} ${kind}`)
-          .join(', ')}{' '}
-        · SHA-256 <span className="font-mono">{backup.checksum?.slice(0, 12)}…</span>
+        {backup.items ?? 0} items · {countsInWords(backup.counts ?? {})} · SHA-256{' '}
+        <span className="font-mono">{backup.checksum?.slice(0, 12)}…</span>
       </p>
       <DriftSection
         backup={backup}
