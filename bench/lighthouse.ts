@@ -37,6 +37,10 @@ async function loginScriptBytes(): Promise<number> {
   return scripts.reduce((sum, file) => sum + gzipSync(readFileSync(path.join(dist, file)), { level: 9 }).length, 0);
 }
 
+// A server left on the port (a bench that died) would be measured instead of this build: refuse to start.
+const taken = await fetch(`${origin}/readyz`).catch(() => null);
+if (taken) throw new Error(`something already answers on ${origin}: stop it, or set LIGHTHOUSE_PORT to a free port`);
+
 // The product on embedded defaults (PGlite, the sandbox, demo accounts) in a throwaway data folder.
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-bench-lighthouse-'));
 const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/main.ts')], {
@@ -51,6 +55,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     DATABASE_URL: '',
   },
 });
+// However the bench ends (Chromium failing to start throws outside the try), the server ends with it.
+process.on('exit', () => server.kill('SIGTERM'));
 const stop = () => {
   server.kill('SIGTERM');
   rmSync(dataDir, { recursive: true, force: true });
