@@ -1,5 +1,5 @@
 import { expect, test, type Locator } from './fixtures.js';
-import { csrf, expectNoAxeViolations, menu, signIn } from './helpers';
+import { csrf, expectNoAxeViolations, menu, signIn, signInAsNewUser } from './helpers';
 
 const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
@@ -90,4 +90,17 @@ test('a table is stacked rows on a phone: every cell named by its column, nothin
   }
   await within(row.getByRole('button', { name: `Revoke ${name}` }));
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("Settings on a phone: the profile's email wraps inside its card, never past it", async ({ page }) => {
+  // A user whose email is longer than a phone's card is wide.
+  const { email } = await signInAsNewUser(page, 'TAM', '/home/settings/profile');
+  const profile = page.getByRole('region', { name: 'Profile' });
+  await expect(profile).toContainText(email);
+  const fits = await profile.evaluate((card) => {
+    const list = card.querySelector('dl');
+    const edge = card.getBoundingClientRect().right;
+    return Boolean(list) && [...(list?.children ?? [])].every((cell) => cell.getBoundingClientRect().right <= edge);
+  });
+  expect(fits, 'every line of the profile inside its card').toBe(true);
 });

@@ -24,7 +24,7 @@ export function ProfileSection({ user }: { user: SessionUser }) {
       <h2 id="profile-heading" className="text-lg font-medium">
         Profile
       </h2>
-      <dl className="mt-3 grid grid-cols-[8rem_1fr] gap-y-2 text-sm">
+      <dl className="mt-3 grid grid-cols-[8rem_minmax(0,1fr)] gap-y-2 text-sm [overflow-wrap:anywhere]">
         <dt className="text-slate-500">Name</dt>
         <dd>{user.name ?? '—'}</dd>
         <dt className="text-slate-500">Email</dt>
