@@ -5,6 +5,7 @@ import { Dialog } from './dialog';
 /** What a destructive action asks first: its title names what happens; Cancel is where the dialog opens. */
 export interface Confirmation {
   title: string;
+  /** Words (a paragraph), or paragraphs of its own. */
   body: ReactNode;
   confirm: string;
   busy: string;
@@ -44,7 +45,7 @@ export function ConfirmDialog({
         </>
       }
     >
-      <p>{confirmation?.body}</p>
+      {typeof confirmation?.body === 'string' ? <p>{confirmation.body}</p> : confirmation?.body}
     </Dialog>
   );
 }

@@ -1,6 +1,5 @@
 import type { Backup } from '@ce/contract';
-import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { useDeleteBackup } from '../api/delete';
 import { kilobytes } from './backups-table';
@@ -21,40 +20,40 @@ export function DeleteBackupDialog({
   const remove = useDeleteBackup({ errorTitle: 'The backup was not deleted' });
   if (!backup) return null;
   const made = new Date(backup.createdAt).toLocaleString();
-  const confirm = () =>
-    remove.mutate(backup.id, {
-      onSuccess: () => {
-        toast.success(`Deleted the backup of ${backup.accountGroupName} made ${made}`);
-        onDeleted(backup);
-        onClose();
-      },
-    });
   return (
-    <Dialog
-      title="Delete this backup?"
-      isOpen
-      onClose={onClose}
-      width="max-w-lg"
-      footer={
-        <>
-          <Button data-autofocus onClick={onClose}>
-            Cancel
-          </Button>
-          <Button variant="danger" busy={remove.isPending} busyLabel="Deleting" onClick={confirm}>
-            Delete Backup
-          </Button>
-        </>
+    <ConfirmDialog
+      confirmation={{
+        title: 'Delete this backup?',
+        body: (
+          <div className="space-y-3">
+            <p>
+              The backup of <strong>{backup.accountGroupName}</strong> ({backup.organizationName}), made {made} by{' '}
+              {backup.requestedBy}
+              {backup.items === null ? '' : `: ${backup.items} ${backup.items === 1 ? 'item' : 'items'}`}
+              {backup.size === null ? '' : `, ${kilobytes(backup.size)}`}.
+            </p>
+            <p>
+              Its archive is deleted from the server too, and this cannot be undone. A copy you downloaded stays yours.
+            </p>
+          </div>
+        ),
+        confirm: 'Delete Backup',
+        busy: 'Deleting',
+        run: () => remove.mutateAsync(backup.id),
+      }}
+      busy={remove.isPending}
+      onCancel={onClose}
+      onConfirm={(chosen) =>
+        void chosen.run().then(
+          () => {
+            toast.success(`Deleted the backup of ${backup.accountGroupName} made ${made}`);
+            onDeleted(backup);
+            onClose();
+          },
+          // Said by the query client's error toast; the dialog stays open.
+          () => undefined,
+        )
       }
-    >
-      <div className="space-y-3">
-        <p>
-          The backup of <strong>{backup.accountGroupName}</strong> ({backup.organizationName}), made {made} by{' '}
-          {backup.requestedBy}
-          {backup.items === null ? '' : `: ${backup.items} ${backup.items === 1 ? 'item' : 'items'}`}
-          {backup.size === null ? '' : `, ${kilobytes(backup.size)}`}.
-        </p>
-        <p>Its archive is deleted from the server too, and this cannot be undone. A copy you downloaded stays yours.</p>
-      </div>
-    </Dialog>
+    />
   );
 }

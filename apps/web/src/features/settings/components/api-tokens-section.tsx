@@ -10,7 +10,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
-import { Dialog } from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { ApiRequestError } from '../../../lib/api-client';
@@ -114,27 +114,22 @@ function RevokeButton({
       <Button size="sm" aria-label={`Revoke ${token.name}`} onClick={() => setOpen(true)}>
         Revoke
       </Button>
-      <Dialog
-        title={title}
-        isOpen={open}
-        onClose={close}
-        width="max-w-lg"
-        footer={
-          <>
-            <Button data-autofocus onClick={close}>
-              Cancel
-            </Button>
-            <Button variant="danger" busy={busy} busyLabel="Revoking" onClick={() => onConfirm(close)}>
-              Revoke token
-            </Button>
-          </>
+      <ConfirmDialog
+        confirmation={
+          open
+            ? {
+                title,
+                body: `Every script that sends ${token.name} (${token.hint}) is refused from now on. A revoked token cannot be used again: a script needs a new one.`,
+                confirm: 'Revoke token',
+                busy: 'Revoking',
+                run: async () => onConfirm(close),
+              }
+            : null
         }
-      >
-        <p>
-          Every script that sends {token.name} ({token.hint}) is refused from now on. A revoked token cannot be used
-          again: a script needs a new one.
-        </p>
-      </Dialog>
+        busy={busy}
+        onCancel={close}
+        onConfirm={(chosen) => void chosen.run()}
+      />
     </>
   );
 }
