@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { TARGET_TOKEN_REFUSED, type MigrationPlan, type MigrationRules } from '@ce/contract';
+import { PlatformError } from '@ce/platform-client';
+import { CustomerService } from '../src/modules/customer/customer.service.js';
 import { DATABASES, signedInClient } from './build-test-app.js';
 import { MIGRATED, migrationSuite } from './support/alerts-migration.js';
 
@@ -245,6 +247,27 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
     });
     expect(own.statusCode).toBe(401);
     expect(own.json().error.code).toBe('invalid_platform_token');
+  });
+
+  it('tells which token was refused when one is refused in the middle of a plan that reads with both', async () => {
+    const customer = new CustomerService(suite.app().services.platform);
+    const revoked = world().tokens.find((candidate) => candidate.kind === 'revoked')?.token ?? '';
+    const refusedMidway = async () => {
+      throw new PlatformError(401, 'Unauthorized');
+    };
+    // The customer's token still works: the second organization's was the one refused.
+    await expect(customer.readForTwo(acme().token, refusedMidway)).rejects.toMatchObject({
+      code: 'invalid_target_token',
+      message: TARGET_TOKEN_REFUSED,
+    });
+    // The customer's token no longer works: it is the customer's refusal.
+    await expect(customer.readForTwo(revoked, refusedMidway)).rejects.toMatchObject({ code: 'invalid_platform_token' });
+    // What is not a refusal stays what it is.
+    await expect(
+      customer.readForTwo(acme().token, async () => {
+        throw new PlatformError(500, 'Internal Server Error');
+      }),
+    ).rejects.toMatchObject({ code: 'platform_error' });
   });
 
   it("copies into another organization with its own token: webhooks by name, the source's recipients and third-party integrations dropped", async () => {

@@ -3,6 +3,9 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '@ce/contract';
 import { toast } from '../components/ui/toast-store';
+import { announcePlatformTokenRefused } from '../lib/api-client';
+import { customers } from '../lib/customer';
+import { recentTokens, rememberToken, TOKEN_LISTS } from '../lib/recent-tokens';
 import { sessionQueryKey } from '../lib/session';
 import { Providers } from './providers';
 
@@ -61,5 +64,32 @@ describe('Providers', () => {
     const { queryClient, told } = await signedIn(tam);
     await sessionIs(queryClient, proserv);
     await waitFor(() => expect(told()).toBeNull());
+  });
+
+  it('forget a refused token in every tool, and clear the customer only when it was its token', async () => {
+    const queryClient = new QueryClient();
+    render(
+      <Providers queryClient={queryClient}>
+        <p>page</p>
+      </Providers>,
+    );
+    await sessionIs(queryClient, tam);
+    const acme = { token: 'acme-token', organizationId: '1', organizationName: 'Acme Corporation' };
+    for (const list of TOKEN_LISTS) for (const token of ['acme-token', 'other-token']) rememberToken(list, token);
+    act(() => customers.choose(acme));
+
+    // Another token than the customer's, refused (pasted in a tool with "Use another token"): only it goes.
+    act(() => announcePlatformTokenRefused({ token: 'other-token' }));
+    for (const list of TOKEN_LISTS) expect(recentTokens(list), list).toEqual(['acme-token']);
+    expect(customers.getSnapshot().current).toEqual(acme);
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    // The customer's own: cleared, forgotten everywhere, and said so.
+    act(() => announcePlatformTokenRefused({ token: 'acme-token' }));
+    for (const list of TOKEN_LISTS) expect(recentTokens(list), list).toEqual([]);
+    expect(customers.getSnapshot().current).toBeNull();
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toContain('The platform refused the token for Acme Corporation'),
+    );
   });
 });

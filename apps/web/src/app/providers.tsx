@@ -18,16 +18,16 @@ export interface ProvidersProps {
 export function Providers({ queryClient, children, navigate }: ProvidersProps) {
   // A 401 on any call means the session ended elsewhere: forget the user, and the guard returns to /login.
   useEffect(() => onUnauthorized(() => queryClient.setQueryData(sessionQueryKey, null)), [queryClient]);
-  // The platform refused the chosen customer's token, in whichever tool: the customer is cleared, and said so.
+  // The platform refused a token, in whichever tool: no tool offers it again, and when it was the chosen
+  // customer's, the customer is cleared and said so. The request's own token is the one refused (the server
+  // answers a second organization's refused token apart: invalid_target_token).
   useEffect(
     () =>
       onPlatformTokenRefused((sent) => {
-        const current = customers.getSnapshot().current;
-        // The request's own token (a second organization's token may be the one refused: the customer stays).
         const token = typeof sent === 'object' && sent !== null && 'token' in sent ? sent.token : undefined;
-        if (!current || token !== current.token) return;
-        customers.refused(current.token);
-        toast.error(customerRefusedMessage(current.organizationName), { title: 'Customer cleared' });
+        if (typeof token !== 'string' || token === '') return;
+        const cleared = customers.refused(token);
+        if (cleared) toast.error(customerRefusedMessage(cleared.organizationName), { title: 'Customer cleared' });
       }),
     [],
   );

@@ -119,7 +119,9 @@ export class AlertsMigrationService {
    */
   async plan(request: MigrationRequest): Promise<MigrationPlan> {
     const { input } = await this.input(request);
-    return readForCustomer(async () => {
+    const read = <T>(work: () => Promise<T>) =>
+      request.targetOrganization ? this.deps.customer.readForTwo(request.token, work) : readForCustomer(work);
+    return read(async () => {
       const sessions = this.sessions(request);
       const planned = await planMigration(input, sessions);
       const items = planItems(planned, input);

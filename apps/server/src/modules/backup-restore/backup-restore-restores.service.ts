@@ -134,23 +134,32 @@ export class RestoresService {
   async plan(user: SessionUser, backupId: string, request: RestoreRequest): Promise<RestorePlan> {
     const { input } = await this.input(user, backupId, request);
     const token = input.crossOrganization ? (request.targetOrganization?.token ?? '') : request.token;
-    return readForCustomer(async () => {
-      const { steps } = await restorePlan(this.deps.backups, this.deps.limits, input, this.deps.platform.as({ token }));
-      return {
-        accountGroupName: input.accountGroupName,
-        steps: steps.map((step) => ({
-          kind: step.kind,
-          key: step.key,
-          name: step.name,
-          ...(step.previousName === undefined ? {} : { previousName: step.previousName }),
-          status: step.status,
-          phase: step.phase,
-          differences: step.differences,
-          dropped: step.dropped,
-          reason: step.reason,
-        })),
-      };
-    });
+    // Into another organization the plan reads with that organization's token only.
+    return readForCustomer(
+      async () => {
+        const { steps } = await restorePlan(
+          this.deps.backups,
+          this.deps.limits,
+          input,
+          this.deps.platform.as({ token }),
+        );
+        return {
+          accountGroupName: input.accountGroupName,
+          steps: steps.map((step) => ({
+            kind: step.kind,
+            key: step.key,
+            name: step.name,
+            ...(step.previousName === undefined ? {} : { previousName: step.previousName }),
+            status: step.status,
+            phase: step.phase,
+            differences: step.differences,
+            dropped: step.dropped,
+            reason: step.reason,
+          })),
+        };
+      },
+      { side: input.crossOrganization ? 'target' : 'customer' },
+    );
   }
 
   /** Starts a restore: the tokens sealed with it, planned again by the job and carried out, each write once. */

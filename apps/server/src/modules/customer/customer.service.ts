@@ -13,11 +13,18 @@ export function platformRefusal(error: unknown): unknown {
   return new AppError(502, 'platform_error', error.message);
 }
 
-/** Reads on behalf of a customer's token, mapping platform failures to API errors. */
-export async function readForCustomer<T>(work: () => Promise<T>): Promise<T> {
+/** A request's second organization's token refused: said apart, so the customer chosen in the header stays. */
+const targetRefused = () => new AppError(401, 'invalid_target_token', TARGET_TOKEN_REFUSED);
+
+/**
+ * Reads on behalf of a customer's token, mapping platform failures to API errors; with `side: 'target'`, the reads
+ * are made with a request's second organization's token, whose refusal is said apart.
+ */
+export async function readForCustomer<T>(work: () => Promise<T>, { side = 'customer' }: ScopeOptions = {}): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (side === 'target' && error instanceof PlatformError && error.status === 401) throw targetRefused();
     throw platformRefusal(error);
   }
 }
@@ -43,6 +50,29 @@ export class CustomerService {
     /** Told each organization's name: a person waiting for its budget is told whose it is. */
     private readonly names?: { learnName(organizationId: string, name: string): void },
   ) {}
+
+  /**
+   * Reads with a customer's token and a second organization's at once (a migration into another organization): a
+   * refusal is told apart by asking the platform once more with the customer's token; when that one still works,
+   * the second organization's was refused.
+   */
+  async readForTwo<T>(customerToken: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof PlatformError && error.status === 401) {
+        const customerWorks = await this.platform
+          .as({ token: customerToken })
+          .accountGroups.list()
+          .then(
+            () => true,
+            () => false,
+          );
+        if (customerWorks) throw targetRefused();
+      }
+      throw platformRefusal(error);
+    }
+  }
 
   /** The account groups the token can see; the token is used once and never stored. */
   accountGroups(token: string): Promise<ReportAccountGroup[]> {
@@ -73,7 +103,7 @@ export class CustomerService {
     const all = await this.accountGroups(token).catch((error: unknown) => {
       // A second organization's token refused is not the customer's: said apart, so the customer stays chosen.
       if (side === 'target' && error instanceof AppError && error.code === 'invalid_platform_token')
-        throw new AppError(401, 'invalid_target_token', TARGET_TOKEN_REFUSED);
+        throw targetRefused();
       throw error;
     });
     const visible = all.filter((group) => group.organizationId === organizationId);

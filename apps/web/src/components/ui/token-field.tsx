@@ -36,8 +36,11 @@ export function TokenField({
   className = '',
   ...input
 }: TokenFieldProps) {
-  const [chips] = useState(() => (recent ? recentTokens(recent.list).slice(0, RECENT_TOKENS.chips) : []));
+  const [firstChips] = useState(() => (recent ? recentTokens(recent.list).slice(0, RECENT_TOKENS.chips) : []));
+  // Read again whenever the customers change (useCustomers): a token forgotten or refused since is offered no more.
   const { current } = useCustomers();
+  const kept = new Set(recent ? recentTokens(recent.list) : []);
+  const chips = firstChips.filter((token) => kept.has(token));
   const chosen = customer ? current : null;
   // The field's own box: the input is found in it (its ref stays its owner's: react-hook-form's register passes one).
   const box = useRef<HTMLDivElement>(null);
