@@ -260,6 +260,38 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     }
   });
 
+  it('keeps a rule on its test when the test was renamed: drift says only what changed, the restore keeps the rule on it', async () => {
+    const backup = await backUp();
+    const rule = world().alertRules.find(
+      (candidate) =>
+        candidate.aid === group().aid &&
+        candidate.testIds.some((testId) => world().tests.some((test) => test.testId === testId)),
+    );
+    const test = world().tests.find((candidate) => candidate.testId === rule?.testIds[0]);
+    if (!rule || !test) throw new Error('the group has a rule on one of its tests');
+    const [name, severity] = [test.testName, rule.severity];
+    test.testName = `${name} RENAMED`;
+    rule.severity = severity === 'major' ? 'minor' : 'major';
+    try {
+      const { changes } = await driftNow(backup.id);
+      // The rename, and the rule's own change: not its tests, which are the same tests.
+      expect(changes.map((change) => [change.kind, change.change, change.fields.map((field) => field.path)])).toEqual([
+        ['test', 'renamed', ['testName']],
+        ['alert-rule', 'changed', ['severity']],
+      ]);
+      const restored = await suite.restore(backup.id, {
+        token: suite.acme().token,
+        items: changes.map((change) => restoreItemRef(change)),
+      });
+      expect(restored).toMatchObject({ status: 'done', totals: { done: 2, failed: 0, skipped: 0 } });
+      expect(world().alertRules.find((candidate) => candidate.ruleId === rule.ruleId)?.testIds).toContain(test.testId);
+      expect((await driftNow(backup.id)).changes).toEqual([]);
+    } finally {
+      test.testName = name;
+      rule.severity = severity;
+    }
+  });
+
   it('restores into an emptied group of another organization with every reference remapped by name', async () => {
     const backup = await backUp();
     const globex = world().organizations[1];

@@ -105,4 +105,37 @@ describe('drift between two sides of an account group', () => {
     ]);
     expect(counts.test).toEqual({ added: 1, removed: 0, changed: 1, unchanged: 0 });
   });
+
+  it('leaves the items that name a renamed item as they are: a rule and a dashboard name the same test', () => {
+    const test = (name: string) =>
+      item('test', `dns-server: ${name}`, { testName: name, agents: ['London'] }, { testId: '7' });
+    const namers = (testKey: string, severity = 'major') => [
+      item('alert-rule', 'DNS', { ruleName: 'DNS', severity, tests: [testKey] }),
+      item('dashboard', 'Overview', {
+        title: 'Overview',
+        widgets: [{ title: 'Availability', filters: { TEST: [testKey] } }],
+      }),
+    ];
+    const before = [test('ServiceNow'), ...namers('dns-server: ServiceNow')];
+    const after = [test('ServiceNow DNS'), ...namers('dns-server: ServiceNow DNS', 'minor')];
+    const { changes } = drift(before, after);
+    expect(changes).toEqual([
+      {
+        kind: 'test',
+        key: 'dns-server: ServiceNow',
+        name: 'dns-server: ServiceNow DNS',
+        previousName: 'dns-server: ServiceNow',
+        change: 'renamed',
+        fields: [{ path: 'testName', before: 'ServiceNow', after: 'ServiceNow DNS' }],
+      },
+      // The rule's own change only: its test is the same test under its new name.
+      {
+        kind: 'alert-rule',
+        key: 'DNS',
+        name: 'DNS',
+        change: 'changed',
+        fields: [{ path: 'severity', before: 'major', after: 'minor' }],
+      },
+    ]);
+  });
 });

@@ -58,6 +58,38 @@ export function fieldChanges(before: Record<string, unknown>, after: Record<stri
 }
 
 /**
+ * The keys the second side gives items the first side holds under another key (renamed: the same platform id), as
+ * the first side's keys: what other items name them by (a rule's tests, a dashboard's test filters).
+ */
+function renamedKeys(first: BackupItem[], second: BackupItem[]): Map<string, string> {
+  const firstById = new Map(
+    first.flatMap((item) => {
+      const id = platformIdOf(item);
+      return id ? [[`${item.kind}\u0000${id}`, item.key] as const] : [];
+    }),
+  );
+  const renamed = new Map<string, string>();
+  for (const item of second) {
+    const id = platformIdOf(item);
+    const was = id ? firstById.get(`${item.kind}\u0000${id}`) : undefined;
+    if (was !== undefined && was !== item.key) renamed.set(item.key, was);
+  }
+  return renamed;
+}
+
+/** A configuration with every reference to a renamed item written with the first side's key. */
+function namedAsFirst(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
+  if (typeof value === 'string') return renamed.get(value) ?? value;
+  if (Array.isArray(value)) return value.map((each) => namedAsFirst(each, renamed));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, namedAsFirst(each, renamed)]));
+  return value;
+}
+
+const configNamedAsFirst = (config: Record<string, unknown>, renamed: ReadonlyMap<string, string>) =>
+  Object.fromEntries(Object.entries(config).map(([key, value]) => [key, namedAsFirst(value, renamed)]));
+
+/**
  * Compares two sides of an account group's configuration (a backup and the live group, or two backups),
  * item by item by kind and key; server-managed fields are not part of an item's configuration, so ids,
  * dates and links never count as a change.
@@ -73,13 +105,17 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
   };
   const changes: DriftChange[] = [];
   const removed: BackupItem[] = [];
+  // An item that names a renamed one (a rule its test) names the same item: no change of its own.
+  const renamed = renamedKeys(first, second);
+  const compared = (item: BackupItem, other: BackupItem) =>
+    fieldChanges(item.config, renamed.size ? configNamedAsFirst(other.config, renamed) : other.config);
   for (const [key, item] of before) {
     const other = after.get(key);
     if (!other) {
       removed.push(item);
       continue;
     }
-    const fields = fieldChanges(item.config, other.config);
+    const fields = compared(item, other);
     if (fields.length === 0) tally(item.kind, 'unchanged');
     else {
       tally(item.kind, 'changed');
@@ -98,7 +134,7 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
     if (other) {
       renamedTo.add(other);
       tally(item.kind, 'changed');
-      const fields = fieldChanges(item.config, other.config);
+      const fields = compared(item, other);
       changes.push({
         kind: item.kind,
         key: item.key,

@@ -23,14 +23,19 @@ const deletePayload = z.object({
   recreate: write.nullable(),
 });
 
-/** The ids of the items of a kind a body names: the target's own, or those this restore created earlier. */
+/** What an earlier phase of the restore wrote that later items may name by their key in the backup. */
+const WRITTEN = new Set(['restore-create', 'restore-update']);
+
+/**
+ * The ids of the items of a kind a body names: the target's own, or those this restore wrote earlier (created,
+ * or renamed back: the key is the backup's, the id the one the platform kept).
+ */
 function idsOf(kind: string, named: Refs | undefined, set: SetContext): string[] {
   if (!named) return [];
   const created = new Map(
     set.items
       .filter(
-        (item) =>
-          item.status === 'done' && item.action === 'restore-create' && item.resultId && item.details?.kind === kind,
+        (item) => item.status === 'done' && WRITTEN.has(item.action) && item.resultId && item.details?.kind === kind,
       )
       .map((item) => [String(item.details?.key ?? ''), String(item.resultId)]),
   );
