@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { toast, type Toast } from '../components/ui/toast-store';
 import { ApiRequestError } from './api-client';
-import { SHOWN_IN_PLACE, type ErrorToastMeta } from './error-toasts';
+import { BULK_MESSAGES, TARGET_TOKEN_REFUSED } from '@ce/contract';
+import { customerTokenErrors, SHOWN_IN_PLACE, type ErrorToastMeta } from './error-toasts';
 import { createQueryClient } from './query-client';
 
 /** Runs one failing mutation through the app's query client and answers the toasts it raised. */
@@ -32,5 +33,15 @@ describe('error toasts, raised in one place', () => {
     });
     expect(worded.map(({ message, title }) => [message, title])).toEqual([['Invalid OAuth token.', 'Unauthorized']]);
     expect(await toastsOfFailure(new ApiRequestError(400, 'bad', 'Wrong password'), SHOWN_IN_PLACE)).toEqual([]);
+  });
+
+  it("says whose token the platform refused: the customer's in the spec's words, a second organization's in its own", async () => {
+    const meta = customerTokenErrors('The plan could not be made');
+    const customer = await toastsOfFailure(new ApiRequestError(401, 'invalid_platform_token', 'x'), meta);
+    expect(customer.map(({ message, title }) => [message, title])).toEqual([
+      [BULK_MESSAGES.invalidToken, BULK_MESSAGES.invalidTokenTitle],
+    ]);
+    const target = await toastsOfFailure(new ApiRequestError(401, 'invalid_target_token', TARGET_TOKEN_REFUSED), meta);
+    expect(target.map(({ message }) => message)).toEqual([TARGET_TOKEN_REFUSED]);
   });
 });

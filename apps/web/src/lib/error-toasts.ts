@@ -43,11 +43,14 @@ export function errorToastOf(
 
 /**
  * For a call made with a customer's token: a token the platform refused gets the spec's words and title
- * (section 8), any other failure the server's message or `fallback`.
+ * (section 8), a second organization's token refused the server's words for it (`invalid_target_token`), any
+ * other failure the server's message or `fallback`.
  */
 export const customerTokenErrors = (fallback: string): ErrorToastMeta => ({
   errorMessage: (error) =>
-    error instanceof ApiRequestError && error.status === 401
-      ? { text: BULK_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
-      : apiErrorText(error, fallback),
+    error instanceof ApiRequestError && error.code === 'invalid_target_token'
+      ? { text: error.message, title: BULK_MESSAGES.invalidTokenTitle }
+      : error instanceof ApiRequestError && error.status === 401
+        ? { text: BULK_MESSAGES.invalidToken, title: BULK_MESSAGES.invalidTokenTitle }
+        : apiErrorText(error, fallback),
 });
