@@ -113,7 +113,7 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
     const main = document.querySelector('main');
     const list = document.querySelector('[data-testid="backup-items"] ul')?.parentElement;
     const select = document.querySelector<HTMLElement>('select[name="aid"]');
-    const card = select?.closest('section, [class*="rounded"]');
+    const card = select?.closest('section[aria-label="Backup"]');
     return {
       page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
       main: main ? main.scrollWidth - main.clientWidth : 0,
@@ -125,6 +125,16 @@ test('backs up a group, downloads it, finds a change, restores that one item, an
   expect(overflow.main).toBeLessThanOrEqual(0);
   expect(overflow.list).toBe(0);
   expect(overflow.select).toBeLessThanOrEqual(0);
+  // Into another organization, its token's field stays inside the card too.
+  const other = page.getByLabel('Into another organization (with its own Org Admin token)');
+  await other.check();
+  const field = page.getByLabel('OAuth Token of the target organization', { exact: true });
+  const past = await field.evaluate((input) => {
+    const card = input.closest('section[aria-label="Backup"]');
+    return card ? input.getBoundingClientRect().right - card.getBoundingClientRect().right : -1;
+  });
+  expect(past, 'the target token field inside its card').toBeLessThanOrEqual(0);
+  await other.uncheck();
   await page.getByRole('button', { name: 'Preview Restore' }).click();
   await expect(page.getByTestId('nothing-to-restore')).toHaveText(
     'Nothing to restore: the chosen items are as the backup has them.',

@@ -29,7 +29,7 @@ export function TokenLoadRow({
 }) {
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <div className="min-w-72 flex-1">
+      <div className="min-w-0 flex-1 basis-72">
         <TokenField
           label={label}
           name={name}
