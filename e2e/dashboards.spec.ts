@@ -144,6 +144,14 @@ test('Clone Dashboard: every check of the form, a fake image refused, then store
   await expect(toast(page, 'Dashboard stored successfully')).toBeVisible();
   await expect(tokenField).toHaveValue('');
   await expect(description).toHaveValue('');
+  // The page says where it went too, after the toast has gone.
+  await expect(form.getByTestId('clone-stored')).toContainText(
+    `“${dashboard?.title ?? ''}” is in the community gallery`,
+  );
+  await expect(form.getByTestId('clone-stored').getByRole('link', { name: 'Open it in the gallery' })).toHaveAttribute(
+    'href',
+    /\/home\/tools\/dashboards\?dashboard=/,
+  );
 
   // The toast links to the stored dashboard: the gallery opens with it marked.
   await page

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
+import { Link } from 'react-router';
 import { DASHBOARD_LIMITS, DASHBOARD_MESSAGES, PATHS, type GroupDashboard } from '@ce/contract';
 import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
@@ -40,6 +41,8 @@ const CLONE_ERRORS: ErrorToastMeta = {
 
 /** A failed token check says the tool's words (the reason stays in the banner). */
 const TOKEN_CHECK_ERRORS = { errorMessage: () => DASHBOARD_MESSAGES.tokenCheckFailed };
+/** Where the gallery opens with a stored dashboard marked. */
+const galleryLink = (id: string) => `${PATHS.dashboards}?dashboard=${encodeURIComponent(id)}`;
 
 export function CloneForm() {
   const form = useForm<CloneFormValues>({
@@ -53,6 +56,8 @@ export function CloneForm() {
   const [progress, setProgress] = useState(0);
   // File inputs cannot be emptied by value: a new key gives fresh ones whenever the form clears them.
   const [filesKey, setFilesKey] = useState(0);
+  // The dashboard this form stored last: the page links to it in the gallery, after the toast has gone too.
+  const [stored, setStored] = useState<{ id: string; title: string } | null>(null);
   const tokenGroups = useTokenGroups(TOKEN_CHECK_ERRORS);
   const loadDashboards = useGroupDashboards({ errorMessage: () => DASHBOARD_MESSAGES.loadFailed });
   const clone = useCloneDashboard(CLONE_ERRORS);
@@ -126,13 +131,11 @@ export function CloneForm() {
           onProgress: setProgress,
         },
         {
-          onSuccess: (stored) => {
+          onSuccess: (made) => {
             toast.success(DASHBOARD_MESSAGES.stored, {
-              link: {
-                to: `${PATHS.dashboards}?dashboard=${encodeURIComponent(stored.id)}`,
-                label: 'See it in the gallery',
-              },
+              link: { to: galleryLink(made.id), label: 'See it in the gallery' },
             });
+            setStored({ id: made.id, title: made.title });
             reset();
           },
           onError: (error) => {
@@ -152,6 +155,14 @@ export function CloneForm() {
   return (
     <form noValidate onSubmit={(event) => void submit(event)} className="space-y-4" aria-label="Clone Dashboard">
       <h2 className="text-xl font-semibold">Clone Dashboard</h2>
+      {stored && (
+        <p role="status" className="text-sm" data-testid="clone-stored">
+          &ldquo;{stored.title}&rdquo; is in the community gallery, waiting for review.{' '}
+          <Link to={galleryLink(stored.id)} className="text-brand-800 underline">
+            Open it in the gallery
+          </Link>
+        </p>
+      )}
       {unauthorized && <Banner tone="error">{DASHBOARD_MESSAGES.tokenBanner}</Banner>}
       <div className="flex items-end gap-2">
         <TokenField
