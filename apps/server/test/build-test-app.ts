@@ -183,6 +183,31 @@ export interface SandboxCustomer {
   groups: { aid: string; accountGroupName: string }[];
 }
 
+/**
+ * Starts a bulk tests run for the customer as the web app does (`extra`: the rest of the request, such as
+ * `onConflict`); the answer is the caller's to check.
+ */
+export function startBulkTests(
+  client: TestClient,
+  customer: SandboxCustomer,
+  accountGroups: SandboxCustomer['groups'],
+  templates: unknown[],
+  extra: Record<string, unknown> = {},
+): Promise<LightMyRequestResponse> {
+  return client.request({
+    method: 'POST',
+    url: '/api/bulk/runs',
+    payload: {
+      kind: 'tests',
+      token: customer.token,
+      organization: customer.organization,
+      accountGroups,
+      templates,
+      ...extra,
+    },
+  });
+}
+
 /** What a tool's request needs about the customer: the Org Admin token, read through the app as a user would. */
 export async function sandboxCustomer(testApp: TestApp, client: TestClient): Promise<SandboxCustomer> {
   const token = testApp.sandbox?.platform.world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token;

@@ -5,6 +5,7 @@ import {
   createTestApp,
   DATABASES,
   sandboxCustomer,
+  startBulkTests,
   signedInClient,
   type SandboxCustomer,
   type TestApp,
@@ -58,18 +59,7 @@ describe.each(DATABASES)("a customer's own tests and a run that crashed (%s)", (
       { testName: 'Fresh from the run', action: 'create', existingTestId: null },
     ]);
 
-    const started = await tam.request({
-      method: 'POST',
-      url: '/api/bulk/runs',
-      payload: {
-        kind: 'tests',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: [group],
-        templates,
-        onConflict: 'rename',
-      },
-    });
+    const started = await startBulkTests(tam, customer, [group], templates, { onConflict: 'rename' });
     expect(started.statusCode, started.body).toBe(202);
     const runId = started.json<{ id: string }>().id;
     await testApp.jobs.changeSets.run(runId);

@@ -7,6 +7,7 @@ import {
   bgpTemplate,
   createTestApp,
   sandboxCustomer,
+  startBulkTests,
   signedInClient,
   type SandboxCustomer,
   type TestApp,
@@ -122,17 +123,7 @@ describe('a change set whose worker lost its lease', () => {
     const group = customer.groups[0];
     if (!sandbox || !group) throw new Error('the sandbox customer has account groups');
     const templates = Array.from({ length: 30 }, (_, index) => bgpTemplate(`Fenced ${index}`));
-    const started = await tam.request({
-      method: 'POST',
-      url: '/api/bulk/runs',
-      payload: {
-        kind: 'tests',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: [group],
-        templates,
-      },
-    });
+    const started = await startBulkTests(tam, customer, [group], templates);
     expect(started.statusCode, started.body).toBe(202);
     const runId = started.json<{ id: string }>().id;
     // Slow answers, so the takeover lands while items are on their way.
@@ -189,17 +180,7 @@ describe('a change set whose worker lost its lease', () => {
     const group = customer.groups[0];
     if (!sandbox || !group) throw new Error('the sandbox customer has account groups');
     const templates = Array.from({ length: 12 }, (_, index) => bgpTemplate(`Slot ${index}`));
-    const started = await tam.request({
-      method: 'POST',
-      url: '/api/bulk/runs',
-      payload: {
-        kind: 'tests',
-        token: customer.token,
-        organization: customer.organization,
-        accountGroups: [group],
-        templates,
-      },
-    });
+    const started = await startBulkTests(tam, customer, [group], templates);
     expect(started.statusCode, started.body).toBe(202);
     const runId = started.json<{ id: string }>().id;
     // A small budget: the run's writes spend each window at once, then wait at their slot for the next.

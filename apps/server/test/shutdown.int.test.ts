@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import type { BulkRun } from '@ce/contract';
-import { createTestApp, sandboxCustomer, signedInClient } from './build-test-app.js';
+import { createTestApp, sandboxCustomer, signedInClient, startBulkTests } from './build-test-app.js';
 import { entryArgs } from './support/server-bundle.js';
 import { startEntry } from './support/started-process.js';
 import { bgpTemplate } from './support/templates.js';
@@ -53,17 +53,7 @@ describe('a stopping instance', () => {
       const templates = [bgpTemplate('Grace one'), bgpTemplate('Grace two', '198.51.100.0/24')];
       // Every platform call now takes three seconds: an item sent is still out when the instance stops.
       platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000, latencyMs });
-      const started = await tam.request({
-        method: 'POST',
-        url: '/api/bulk/runs',
-        payload: {
-          kind: 'tests',
-          token: customer.token,
-          organization: customer.organization,
-          accountGroups: customer.groups.slice(0, 1),
-          templates,
-        },
-      });
+      const started = await startBulkTests(tam, customer, customer.groups.slice(0, 1), templates);
       expect(started.statusCode, started.body).toBe(202);
       const run = started.json<BulkRun>();
       await vi.waitFor(
