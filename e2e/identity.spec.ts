@@ -76,13 +76,17 @@ test('a password is reset with the code from the mailbox', async ({ page }) => {
 });
 
 // A user of its own: it counts sessions.
-test('signing out ends the session seen from a second browser too', async ({ browser }) => {
-  const first = await browser.newContext();
-  const second = await browser.newContext();
-  const laptop = await first.newPage();
-  const phone = await second.newPage();
+/** A user of its own signed in on two browsers (a laptop and a phone); `close` ends both. */
+async function onTwoBrowsers(browser: Browser) {
+  const [first, second] = [await browser.newContext(), await browser.newContext()];
+  const [laptop, phone] = [await first.newPage(), await second.newPage()];
   const user = await signInAsNewUser(laptop, 'Support');
   await signIn(phone, user.email, user.password);
+  return { laptop, phone, close: () => Promise.all([first.close(), second.close()]) };
+}
+
+test('signing out ends the session seen from a second browser too', async ({ browser }) => {
+  const { laptop, phone, close } = await onTwoBrowsers(browser);
 
   await phone.goto('/home/settings');
   await expect(phone.getByTestId('session-row')).toHaveCount(2);
@@ -93,19 +97,13 @@ test('signing out ends the session seen from a second browser too', async ({ bro
   await phone.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Dashboard' }).click();
   await phone.reload();
   await expect(phone).toHaveURL(/\/login$/);
-  await first.close();
-  await second.close();
+  await close();
 });
 
 test('ending another session asks first, naming the device: Cancel ends nothing, End session signs it out', async ({
   browser,
 }) => {
-  const first = await browser.newContext();
-  const second = await browser.newContext();
-  const laptop = await first.newPage();
-  const phone = await second.newPage();
-  const user = await signInAsNewUser(laptop, 'Support');
-  await signIn(phone, user.email, user.password);
+  const { laptop, phone, close } = await onTwoBrowsers(browser);
   await laptop.goto('/home/settings/sessions');
   const rows = laptop.getByTestId('session-row');
   await expect(rows).toHaveCount(2);
@@ -127,8 +125,7 @@ test('ending another session asks first, naming the device: Cancel ends nothing,
   await expect(rows).toHaveCount(1);
   await phone.reload();
   await expect(phone).toHaveURL(/\/login$/);
-  await first.close();
-  await second.close();
+  await close();
 });
 
 test('repeated failures lock the account with a clear message', async ({ page }) => {
