@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { restoreItemRef } from '@ce/contract';
+import { restoreItemRef, type RestorePlan } from '@ce/contract';
 import type { World } from '@ce/sandbox';
 import { DATABASES } from './build-test-app.js';
 import { backupSuite } from './support/backups.js';
 
-describe.each(DATABASES)('restoring endpoint labels and endpoint tests (%s)', (kind) => {
+/** Restores of items that name others: endpoint tests their labels, rules and dashboards their tests. */
+describe.each(DATABASES)('restoring what names other items (%s)', (kind) => {
   const suite = backupSuite(kind);
+  const { world, group, backUp, driftNow } = suite;
 
   it('puts back a deleted label and the endpoint tests on it, labels first, each once; undo takes them away again', async () => {
     const world = suite.world();
@@ -114,6 +116,73 @@ describe.each(DATABASES)('restoring endpoint labels and endpoint tests (%s)', (k
       ]);
     } finally {
       delete target.testTypesNotInPlan;
+    }
+  });
+
+  it('renames back a test renamed since the backup: the plan says so and the restore does what the plan said', async () => {
+    const backup = await backUp();
+    const test =
+      world().tests.find((candidate) => candidate.aid === group().aid && candidate.type === 'page-load') ??
+      world().tests.find((candidate) => candidate.aid === group().aid);
+    if (!test) throw new Error('the group has a test');
+    const name = test.testName;
+    test.testName = `${name} RENAMED`;
+    try {
+      const [change] = (await driftNow(backup.id)).changes;
+      expect(change).toMatchObject({ kind: 'test', change: 'renamed', name: `${name} RENAMED`, previousName: name });
+      if (!change) throw new Error('the rename is a change');
+      const request = { token: suite.acme().token, items: [restoreItemRef(change)] };
+      const plan = await suite
+        .tam()
+        .request({ method: 'POST', url: `/api/backups/${backup.id}/restore/plan`, payload: request });
+      expect(plan.statusCode, plan.body).toBe(200);
+      expect(plan.json<RestorePlan>().steps).toMatchObject([
+        { kind: 'test', status: 'update', name, previousName: `${name} RENAMED` },
+      ]);
+      const restored = await suite.restore(backup.id, request);
+      // What the plan said: one update, none left as it was.
+      expect(restored).toMatchObject({ status: 'done', totals: { done: 1, failed: 0, skipped: 0 } });
+      expect(restored.items).toMatchObject([{ action: 'restore-update', status: 'done' }]);
+      expect(
+        world()
+          .tests.filter((candidate) => candidate.testId === test.testId)
+          .map((found) => found.testName),
+      ).toEqual([name]);
+      expect((await driftNow(backup.id)).changes).toEqual([]);
+    } finally {
+      test.testName = name;
+    }
+  });
+
+  it('keeps a rule on its test when the test was renamed: drift says only what changed, the restore keeps the rule on it', async () => {
+    const backup = await backUp();
+    const rule = world().alertRules.find(
+      (candidate) =>
+        candidate.aid === group().aid &&
+        candidate.testIds.some((testId) => world().tests.some((test) => test.testId === testId)),
+    );
+    const test = world().tests.find((candidate) => candidate.testId === rule?.testIds[0]);
+    if (!rule || !test) throw new Error('the group has a rule on one of its tests');
+    const [name, severity] = [test.testName, rule.severity];
+    test.testName = `${name} RENAMED`;
+    rule.severity = severity === 'major' ? 'minor' : 'major';
+    try {
+      const { changes } = await driftNow(backup.id);
+      // The rename, and the rule's own change: not its tests, which are the same tests.
+      expect(changes.map((change) => [change.kind, change.change, change.fields.map((field) => field.path)])).toEqual([
+        ['test', 'renamed', ['testName']],
+        ['alert-rule', 'changed', ['severity']],
+      ]);
+      const restored = await suite.restore(backup.id, {
+        token: suite.acme().token,
+        items: changes.map((change) => restoreItemRef(change)),
+      });
+      expect(restored).toMatchObject({ status: 'done', totals: { done: 2, failed: 0, skipped: 0 } });
+      expect(world().alertRules.find((candidate) => candidate.ruleId === rule.ruleId)?.testIds).toContain(test.testId);
+      expect((await driftNow(backup.id)).changes).toEqual([]);
+    } finally {
+      test.testName = name;
+      rule.severity = severity;
     }
   });
 });
