@@ -63,10 +63,13 @@ const singular = (path: string) => {
   return last.endsWith('ies') ? `${last.slice(0, -3)}y` : last.endsWith('s') ? last.slice(0, -1) : last;
 };
 
-/** The leaves of an object by path: objects are walked, arrays and scalars are leaves. */
-function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
+/**
+ * The leaves of an object by path ("filters.TEST"): objects are walked, arrays and scalars are leaves. What a
+ * difference is made of, here and in the server's drift.
+ */
+export function configLeaves(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
   if (isEntry(value)) {
-    for (const [key, item] of Object.entries(value)) leaves(item, prefix ? `${prefix}.${key}` : key, into);
+    for (const [key, item] of Object.entries(value)) configLeaves(item, prefix ? `${prefix}.${key}` : key, into);
     if (Object.keys(value).length === 0 && prefix) into.set(prefix, value);
   } else if (value !== undefined) into.set(prefix, value);
   return into;
@@ -74,7 +77,7 @@ function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()):
 
 /** How one element changed, field by field in words ("metric: A → B, filters.TEST: added 'x'"). */
 function entryWords(before: Entry, after: Entry): string {
-  const [was, is] = [leaves(before), leaves(after)];
+  const [was, is] = [configLeaves(before), configLeaves(after)];
   return [...new Set([...was.keys(), ...is.keys()])]
     .sort()
     .filter((path) => sortedJson(was.get(path) ?? null) !== sortedJson(is.get(path) ?? null))

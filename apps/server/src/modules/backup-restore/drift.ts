@@ -1,3 +1,4 @@
+import { configLeaves } from '@ce/contract';
 import { BACKUP_KINDS, canonicalJson, type BackupItem, type BackupKind } from './archive.js';
 import { backupKind } from './kinds/index.js';
 
@@ -36,18 +37,9 @@ export type DriftCounts = Record<string, Count>;
 const shown = (value: unknown): string | null =>
   value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(JSON.parse(canonicalJson(value)));
 
-/** The leaves of a configuration by path: objects are walked, arrays and scalars are leaves. */
-function leaves(value: unknown, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    for (const [key, item] of Object.entries(value)) leaves(item, prefix ? `${prefix}.${key}` : key, into);
-    if (Object.keys(value).length === 0 && prefix) into.set(prefix, value);
-  } else if (value !== undefined) into.set(prefix, value);
-  return into;
-}
-
 /** The fields of `after`'s configuration that differ from `before`'s, compared as data (key order ignored). */
 export function fieldChanges(before: Record<string, unknown>, after: Record<string, unknown>): FieldChange[] {
-  const [was, will] = [leaves(before), leaves(after)];
+  const [was, will] = [configLeaves(before), configLeaves(after)];
   const paths = [...new Set([...was.keys(), ...will.keys()])].sort();
   return paths.flatMap((path) => {
     const [from, to] = [was.get(path), will.get(path)];
@@ -57,37 +49,18 @@ export function fieldChanges(before: Record<string, unknown>, after: Record<stri
   });
 }
 
-/**
- * The keys the second side gives items the first side holds under another key (renamed: the same platform id), as
- * the first side's keys: what other items name them by (a rule's tests, a dashboard's test filters).
- */
-function renamedKeys(first: BackupItem[], second: BackupItem[]): Map<string, string> {
-  const firstById = new Map(
-    first.flatMap((item) => {
-      const id = platformIdOf(item);
-      return id ? [[`${item.kind}\u0000${id}`, item.key] as const] : [];
-    }),
-  );
-  const renamed = new Map<string, string>();
-  for (const item of second) {
-    const id = platformIdOf(item);
-    const was = id ? firstById.get(`${item.kind}\u0000${id}`) : undefined;
-    if (was !== undefined && was !== item.key) renamed.set(item.key, was);
-  }
-  return renamed;
+/** A configuration with every string that is a renamed item's key on the second side written as the first side's. */
+function withFirstKeys(config: Record<string, unknown>, keys: ReadonlyMap<string, string>): Record<string, unknown> {
+  const rewrite = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? (keys.get(value) ?? value)
+      : Array.isArray(value)
+        ? value.map(rewrite)
+        : value && typeof value === 'object'
+          ? Object.fromEntries(Object.entries(value).map(([key, each]) => [key, rewrite(each)]))
+          : value;
+  return Object.fromEntries(Object.entries(config).map(([key, value]) => [key, rewrite(value)]));
 }
-
-/** A configuration with every reference to a renamed item written with the first side's key. */
-function namedAsFirst(value: unknown, renamed: ReadonlyMap<string, string>): unknown {
-  if (typeof value === 'string') return renamed.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((each) => namedAsFirst(each, renamed));
-  if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, each]) => [key, namedAsFirst(each, renamed)]));
-  return value;
-}
-
-const configNamedAsFirst = (config: Record<string, unknown>, renamed: ReadonlyMap<string, string>) =>
-  Object.fromEntries(Object.entries(config).map(([key, value]) => [key, namedAsFirst(value, renamed)]));
 
 /**
  * Compares two sides of an account group's configuration (a backup and the live group, or two backups),
@@ -104,37 +77,28 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
     if (count) count[change] += 1;
   };
   const changes: DriftChange[] = [];
-  const removed: BackupItem[] = [];
-  // An item that names a renamed one (a rule its test) names the same item: no change of its own.
-  const renamed = renamedKeys(first, second);
-  const compared = (item: BackupItem, other: BackupItem) =>
-    fieldChanges(item.config, renamed.size ? configNamedAsFirst(other.config, renamed) : other.config);
-  for (const [key, item] of before) {
-    const other = after.get(key);
-    if (!other) {
-      removed.push(item);
-      continue;
-    }
-    const fields = compared(item, other);
-    if (fields.length === 0) tally(item.kind, 'unchanged');
-    else {
-      tally(item.kind, 'changed');
-      changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
-    }
-  }
-  // An item only on one side under one name and only on the other under another, with the same platform id, was
-  // renamed: one change, not a removal and an addition.
+  // An item only on one side under one key and only on the other under another, with the same platform id, was
+  // renamed: one change, not a removal and an addition. What names it (a rule its test) names the same item.
   const byId = (item: BackupItem) => `${item.kind}\u0000${platformIdOf(item) ?? ''}`;
   const added = new Map(
     [...after].filter(([key, item]) => !before.has(key) && platformIdOf(item)).map(([, item]) => [byId(item), item]),
   );
-  const renamedTo = new Set<BackupItem>();
-  for (const item of removed) {
-    const other = platformIdOf(item) ? added.get(byId(item)) : undefined;
-    if (other) {
-      renamedTo.add(other);
+  const renamedTo = new Map<BackupItem, BackupItem>();
+  for (const [key, item] of before) {
+    const other = after.has(key) || !platformIdOf(item) ? undefined : added.get(byId(item));
+    if (other) renamedTo.set(item, other);
+  }
+  const firstKeys = new Map([...renamedTo].map(([was, is]) => [is.key, was.key]));
+  for (const [key, item] of before) {
+    const other = after.get(key) ?? renamedTo.get(item);
+    if (!other) {
+      tally(item.kind, 'removed');
+      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
+      continue;
+    }
+    const fields = fieldChanges(item.config, firstKeys.size ? withFirstKeys(other.config, firstKeys) : other.config);
+    if (other.key !== item.key) {
       tally(item.kind, 'changed');
-      const fields = compared(item, other);
       changes.push({
         kind: item.kind,
         key: item.key,
@@ -143,13 +107,15 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
         change: 'renamed',
         fields,
       });
-    } else {
-      tally(item.kind, 'removed');
-      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
+    } else if (fields.length === 0) tally(item.kind, 'unchanged');
+    else {
+      tally(item.kind, 'changed');
+      changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
     }
   }
+  const renamedInto = new Set(renamedTo.values());
   for (const [key, item] of after)
-    if (!before.has(key) && !renamedTo.has(item)) {
+    if (!before.has(key) && !renamedInto.has(item)) {
       tally(item.kind, 'added');
       changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'added', fields: [] });
     }

@@ -75,7 +75,7 @@ export class CustomerService {
   }
 
   /** The account groups the token can see; the token is used once and never stored. */
-  accountGroups(token: string): Promise<ReportAccountGroup[]> {
+  accountGroups(token: string, options: ScopeOptions = {}): Promise<ReportAccountGroup[]> {
     return readForCustomer(async () => {
       const groups = (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
         aid: group.aid,
@@ -86,7 +86,7 @@ export class CustomerService {
       for (const group of groups)
         if (group.organizationName !== 'N/A') this.names?.learnName(group.organizationId, group.organizationName);
       return groups;
-    });
+    }, options);
   }
 
   /**
@@ -98,15 +98,11 @@ export class CustomerService {
     token: string,
     organizationId: string,
     aids: Iterable<string>,
-    { side = 'customer' }: ScopeOptions = {},
+    options: ScopeOptions = {},
   ): Promise<CustomerScope> {
-    const all = await this.accountGroups(token).catch((error: unknown) => {
-      // A second organization's token refused is not the customer's: said apart, so the customer stays chosen.
-      if (side === 'target' && error instanceof AppError && error.code === 'invalid_platform_token')
-        throw targetRefused();
-      throw error;
-    });
-    const visible = all.filter((group) => group.organizationId === organizationId);
+    const visible = (await this.accountGroups(token, options)).filter(
+      (group) => group.organizationId === organizationId,
+    );
     const organizationName = visible[0]?.organizationName;
     if (organizationName === undefined)
       throw new AppError(400, 'unknown_organization', 'This token does not belong to the selected organization.');
