@@ -39,21 +39,17 @@ export function DeleteBackupDialog({
         ),
         confirm: 'Delete Backup',
         busy: 'Deleting',
-        run: () => remove.mutateAsync(backup.id),
-      }}
-      busy={remove.isPending}
-      onCancel={onClose}
-      onConfirm={(chosen) =>
-        void chosen.run().then(
-          () => {
+        run: () =>
+          remove.mutateAsync(backup.id).then(() => {
             toast.success(`Deleted the backup of ${backup.accountGroupName} made ${made}`);
             onDeleted(backup);
             onClose();
-          },
-          // Said by the query client's error toast; the dialog stays open.
-          () => undefined,
-        )
-      }
+          }),
+      }}
+      busy={remove.isPending}
+      onCancel={onClose}
+      // A failure is said by the query client's error toast; the dialog stays open.
+      onConfirm={(chosen) => void chosen.run().catch(() => undefined)}
     />
   );
 }
