@@ -1,7 +1,7 @@
 import boundaries from 'eslint-plugin-boundaries';
 
 /**
- * The web app's layers (docs/architecture.md): shared code (components, lib, config) knows no feature;
+ * The web app's layers (docs/architecture.md): shared code (components, lib) knows no feature;
  * a feature uses shared code and its own files, never another feature; the app (routes, shell) puts
  * features together. Test files may reach across to set things up.
  */
@@ -17,7 +17,7 @@ export const webBoundaries = {
     'boundaries/elements': [
       { type: 'app', pattern: 'apps/web/src/app' },
       { type: 'feature', pattern: 'apps/web/src/features/*', capture: ['feature'] },
-      { type: 'shared', pattern: ['apps/web/src/components', 'apps/web/src/lib', 'apps/web/src/config'] },
+      { type: 'shared', pattern: ['apps/web/src/components', 'apps/web/src/lib'] },
     ],
   },
   rules: {

@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   if (config.demoMode) {
     lines.push(
       'DEMO MODE (the embedded default): demo accounts, and the sandbox of the external systems with its',
-      'readable mail outbox. Not for real users: set DEMO_MODE=false (see the production checklist in README.md).',
+      'readable mail outbox. Not for real users: set DEMO_MODE=false (see the production checklist in docs/operating.md).',
     );
     lines.push(
       `Sign in as tam@demo.local (or superuser@, proserv@, adoption@, pmo@, engineering@, support@, t3@, user@demo.local)`,

@@ -55,7 +55,7 @@ async function startProcess(name: string, entry: Entry, env: Record<string, stri
 }
 
 /**
- * A deployment on one machine, as the README describes it: the standalone sandbox (`npm run sandbox`)
+ * A deployment on one machine, as docs/operating.md describes it: the standalone sandbox (`npm run sandbox`)
  * standing in for the platform and Webex, one PostgreSQL database, and as many web instances
  * (WORKERS_ENABLED=false) and workers as asked, each a process of its own sharing the same keys.
  */

@@ -5,7 +5,7 @@ import { bgpTemplate } from './build-test-app.js';
 import { postgresRuns } from './support/postgres-required.js';
 import { Cluster, RoundRobinClient, type ClusterProcess } from './cluster.js';
 
-// The deployment the README describes, as processes: the standalone sandbox, 3 web instances and
+// The deployment docs/operating.md describes, as processes: the standalone sandbox, 3 web instances and
 // 2 workers on one PostgreSQL database, a round-robin balancer in front. Needs PostgreSQL (CI has it).
 const onPostgres = postgresRuns('Scale-out tests');
 

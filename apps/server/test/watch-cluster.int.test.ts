@@ -3,7 +3,7 @@ import type { Watch } from '@ce/contract';
 import { postgresRuns } from './support/postgres-required.js';
 import { Cluster, type ClusterProcess } from './cluster.js';
 
-// Account Watch on the deployment the README describes: two web instances and two workers on one PostgreSQL
+// Account Watch on the deployment docs/operating.md describes: two web instances and two workers on one PostgreSQL
 // database. Every due run happens once, whatever dies when (decision 0031). Needs PostgreSQL (CI has it).
 const onPostgres = postgresRuns('Account Watch cluster tests');
 
