@@ -1,4 +1,10 @@
-import { PlatformError, type PlatformDashboard, type PlatformSession } from '@ce/platform-client';
+import {
+  PlatformError,
+  type AlertRule,
+  type PlatformDashboard,
+  type PlatformSession,
+  type SuppressionWindow,
+} from '@ce/platform-client';
 import { AppError } from '../core/errors.js';
 import { mapPool } from '../core/map-pool.js';
 
@@ -48,5 +54,27 @@ export async function dashboardsWithWidgets(
   const list = await session.dashboards.list(aid, signal);
   return mapPool(list, READ_CONCURRENCY, async (dashboard) =>
     dashboard.widgets ? dashboard : session.dashboards.get(dashboard.dashboardId, aid, signal),
+  );
+}
+
+/** An account group's alert rules with their detail (tests, notifications): the list, then each rule once. */
+export async function rulesWithDetail(
+  session: PlatformSession,
+  aid: string,
+  signal?: AbortSignal,
+): Promise<AlertRule[]> {
+  const list = await session.alertRules.list(aid, signal);
+  return mapPool(list, READ_CONCURRENCY, (rule) => session.alertRules.get(rule.ruleId, aid, signal));
+}
+
+/** An account group's alert suppression windows with their detail (tests, schedule): the list, then each once. */
+export async function windowsWithDetail(
+  session: PlatformSession,
+  aid: string,
+  signal?: AbortSignal,
+): Promise<SuppressionWindow[]> {
+  const list = await session.alertSuppressionWindows.list(aid, signal);
+  return mapPool(list, READ_CONCURRENCY, (window) =>
+    session.alertSuppressionWindows.get(window.alertSuppressionWindowId, aid, signal),
   );
 }

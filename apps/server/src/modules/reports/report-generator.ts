@@ -1,4 +1,5 @@
 import type { PlatformSession } from '@ce/platform-client';
+import type { Markdown } from '../../report-kit/markdown.js';
 
 export interface ReportArtifactFile {
   filename: string;
@@ -33,6 +34,18 @@ export type ReportGenerator = (context: ReportContext) => Promise<GeneratedRepor
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
+/** The content type of each kind of file a report writes. */
+export const CONTENT_TYPES = {
+  xlsx: XLSX_TYPE,
+  html: 'text/html; charset=utf-8',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  json: 'application/json',
+} as const;
+export type ReportFileType = keyof typeof CONTENT_TYPES;
+/** A report's files by type, in the order they are listed (a string is written as UTF-8). */
+export type ReportFiles = Partial<Record<ReportFileType, Buffer | string>>;
+
 /** A file name from the organization's name and the date: letters, digits and dashes only. */
 export function fileStem(kind: string, organization: string, now: Date): string {
   const slug =
@@ -42,4 +55,58 @@ export function fileStem(kind: string, organization: string, now: Date): string 
       .replace(/^-|-$/g, '')
       .slice(0, 40) || 'organization';
   return `${kind}-${slug}-${now.toISOString().slice(0, 10)}`;
+}
+
+const isFileType = (type: string): type is ReportFileType => Object.hasOwn(CONTENT_TYPES, type);
+
+/** A report's files, each named `<kind>-<organization>-<date>.<type>` with its content type, in the order given. */
+export function reportFiles(context: ReportContext, kind: string, files: ReportFiles): ReportArtifactFile[] {
+  const stem = fileStem(kind, context.organization.name, context.now);
+  return Object.entries(files).flatMap(([type, content]) =>
+    isFileType(type) && content !== undefined
+      ? [
+          {
+            filename: `${stem}.${type}`,
+            contentType: CONTENT_TYPES[type],
+            content: typeof content === 'string' ? Buffer.from(content) : content,
+          },
+        ]
+      : [],
+  );
+}
+
+export interface AccountGroup {
+  aid: string;
+  accountGroupName: string;
+}
+
+/** What a report read group by group writes once every group is read: its summary and its files. */
+export interface WrittenReport {
+  summary: Markdown;
+  files: ReportFiles;
+}
+
+/**
+ * The shape most report kinds have: each account group read in turn (one step of progress each), then the files
+ * written from what was read (the last step). `groups` defaults to the groups the user chose.
+ */
+export function groupByGroupReport<T>(definition: {
+  /** The file names' first word (`fileStem`). */
+  kind: string;
+  groups?: (context: ReportContext) => Promise<AccountGroup[]>;
+  read: (context: ReportContext, group: AccountGroup) => Promise<T>;
+  write: (context: ReportContext, read: T[]) => Promise<WrittenReport>;
+}): ReportGenerator {
+  return async (context) => {
+    const groups = definition.groups ? await definition.groups(context) : context.accountGroups;
+    const total = groups.length + 1;
+    const read: T[] = [];
+    for (const [index, group] of groups.entries()) {
+      read.push(await definition.read(context, group));
+      await context.progress(index + 1, total);
+    }
+    const { summary, files } = await definition.write(context, read);
+    await context.progress(total, total);
+    return { summaryMarkdown: summary.text, artifacts: reportFiles(context, definition.kind, files) };
+  };
 }

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../../../../report-kit/html.js';
 import { sheetName as excelSheetName } from '../../../../report-kit/stream-workbook.js';
 import type { GroupFindings } from './rules.js';
+import { utcMinute } from '../../../../report-kit/dates.js';
 
 const SHEET_COLUMNS = [
   { header: 'Rule', key: 'ruleName', width: 34 },
@@ -53,7 +54,7 @@ export async function alertsWorkbook(organization: string, groups: GroupFindings
     }
   }
   summary.addRow({});
-  summary.addRow({ group: `${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC` });
+  summary.addRow({ group: `${organization}, generated ${utcMinute(now)}` });
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 

@@ -4,11 +4,17 @@ import { runChecks, scoreOf } from '../health/checks.js';
 import { ALERT_LOOKBACK_DAYS } from '../health/generator.js';
 import { readHealth } from '../health/read.js';
 import { required } from '../../../../report-kit/platform-reads.js';
-import { escapeMarkdown } from '../../../../report-kit/markdown.js';
-import { fileStem, type ReportGenerator } from '../../report-generator.js';
+import { mdSafe } from '../../../../report-kit/markdown.js';
+import {
+  groupByGroupReport,
+  reportFiles,
+  type ReportContext,
+  type ReportFiles,
+  type ReportGenerator,
+  type WrittenReport,
+} from '../../report-generator.js';
 import { closureDocx, closurePdf, type ClosureDocument } from './document.js';
 
-export const DOCX_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 const DAY_MS = 86_400_000;
 /** Endpoint agents not seen for more than this many days are an outstanding item of the endpoints document. */
 export const ENDPOINT_STALE_DAYS = 7;
@@ -34,7 +40,7 @@ const findingOf = (check: HealthCheck) => ({
   remediation: check.status === 'pass' ? '' : check.remediation,
 });
 
-function common(context: Parameters<ReportGenerator>[0], title: string) {
+function common(context: ReportContext, title: string) {
   const options = closureOptionsSchema.parse(context.options);
   return {
     title,
@@ -48,13 +54,9 @@ function common(context: Parameters<ReportGenerator>[0], title: string) {
   };
 }
 
-async function files(context: Parameters<ReportGenerator>[0], kind: string, document: ClosureDocument) {
-  const stem = fileStem(kind, context.organization.name, context.now);
-  const [docx, pdf] = [await closureDocx(document), await closurePdf(document)];
-  return [
-    { filename: `${stem}.docx`, contentType: DOCX_TYPE, content: docx },
-    { filename: `${stem}.pdf`, contentType: 'application/pdf', content: pdf },
-  ];
+/** The document as an editable Word file and a PDF. */
+async function files(document: ClosureDocument): Promise<ReportFiles> {
+  return { docx: await closureDocx(document), pdf: await closurePdf(document) };
 }
 
 /**
@@ -155,19 +157,21 @@ export const closureUnitsGenerator: ReportGenerator = async (context) => {
     owners,
   };
   return {
-    summaryMarkdown: `**AS Built Closure Document** for **${escapeMarkdown(context.organization.name)}** is ready: ${agents.length} enterprise agent(s), ${tests.length} test(s), ${rules.length} alert rule(s), ${dashboards.length} dashboard(s); health score ${score.value}/100.`,
-    artifacts: await files(context, 'as-built-closure', document),
+    summaryMarkdown:
+      mdSafe`**AS Built Closure Document** for **${context.organization.name}** is ready: ${agents.length} enterprise agent(s), ${tests.length} test(s), ${rules.length} alert rule(s), ${dashboards.length} dashboard(s); health score ${score.value}/100.`
+        .text,
+    artifacts: reportFiles(context, 'as-built-closure', await files(document)),
   };
 };
 
 /** The endpoints closure document: endpoint agents, labels and endpoint tests, with what needs attention. */
-export const closureEndpointsGenerator: ReportGenerator = async (context) => {
-  const groups: EndpointGroup[] = [];
-  const total = context.accountGroups.length + 1;
-  for (const [index, group] of context.accountGroups.entries()) {
-    groups.push(await readEndpointGroup(context, group));
-    await context.progress(index + 1, total);
-  }
+export const closureEndpointsGenerator = groupByGroupReport({
+  kind: 'endpoints-closure',
+  read: readEndpointGroup,
+  write: endpointsDocument,
+});
+
+async function endpointsDocument(context: ReportContext, groups: EndpointGroup[]): Promise<WrittenReport> {
   const agents = groups.flatMap((group) => group.agents.map((agent) => ({ group, agent })));
   const tests = groups.flatMap((group) => [
     ...group.scheduled.map((test) => ({
@@ -271,9 +275,8 @@ export const closureEndpointsGenerator: ReportGenerator = async (context) => {
       owners: [context.requestedBy, details.customerContact].filter(Boolean).join('; '),
     })),
   };
-  await context.progress(total, total);
   return {
-    summaryMarkdown: `**Endpoints Closure Document** for **${escapeMarkdown(context.organization.name)}** is ready: ${agents.length} endpoint agent(s), ${tests.length} endpoint test(s).`,
-    artifacts: await files(context, 'endpoints-closure', document),
+    summary: mdSafe`**Endpoints Closure Document** for **${context.organization.name}** is ready: ${agents.length} endpoint agent(s), ${tests.length} endpoint test(s).`,
+    files: await files(document),
   };
-};
+}

@@ -8,9 +8,10 @@ import type {
 import { recordOf } from '../../../../core/json.js';
 import { collect, readable, required } from '../../../../report-kit/platform-reads.js';
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
-import { escapeMarkdown } from '../../../../report-kit/markdown.js';
+import { mdSafe } from '../../../../report-kit/markdown.js';
 import { streamWorkbook } from '../../../../report-kit/stream-workbook.js';
-import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { groupByGroupReport, type AccountGroup, type ReportContext } from '../../report-generator.js';
+import { utcMinute } from '../../../../report-kit/dates.js';
 
 /** HTML lists this many rows per table; the spreadsheet has them all. */
 const SHOWN_ROWS = 200;
@@ -81,10 +82,7 @@ const location = (agent: EndpointAgent) => {
 };
 
 /** One account group's endpoint agents, labels, scheduled and dynamic tests, each list read once. */
-export async function readEndpointGroup(
-  context: Parameters<ReportGenerator>[0],
-  group: { aid: string; accountGroupName: string },
-): Promise<EndpointGroup> {
+export async function readEndpointGroup(context: ReportContext, group: AccountGroup): Promise<EndpointGroup> {
   const { aid, accountGroupName } = group;
   const read = await readable(
     `the endpoint agents and tests of ${accountGroupName}`,
@@ -248,7 +246,7 @@ export function epaWorkbook(organization: string, groups: EndpointGroup[], now: 
         group.scheduled.length,
         group.dynamic.length,
       ]);
-    summary.row([`${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`]);
+    summary.row([`${organization}, generated ${utcMinute(now)}`]);
     summary.done();
 
     for (const part of PARTS) {
@@ -285,29 +283,23 @@ export function epaHtml(organization: string, groups: EndpointGroup[], now: Date
   return htmlDocument(
     `EPA configuration: ${organization}`,
     `<h1>EPA Config Report</h1>
-<p class="meta">${escapeHtml(organization)} · ${groups.length} account group(s) · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
+<p class="meta">${escapeHtml(organization)} · ${groups.length} account group(s) · ${utcMinute(now)}</p>
 ${groups.map((group) => `<h2>${escapeHtml(group.accountGroupName)}</h2>\n${PARTS.map((part) => partHtml(part, group)).join('\n')}`).join('\n')}`,
   );
 }
 
 /** Endpoint agents, their labels (with filters and the agents they match) and scheduled and dynamic endpoint tests. */
-export const epaConfigGenerator: ReportGenerator = async (context) => {
-  const groups: EndpointGroup[] = [];
-  const total = context.accountGroups.length + 1;
-  for (const [index, group] of context.accountGroups.entries()) {
-    groups.push(await readEndpointGroup(context, group));
-    await context.progress(index + 1, total);
-  }
-  const stem = fileStem('epa-config', context.organization.name, context.now);
-  const workbook = await epaWorkbook(context.organization.name, groups, context.now);
-  const html = epaHtml(context.organization.name, groups, context.now);
-  await context.progress(total, total);
-  const sum = (pick: (group: EndpointGroup) => number) => groups.reduce((total, group) => total + pick(group), 0);
-  return {
-    summaryMarkdown: `**EPA Config Report** for **${escapeMarkdown(context.organization.name)}** is ready: ${sum((group) => group.agents.length)} endpoint agent(s), ${sum((group) => group.labels.length)} label(s), ${sum((group) => group.scheduled.length)} scheduled and ${sum((group) => group.dynamic.length)} dynamic test(s) in ${groups.length} account group(s).`,
-    artifacts: [
-      { filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook },
-      { filename: `${stem}.html`, contentType: 'text/html; charset=utf-8', content: Buffer.from(html) },
-    ],
-  };
-};
+export const epaConfigGenerator = groupByGroupReport({
+  kind: 'epa-config',
+  read: readEndpointGroup,
+  async write({ organization, now }, groups) {
+    const sum = (pick: (group: EndpointGroup) => number) => groups.reduce((total, group) => total + pick(group), 0);
+    return {
+      summary: mdSafe`**EPA Config Report** for **${organization.name}** is ready: ${sum((group) => group.agents.length)} endpoint agent(s), ${sum((group) => group.labels.length)} label(s), ${sum((group) => group.scheduled.length)} scheduled and ${sum((group) => group.dynamic.length)} dynamic test(s) in ${groups.length} account group(s).`,
+      files: {
+        xlsx: await epaWorkbook(organization.name, groups, now),
+        html: epaHtml(organization.name, groups, now),
+      },
+    };
+  },
+});

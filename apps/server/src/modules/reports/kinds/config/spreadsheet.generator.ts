@@ -1,6 +1,6 @@
-import { escapeMarkdown } from '../../../../report-kit/markdown.js';
+import { mdSafe } from '../../../../report-kit/markdown.js';
 import { streamWorkbook } from '../../../../report-kit/stream-workbook.js';
-import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { reportFiles, type ReportGenerator } from '../../report-generator.js';
 import { readGroupConfig, readOrganizationConfig, type ConfigPart, type GroupConfig } from './read.js';
 import { suppressionWindowsSheet, alertRulesSheet } from './sheets/alerts.js';
 import { dashboardsSheet, tagsSheet } from './sheets/dashboards-and-tags.js';
@@ -62,10 +62,11 @@ export const configSpreadsheetGenerator: ReportGenerator = async (context) => {
   }, context.now);
 
   await context.progress(total, total);
-  const stem = fileStem('configuration', context.organization.name, context.now);
   const testCount = groups.reduce((sum, group) => sum + (count(group.tests) ?? 0), 0);
   return {
-    summaryMarkdown: `**Configuration Spreadsheet** (12 tabs) for **${escapeMarkdown(context.organization.name)}** is ready: ${groups.length} account group(s), ${testCount} test(s).`,
-    artifacts: [{ filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook }],
+    summaryMarkdown:
+      mdSafe`**Configuration Spreadsheet** (12 tabs) for **${context.organization.name}** is ready: ${groups.length} account group(s), ${testCount} test(s).`
+        .text,
+    artifacts: reportFiles(context, 'configuration', { xlsx: workbook }),
   };
 };

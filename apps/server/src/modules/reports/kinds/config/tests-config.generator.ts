@@ -1,10 +1,11 @@
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
-import { escapeMarkdown } from '../../../../report-kit/markdown.js';
+import { mdLines, mdSafe } from '../../../../report-kit/markdown.js';
 import { isRecord, recordsOf } from '../../../../core/json.js';
 import { streamWorkbook, type CellValue } from '../../../../report-kit/stream-workbook.js';
 import { required } from '../../../../report-kit/platform-reads.js';
-import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { groupByGroupReport } from '../../report-generator.js';
 import { readGroupConfig, type ConfiguredTest, type ConfigPart } from './read.js';
+import { utcMinute } from '../../../../report-kit/dates.js';
 
 /** Fields every test has: the sheet's first columns. What else a test carries is its type's configuration. */
 const COMMON = [
@@ -74,7 +75,7 @@ export async function testsWorkbook(organization: string, rows: TestRow[], now: 
         mine.length,
       ]);
     }
-    summary.row([`${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`]);
+    summary.row([`${organization}, generated ${utcMinute(now)}`]);
     summary.done();
     for (const type of types) {
       const ofType = rows.filter((row) => row.configured.test.type === type);
@@ -131,7 +132,7 @@ ${shown
   return htmlDocument(
     `CA & EA tests configuration: ${organization}`,
     `<h1>CA &amp; EA Tests Config Report v7</h1>
-<p class="meta">${escapeHtml(organization)} · ${rows.length} test(s) in ${new Set(rows.map((row) => row.accountGroup)).size} account group(s) · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
+<p class="meta">${escapeHtml(organization)} · ${rows.length} test(s) in ${new Set(rows.map((row) => row.accountGroup)).size} account group(s) · ${utcMinute(now)}</p>
 ${sections.join('\n') || '<p>No test in the chosen account groups.</p>'}`,
   );
 }
@@ -142,27 +143,24 @@ const PARTS: ReadonlySet<ConfigPart> = new Set(['tests']);
  * Every cloud and enterprise agent test of the chosen account groups with its type's full configuration,
  * its agents (name, type, location), alert rules, tags and sharing: one sheet per test type, and HTML.
  */
-export const testsConfigGenerator: ReportGenerator = async (context) => {
-  const rows: TestRow[] = [];
-  const total = context.accountGroups.length + 1;
-  for (const [index, group] of context.accountGroups.entries()) {
-    const config = await readGroupConfig(context.platform, group, PARTS, context.signal);
-    for (const configured of required(config.tests)) rows.push({ accountGroup: group.accountGroupName, configured });
-    await context.progress(index + 1, total);
-  }
-  const stem = fileStem('tests-config-v7', context.organization.name, context.now);
-  const workbook = await testsWorkbook(context.organization.name, rows, context.now);
-  const html = testsHtml(context.organization.name, rows, context.now);
-  await context.progress(total, total);
-  const types = [...new Set(rows.map((row) => row.configured.test.type))].sort();
-  return {
-    summaryMarkdown: [
-      `**CA & EA Tests Config Report v7** for **${escapeMarkdown(context.organization.name)}** is ready: ${rows.length} test(s) in ${context.accountGroups.length} account group(s).`,
-      ...types.map((type) => `- ${type}: ${rows.filter((row) => row.configured.test.type === type).length}`),
-    ].join('\n'),
-    artifacts: [
-      { filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook },
-      { filename: `${stem}.html`, contentType: 'text/html; charset=utf-8', content: Buffer.from(html) },
-    ],
-  };
-};
+export const testsConfigGenerator = groupByGroupReport({
+  kind: 'tests-config-v7',
+  async read({ platform, signal }, group): Promise<TestRow[]> {
+    const config = await readGroupConfig(platform, group, PARTS, signal);
+    return required(config.tests).map((configured) => ({ accountGroup: group.accountGroupName, configured }));
+  },
+  async write({ organization, accountGroups, now }, groups) {
+    const rows = groups.flat();
+    const types = [...new Set(rows.map((row) => row.configured.test.type))].sort();
+    return {
+      summary: mdLines([
+        mdSafe`**CA & EA Tests Config Report v7** for **${organization.name}** is ready: ${rows.length} test(s) in ${accountGroups.length} account group(s).`,
+        ...types.map((type) => mdSafe`- ${type}: ${rows.filter((row) => row.configured.test.type === type).length}`),
+      ]),
+      files: {
+        xlsx: await testsWorkbook(organization.name, rows, now),
+        html: testsHtml(organization.name, rows, now),
+      },
+    };
+  },
+});

@@ -2,6 +2,7 @@ import { HEALTH_LIMITS } from '@ce/contract';
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
 import { streamWorkbook } from '../../../../report-kit/stream-workbook.js';
 import { countBy, text, widgetsOf, type InventoryRow } from './rules.js';
+import { utcMinute } from '../../../../report-kit/dates.js';
 
 export function inventoryHtml(organization: string, rows: InventoryRow[], now: Date): string {
   const sparse = rows.filter((row) => widgetsOf(row.dashboard).length < HEALTH_LIMITS.minWidgets);
@@ -12,7 +13,7 @@ export function inventoryHtml(organization: string, rows: InventoryRow[], now: D
   return htmlDocument(
     `Dashboards: ${organization}`,
     `<h1>Dashboard Report</h1>
-<p class="meta">${escapeHtml(organization)} · ${rows.length} dashboard(s), ${rows.reduce((sum, row) => sum + widgetsOf(row.dashboard).length, 0)} widget(s) · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>
+<p class="meta">${escapeHtml(organization)} · ${rows.length} dashboard(s), ${rows.reduce((sum, row) => sum + widgetsOf(row.dashboard).length, 0)} widget(s) · ${utcMinute(now)}</p>
 <h2>Dashboards with fewer than ${HEALTH_LIMITS.minWidgets} widgets (${sparse.length})</h2>
 ${sparse.length ? sparse.map((row) => `<div class="finding"><b>${escapeHtml(row.dashboard.title)}</b> in ${escapeHtml(row.accountGroup)}: ${widgetsOf(row.dashboard).length} widget(s)</div>`).join('') : '<p>None.</p>'}
 <h2>Dashboards</h2>
@@ -51,7 +52,7 @@ export function inventoryWorkbook(organization: string, rows: InventoryRow[], no
         mine.filter((row) => widgetsOf(row.dashboard).length < HEALTH_LIMITS.minWidgets).length,
       ]);
     }
-    summary.row([`${organization}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`]);
+    summary.row([`${organization}, generated ${utcMinute(now)}`]);
     summary.done();
     const dashboards = sheet('Dashboards', [
       { header: 'Account group', width: 30 },

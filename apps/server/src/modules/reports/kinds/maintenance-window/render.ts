@@ -1,6 +1,7 @@
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
 import { renderPdf } from '../../../../report-kit/pdf.js';
 import type { WindowRow, WindowState } from './rules.js';
+import { utcMinute } from '../../../../report-kit/dates.js';
 
 const STATE_LABEL: Record<WindowState, string> = { now: 'In effect now', upcoming: 'Upcoming', expired: 'Expired' };
 
@@ -20,7 +21,7 @@ ${rows
   );
   return htmlDocument(
     `Maintenance windows: ${organization}`,
-    `<h1>Maintenance window report</h1><p class="meta">${escapeHtml(organization)} · ${rows.length} window(s): ${counts.join(', ')} · ${escapeHtml(now.toISOString().slice(0, 16).replace('T', ' '))} UTC</p>${body}`,
+    `<h1>Maintenance window report</h1><p class="meta">${escapeHtml(organization)} · ${rows.length} window(s): ${counts.join(', ')} · ${utcMinute(now)}</p>${body}`,
   );
 }
 
@@ -33,7 +34,7 @@ export function maintenancePdf(organization: string, rows: WindowRow[], now: Dat
     content: [
       { text: 'Maintenance window report', fontSize: 16, bold: true },
       {
-        text: `${organization} · ${rows.length} window(s) · ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        text: `${organization} · ${rows.length} window(s) · ${utcMinute(now)}`,
         color: '#475569',
         margin: [0, 2, 0, 10],
       },

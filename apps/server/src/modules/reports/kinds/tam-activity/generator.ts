@@ -1,6 +1,6 @@
 import { tamActivityOptionsSchema } from '@ce/contract';
-import { escapeMarkdown } from '../../../../report-kit/markdown.js';
-import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { Markdown, mdLines, mdSafe } from '../../../../report-kit/markdown.js';
+import { reportFiles, type ReportGenerator } from '../../report-generator.js';
 import { activityHtml, activityPdf, activityWorkbook } from './render.js';
 import { summarise, toEvent, type ActivityEvent, type Tally } from './rules.js';
 
@@ -31,29 +31,23 @@ export const tamActivityGenerator: ReportGenerator = async (context) => {
   events.sort((a, b) => b.date.localeCompare(a.date));
   await context.progress(2, 3);
   const summary = summarise(events, context.now, daysRange);
-  const stem = fileStem('tam-activity', context.organization.name, context.now);
-  const [workbook, pdf] = [
-    await activityWorkbook(context.organization.name, summary, events),
-    await activityPdf(context.organization.name, summary, events),
-  ];
-  const html = activityHtml(context.organization.name, summary, events);
+  const files = {
+    xlsx: await activityWorkbook(context.organization.name, summary, events),
+    pdf: await activityPdf(context.organization.name, summary, events),
+    html: activityHtml(context.organization.name, summary, events),
+  };
   await context.progress(3, 3);
   const top = (tallies: Tally[]) =>
     tallies
       .slice(0, 3)
-      .map((entry) => `${escapeMarkdown(entry.key)} (${entry.count})`)
+      .map((entry) => mdSafe`${entry.key} (${entry.count})`.text)
       .join(', ');
   return {
-    summaryMarkdown: [
-      `**TAM activity report** for **${escapeMarkdown(context.organization.name)}**, last ${daysRange} days: ${summary.total} event(s) by ${summary.byUser.length} user(s) in ${summary.byGroup.length} account group(s).`,
-      summary.total ? `Busiest users: ${top(summary.byUser)}. Busiest groups: ${top(summary.byGroup)}.` : '',
-    ]
-      .filter(Boolean)
-      .join('\n'),
-    artifacts: [
-      { filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook },
-      { filename: `${stem}.pdf`, contentType: 'application/pdf', content: pdf },
-      { filename: `${stem}.html`, contentType: 'text/html; charset=utf-8', content: Buffer.from(html) },
-    ],
+    summaryMarkdown: mdLines([
+      mdSafe`**TAM activity report** for **${context.organization.name}**, last ${daysRange} days: ${summary.total} event(s) by ${summary.byUser.length} user(s) in ${summary.byGroup.length} account group(s).`,
+      summary.total > 0 &&
+        mdSafe`Busiest users: ${new Markdown(top(summary.byUser))}. Busiest groups: ${new Markdown(top(summary.byGroup))}.`,
+    ]).text,
+    artifacts: reportFiles(context, 'tam-activity', files),
   };
 };

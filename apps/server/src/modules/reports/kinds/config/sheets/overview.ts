@@ -1,5 +1,6 @@
 import type { GroupConfig } from '../read.js';
 import { count, type ConfigSheet } from './sheet.js';
+import { utcMinute } from '../../../../../report-kit/dates.js';
 
 export const summarySheet: ConfigSheet = {
   name: 'Summary',
@@ -12,11 +13,7 @@ export const summarySheet: ConfigSheet = {
     const sum = (pick: (group: GroupConfig) => number | null) =>
       groups.reduce((total, group) => total + (pick(group) ?? 0), 0);
     const summaryRows: [string, number, string][] = [
-      [
-        'Account Groups',
-        groups.length,
-        `${organizationName}, generated ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-      ],
+      ['Account Groups', groups.length, `${organizationName}, generated ${utcMinute(now)}`],
       ['Users and Roles', sum((group) => count(group.users)), ''],
       ['Cloud and Enterprise Agents', sum((group) => count(group.agents)), ''],
       ['Tests', sum((group) => count(group.tests)), ''],
