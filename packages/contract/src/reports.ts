@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Capability } from './roles.js';
+import type { UsageTool } from './usage.js';
 import { jobsAheadSchema } from './job-line.js';
 
 /** Every report kind (mission) the wizard can submit; the server has a generator for each. */
@@ -66,7 +67,11 @@ export const REPORT_KINDS = {
     capability: 'tools',
     needsAccounts: true,
   },
-} as const satisfies Record<string, { label: string; tool: string; capability: Capability; needsAccounts: boolean }>;
+} as const satisfies Record<
+  string,
+  /** `tool` is the usage tool its requests count under on the dashboard (`USAGE_TOOLS`). */
+  { label: string; tool: UsageTool; capability: Capability; needsAccounts: boolean }
+>;
 
 export type ReportKind = keyof typeof REPORT_KINDS;
 /** The spec's words (section 8) for a report request the server cannot take. */
