@@ -118,13 +118,11 @@ export function BackupPanel({
     )();
   };
 
-  const apply = form.handleSubmit((values) => {
+  const apply = form.handleSubmit(async (values) => {
     const request = restoreRequest(values);
     if (!request) return;
-    start.mutate(
-      { id: backup.id, request },
-      { onSuccess: (run) => onRestore(run.id, values.elsewhere ? other.token : '') },
-    );
+    const run = await start.mutateAsync({ id: backup.id, request });
+    onRestore(run.id, values.elsewhere ? other.token : '');
   });
 
   return (
@@ -153,7 +151,7 @@ export function BackupPanel({
         planning={planRestore.isPending}
         onPreview={preview}
       />
-      {plan && <RestorePlanView plan={plan} starting={start.isPending} onApply={() => void apply()} />}
+      {plan && <RestorePlanView plan={plan} starting={start.isPending} onApply={apply} />}
     </section>
   );
 }

@@ -33,7 +33,7 @@ describe('the restore plan', () => {
         },
       ],
     });
-    render(<RestorePlanView plan={plan([renamed])} starting={false} onApply={() => undefined} />);
+    render(<RestorePlanView plan={plan([renamed])} starting={false} onApply={async () => undefined} />);
     const table = screen.getByRole('table', { name: 'Restore plan' });
     expect(within(table).getByTestId('renamed-back').textContent).toContain(
       "renamed back from 'intranet.example.com - page-load RENAMED' to 'intranet.example.com - page-load'",
@@ -49,7 +49,7 @@ describe('the restore plan', () => {
   });
 
   it('offers no restore when nothing would change, and says so', () => {
-    render(<RestorePlanView plan={plan([step({})])} starting={false} onApply={() => undefined} />);
+    render(<RestorePlanView plan={plan([step({})])} starting={false} onApply={async () => undefined} />);
     expect(screen.getByRole('status').textContent).toContain(
       'Nothing to restore: the chosen items are as the backup has them.',
     );

@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import type { RestorePlan } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { Dialog } from '../../../components/ui/dialog';
+import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { FieldList } from './field-list';
 
 /** What the restore would do, item by item (create, update, unchanged, delete, or cannot and why), and Apply. */
@@ -13,10 +12,10 @@ export function RestorePlanView({
 }: {
   plan: RestorePlan;
   starting: boolean;
-  onApply: () => void;
+  /** Starts the restore; the confirmation stays open (the error toast says why) when it is refused. */
+  onApply: () => Promise<unknown>;
 }) {
-  const [confirming, setConfirming] = useState(false);
-  const close = () => setConfirming(false);
+  const confirmation = useConfirmation();
   const writes = plan.steps.some((step) => WRITES.has(step.status));
   return (
     <div className="min-w-0 space-y-2">
@@ -52,37 +51,29 @@ export function RestorePlanView({
         </p>
       )}
       {writes && (
-        <Button variant="primary" busy={starting} busyLabel="Starting" onClick={() => setConfirming(true)}>
+        <Button
+          variant="primary"
+          busy={starting}
+          busyLabel="Starting"
+          onClick={() =>
+            confirmation.ask({
+              title: `Restore into ${plan.accountGroupName}?`,
+              body: (
+                <>
+                  <p>{restoreSummary(plan)}</p>
+                  <p className="mt-2 text-sm text-slate-600">The restore can be undone from its results.</p>
+                </>
+              ),
+              confirm: 'Restore now',
+              busy: 'Starting',
+              run: onApply,
+            })
+          }
+        >
           Apply Restore
         </Button>
       )}
-      <Dialog
-        title={`Restore into ${plan.accountGroupName}?`}
-        isOpen={confirming && writes}
-        onClose={close}
-        width="max-w-lg"
-        footer={
-          <>
-            <Button data-autofocus onClick={close}>
-              Cancel
-            </Button>
-            <Button
-              variant="danger"
-              busy={starting}
-              busyLabel="Starting"
-              onClick={() => {
-                close();
-                onApply();
-              }}
-            >
-              Restore now
-            </Button>
-          </>
-        }
-      >
-        <p>{restoreSummary(plan)}</p>
-        <p className="mt-2 text-sm text-slate-600">The restore can be undone from its results.</p>
-      </Dialog>
+      {confirmation.dialog}
     </div>
   );
 }
