@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { restrictNewFiles } from './core/data-dir.js';
 import { jobsThreadInstanceId, JobsThread, runsJobsOnThread, serveJobsThread } from './core/jobs-thread.js';
+import { nodeRefusal } from './core/node-version.js';
 
 /** An instance's jobs thread (decision 0035): the same configuration and id, jobs only, no listening. */
 async function jobsThread(instanceId: string): Promise<void> {
@@ -11,6 +12,12 @@ async function jobsThread(instanceId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // A Node outside the supported range may seem to run, then fail later (the jobs thread cannot load the code).
+  const refusal = nodeRefusal();
+  if (refusal) {
+    console.error(refusal);
+    process.exit(2);
+  }
   // Everything this process writes (the embedded database, key files) is readable by its user only.
   restrictNewFiles();
   let config;
