@@ -1,13 +1,34 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import { restrictNewFiles } from './core/data-dir.js';
-import { jobsThreadInstanceId, JobsThread, runsJobsOnThread, serveJobsThread } from './core/jobs-thread.js';
+import {
+  jobsThreadInstanceId,
+  JobsThread,
+  runsJobsOnThread,
+  serveJobsThread,
+  tellJobsThreadFailed,
+} from './core/jobs-thread.js';
+import { databaseFault } from './core/database-faults.js';
 import { nodeRefusal } from './core/node-version.js';
+
+/**
+ * A promise a library left unawaited that rejects because the database is away must not end the instance (it
+ * outlives an outage and serves again by itself); any other is a bug, and ends the process as Node would.
+ */
+function outliveDatabaseFaults(log: { warn(object: object, message: string): void }): void {
+  process.on('unhandledRejection', (reason) => {
+    if (databaseFault(reason))
+      return log.warn({ err: reason }, 'an unawaited database call failed: the database is away');
+    console.error(reason);
+    process.exit(1);
+  });
+}
 
 /** An instance's jobs thread (decision 0035): the same configuration and id, jobs only, no listening. */
 async function jobsThread(instanceId: string): Promise<void> {
   const config = { ...loadConfig(), instanceId };
   const { app, metrics, queue } = await buildApp(config, { jobsThread: true });
+  outliveDatabaseFaults(app.log);
   serveJobsThread({ metrics, wake: (name) => queue.wake(name), stop: () => app.close() });
 }
 
@@ -36,9 +57,8 @@ async function main(): Promise<void> {
   const separateJobs = runsJobsOnThread(config);
   const built = await buildApp(separateJobs ? { ...config, workersEnabled: false } : config);
   const { app } = built;
-  const jobs = separateJobs
-    ? new JobsThread(process.argv[1] ?? '', config.instanceId, app.log, () => process.exit(1))
-    : null;
+  outliveDatabaseFaults(app.log);
+  const jobs = separateJobs ? new JobsThread(process.argv[1] ?? '', config.instanceId, app.log) : null;
   if (jobs) {
     built.metrics.include(() => jobs.metrics());
     built.queue.onSent((name) => jobs.wake(name));
@@ -98,5 +118,6 @@ async function main(): Promise<void> {
 const jobsOf = jobsThreadInstanceId();
 (jobsOf === null ? main() : jobsThread(jobsOf)).catch((error: unknown) => {
   console.error(error);
+  if (jobsOf !== null) tellJobsThreadFailed(error);
   process.exit(1);
 });

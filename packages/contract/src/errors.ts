@@ -10,3 +10,11 @@ export const apiErrorSchema = z.object({
   }),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;
+
+/** What a person is told when the toolkit's own database fails them (answered 503 with Retry-After). */
+export const DATABASE_FAULT_MESSAGES = {
+  unreachable: "The toolkit's database cannot be reached; try again in a minute",
+  diskFull: "The toolkit's disk is full; nothing was lost: try again once space is freed",
+} as const;
+/** Seconds a person (or a script) is asked to wait before trying again when the database fails. */
+export const DATABASE_RETRY_AFTER_SECONDS = 60;

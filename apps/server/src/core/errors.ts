@@ -1,7 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { apiErrorSchema, PLATFORM_TOKEN_REFUSED, type ApiError } from '@ce/contract';
+import {
+  apiErrorSchema,
+  DATABASE_FAULT_MESSAGES,
+  DATABASE_RETRY_AFTER_SECONDS,
+  PLATFORM_TOKEN_REFUSED,
+  type ApiError,
+} from '@ce/contract';
 import { PlatformError } from '@ce/platform-client';
+import { databaseFault } from './database-faults.js';
 import { isRecord } from './json.js';
 import { isMalformedUpload, MALFORMED_UPLOAD_MESSAGE } from './uploads.js';
 
@@ -57,6 +64,19 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send(body(request.id, 'internal', 'Internal server error'));
+    }
+    // The toolkit's own database away or full: not the caller's fault, and it passes; said in words.
+    const fault = databaseFault(error);
+    if (fault) {
+      request.log.error({ err: error, fault }, 'request failed: the database is unreachable or its disk is full');
+      return reply
+        .status(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send(
+          fault === 'unreachable'
+            ? body(request.id, 'database_unavailable', DATABASE_FAULT_MESSAGES.unreachable)
+            : body(request.id, 'disk_full', DATABASE_FAULT_MESSAGES.diskFull),
+        );
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) {

@@ -3,11 +3,15 @@ import os from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config/config.js';
+import { databaseFault, type DatabaseFault } from './database-faults.js';
 import type { Metrics, MetricsJson } from './metrics.js';
 
 /** What the main thread asks its jobs thread, and what the jobs thread says. */
 type ToJobs = { type: 'metrics'; id: number } | { type: 'wake'; name: string } | { type: 'stop' };
-type FromJobs = { type: 'ready' } | { type: 'metrics'; id: number; metrics: MetricsJson };
+type FromJobs =
+  | { type: 'ready' }
+  | { type: 'metrics'; id: number; metrics: MetricsJson }
+  | { type: 'failed'; fault: DatabaseFault | null };
 
 /** What the main thread gives the jobs thread besides the environment both read. */
 interface JobsThreadData {
@@ -17,11 +21,12 @@ interface JobsThreadData {
 
 /** How long the main thread waits for the jobs thread's counts before serving its own. */
 const METRICS_WAIT_MS = 5_000;
-/** A jobs thread that stopped on its own is started again after this, doubled on each stop in a row, at most 30 s. */
+/**
+ * A jobs thread that stopped on its own is started again after this, doubled on each stop in a row, at most 30 s,
+ * for as long as it takes: an instance outlives a database that is away for minutes, and works again by itself.
+ */
 const RESTART_FIRST_MS = 1_000;
 const RESTART_MAX_MS = 30_000;
-/** A jobs thread that stops this many times in a row before it is ready ends the process: the instance cannot work. */
-const FAILED_STARTS_MAX = 5;
 
 /**
  * Whether this instance works its jobs on a thread of its own (decision 0035): it takes jobs, on PostgreSQL (the
@@ -86,6 +91,12 @@ export function serveJobsThread(jobs: {
   port.postMessage(ready);
 }
 
+/** On a jobs thread that cannot go on: tells the main thread whether the database was why, before it exits. */
+export function tellJobsThreadFailed(error: unknown): void {
+  const failed: FromJobs = { type: 'failed', fault: databaseFault(error) };
+  parentPort?.postMessage(failed);
+}
+
 /**
  * The main thread's side: starts the jobs thread on this process's entry point (the same code, the same loader),
  * starts another when one stops on its own, asks it for its counts, and stops it with the instance.
@@ -95,7 +106,10 @@ export class JobsThread {
   private ready = false;
   private stopping = false;
   private restartMs: number;
-  private failedStarts = 0;
+  /** Why the last thread stopped before it was ready, and when the next one starts: what `/readyz` says. */
+  private waiting: { reason: string; until: number } | null = null;
+  /** What the thread that stopped said of its failure (an error thrown there crosses as words, without its code). */
+  private lastFault: DatabaseFault | null = null;
   private nextId = 0;
   private readonly asked = new Map<number, (metrics: MetricsJson) => void>();
 
@@ -103,16 +117,20 @@ export class JobsThread {
     private readonly entry: string,
     private readonly instanceId: string,
     private readonly logger: FastifyBaseLogger,
-    /** Called when the thread keeps stopping before it is ready: the instance should end (its orchestrator restarts it). */
-    private readonly giveUp: () => void,
     private readonly restartFirstMs = RESTART_FIRST_MS,
+    private readonly clock: () => number = Date.now,
   ) {
     this.restartMs = restartFirstMs;
   }
 
-  /** For `/readyz`: 'ok' once the thread takes jobs. */
+  /** For `/readyz`: 'ok' once the thread takes jobs; else what it waits for ("waiting for the database: …"). */
   state(): string {
-    return this.ready ? 'ok' : this.worker ? 'starting' : 'not running';
+    if (this.ready) return 'ok';
+    if (this.waiting) {
+      const seconds = Math.max(0, Math.ceil((this.waiting.until - this.clock()) / 1000));
+      return `${this.waiting.reason}; starting again in ${seconds} s`;
+    }
+    return this.worker ? 'starting' : 'not running';
   }
 
   /** A job was sent to start now: the thread's idle workers of that queue take it at once. */
@@ -129,28 +147,39 @@ export class JobsThread {
     worker.on('message', (message: FromJobs) => {
       if (message.type === 'ready') {
         this.ready = true;
-        this.failedStarts = 0;
+        this.waiting = null;
+        this.lastFault = null;
         this.restartMs = this.restartFirstMs;
         this.logger.info('the jobs thread is taking jobs');
+        return;
+      }
+      if (message.type === 'failed') {
+        this.lastFault = message.fault;
         return;
       }
       this.asked.get(message.id)?.(message.metrics);
       this.asked.delete(message.id);
     });
-    worker.on('error', (error) => this.logger.error({ err: error }, 'the jobs thread failed'));
+    worker.on('error', (error) => {
+      this.lastFault = databaseFault(error);
+      this.logger.error({ err: error }, 'the jobs thread failed');
+    });
     worker.on('exit', (exitCode) => {
-      const wasReady = this.ready;
       this.worker = null;
       this.ready = false;
       for (const answer of this.asked.values()) answer([]);
       this.asked.clear();
       if (this.stopping) return;
-      if (!wasReady && ++this.failedStarts >= FAILED_STARTS_MAX) {
-        this.logger.fatal({ exitCode, failedStarts: this.failedStarts }, 'the jobs thread cannot start; stopping');
-        this.giveUp();
-        return;
-      }
-      this.logger.error({ exitCode, restartInMs: this.restartMs }, 'the jobs thread stopped; starting another');
+      const fault = this.lastFault;
+      const reason =
+        fault === 'unreachable'
+          ? 'waiting for the database, which cannot be reached'
+          : fault === 'disk-full'
+            ? "waiting for the database's disk, which is full"
+            : `the jobs thread stopped (exit code ${exitCode})`;
+      this.lastFault = null;
+      this.waiting = { reason, until: this.clock() + this.restartMs };
+      this.logger.error({ exitCode, restartInMs: this.restartMs, fault }, 'the jobs thread stopped; starting another');
       setTimeout(() => {
         if (!this.stopping) this.start();
       }, this.restartMs).unref();

@@ -9,6 +9,7 @@ import {
   type Leases,
 } from './lease.js';
 import type { Db } from './database.js';
+import { databaseFault } from './database-faults.js';
 import type { JobQueue } from './queue.js';
 
 /** A day, for retention periods given in days. */
@@ -141,6 +142,14 @@ export class LeasedJobs<T extends LeasedTable> {
       if (job.lost) lost();
     } catch (error) {
       if (error instanceof LeaseLostError) return lost();
+      // The database failed the job, not its work: nothing is recorded as failed. The claim lapses and the
+      // recovery sends the row back to the queue once the database answers (a write made meanwhile resumes
+      // as after a crash: reconciled, never repeated).
+      const fault = databaseFault(error);
+      if (fault) {
+        this.deps.logger.warn({ ...log, err: error, fault }, `${name} handed back: the database failed it`);
+        return;
+      }
       ended = await work.failed(job, error);
       if (job.lost) lost();
     } finally {

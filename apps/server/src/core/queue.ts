@@ -1,11 +1,16 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SqlExecutor } from './database.js';
+import { databaseFault } from './database-faults.js';
 import { errorCode } from './errors.js';
 
 const DEADLOCK_DETECTED = '40P01';
 
 export type JobHandler<T extends object> = (jobs: PgBoss.Job<T>[]) => Promise<void>;
+
+/** pg-boss's statements that record jobs' ends (`complete`, `fail`): they float, nothing awaits them. */
+const RECORDS_A_JOB_END =
+  /SET completed_on = now\(\),\s+state = 'completed'|WITH deleted_jobs AS \(\s+DELETE FROM \S+\.job\s+WHERE name = \$1 AND id IN \(SELECT UNNEST\(\$2::uuid\[\]\)\)/;
 
 /**
  * The job queue (pg-boss) on the process's one database instance, whichever database that is.
@@ -34,7 +39,15 @@ export class JobQueue {
         logger.debug('job queue stopped: a late statement of pg-boss not run');
         return new Promise<never>(() => undefined);
       }
-      return this.track(this.statements, sql.executeSql(text, values));
+      const statement = this.track(this.statements, sql.executeSql(text, values));
+      // pg-boss records a job's end without awaiting it: with the database away, that rejection would float and
+      // end the process. Unrecorded, the job stays active in pg-boss, and the product's lease decides who ends it.
+      if (!RECORDS_A_JOB_END.test(text)) return statement;
+      return statement.catch((error: unknown) => {
+        if (!databaseFault(error)) throw error;
+        logger.warn({ err: error }, "job queue: a job's end was not recorded, the database is away");
+        return { rows: [{ count: '0' }] };
+      });
     };
     this.boss = new PgBoss({
       db: { executeSql },
