@@ -1,5 +1,5 @@
 import { expect, test, type Page } from './fixtures.js';
-import { expectNoAxeViolations, sandboxOrgAdmin, signIn } from './helpers';
+import { csrf, expectNoAxeViolations, sandboxOrgAdmin, signIn, signInAsNewUser } from './helpers';
 
 /** A script's call from the page: the token in the header and no cookie at all. */
 async function scriptCall(page: Page, secret: string, path: string, body: unknown) {
@@ -84,4 +84,58 @@ test('a personal API token is made in Settings, shown once, used by a script, an
   await expect(confirmation).toBeHidden();
   await expect(row).toContainText('revoked');
   expect((await scriptCall(page, secret, '/api/account-groups', { token: customer.token })).status).toBe(401);
+});
+
+test('"Sign out everywhere" lists the personal API tokens that would keep working, and revokes them when asked', async ({
+  page,
+}) => {
+  const { email, password } = await signInAsNewUser(page, 'TAM', '/home/settings/sessions');
+  const make = async (name: string) => {
+    const made = await page.request.post('/api/account/api-tokens', {
+      data: { name, expiresInDays: 7, capabilities: ['reporting'] },
+      headers: await csrf(page),
+    });
+    expect(made.status()).toBe(201);
+    return ((await made.json()) as { secret: string }).secret;
+  };
+  /** What a script using the token gets from its reports list: 200, or 401 once the token ended. */
+  const scriptStatus = (secret: string) =>
+    page.evaluate(
+      async (token) =>
+        (await fetch('/api/reports', { credentials: 'omit', headers: { authorization: `Bearer ${token}` } })).status,
+      secret,
+    );
+  const kept = await make('Nightly export');
+
+  // Not asked to: the sessions end, the token keeps working, as the dialog said.
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  let asked = page.getByRole('dialog', { name: 'Sign out everywhere?' });
+  await expect(asked.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(asked.getByRole('list', { name: 'Your personal API tokens' }).getByRole('listitem')).toHaveText([
+    /^Nightly export \(cet_.{4}…\) · last used never · expires /,
+  ]);
+  await expect(asked).toContainText('it keeps working after you sign out, unless you revoke it too');
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await asked.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect(await scriptStatus(kept)).toBe(200);
+
+  // Asked to: both tokens end with the sessions.
+  await signIn(page, email, password, '/home/settings/sessions');
+  const second = await make('Weekly export');
+  await page.reload();
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  asked = page.getByRole('dialog', { name: 'Sign out everywhere?' });
+  await expect(asked.getByTestId('live-api-token')).toHaveCount(2);
+  await asked.getByRole('checkbox', { name: /Revoke these 2 tokens too/ }).check();
+  await asked.getByRole('button', { name: 'Sign out and revoke' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  expect([await scriptStatus(kept), await scriptStatus(second)]).toEqual([401, 401]);
+
+  await signIn(page, email, password, '/home/settings/api-tokens');
+  for (const name of ['Nightly export', 'Weekly export'])
+    await expect(page.getByTestId('api-token-row').filter({ hasText: name })).toContainText(
+      'Revoked when its owner signed out everywhere',
+    );
 });

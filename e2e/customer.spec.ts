@@ -6,6 +6,7 @@ import {
   expectNoAxeViolations,
   menu,
   sandboxOrgAdmin,
+  sandboxToken,
   signInAsNewUser,
   signInThroughForm,
   type SandboxToken,
@@ -164,4 +165,49 @@ test('"Use another token" empties the field for another token; "Forget this cust
   await expect(chooser).not.toContainText('Working for');
   await expect(chooser.getByRole('button', { name: /token …/ })).toHaveCount(0);
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(admin.token);
+});
+
+test('a bulk run the read-only token cannot write: its panel, its toast and the customer page all say failed', async ({
+  page,
+}) => {
+  await signInAsNewUser(page, 'TAM');
+  const readOnly = await sandboxToken(page, 'read-only');
+  const [group] = await groupsOf(page, readOnly.token);
+  if (!group) throw new Error('the demo organization has account groups');
+  await page.goto('/home/tools/bulk-tests');
+  await page.getByLabel('OAuth Token').fill(readOnly.token);
+  await nextWithGroups(page, [group]);
+  await fillTemplate(page, 0, { name: 'E2E Read-only run', url: 'https://read-only.example.com', agents: [] });
+  await card(page, 0).getByRole('list', { name: 'Agents' }).getByRole('checkbox').first().check();
+  // What the run panel says at the very moment the end toast appears.
+  await page.evaluate(() => {
+    (window as unknown as { atToast: string | null }).atToast = null;
+    new MutationObserver((_, observer) => {
+      const toasts = [...document.querySelectorAll('[role="status"], [role="alert"]')];
+      if (!toasts.some((node) => node.textContent?.includes('Failed to create any tests'))) return;
+      const panel = document.querySelector('section[aria-label="Results"]');
+      (window as unknown as { atToast: string }).atToast =
+        `${panel?.querySelector('[data-testid="run-outcome"]')?.getAttribute('data-outcome') ?? 'none'}|${panel?.textContent ?? ''}`;
+      observer.disconnect();
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  await page.getByRole('button', { name: 'Execute Bulk Tests' }).click();
+  const ended = page.getByRole('alert').filter({ hasText: 'Failed to create any tests' });
+  await expect(ended).toBeVisible({ timeout: 20_000 });
+  const atToast = await page.evaluate(() => (window as unknown as { atToast: string | null }).atToast ?? '');
+  expect(atToast.split('|')[0]).toBe('failed');
+  expect(atToast).not.toMatch(/Queued|Preparing the run/);
+  const results = page.getByRole('region', { name: 'Results' });
+  await expect(results.getByTestId('run-outcome')).toHaveText(
+    'failedNot one of its 1 item was done: each reason is below.',
+  );
+  await expect(results.getByTestId('run-item')).toContainText('The token does not have permission for this operation');
+
+  // The customer's page: the run is failed, in words and in red, not done.
+  await page.goto(`/home/customers/${readOnly.organizationId}`);
+  const row = page.getByTestId('timeline-row').filter({ hasText: 'Create tests' });
+  await expect(row.getByTestId('timeline-outcome')).toHaveText('failed');
+  await expect(row.getByTestId('timeline-outcome')).toHaveAttribute('data-outcome', 'failed');
+  await expect(row.getByTestId('timeline-outcome').locator('span')).toHaveClass(/\bbg-red-100\b/);
+  await expectNoAxeViolations(page);
 });

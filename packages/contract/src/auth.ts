@@ -27,6 +27,17 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
+/**
+ * Signing out (everywhere: every session of the user ends). Personal API tokens are no session and keep working
+ * unless `revokeApiTokens` asks for them to be revoked too (Settings' "Sign out everywhere" offers it).
+ */
+export const signOutQuerySchema = z.object({
+  revokeApiTokens: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+
 export const sessionResponseSchema = z.object({ user: sessionUserSchema });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 

@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
+import { WORK_OUTCOMES } from './run-outcome.js';
+import { reportAccountGroupSchema } from './reports.js';
 
 export {
+  INVALID_OAUTH_TOKEN,
+  looksLikePlatformToken,
+  PLATFORM_TOKEN_MIN_LENGTH,
+  TOKEN_READS,
+  TOKEN_REFUSALS,
+  tokenAbilityWords,
+  type TokenAbilityFacts,
+  type TokenRead,
   TIMELINE_DAYS,
   TIMELINE_LIMIT,
   TIMELINE_TOOL_LABELS,
@@ -44,6 +54,12 @@ export const timelineEntrySchema = z.object({
   createdAt: z.string(),
   /** queued, running, done, failed (and a push's sending). */
   status: z.string(),
+  /**
+   * How it went, in the words and colour the page shows (`WORK_OUTCOME_LABELS`): a run with not one item done is
+   * failed, some failed is done with failures, a run since undone is undone; a report made but not sent to Webex is
+   * done with failures. The run's panel and its end toast say the same (`runOutcome`).
+   */
+  outcome: z.enum(WORK_OUTCOMES),
   /** The page that shows it, inside the app. */
   path: z.string(),
 });
@@ -58,3 +74,24 @@ export const customerTimelineSchema = z.object({
   people: z.array(z.object({ name: z.string(), email: z.string() })),
 });
 export type CustomerTimeline = z.infer<typeof customerTimelineSchema>;
+
+/** What a customer's token may do, proved by reads (the switcher's check): in facts and in words. */
+export const tokenAbilitySchema = z.object({
+  isOrgAdmin: z.boolean(),
+  /** A role with management permissions in one of its account groups; null when the platform did not show the roles. */
+  canWrite: z.boolean().nullable(),
+  /** The permissions (as the diagnostic tool names them) whose read the platform refused. */
+  cannotRead: z.array(z.string()),
+  /** Beside the organization's name: "Org Admin", "read-only", "limited". */
+  label: z.string(),
+  /** "read-only: reports work, writing tools will be refused." */
+  summary: z.string(),
+});
+export type TokenAbility = z.infer<typeof tokenAbilitySchema>;
+
+/** The switcher's check of a token: the account groups it sees and what it may do there. */
+export const tokenCheckSchema = z.object({
+  accountGroups: z.array(reportAccountGroupSchema),
+  ability: tokenAbilitySchema,
+});
+export type TokenCheck = z.infer<typeof tokenCheckSchema>;

@@ -102,6 +102,8 @@ export const auditLogResponseSchema = z.object({ entries: z.array(auditEntrySche
 
 export const signOutResponseSchema = z.object({
   endedSessions: z.number().int(),
+  /** How many of the user's personal API tokens were revoked with the sessions (when asked: `revokeApiTokens`). */
+  revokedApiTokens: z.number().int(),
   /** Where to send the browser to end the identity provider's session too (SSO sign-ins). */
   providerLogoutUrl: z.string().optional(),
 });

@@ -31,6 +31,7 @@ export * from './support.js';
 export * from './explorer.js';
 export * from './html.js';
 export * from './customers.js';
+export * from './run-outcome.js';
 export * from './watches.js';
 export * from './field-words.js';
 export * from './watch-portfolio.js';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { SessionUser, WorkNotification } from '@ce/contract';
+import type { Capability, SessionUser, WorkNotification } from '@ce/contract';
 import type { Externals } from '../adapters/externals.js';
 import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
@@ -41,8 +41,13 @@ export class ModuleServiceRegistry {
   }
 }
 
-/** A module whose work can end badly after it was requested (reports, change sets, backups). */
+/**
+ * A module whose work can end badly after it was requested (reports, change sets, backups). A caller hears of it
+ * as its lists show it: a source with a `capability` (its tool's operations') only to a caller who may use it, a
+ * personal API token's capabilities counted; one without keeps to what the caller may read itself (report kinds).
+ */
 export interface NotificationSource {
+  capability?: Capability;
   problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]>;
   activeCount(user: SessionUser): Promise<number>;
 }

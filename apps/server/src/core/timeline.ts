@@ -1,6 +1,6 @@
 import { and, eq, gte, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Capability, SessionUser, TimelineEntry, TimelineTool } from '@ce/contract';
+import type { Capability, SessionUser, TimelineEntry, TimelineTool, WorkOutcome } from '@ce/contract';
 import { users } from '../db/schema.js';
 
 /** Which work of one organization a customer's page asks for. */
@@ -18,9 +18,10 @@ export interface TimelineQuery {
 
 /**
  * An entry with the organization's name as its row recorded it (the page's title takes the newest), or '' when
- * the row names another organization (a run from there that wrote into this one).
+ * the row names another organization (a run from there that wrote into this one). A source whose work has more to
+ * its outcome than its status (a run's items, a report's delivery) says it; else the page reads it from the status.
  */
-export type SourcedEntry = TimelineEntry & { organizationName: string };
+export type SourcedEntry = Omit<TimelineEntry, 'outcome'> & { outcome?: WorkOutcome; organizationName: string };
 
 /**
  * What a module tells a customer's page about its work for one organization (its reports, runs, backups,

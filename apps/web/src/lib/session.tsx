@@ -114,7 +114,12 @@ export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
     meta: SHOWN_IN_PLACE,
-    mutationFn: () => apiRequest<SignOutResponse>('/api/session', { method: 'DELETE', expectUnauthorized: true }),
+    // `revokeApiTokens`: the user's personal API tokens end too (Settings' "Sign out everywhere" asks).
+    mutationFn: (options: { revokeApiTokens?: boolean } | void) =>
+      apiRequest<SignOutResponse>(options?.revokeApiTokens ? '/api/session?revokeApiTokens=true' : '/api/session', {
+        method: 'DELETE',
+        expectUnauthorized: true,
+      }),
     onSettled: (response) => {
       localStorage.clear();
       sessionStorage.clear();

@@ -1,4 +1,4 @@
-import { userMay, type SessionUser, type TimelineTool, type WorkNotification } from '@ce/contract';
+import { runOutcome, userMay, type SessionUser, type TimelineTool, type WorkNotification } from '@ce/contract';
 import { resultsFile, type ResultRow } from '../../report-kit/change-set-results.js';
 import { AppError } from '../errors.js';
 import { personOf, type SourcedEntry, type TimelineQuery } from '../timeline.js';
@@ -64,6 +64,11 @@ export interface RunKind<Run, Summary = never> {
     /** What the undo stores (the engine adds `sourceRunId`). */
     input(row: ChangeSetRow): Record<string, unknown>;
   };
+  /**
+   * Where a run worked, as a customer's page names it, when the groups its items touched do not say it (a migration's
+   * both sides: "Acme - Data Centers → Globex - Trading Platform").
+   */
+  timelineAccountGroups?: (row: ChangeSetRow) => string[] | undefined;
   /** The results file: its name's first word ("restore") and one row per item. */
   results?: { name: string; rows: (items: ChangeItemRow[]) => ResultRow[] };
   /** Where the tool's runs that ended badly are told: the notification source, the kind's label, the page. */
@@ -234,14 +239,17 @@ export class RunService<Run, Summary = never> {
   async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
     const { notifications, kinds, timeline } = this.kind;
     const rows = await this.deps.repository.timeline(query, [...kinds]);
+    const totals = await this.deps.repository.totals(rows.map(({ run }) => run.id));
     return rows.map(({ run, accountGroups, ...owner }) => ({
       id: run.id,
       tool: timeline,
       what: notifications.label(run.kind),
-      accountGroups,
+      accountGroups: this.kind.timelineAccountGroups?.(run) ?? accountGroups,
       person: personOf(owner),
       createdAt: run.createdAt.toISOString(),
       status: run.status,
+      // As its panel and end toast say it: "0 of 1 created" is failed, not done.
+      outcome: runOutcome({ ...run, totals: changeSetTotals(totals, run.id) }),
       path: `${notifications.path(run.kind)}?run=${run.id}`,
       // A run listed on the page of the organization it wrote into (from another) does not name that page.
       organizationName: run.organizationId === query.organizationId ? run.organizationName : '',

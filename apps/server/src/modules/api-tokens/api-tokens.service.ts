@@ -128,6 +128,28 @@ export class ApiTokensService {
     return toApiToken((await this.deps.repository.find(id)) ?? row, this.now());
   }
 
+  /**
+   * Revokes every live token of the user, as they sign out everywhere and ask for their tokens to end too (each
+   * audited and recorded as a revocation by its owner would be); how many were revoked.
+   */
+  async revokeAllOf(user: SessionUser, ipAddress: string | null): Promise<number> {
+    const reason = 'Revoked when its owner signed out everywhere';
+    let revoked = 0;
+    for (const row of await this.deps.repository.live(user.id)) {
+      if (!(await this.deps.repository.revoke(row.id, reason))) continue;
+      revoked += 1;
+      await this.deps.audit.record(user, 'api-token.revoked', row.name, { token: row.id, owner: user.email });
+      await this.deps.security.recordEvent({
+        type: 'api_token_revoked',
+        email: user.email,
+        userId: user.id,
+        ipAddress,
+        detail: `token "${row.name}" (${row.hint}): ${reason}`,
+      });
+    }
+    return revoked;
+  }
+
   /** Ends the tokens an account change leaves without ground: all of a disabled user's, or those whose capabilities the role lost. */
   async accountChanged(owner: UserRow): Promise<void> {
     for (const row of await this.deps.repository.live(owner.id)) {

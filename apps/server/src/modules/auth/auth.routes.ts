@@ -7,8 +7,10 @@ import {
   messageResponseSchema,
   SESSION_COOKIE,
   sessionResponseSchema,
+  signOutQuerySchema,
   signOutResponseSchema,
   type AppInfo,
+  type SessionUser,
 } from '@ce/contract';
 import { rotateCsrfCookie } from '../../core/csrf.js';
 import { AppError, errorResponses, unauthorized } from '../../core/errors.js';
@@ -20,6 +22,8 @@ export interface AuthRoutesOptions {
   appInfo: AppInfo;
   /** Where the browser goes to end the identity provider's session, for SSO sessions. */
   providerLogoutUrl: (idToken: string | undefined) => Promise<string | undefined>;
+  /** Revokes every personal API token of the user (the api-tokens module's); how many. */
+  revokeApiTokens: (user: SessionUser, ipAddress: string | null) => Promise<number>;
 }
 
 const errors = errorResponses(400, 401, 403, 429);
@@ -62,7 +66,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         operationId: 'logout',
         tags: ['session'],
-        summary: 'Sign out everywhere: ends every session of the user',
+        summary:
+          'Sign out everywhere: ends every session of the user, and with `revokeApiTokens=true` revokes their personal API tokens too',
+        querystring: signOutQuerySchema,
         response: { 200: signOutResponseSchema, ...errors },
       },
     },
@@ -72,12 +78,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         request.session.method === 'sso'
           ? await options.providerLogoutUrl(request.jar.get(SSO_ID_TOKEN_COOKIE))
           : undefined;
+      // The tokens first: a sign-out that asked for them never leaves one working behind a failure.
+      const revokedApiTokens = request.query.revokeApiTokens
+        ? await options.revokeApiTokens(request.user, request.ip)
+        : 0;
       const endedSessions = await auth.signOutEverywhere(request.user.id);
       request.jar.clear(SESSION_COOKIE);
       request.jar.clear(SSO_ID_TOKEN_COOKIE);
       rotateCsrfCookie(request.jar);
-      request.log.info({ userId: request.user.id, endedSessions }, 'signed out everywhere');
-      return { endedSessions, ...(providerLogoutUrl ? { providerLogoutUrl } : {}) };
+      request.log.info({ userId: request.user.id, endedSessions, revokedApiTokens }, 'signed out everywhere');
+      return { endedSessions, revokedApiTokens, ...(providerLogoutUrl ? { providerLogoutUrl } : {}) };
     },
   );
 

@@ -45,6 +45,7 @@ export const authModule: AppModule = {
         auth,
         appInfo,
         providerLogoutUrl: async (idToken) => services.get('sso')?.logoutUrl(idToken),
+        revokeApiTokens: (user, ipAddress) => services.get('apiTokens').revokeAllOf(user, ipAddress),
       }),
     );
     jobs.add(...sessionJobs(auth, logger));

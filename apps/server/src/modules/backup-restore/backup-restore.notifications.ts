@@ -9,6 +9,8 @@ export function backupRestoreNotifications(
   restores: NotificationSource,
 ): NotificationSource {
   return {
+    // The backup and restore tool's operations are the Tools group's: a personal API token hears of them with it.
+    capability: 'tools',
     async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
       const [failedBackups, restored] = await Promise.all([
         backups.problemsSince(user.id, since, limit),

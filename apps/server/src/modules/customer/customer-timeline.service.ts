@@ -1,4 +1,5 @@
 import {
+  statusOutcome,
   TIMELINE_LIMIT,
   userMay,
   type CustomerTimeline,
@@ -46,7 +47,10 @@ export class CustomerTimelineService {
     return {
       organizationId,
       organizationName: entries.find((entry) => entry.organizationName)?.organizationName ?? null,
-      entries: entries.map(({ organizationName: _name, ...entry }) => entry),
+      entries: entries.map(({ organizationName: _name, outcome, ...entry }) => ({
+        ...entry,
+        outcome: outcome ?? statusOutcome(entry.status),
+      })),
       people: query.everyone ? [...people.values()].sort((a, b) => a.name.localeCompare(b.name)) : [],
     };
   }

@@ -2,6 +2,7 @@ import {
   NOTIFICATION_LIMIT,
   NOTIFICATION_LOOKBACK_MS,
   NOTIFICATION_OVERLAP_MS,
+  userMay,
   type NotificationsResponse,
   type SessionUser,
 } from '@ce/contract';
@@ -34,9 +35,11 @@ export class NotificationsService {
             sessionStartedAt?.getTime() ?? -Infinity,
           ),
     );
+    // What the caller may hear of, as its lists show it: a personal API token only its capabilities' sources.
+    const sources = this.sources.filter((source) => !source.capability || userMay(user, source.capability));
     const [found, active] = await Promise.all([
-      Promise.all(this.sources.map((source) => source.problemsSince(user, from, NOTIFICATION_LIMIT))),
-      Promise.all(this.sources.map((source) => source.activeCount(user))),
+      Promise.all(sources.map((source) => source.problemsSince(user, from, NOTIFICATION_LIMIT))),
+      Promise.all(sources.map((source) => source.activeCount(user))),
     ]);
     return {
       now: now.toISOString(),

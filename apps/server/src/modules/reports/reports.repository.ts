@@ -112,9 +112,9 @@ export class ReportsRepository {
 
   /**
    * The user's reports that ended after `since` having failed, or made but not delivered (delivery is
-   * tried before a report is marked done, so `finished_at` dates both); newest first.
+   * tried before a report is marked done, so `finished_at` dates both); newest first; of `kinds` when given.
    */
-  async problemsSince(userId: string, since: Date, limit: number): Promise<ReportRow[]> {
+  async problemsSince(userId: string, since: Date, limit: number, kinds?: readonly string[]): Promise<ReportRow[]> {
     return this.db
       .select()
       .from(reportRequests)
@@ -123,15 +123,16 @@ export class ReportsRepository {
           eq(reportRequests.userId, userId),
           gt(reportRequests.finishedAt, since),
           or(eq(reportRequests.status, 'failed'), eq(reportRequests.deliveryStatus, 'failed')),
+          kinds ? inArray(reportRequests.kind, [...kinds]) : undefined,
         ),
       )
       .orderBy(desc(reportRequests.createdAt))
       .limit(limit);
   }
 
-  /** How many of the user's reports are queued or running (delivery is part of running). */
-  activeCount(userId: string): Promise<number> {
-    return this.leases.activeCount(userId);
+  /** How many of the user's reports (of `kinds` when given) are queued or running (delivery is part of running). */
+  activeCount(userId: string, kinds?: readonly string[]): Promise<number> {
+    return this.leases.activeCount(userId, kinds ? [...kinds] : undefined);
   }
 
   requesterEmail(userId: string): Promise<string> {

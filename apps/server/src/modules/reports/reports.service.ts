@@ -99,6 +99,15 @@ function readableKinds(user: SessionUser): readonly ReportKind[] {
   return readable;
 }
 
+/**
+ * The report kinds a caller hears of (notifications, work under way): a session all of its own, a personal API
+ * token those whose capability it carries, as its lists show them; none, rather than a refusal, for a token
+ * carrying no report kind's capability.
+ */
+function notifiedKinds(user: SessionUser): readonly ReportKind[] {
+  return user.apiToken ? KINDS.filter((kind) => userMay(user, REPORT_KINDS[kind].capability)) : KINDS;
+}
+
 /** A watch run's health check: where it stands, and once done its findings and the PDF the message carries. */
 export interface WatchHealthCheck {
   id: string;
@@ -267,7 +276,9 @@ export class ReportsService {
 
   /** The user's reports that failed, or were not delivered, after `since`: what the shell tells them. */
   async problemsSince(user: SessionUser, since: Date, limit: number): Promise<WorkNotification[]> {
-    const rows = await this.deps.repository.problemsSince(user.id, since, limit);
+    const kinds = notifiedKinds(user);
+    if (kinds.length === 0) return [];
+    const rows = await this.deps.repository.problemsSince(user.id, since, limit, kinds);
     return rows.flatMap((row): WorkNotification[] => {
       if (!row.finishedAt) return [];
       const kind = reportKindSchema.safeParse(row.kind);
@@ -313,15 +324,18 @@ export class ReportsService {
         person: personOf(owner),
         createdAt: report.createdAt.toISOString(),
         status: report.status,
+        // Made but not sent to Webex, as its notification says: done with failures.
+        outcome: report.status === 'done' && report.deliveryStatus === 'failed' ? 'done-with-failures' : undefined,
         path: `${PATHS.reports}?report=${report.id}`,
         organizationName: report.organizationName,
       };
     });
   }
 
-  /** How many of the user's reports are still queued or running. */
-  activeCount(user: SessionUser): Promise<number> {
-    return this.deps.repository.activeCount(user.id);
+  /** How many of the user's reports (of the kinds a personal API token carries) are still queued or running. */
+  async activeCount(user: SessionUser): Promise<number> {
+    const kinds = notifiedKinds(user);
+    return kinds.length === 0 ? 0 : this.deps.repository.activeCount(user.id, kinds);
   }
 
   /** Deletes finished reports (and their files) created before `before`. */

@@ -1,6 +1,16 @@
 import type { ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { isFinished, RESULTS_FORMATS, type ChangeSet } from '@ce/contract';
+import {
+  isFinished,
+  OUTCOME_TOAST_TYPES,
+  RESULTS_FORMATS,
+  runOutcome,
+  WORK_OUTCOME_LABELS,
+  WORK_OUTCOME_TONES,
+  type ChangeSet,
+  type WorkOutcome,
+} from '@ce/contract';
+import { Badge } from '../ui/badge';
 import { ChangeSetProgress } from '../ui/change-set-progress';
 import { JobLine } from '../ui/job-line';
 import { DataTable, type DataTableProps } from '../ui/data-table';
@@ -16,6 +26,44 @@ export interface PanelRun {
   organizationName: string;
   totals: ChangeSet['totals'];
   items: readonly unknown[];
+  /** The undo that reversed it, if any (its outcome is then "undone"). */
+  undoneBy?: string | null;
+}
+
+const items = (count: number) => `${count} ${count === 1 ? 'item' : 'items'}`;
+
+/**
+ * A finished run's outcome in words: what a customer's page and the end toast say of it too (a run that stopped has
+ * its reason in the tool's own line).
+ */
+function outcomeSentence(outcome: WorkOutcome, run: PanelRun): string {
+  const { done, failed } = run.totals;
+  if (outcome === 'failed') return `Not one of its ${items(failed)} was done: each reason is below.`;
+  if (outcome === 'done-with-failures') return `${done} done, ${failed} failed: each reason is below.`;
+  if (outcome === 'undone') return 'Reversed since by its undo.';
+  return 'Every item is in place.';
+}
+
+/** Once a run has ended: its outcome, as a coloured word and a sentence (done, done with failures, failed, undone). */
+function RunOutcome({ run }: { run: PanelRun }) {
+  const outcome = runOutcome(run);
+  return (
+    <p className="flex flex-wrap items-center gap-2 text-sm" data-testid="run-outcome" data-outcome={outcome}>
+      <Badge tone={WORK_OUTCOME_TONES[outcome]}>{WORK_OUTCOME_LABELS[outcome]}</Badge>
+      {run.status !== 'failed' && <span>{outcomeSentence(outcome, run)}</span>}
+    </p>
+  );
+}
+
+/**
+ * The end toast's type agrees with the run's outcome: whatever a tool's words, a run that failed (not one item
+ * done) ends with an error and one with failures with a warning, never a success.
+ */
+function agreeing(run: PanelRun, said: RunEndToast): RunEndToast {
+  const outcome = runOutcome(run);
+  return outcome === 'failed' || outcome === 'done-with-failures'
+    ? { ...said, type: OUTCOME_TOAST_TYPES[outcome] }
+    : said;
 }
 
 /** One item of a run (a test made in a group, a rule migrated, an item restored). */
@@ -90,7 +138,10 @@ export function RunPanel<Run extends PanelRun>({
   view,
 }: RunPanelProps<Run>) {
   const runHref = useRunHref();
-  useRunEndToast(run, (ended) => ({ ...endToast(ended), link: { to: runHref(ended.id), label: 'Open the run' } }));
+  useRunEndToast(run, (ended) => ({
+    ...agreeing(ended, endToast(ended)),
+    link: { to: runHref(ended.id), label: 'Open the run' },
+  }));
   if (error) return failed(error);
   if (!run) return <Spinner label={loadingLabel} />;
   const shown = view(run);
@@ -117,6 +168,7 @@ export function RunPanel<Run extends PanelRun>({
           unit="calls"
         />
         {shown.status}
+        {finished && <RunOutcome run={run} />}
       </div>
       {shown.details}
       {none && table.data.length === 0 ? none : <DataTable {...table} />}

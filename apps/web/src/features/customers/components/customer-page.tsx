@@ -4,10 +4,11 @@ import {
   TIMELINE_DAYS,
   TIMELINE_TOOL_LABELS,
   TIMELINE_TOOLS,
+  WORK_OUTCOME_LABELS,
   type TimelineEntry,
   type TimelineTool,
 } from '@ce/contract';
-import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Select } from '../../../components/ui/field';
@@ -15,14 +16,7 @@ import { customerLabel, customers, useCustomers } from '../../../lib/customer';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { useCustomerTimeline, type TimelineFilters } from '../api/timeline';
-
-const STATUS_TONE: Record<string, BadgeTone> = {
-  queued: 'neutral',
-  running: 'sky',
-  sending: 'sky',
-  done: 'success',
-  failed: 'danger',
-};
+import { TimelineOutcome } from './timeline-outcome';
 
 const isTool = (value: string | null): value is TimelineTool =>
   value !== null && (TIMELINE_TOOLS as readonly string[]).includes(value);
@@ -101,8 +95,8 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   {
     id: 'status',
     header: 'Status',
-    accessorFn: (entry) => entry.status,
-    cell: ({ row: { original } }) => <Badge tone={STATUS_TONE[original.status] ?? 'neutral'}>{original.status}</Badge>,
+    accessorFn: (entry) => WORK_OUTCOME_LABELS[entry.outcome],
+    cell: ({ row: { original } }) => <TimelineOutcome outcome={original.outcome} />,
   },
 ];
 

@@ -14,6 +14,7 @@ import { useChangePassword } from '../api/change-password';
 import { useEndMySession } from '../api/end-my-session';
 import { useMySessions } from '../api/my-sessions';
 import { SHOWN_IN_PLACE } from '../../../lib/error-toasts';
+import { SignOutEverywhere } from './sign-out-everywhere';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
@@ -158,6 +159,9 @@ export function SessionsSection() {
           </li>
         ))}
       </ul>
+      <div className="mt-3">
+        <SignOutEverywhere />
+      </div>
       {confirmation.dialog}
     </section>
   );
