@@ -58,6 +58,17 @@ test('migrates alert rules with a plan decided per conflict, shows the results, 
   ).toBeVisible();
   await page.getByLabel('What to do with Migration: portal availability in Acme - SaaS Apps').selectOption('update');
   await page.getByRole('button', { name: 'Apply Migration' }).click();
+  // It asks first, naming where the rules go; Cancel is where it opens, and writes nothing.
+  const confirm = page.getByRole('dialog', { name: 'Migrate into Acme Corporation?' });
+  await expect(confirm.getByTestId('migration-confirmation')).toHaveText(
+    "Copy 2 alert rules from Acme - Data Centers into Acme - SaaS Apps (Acme Corporation): 2 writes into the customer's account.",
+  );
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expectNoAxeViolations(page, '[role="dialog"]');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  expect(await rulesIn(page, token, saas.aid)).toEqual(before);
+  await page.getByRole('button', { name: 'Apply Migration' }).click();
+  await confirm.getByRole('button', { name: 'Migrate now' }).click();
 
   await expect(page.getByTestId('migration-status')).toContainText('Finished · 2 done', { timeout: 30_000 });
   const results = page.getByRole('table', { name: 'Migration results' });
@@ -130,4 +141,59 @@ test("lists the source's recipients dropped in another organization, keeps them 
     'The token cannot write into Acme - SaaS Apps: the platform refused a write that changes nothing (the "Edit alert rules" permission is needed).',
   );
   await expect(page.getByRole('button', { name: 'Apply Migration' })).toBeDisabled();
+});
+
+test('into another organization: the plan names the rules that could never alert, Apply names where, and the source customer sees both sides', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, 'tam@demo.local');
+  const acme = await sandboxToken(page, 'org-admin', 'Acme Corporation');
+  const globex = await sandboxToken(page, 'org-admin', 'Globex Financial');
+  await page.goto('/home/tools/alerts-migration');
+  await page.getByLabel('OAuth Token', { exact: true }).fill(acme.token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).click();
+  await page.getByLabel('Source account group').selectOption({ label: 'Acme - Data Centers' });
+  await page.getByRole('button', { name: 'Load Rules' }).click();
+  const rules = page.getByTestId('rules');
+  await rules.getByLabel('Search rules').fill('Migration: portal latency');
+  await rules.getByRole('checkbox', { name: /Migration: portal latency/ }).check();
+  await page.getByLabel('Into another organization (with its own Org Admin token)').check();
+  await page.getByLabel('OAuth Token of the target organization').fill(globex.token);
+  await page.getByRole('button', { name: 'Load Account Groups' }).nth(1).click();
+  const targetName = 'Globex - Trading Platform';
+  await page.getByTestId('targets').getByRole('checkbox', { name: targetName }).check();
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+
+  // Its tests, recipient and integrations stay behind: the plan says so, with the choice to leave it out.
+  const silent = page.getByRole('status', { name: 'Rules unable to alert' });
+  await expect(silent).toContainText(
+    '1 rule would arrive with no test and no recipient, so it could never alert anyone:',
+  );
+  await expect(silent.getByRole('listitem')).toHaveText([`Migration: portal latency in ${targetName}`]);
+  await silent.getByRole('button', { name: 'Leave it out' }).click();
+  const plan = page.getByRole('table', { name: 'Planned changes' });
+  await expect(plan.getByRole('row', { name: /Migration: portal latency/ })).toContainText(
+    'Left out: it would arrive with no test and no recipient, so it could never alert anyone',
+  );
+  await expect(silent).toBeHidden();
+  await page.getByLabel('A rule that would arrive with no test and no recipient').selectOption('keep');
+  await page.getByRole('button', { name: 'Preview Plan' }).click();
+  await expect(silent).toBeVisible();
+
+  await page.getByRole('button', { name: 'Apply Migration' }).click();
+  const confirm = page.getByRole('dialog', { name: `Migrate into ${globex.organizationName}?` });
+  await expect(confirm.getByTestId('migration-confirmation')).toHaveText(
+    `Copy 1 alert rule from Acme - Data Centers into ${targetName} (${globex.organizationName}, another organization): 1 write into the customer's account.`,
+  );
+  await expect(confirm).toContainText(
+    `1 rule arrives with no test and no recipient: Migration: portal latency in ${targetName}.`,
+  );
+  await confirm.getByRole('button', { name: 'Migrate now' }).click();
+  await expect(page.getByTestId('migration-status')).toContainText('Finished · 1 done', { timeout: 30_000 });
+
+  await page.goto(`/home/customers/${encodeURIComponent(acme.organizationId)}`);
+  await expect(page.getByRole('row').filter({ hasText: 'Alerts migration' }).first()).toContainText(
+    `Acme - Data Centers → ${targetName}`,
+  );
 });

@@ -16,6 +16,9 @@ export const ALERTS_MIGRATION_MESSAGES = {
   conflictsUndecided: 'Decide every conflict first: skip it, update it, or create it under a new name',
   noRules: 'This account group has no alert rules',
   nothingToUndo: 'This migration wrote nothing to undo.',
+  /** A rule that would arrive with no test and no one told: it could never alert anyone. */
+  unableToAlert: 'It would arrive with no test and no recipient, so it could never alert anyone',
+  leftOutUnableToAlert: 'Left out: it would arrive with no test and no recipient, so it could never alert anyone',
 } as const;
 
 /** At most this many rules, and target groups, in one migration (2,000 rules x groups is the bench's size). */
@@ -71,6 +74,11 @@ export const migrationOptionsSchema = z.object({
    * dropped unless asked, each listed in the plan). Within one organization they are always kept.
    */
   keepRecipients: z.boolean().default(false),
+  /**
+   * A rule that would arrive with no test and no recipient (no email, webhook or integration left), which can never
+   * alert anyone: created all the same (`keep`, the plan says which), or left out.
+   */
+  whenUnableToAlert: z.enum(['keep', 'skip']).default('keep'),
 });
 export type MigrationOptions = z.output<typeof migrationOptionsSchema>;
 
@@ -102,6 +110,7 @@ export const migrationRequestSchema = z
       keepDefault: false,
       includeWindows: false,
       keepRecipients: false,
+      whenUnableToAlert: 'keep',
     }),
     decisions: z
       .array(migrationDecisionSchema)
@@ -130,6 +139,8 @@ export const migrationPlanItemSchema = z.object({
   resolved: z.array(referenceSchema.extend({ from: z.string(), to: z.string() })),
   dropped: z.array(referenceSchema.extend({ reason: z.string() })),
   reason: z.string().nullable(),
+  /** It would arrive with no test and no recipient: it could never alert anyone (the plan says so before applying). */
+  unableToAlert: z.boolean().optional(),
 });
 export type MigrationPlanItem = z.infer<typeof migrationPlanItemSchema>;
 

@@ -17,3 +17,65 @@ export const TIMELINE_TOOL_LABELS: Record<TimelineTool, string> = {
 export const TIMELINE_DAYS = [7, 30, 90, 365] as const;
 /** The most entries one answer holds (newest first). */
 export const TIMELINE_LIMIT = 200;
+
+/**
+ * Whether a string has the shape of a platform bearer token: RFC 6750's token characters, at least as long as the
+ * spec's shortest OAuth token (34 characters; the platform's are 36, "f537f4ac-2921-3199-bbab-d5a43f1c2b60").
+ * The platform answers the same 401 to a revoked token and to anything else: the shape tells which it was.
+ */
+export const PLATFORM_TOKEN_MIN_LENGTH = 34;
+export const looksLikePlatformToken = (token: string) =>
+  token.length >= PLATFORM_TOKEN_MIN_LENGTH && /^[A-Za-z0-9\-._~+/]+=*$/.test(token);
+
+/** The spec's words for a refused token (section 8), which every refusal below starts with. */
+export const INVALID_OAUTH_TOKEN = 'Invalid OAuth token. Please check your token and try again.';
+
+/** Why the platform would not take a token, in words: which of the three failures it was. */
+export const TOKEN_REFUSALS = {
+  notAToken: `${INVALID_OAUTH_TOKEN} This is not a token of the platform: a bearer token is ${PLATFORM_TOKEN_MIN_LENGTH} or more letters, digits and dashes, from Account Settings > Users and Roles > Profile > User API Tokens.`,
+  revoked: `${INVALID_OAUTH_TOKEN} The platform knows no such token any more: it was revoked or has expired. Ask the customer's Org Admin for a new one.`,
+  forbidden:
+    'Forbidden - insufficient permissions: the platform accepted the token but refused it for this organization (its user may not use the API there).',
+} as const;
+
+/** A permission the switcher proves by a read, as the diagnostic tool names it. */
+export const TOKEN_READS = [
+  'View tests',
+  'View agents',
+  'View alert rules',
+  'View dashboards',
+  'View users',
+  'View roles',
+  'View activity log',
+  'View usage and quotas',
+] as const;
+export type TokenRead = (typeof TOKEN_READS)[number];
+
+/** What a token may do, proved by reads: whether it may write (null: not known) and what it cannot read. */
+export interface TokenAbilityFacts {
+  isOrgAdmin: boolean;
+  canWrite: boolean | null;
+  cannotRead: readonly string[];
+}
+
+/** A token's ability in words: a short label (beside the organization) and the sentence the switcher says. */
+export function tokenAbilityWords({ isOrgAdmin, canWrite, cannotRead }: TokenAbilityFacts): {
+  label: string;
+  summary: string;
+} {
+  const missing = cannotRead.length > 0 ? ` It cannot read: ${cannotRead.join(', ')}.` : '';
+  if (canWrite === null)
+    return {
+      label: 'write access unknown',
+      summary: `Reports work; whether writing tools will be allowed is not known (the platform did not show the token's roles).${missing}`,
+    };
+  if (!canWrite)
+    return cannotRead.length === TOKEN_READS.length
+      ? { label: 'no access', summary: 'No access: reports and writing tools will be refused.' }
+      : { label: 'read-only', summary: `read-only: reports work, writing tools will be refused.${missing}` };
+  if (cannotRead.length > 0)
+    return { label: 'limited', summary: `Limited: writing tools work, but some reads are refused.${missing}` };
+  return isOrgAdmin
+    ? { label: 'Org Admin', summary: 'Org Admin: reports and writing tools work.' }
+    : { label: 'can write', summary: 'Reports and writing tools work.' };
+}

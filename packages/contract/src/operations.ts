@@ -41,7 +41,9 @@ export const OPERATION_ACCESS = {
   listWatchRuns: 'signedIn',
   listWatchFindings: 'signedIn',
   watchPortfolio: 'signedIn',
+  // Waivers: also tied to the organization (a watch over it, its token, or a Super User), which the service checks.
   listWaivers: 'healthCheck',
+  listWaiversWithToken: 'healthCheck',
   createWaiver: 'healthCheck',
   deleteWaiver: 'healthCheck',
   listUsers: 'manageUsers',
@@ -49,6 +51,7 @@ export const OPERATION_ACCESS = {
   updateUser: 'manageUsers',
   listAuditLog: 'manageUsers',
   listAccountGroups: 'customerToken',
+  checkCustomerToken: 'customerToken',
   // Each report kind needs its own capability (REPORT_KINDS), which the reports service checks for every
   // request and, for a personal API token, every read: a session reads its own reports whatever its role now holds.
   createReport: 'signedIn',

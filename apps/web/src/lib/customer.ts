@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { RECENT_TOKENS } from '@ce/contract';
+import { RECENT_TOKENS, type ReportAccountGroup } from '@ce/contract';
 import { forgetToken } from './recent-tokens';
 import { readUserItem, writeUserItem } from './user-storage';
 
@@ -10,6 +10,13 @@ export interface Customer {
   organizationName: string;
   /** The names of the account groups the token sees in the organization, as the check found them. */
   accountGroups?: readonly string[];
+  /**
+   * Those account groups as the check read them (ids and names): a tool opened with the customer's token uses them
+   * rather than asking the platform again (it still refuses a token revoked since, at the tool's own call).
+   */
+  groups?: readonly ReportAccountGroup[];
+  /** What the token may do, as the check proved it: "read-only", the sentence saying so, and whether it may do all. */
+  ability?: { label: string; summary: string; full?: boolean };
 }
 
 const CURRENT = 'customer.current';
@@ -28,9 +35,39 @@ function isCustomer(value: unknown): value is Customer {
     'organizationName' in value &&
     typeof value.organizationName === 'string' &&
     (!('accountGroups' in value) ||
-      (Array.isArray(value.accountGroups) && value.accountGroups.every((name) => typeof name === 'string')))
+      (Array.isArray(value.accountGroups) && value.accountGroups.every((name) => typeof name === 'string'))) &&
+    (!('groups' in value) || (Array.isArray(value.groups) && value.groups.every(isGroup))) &&
+    (!('ability' in value) ||
+      (typeof value.ability === 'object' &&
+        value.ability !== null &&
+        'label' in value.ability &&
+        typeof value.ability.label === 'string' &&
+        'summary' in value.ability &&
+        typeof value.ability.summary === 'string'))
   );
 }
+
+function isGroup(value: unknown): value is ReportAccountGroup {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    ['aid', 'accountGroupName', 'organizationId', 'organizationName'].every(
+      (key) => typeof (value as Record<string, unknown>)[key] === 'string',
+    )
+  );
+}
+
+/**
+ * Whether `other` is an entry `customer` replaces among the recent ones: the same token for the organization, or
+ * one that would read the same ("Acme Corporation", the same ability or none said): two entries a person could not
+ * tell apart are one.
+ */
+const replacedBy = (customer: Customer) => (other: Customer) =>
+  other.organizationId === customer.organizationId &&
+  (other.token === customer.token ||
+    !other.ability ||
+    !customer.ability ||
+    other.ability.label === customer.ability.label);
 
 function parse(raw: string | null): unknown {
   try {
@@ -75,9 +112,7 @@ export function createCustomerStore(storage: () => Storage = () => localStorage)
     },
     /** Works for `customer` from now on, and puts it first among the recent ones. */
     choose(customer: Customer): void {
-      const others = read().recent.filter(
-        (other) => other.token !== customer.token || other.organizationId !== customer.organizationId,
-      );
+      const others = read().recent.filter((other) => !replacedBy(customer)(other));
       writeUserItem(CURRENT, JSON.stringify(customer), storage());
       writeUserItem(RECENT, JSON.stringify([customer, ...others].slice(0, RECENT_TOKENS.max)), storage());
       emit();
@@ -116,9 +151,21 @@ export function useCustomers(store: CustomerStore = customers) {
   return useSyncExternalStore(store.subscribe, store.getSnapshot);
 }
 
-/** What a customer is shown as: "Acme Corporation · token …b755f" (the token's last characters, as the chips). */
+/**
+ * What a customer is shown as: "Acme Corporation · token …b755f" (the token's last characters, as the chips), and
+ * what the token may do when the check said it: "Acme Corporation · token …b755f · read-only".
+ */
 export const customerLabel = (customer: Customer) =>
-  `${customer.organizationName} · token …${customer.token.slice(-RECENT_TOKENS.visibleChars)}`;
+  `${customer.organizationName} · token …${customer.token.slice(-RECENT_TOKENS.visibleChars)}${customer.ability?.label ? ` · ${customer.ability.label}` : ''}`;
+
+/**
+ * The account groups of the chosen customer when `token` is its token (checked when it was chosen), else null: a
+ * tool opened for the customer does not check its token again.
+ */
+export function chosenCustomerGroups(token: string, store: CustomerStore = customers): ReportAccountGroup[] | null {
+  const { current } = store.getSnapshot();
+  return current?.token === token && current.groups && current.groups.length > 0 ? [...current.groups] : null;
+}
 
 /** What the user is told when the platform refuses the chosen customer's token (it was revoked or expired). */
 export const customerRefusedMessage = (organizationName: string) =>

@@ -9,6 +9,7 @@ import type { ItemTotals } from '../../core/change-sets/repository.js';
 import { changeItemToApi } from '../../core/change-sets/summaries.js';
 import { runBasics, type RunKind, type RunRow } from '../../core/runs/run-service.js';
 import { MIGRATION_KINDS, migrationInput, resultRows } from './kinds.js';
+import { migrationInputSchema } from './plan.js';
 
 const runFields = migrationRunSchema.pick({ status: true });
 
@@ -52,6 +53,13 @@ export const MIGRATION_RUNS: RunKind<MigrationRun, MigrationRunSummary> = {
         : { accountGroups: [input.aid, ...targets] };
     },
     input: (row) => ({ ...migrationInput(row) }),
+  },
+  // Both sides, as the person chose them: "Acme - Data Centers → Globex - Trading Platform" (an undo's too).
+  timelineAccountGroups: (row) => {
+    const input = migrationInputSchema.safeParse(row.input);
+    if (!input.success) return undefined;
+    const { accountGroupName, targets } = input.data;
+    return [`${accountGroupName} → ${targets.map((target) => target.accountGroupName).join(', ')}`];
   },
   results: { name: 'alerts-migration', rows: resultRows },
   notifications: {

@@ -104,6 +104,7 @@ function ruleDetails(change: RuleChange, testNames: Map<string, string>) {
     resolved: change.resolved,
     dropped: change.dropped,
     reason: change.reason ?? null,
+    ...(change.unableToAlert ? { unableToAlert: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@ import {
   type DroppedReference,
   type ResolvedReference,
 } from '../../core/change-sets/change-item.js';
+import { ALERTS_MIGRATION_MESSAGES } from '@ce/contract';
 import { listOf, recordOf, recordsOf } from '../../core/json.js';
 
 /** A test as a rule names it: matched in a target by name and type. */
@@ -46,6 +47,8 @@ export interface RulePlanOptions {
   keepDefault: boolean;
   /** Into another organization, keep the email recipients (the source organization's addresses). */
   keepRecipients: boolean;
+  /** A rule that would arrive with no test and no recipient (it could never alert anyone): keep it, or leave it out. */
+  whenUnableToAlert?: 'keep' | 'skip';
   /** The user's answer for one conflict (source rule, target group), over `onConflict`. */
   decide?: (ruleId: string, aid: string) => 'skip' | 'update' | 'rename' | undefined;
 }
@@ -59,6 +62,8 @@ export type RuleChange = ChangeItem<AlertRuleBody> & {
   /** The target's rule of that name (an update's), and the ids of the target's rules of the item's name. */
   existingId: string | null;
   knownIds: string[];
+  /** What arrives has no test and no recipient: it could never alert anyone. */
+  unableToAlert?: boolean;
 };
 
 /** The fields a rule may leave out; a body carries them only when the rule has them. */
@@ -236,10 +241,23 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
           differences: [],
           reason: `None of its tests exist in ${target.accountGroupName}`,
         };
+      // No test to watch and no one to tell: such a rule can never alert anyone.
+      const unableToAlert = testIds.length === 0 && Object.keys(notifications).length === 0;
+      if (unableToAlert && options.whenUnableToAlert === 'skip')
+        return {
+          ...item,
+          action: 'skip',
+          status: 'skip',
+          before: null,
+          after: null,
+          differences: [],
+          reason: ALERTS_MIGRATION_MESSAGES.leftOutUnableToAlert,
+        };
+      const silent = unableToAlert ? { unableToAlert } : {};
       const existing = byName.get(rule.ruleName);
       if (!existing) {
         taken.add(rule.ruleName);
-        return { ...item, action: 'create', status: 'create', before: null, after, differences: [] };
+        return { ...item, ...silent, action: 'create', status: 'create', before: null, after, differences: [] };
       }
       const before = bodyOf(existing, testIdsOf(existing), ownNotifications(existing));
       const differences = differencesOf(before, after, FIELDS);
@@ -248,12 +266,13 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         return { ...found, action: 'skip', status: 'unchanged', before, after: null, differences, reason: 'Identical' };
       switch (options.decide?.(rule.ruleId, target.aid) ?? options.onConflict) {
         case 'update':
-          return { ...found, action: 'update', status: 'update', before, after, differences };
+          return { ...found, ...silent, action: 'update', status: 'update', before, after, differences };
         case 'rename': {
           const name = freeName(rule.ruleName, taken);
           taken.add(name);
           return {
             ...found,
+            ...silent,
             existingId: null,
             name,
             action: 'create',
@@ -276,6 +295,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         case 'ask':
           return {
             ...found,
+            ...silent,
             action: 'skip',
             status: 'conflict',
             before,

@@ -8,6 +8,7 @@ import {
   customerTimelineParamsSchema,
   customerTimelineQuerySchema,
   customerTimelineSchema,
+  tokenCheckSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import type { BudgetWaits } from '../../core/budget-waits.js';
@@ -70,5 +71,25 @@ export const customerRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => ({ accountGroups: await customer.accountGroups(request.body.token) }),
+  );
+  app.post(
+    '/api/customers/token-check',
+    {
+      schema: {
+        operationId: 'checkCustomerToken',
+        tags: ['customer'],
+        summary:
+          "The navbar's check of a customer's token: the account groups it sees and what it may do, proved by reads (nothing is written, the token is not kept)",
+        body: accountGroupsRequestSchema,
+        response: {
+          200: tokenCheckSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          403: apiErrorSchema,
+          502: apiErrorSchema,
+        },
+      },
+    },
+    async (request) => customer.checkToken(request.body.token),
   );
 };

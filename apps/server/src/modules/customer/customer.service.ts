@@ -1,6 +1,7 @@
-import { TARGET_TOKEN_REFUSED, type ReportAccountGroup } from '@ce/contract';
+import { TARGET_TOKEN_REFUSED, type ReportAccountGroup, type TokenCheck } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
+import { tokenAbility, tokenRefusal } from './token-check.js';
 
 /** The spec's words for a refused token (section 8); each tool's screen may show its own. */
 export const INVALID_TOKEN_MESSAGE = 'Invalid OAuth token. Please check your token and try again.';
@@ -76,17 +77,34 @@ export class CustomerService {
 
   /** The account groups the token can see; the token is used once and never stored. */
   accountGroups(token: string, options: ScopeOptions = {}): Promise<ReportAccountGroup[]> {
-    return readForCustomer(async () => {
-      const groups = (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
-        aid: group.aid,
-        accountGroupName: group.accountGroupName,
-        organizationName: group.organizationName ?? 'N/A',
-        organizationId: group.orgId ?? group.organizationName ?? 'unknown',
-      }));
-      for (const group of groups)
-        if (group.organizationName !== 'N/A') this.names?.learnName(group.organizationId, group.organizationName);
-      return groups;
-    }, options);
+    return readForCustomer(() => this.readGroups(token), options);
+  }
+
+  /**
+   * The switcher's check of a token (the customer chosen once for every tool): the account groups it sees, then
+   * what it may do, proved by reads. A refusal says which it was: not a token of the platform, revoked or expired,
+   * or refused for the organization. Nothing is written; the token is used for these reads only.
+   */
+  async checkToken(token: string): Promise<TokenCheck> {
+    const accountGroups = await this.readGroups(token).catch((error: unknown) => {
+      throw tokenRefusal(token, error) ?? platformRefusal(error);
+    });
+    // A token that sees nothing has nothing to prove (the switcher says so).
+    if (accountGroups.length === 0)
+      return { accountGroups, ability: { isOrgAdmin: false, canWrite: null, cannotRead: [], label: '', summary: '' } };
+    return { accountGroups, ability: await tokenAbility(this.platform, token) };
+  }
+
+  private async readGroups(token: string): Promise<ReportAccountGroup[]> {
+    const groups = (await this.platform.as({ token }).accountGroups.list()).map((group) => ({
+      aid: group.aid,
+      accountGroupName: group.accountGroupName,
+      organizationName: group.organizationName ?? 'N/A',
+      organizationId: group.orgId ?? group.organizationName ?? 'unknown',
+    }));
+    for (const group of groups)
+      if (group.organizationName !== 'N/A') this.names?.learnName(group.organizationId, group.organizationName);
+    return groups;
   }
 
   /**

@@ -10,6 +10,7 @@ import {
   type MigrationRules,
 } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
+import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { usePlanMigration } from '../api/plan';
 import { useLoadRules } from '../api/rules';
@@ -25,7 +26,7 @@ import {
 } from '../migration-form';
 import { MigrationRunPanel } from './migration-run';
 import { OptionsStep } from './options-step';
-import { decisionKey, PlanView } from './plan-view';
+import { decisionKey, PlanView, unableToAlert } from './plan-view';
 import { RecentMigrations } from './recent-migrations';
 import { RulesStep } from './rules-step';
 import { SourceStep } from './source-step';
@@ -58,6 +59,7 @@ export function AlertsMigrationTool() {
   const loadRules = useLoadRules(migrationErrors('Failed to load the alert rules'));
   const planMigration = usePlanMigration(migrationErrors('Failed to plan the migration'));
   const start = useStartMigration(migrationErrors('Failed to start the migration'));
+  const confirmation = useConfirmation();
 
   // Any change to what is asked makes the plan shown stale: it is planned again before applying.
   const { subscribe } = form;
@@ -140,6 +142,12 @@ export function AlertsMigrationTool() {
       return next;
     });
 
+  /** The target groups' names of a request, as the page shows them. */
+  const chosenTargetsOf = (asked: MigrationRequest) =>
+    asked.targets.map(
+      (target) => targetGroups.find((group) => group.aid === target.aid)?.accountGroupName ?? target.aid,
+    );
+
   const apply = submit((asked) => {
     if (!plan || plan.problems.length > 0) return;
     const undecided = plan.items.filter((item) => item.status === 'conflict' && !decisions.has(decisionKey(item)));
@@ -147,8 +155,45 @@ export function AlertsMigrationTool() {
       toast.error(ALERTS_MIGRATION_MESSAGES.conflictsUndecided);
       return;
     }
-    start.mutate(asked, { onSuccess: (run) => openRun(run.id) });
+    // It writes into the customer's account (perhaps another organization's): asked first, as restore and undo are.
+    const into = chosenTargetsOf(asked);
+    const organization = asked.targetOrganization?.organization.name ?? asked.organization.name;
+    const silent = unableToAlert(plan);
+    const verb = asked.options.mode === 'move' ? 'Move' : 'Copy';
+    // The plan's writes, and each conflict decided since as an update or a new rule.
+    const writes =
+      plan.writes +
+      plan.items.filter((item) => item.status === 'conflict' && decisions.get(decisionKey(item)) !== 'skip').length;
+    confirmation.ask({
+      title: `Migrate into ${organization}?`,
+      body: (
+        <div className="space-y-2">
+          <p data-testid="migration-confirmation">
+            {verb} {asked.ruleIds.length} alert rule{asked.ruleIds.length === 1 ? '' : 's'} from{' '}
+            {rules?.accountGroupName ?? 'the source'} into {into.join(', ')} ({organization}
+            {asked.targetOrganization ? ', another organization' : ''}): {writes} write
+            {writes === 1 ? '' : 's'} into the customer&apos;s account.
+          </p>
+          {silent.length > 0 && (
+            <p className="text-sm text-amber-900">
+              {silent.length === 1 ? '1 rule arrives' : `${silent.length} rules arrive`} with no test and no recipient:{' '}
+              {silent.join(', ')}.
+            </p>
+          )}
+          <p className="text-sm text-slate-600">The migration can be undone from its results.</p>
+        </div>
+      ),
+      confirm: 'Migrate now',
+      busy: 'Starting',
+      run: () => start.mutateAsync(asked).then((run) => openRun(run.id)),
+    });
   });
+
+  /** Plans again, leaving out the rules that would arrive unable to alert. */
+  const leaveOut = () => {
+    form.setValue('options.whenUnableToAlert', 'skip');
+    void preview();
+  };
 
   if (runId)
     return (
@@ -183,7 +228,7 @@ export function AlertsMigrationTool() {
       )}
       {plan && (
         <>
-          <PlanView plan={plan} decisions={decisions} onDecide={decide} />
+          <PlanView plan={plan} decisions={decisions} onDecide={decide} onLeaveOut={leaveOut} />
           <div className="flex justify-end">
             <Button
               variant="primary"
@@ -198,6 +243,7 @@ export function AlertsMigrationTool() {
         </>
       )}
       <RecentMigrations onOpen={openRun} />
+      {confirmation.dialog}
     </div>
   );
 }

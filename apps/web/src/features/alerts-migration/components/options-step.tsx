@@ -52,6 +52,14 @@ export function OptionsStep({
             { value: 'skip', label: 'Leave it out' },
           ]}
         />
+        <Select
+          label="A rule that would arrive with no test and no recipient"
+          {...register('options.whenUnableToAlert')}
+          options={[
+            { value: 'keep', label: 'Create it (it could never alert anyone)' },
+            { value: 'skip', label: 'Leave it out' },
+          ]}
+        />
       </div>
       <label className="flex items-center gap-2 text-sm">
         <input type="checkbox" {...register('options.keepDefault')} />

@@ -1,5 +1,11 @@
-import type { MigrationDecision, MigrationPlan, MigrationPlanItem } from '@ce/contract';
+import {
+  ALERTS_MIGRATION_MESSAGES,
+  type MigrationDecision,
+  type MigrationPlan,
+  type MigrationPlanItem,
+} from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
 
 const STATUS: Record<MigrationPlanItem['status'], { tone: BadgeTone; label: string }> = {
   create: { tone: 'success', label: 'create' },
@@ -19,17 +25,51 @@ const CHOICES = [
 
 const decisionKey = (item: Pick<MigrationPlanItem, 'sourceId' | 'aid'>) => `${item.sourceId}\u0000${item.aid}`;
 
+/** The plan's rules that would arrive with no test and no recipient, in words: "Latency in Globex - Web". */
+export const unableToAlert = (plan: MigrationPlan) =>
+  plan.items.filter((item) => item.unableToAlert).map((item) => `${item.name} in ${item.accountGroupName}`);
+
+/** Which rules would arrive unable to alert anyone, said before applying, with the choice to leave them out. */
+function UnableToAlert({ names, onLeaveOut }: { names: string[]; onLeaveOut?: () => void }) {
+  return (
+    <div
+      role="status"
+      aria-label="Rules unable to alert"
+      className="space-y-2 rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+    >
+      <p className="font-medium">
+        {names.length === 1 ? '1 rule' : `${names.length} rules`} would arrive with no test and no recipient, so{' '}
+        {names.length === 1 ? 'it' : 'they'} could never alert anyone:
+      </p>
+      <ul className="list-disc pl-5">
+        {names.map((name) => (
+          <li key={name}>{name}</li>
+        ))}
+      </ul>
+      {onLeaveOut && (
+        <Button size="sm" onClick={onLeaveOut}>
+          Leave {names.length === 1 ? 'it' : 'them'} out
+        </Button>
+      )}
+    </div>
+  );
+}
+
 /** The plan, before anything is written: per rule and target what happens, the differences, what is dropped. */
 export function PlanView({
   plan,
   decisions,
   onDecide,
+  onLeaveOut,
 }: {
   plan: MigrationPlan;
   decisions: ReadonlyMap<string, MigrationDecision['choice']>;
   onDecide: (item: MigrationPlanItem, choice: MigrationDecision['choice'] | null) => void;
+  /** Plans again leaving out the rules that would arrive unable to alert. */
+  onLeaveOut?: () => void;
 }) {
   const totals = Object.entries(plan.totals);
+  const silent = unableToAlert(plan);
   return (
     <section className="space-y-3" aria-label="Plan">
       <h2 className="text-xl font-semibold">Plan</h2>
@@ -50,6 +90,7 @@ export function PlanView({
           </ul>
         </div>
       )}
+      {silent.length > 0 && <UnableToAlert names={silent} onLeaveOut={onLeaveOut} />}
       <div className="overflow-x-auto rounded-md border border-slate-200">
         <table className="w-full text-left text-sm" aria-label="Planned changes">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
@@ -96,6 +137,7 @@ export function PlanView({
                   </td>
                   <td className="space-y-1 px-3 py-2">
                     {item.reason && item.status !== 'conflict' && <p className="text-slate-600">{item.reason}</p>}
+                    {item.unableToAlert && <p className="text-amber-800">{ALERTS_MIGRATION_MESSAGES.unableToAlert}</p>}
                     {item.differences.length > 0 && (
                       <dl
                         className="grid grid-cols-[auto_1fr] gap-x-3 text-xs"

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ReportAccountGroup } from '@ce/contract';
+import type { ReportAccountGroup, TokenAbility } from '@ce/contract';
 import { customers } from '../../../lib/customer';
 import { setStorageOwner } from '../../../lib/user-storage';
 import { CustomerSwitcher } from './customer-switcher';
@@ -15,9 +15,19 @@ const group = (aid: string, accountGroupName: string): ReportAccountGroup => ({
   organizationName: 'Acme Corporation',
 });
 
+const ORG_ADMIN: TokenAbility = {
+  isOrgAdmin: true,
+  canWrite: true,
+  cannotRead: [],
+  label: 'Org Admin',
+  summary: 'Org Admin: reports and writing tools work.',
+};
+
 function renderSwitcher(groups: ReportAccountGroup[]) {
   vi.stubGlobal('fetch', async (path: string) =>
-    path === '/api/account-groups' ? Response.json({ accountGroups: groups }) : new Response('{}'),
+    path === '/api/customers/token-check'
+      ? Response.json({ accountGroups: groups, ability: ORG_ADMIN })
+      : new Response('{}'),
   );
   const queryClient = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
   render(
@@ -51,7 +61,10 @@ describe('the customer switcher', () => {
     renderSwitcher([group('1', 'Acme - Production'), group('2', 'Acme - Staging')]);
     await paste(TOKEN);
     const chosen = screen.getByRole('region', { name: 'Chosen customer' });
-    expect(chosen.textContent).toContain('Working for Acme Corporation · token …89abcdef');
+    expect(chosen.textContent).toContain('Working for Acme Corporation · token …89abcdef · Org Admin');
+    expect(within(chosen).getByTestId('customer-ability').textContent).toBe(
+      'Org Admin: reports and writing tools work.',
+    );
     expect(within(chosen).getByTestId('customer-account-groups').textContent).toBe(
       '2 account groups: Acme - Production, Acme - Staging',
     );

@@ -1,28 +1,50 @@
 import { Building2 } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { PATHS, RECENT_TOKENS, type ReportAccountGroup } from '@ce/contract';
+import { PATHS, RECENT_TOKENS, type ReportAccountGroup, type TokenAbility } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TokenField } from '../../../components/ui/token-field';
 import { customerLabel, customers, useCustomers, type Customer } from '../../../lib/customer';
-import { SHOWN_IN_PLACE, apiErrorText } from '../../../lib/error-toasts';
-import { useTokenGroups } from '../../../lib/use-token-groups';
+import { apiErrorText } from '../../../lib/error-toasts';
+import { useCheckCustomerToken } from '../api/token-check';
 
 /** Where a customer's page is. */
 export const customerPath = (organizationId: string) => `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
 
-/** The organizations a token sees, each as the customer it would be, with the account groups it sees there. */
-function customersOf(token: string, groups: readonly ReportAccountGroup[]): Customer[] {
+/** Whether a token may do all the tools do: chosen without a second look (any other stays said in the dialog). */
+const mayDoAll = (ability: TokenAbility) => ability.canWrite === true && ability.cannotRead.length === 0;
+
+/**
+ * The organizations a token sees, each as the customer it would be, with the account groups it sees there and
+ * what the token may do.
+ */
+function customersOf(token: string, groups: readonly ReportAccountGroup[], ability: TokenAbility): Customer[] {
   const named = new Map(groups.map((group) => [group.organizationId, group.organizationName]));
-  return [...named].map(([organizationId, organizationName]) => ({
-    token,
-    organizationId,
-    organizationName,
-    accountGroups: groups
-      .filter((group) => group.organizationId === organizationId)
-      .map((group) => group.accountGroupName),
-  }));
+  return [...named].map(([organizationId, organizationName]) => {
+    const inOrganization = groups.filter((group) => group.organizationId === organizationId);
+    return {
+      token,
+      organizationId,
+      organizationName,
+      accountGroups: inOrganization.map((group) => group.accountGroupName),
+      groups: inOrganization,
+      ability: { label: ability.label, summary: ability.summary, full: mayDoAll(ability) },
+    };
+  });
+}
+
+/** What the chosen customer's token may do, in words; amber when it may not do everything. */
+function AbilityLine({ ability }: { ability: NonNullable<Customer['ability']> }) {
+  return (
+    <p
+      role="status"
+      data-testid="customer-ability"
+      className={ability.full ? 'text-sm text-slate-700' : 'rounded-md bg-amber-50 px-2 py-1 text-sm text-amber-900'}
+    >
+      {ability.summary}
+    </p>
+  );
 }
 
 /** How many account groups are named before "and n more". */
@@ -51,7 +73,7 @@ export function CustomerSwitcher() {
   const [token, setToken] = useState('');
   const [found, setFound] = useState<Customer[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const tokenGroups = useTokenGroups(SHOWN_IN_PLACE);
+  const checkToken = useCheckCustomerToken();
 
   const close = () => {
     setOpen(false);
@@ -59,21 +81,24 @@ export function CustomerSwitcher() {
     setFound(null);
     setProblem(null);
   };
-  const choose = (customer: Customer) => {
+  const choose = (customer: Customer, full = true) => {
     customers.choose(customer);
-    close();
+    if (full) return close();
+    // A token that may not do everything: the dialog stays open, saying what it may do.
+    setToken('');
+    setFound(null);
   };
   const check = (event: FormEvent) => {
     event.preventDefault();
     const trimmed = token.trim();
     if (!trimmed) return setProblem('Paste the Org Admin token of the customer.');
     setProblem(null);
-    tokenGroups.load(trimmed).then(
-      (groups) => {
-        const seen = customersOf(trimmed, groups);
+    checkToken.mutateAsync(trimmed).then(
+      ({ accountGroups, ability }) => {
+        const seen = customersOf(trimmed, accountGroups, ability);
         if (seen.length === 0) return setProblem('This token sees no account group.');
         const [only] = seen;
-        if (seen.length === 1 && only) return choose(only);
+        if (seen.length === 1 && only) return choose(only, mayDoAll(ability));
         setFound(seen);
       },
       (error: unknown) => setProblem(apiErrorText(error, 'The token could not be checked. Try again in a moment.')),
@@ -112,6 +137,7 @@ export function CustomerSwitcher() {
               <p className="text-sm">
                 Working for <span className="font-semibold">{customerLabel(current)}</span>
               </p>
+              {current.ability && <AbilityLine ability={current.ability} />}
               {current.accountGroups && current.accountGroups.length > 0 && (
                 <AccountGroupsLine names={current.accountGroups} />
               )}
@@ -160,7 +186,12 @@ export function CustomerSwitcher() {
               error={problem ?? undefined}
               customer={false}
             />
-            <Button type="submit" variant="primary" busy={tokenGroups.loading} busyLabel="Checking the token">
+            <Button
+              type="submit"
+              variant="primary"
+              busy={checkToken.isPending}
+              busyLabel="Checking what the token may do"
+            >
               Use this token
             </Button>
           </form>
@@ -178,7 +209,7 @@ export function CustomerSwitcher() {
               <ul className="flex flex-wrap gap-2">
                 {found.map((customer) => (
                   <li key={customer.organizationId}>
-                    <Button size="sm" onClick={() => choose(customer)}>
+                    <Button size="sm" onClick={() => choose(customer, customer.ability?.full !== false)}>
                       {customer.organizationName}
                     </Button>
                   </li>
