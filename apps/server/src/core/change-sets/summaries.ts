@@ -61,7 +61,19 @@ export function changeSetProblems(
           at,
         },
       ];
-    const { failed, total } = changeSetTotals(totals, row.id);
+    const { done, failed, total } = changeSetTotals(totals, row.id);
+    // Not one item done: failed, as its panel, end toast and the customer's page say it (`runOutcome`).
+    if (done === 0)
+      return [
+        {
+          kind: row.kind,
+          key: `${row.id}:failed`,
+          outcome: 'failed',
+          title: `${label(row.kind)} failed`,
+          message: `${row.organizationName}: not one of its ${total} item${total === 1 ? '' : 's'} was done; each reason is in ${where}.`,
+          at,
+        },
+      ];
     return [
       {
         kind: row.kind,
