@@ -1,27 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CSRF_COOKIE, CSRF_HEADER, type Backup } from '@ce/contract';
+import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+import { aBackup } from '../backup-fixtures';
 import { DeleteBackupDialog } from './delete-backup';
 
-const backup: Backup = {
-  id: 'b1',
-  status: 'done',
-  ahead: null,
-  origin: 'live',
-  organizationId: 'o1',
-  organizationName: 'Acme Corporation',
-  aid: '1',
-  accountGroupName: 'Acme - Staging',
-  requestedBy: 'tam@demo.local',
-  counts: null,
-  items: 12,
-  size: 34 * 1024,
-  checksum: null,
-  error: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  finishedAt: '2026-01-05T10:01:00.000Z',
-};
+const backup = aBackup({ counts: null, checksum: null });
 
 function renderDialog() {
   const onClose = vi.fn();

@@ -1,29 +1,20 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
-import type { Backup, Drift } from '@ce/contract';
+import type { Drift } from '@ce/contract';
+import { aBackup } from '../backup-fixtures';
 import { LIVE, type RestoreFormInput } from '../backup-forms';
 import { DriftSection } from './drift-section';
 import { CHECKLIST_GROWING_PAGE } from '../../../components/ui/check-list';
 
-const backup: Backup = {
+const backup = aBackup({
   id: 'backup-1',
-  status: 'done',
-  ahead: null,
-  origin: 'live',
   organizationId: 'org-1',
-  organizationName: 'Acme Corporation',
   aid: '1234',
-  accountGroupName: 'Acme - Staging',
-  requestedBy: 'tam@demo.local',
-  counts: {},
   items: 3,
   size: 100,
-  checksum: 'abc',
-  error: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
   finishedAt: '2026-01-05T10:00:05.000Z',
-};
+});
 const widget = (title: string, metric = 'WEB_AVAILABILITY') => ({
   dataSource: 'CLOUD_AND_ENTERPRISE_AGENTS',
   metric,

@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { Backup } from '@ce/contract';
+import { aBackup } from '../backup-fixtures';
 import { backupHref, backupStartToast } from './new-backup-section';
 
-const backup = (id: string, accountGroupName: string): Backup => ({
-  id,
-  status: 'queued',
-  ahead: null,
-  origin: 'live',
-  organizationId: 'o1',
-  organizationName: 'Acme Corporation',
-  aid: id,
-  accountGroupName,
-  requestedBy: 'tam@demo.local',
-  counts: null,
-  items: null,
-  size: null,
-  checksum: null,
-  error: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  finishedAt: null,
-});
+const backup = (id: string, accountGroupName: string) =>
+  aBackup({
+    id,
+    aid: id,
+    accountGroupName,
+    status: 'queued',
+    counts: null,
+    items: null,
+    size: null,
+    checksum: null,
+    finishedAt: null,
+  });
 
 describe('the toast a backup starts with', () => {
   it('says what it always said, and opens the backup it started', () => {
