@@ -1,32 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Fastify from 'fastify';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Sandbox, sandboxPlugin } from '@ce/sandbox';
+import { describe, expect, it, vi } from 'vitest';
 import { untilFinished } from './build-test-app.js';
-import { HttpClient, startServer } from './child-server.js';
+import { crashHarness } from './support/crash-harness.js';
 
 describe('a server killed in the middle of an alerts migration', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-migration-crash-'));
-  const children: ChildProcess[] = [];
-  // The platform lives outside the server here, so it remembers what the first server did.
-  const sandbox = new Sandbox({});
-  const platform = Fastify({ logger: false });
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await platform.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
-  });
+  const crash = crashHarness('ce-migration-crash');
+  const { sandbox, world, token } = crash;
 
   it('resumes after a restart and creates every rule exactly once (counted at the platform)', async () => {
-    await platform.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: true });
-    const origin = await platform.listen({ host: '127.0.0.1', port: 0 });
-    const env = { PLATFORM_API_URL: `${origin}/sandbox/te/v7` };
-    const world = sandbox.platform.world;
-    const token = world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
     const source = world.accountGroups.find((group) => group.accountGroupName === 'Acme - Data Centers');
     const org = world.organizations.find((candidate) => candidate.orgId === source?.orgId);
     // Groups that hold none of the migrated rules: every item is a creation.
@@ -39,20 +19,8 @@ describe('a server killed in the middle of an alerts migration', () => {
     );
     if (!source || !org) throw new Error('the demo world has the migration cases');
 
-    const first = await startServer(dataDir, env);
-    children.push(first.process);
-    const client = new HttpClient(first.url);
-    await client.call('GET', '/api/app-info');
-    expect(
-      (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
-    ).toBe(200);
-    // Slow and tightly limited, so the kill lands in the middle.
-    sandbox.platform.setScenario({
-      ...sandbox.platform.scenario,
-      latencyMs: 300,
-      rateLimitPerMinute: 8,
-      windowMs: 2_000,
-    });
+    const client = await crash.start();
+    crash.slow();
     const created = await client.call('POST', '/api/alerts-migration/runs', {
       token,
       organization: { id: org.orgId, name: org.name },
@@ -71,16 +39,13 @@ describe('a server killed in the middle of an alerts migration', () => {
         ),
       { timeout: 60_000, interval: 200 },
     );
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await crash.kill();
     const copies = () =>
       world.alertRules.filter((rule) => rule.aid !== source.aid && rule.ruleName.startsWith('Migration: '));
     const createdBeforeRestart = copies().filter((rule) => targets.some((group) => group.aid === rule.aid)).length;
     expect(createdBeforeRestart).toBeLessThan(expected);
 
-    const second = await startServer(dataDir, env);
-    children.push(second.process);
-    client.base = second.url;
+    await crash.restart();
     const done = await untilFinished(
       async () => (await client.call('GET', `/api/alerts-migration/runs/${id}`)).body,
       120_000,

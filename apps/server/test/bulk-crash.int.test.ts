@@ -1,41 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Fastify from 'fastify';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { Sandbox, sandboxPlugin } from '@ce/sandbox';
+import { describe, expect, it, vi } from 'vitest';
 import { untilFinished } from './build-test-app.js';
-import { HttpClient, startServer } from './child-server.js';
+import { crashHarness } from './support/crash-harness.js';
 
 describe('a server killed in the middle of a bulk tests run', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-bulk-crash-'));
-  const children: ChildProcess[] = [];
-  // The platform lives outside the server here, so it remembers what the first server did.
-  const sandbox = new Sandbox({});
-  const platform = Fastify({ logger: false });
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await platform.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
-  });
+  const crash = crashHarness('ce-bulk-crash');
+  const { sandbox, world, token } = crash;
 
   it('resumes after a restart and creates every test exactly once (counted at the platform)', async () => {
-    await platform.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: true });
-    const origin = await platform.listen({ host: '127.0.0.1', port: 0 });
-    const env = { PLATFORM_API_URL: `${origin}/sandbox/te/v7` };
-    const world = sandbox.platform.world;
-    const token = world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
     const cloud = world.agents.find((agent) => agent.agentType === 'cloud')?.agentName ?? '';
 
-    const first = await startServer(dataDir, env);
-    children.push(first.process);
-    const client = new HttpClient(first.url);
-    await client.call('GET', '/api/app-info');
-    expect(
-      (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
-    ).toBe(200);
+    const client = await crash.start();
     const groups = (await client.call('POST', '/api/account-groups', { token })).body.accountGroups as {
       aid: string;
       accountGroupName: string;
@@ -48,13 +22,7 @@ describe('a server killed in the middle of a bulk tests run', () => {
       url: 'https://crash.example.com',
       agentNames: [cloud],
     }));
-    // Slow and tightly limited, so the kill lands in the middle.
-    sandbox.platform.setScenario({
-      ...sandbox.platform.scenario,
-      latencyMs: 300,
-      rateLimitPerMinute: 8,
-      windowMs: 2_000,
-    });
+    crash.slow();
     const created = await client.call('POST', '/api/bulk/runs', {
       kind: 'tests',
       token,
@@ -70,14 +38,11 @@ describe('a server killed in the middle of a bulk tests run', () => {
       async () => expect((await client.call('GET', `/api/bulk/runs/${id}`)).body.totals.done).toBeGreaterThanOrEqual(3),
       { timeout: 60_000, interval: 200 },
     );
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await crash.kill();
     const createdBeforeRestart = world.tests.filter((test) => test.testName.startsWith('Crash ')).length;
     expect(createdBeforeRestart).toBeLessThan(expected);
 
-    const second = await startServer(dataDir, env);
-    children.push(second.process);
-    client.base = second.url;
+    await crash.restart();
     const done = await untilFinished(async () => (await client.call('GET', `/api/bulk/runs/${id}`)).body, 120_000);
     expect(done.status).toBe('done');
     expect(done.totals).toEqual({ total: expected, pending: 0, done: expected, skipped: 0, failed: 0 });

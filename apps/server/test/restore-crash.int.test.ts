@@ -1,33 +1,13 @@
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import Fastify from 'fastify';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { restoreItemRef } from '@ce/contract';
-import { Sandbox, sandboxPlugin } from '@ce/sandbox';
 import { untilFinished } from './build-test-app.js';
-import { HttpClient, startServer } from './child-server.js';
+import { crashHarness } from './support/crash-harness.js';
 
 describe('a server killed in the middle of a restore', () => {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'ce-restore-crash-'));
-  const children: ChildProcess[] = [];
-  // The platform lives outside the server here, so it remembers what the first server did.
-  const sandbox = new Sandbox({});
-  const platform = Fastify({ logger: false });
-  afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
-    await platform.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    rmSync(`${dataDir}.keys`, { recursive: true, force: true });
-  });
+  const crash = crashHarness('ce-restore-crash');
+  const { sandbox, world, token } = crash;
 
   it('resumes after a restart and creates every test exactly once (counted at the platform)', async () => {
-    await platform.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: true });
-    const origin = await platform.listen({ host: '127.0.0.1', port: 0 });
-    const env = { PLATFORM_API_URL: `${origin}/sandbox/te/v7` };
-    const world = sandbox.platform.world;
-    const token = world.tokens.find((candidate) => candidate.kind === 'org-admin')?.token ?? '';
     const named = (name: string) => world.accountGroups.find((group) => group.accountGroupName === name);
     const [source, target] = [named('Acme - Production'), named('Acme - APAC Offices')];
     const org = world.organizations[0];
@@ -44,13 +24,7 @@ describe('a server killed in the middle of a restore', () => {
     );
     expect(tests.length).toBeGreaterThan(3);
 
-    const first = await startServer(dataDir, env);
-    children.push(first.process);
-    const client = new HttpClient(first.url);
-    await client.call('GET', '/api/app-info');
-    expect(
-      (await client.call('POST', '/api/session', { email: 'tam@demo.local', password: 'demo-password' })).status,
-    ).toBe(200);
+    const client = await crash.start();
     const queued = await client.call('POST', '/api/backups', {
       token,
       organization: { id: org.orgId, name: org.name },
@@ -60,13 +34,7 @@ describe('a server killed in the middle of a restore', () => {
     const backupId = queued.body.backups[0].id as string;
     await untilFinished(async () => (await client.call('GET', `/api/backups/${backupId}`)).body, 60_000);
 
-    // Slow and tightly limited, so the kill lands in the middle.
-    sandbox.platform.setScenario({
-      ...sandbox.platform.scenario,
-      latencyMs: 300,
-      rateLimitPerMinute: 8,
-      windowMs: 2_000,
-    });
+    crash.slow();
     const started = await client.call('POST', `/api/backups/${backupId}/restore`, {
       token,
       aid: target.aid,
@@ -78,15 +46,12 @@ describe('a server killed in the middle of a restore', () => {
       async () => expect((await client.call('GET', `/api/restores/${id}`)).body.totals.done).toBeGreaterThanOrEqual(2),
       { timeout: 90_000, interval: 200 },
     );
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await crash.kill();
     const copies = () =>
       world.tests.filter((test) => test.aid === target.aid && tests.some((one) => one.testName === test.testName));
     expect(copies().length).toBeLessThan(tests.length);
 
-    const second = await startServer(dataDir, env);
-    children.push(second.process);
-    client.base = second.url;
+    await crash.restart();
     const done = await untilFinished(async () => (await client.call('GET', `/api/restores/${id}`)).body, 180_000);
     expect(done.status).toBe('done');
     expect(done.totals).toMatchObject({ done: tests.length, failed: 0 });
