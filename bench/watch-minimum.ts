@@ -24,7 +24,8 @@ const groups = world.accountGroups.filter((group) => group.orgId === org?.orgId)
 const minimum = Object.fromEntries(
   groups.map((group) => {
     const of = <T extends { aid: string }>(list: T[]) => list.filter((entry) => entry.aid === group.aid);
-    let calls = 0;
+    // The run's own first call, which proves the token before any part starts (decision 0031, issue 55).
+    let calls = 1;
     if (runs !== 'backup') {
       const profile = HEALTH_PROFILES.v7;
       const clearedDays = Math.max(profile.alertsActiveDays, profile.alertsCountDays);

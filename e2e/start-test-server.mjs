@@ -65,6 +65,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     OIDC_ALLOW_INSECURE: 'true',
     // Every browser test signs in from 127.0.0.1; the per-address limit has an integration test of its own.
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000',
+    // The watch's browser test runs one watch now twice in a minute; the spacing has an integration test of its own.
+    WATCH_RUN_NOW_EVERY_MINUTES: '0',
   },
 });
 const cleanUp = async () => {

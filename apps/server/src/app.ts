@@ -51,6 +51,7 @@ import { SharedThrottle, sharedStateJobs } from './core/shared-throttle.js';
 import { registerErrorHandling } from './core/errors.js';
 import { connectExternals } from './adapters/externals.js';
 import { startJobs } from './core/jobs.js';
+import { diskState } from './core/disk-space.js';
 import { loggerOptions } from './core/logging.js';
 import { registerPlugins } from './core/plugins.js';
 import { JobQueue } from './core/queue.js';
@@ -257,7 +258,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
     const budgets =
       database.kind === 'postgres'
-        ? new SharedRateBudgets(db, { backgroundShare: config.platformBackgroundShare })
+        ? new SharedRateBudgets(db, {
+            backgroundShare: config.platformBackgroundShare,
+            scheduledShare: config.platformScheduledShare,
+          })
         : undefined;
     // A person's request waits for a customer's budget in words, and ends its platform calls when it is cancelled.
     const budgetWaits = new BudgetWaits(db);
@@ -299,6 +303,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
     app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
     const readiness = new Registry<Readiness>();
+    // The embedded database writes to this machine's disk: a full one is said, and the instance is not ready.
+    const pgliteFolder = target.kind === 'pglite' ? target.dataDir : null;
+    if (pgliteFolder !== null) readiness.add({ name: 'disk', state: () => diskState(pgliteFolder) });
     app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
       const checks = await Promise.allSettled([database.ping(), queue.ping()]);
       const [store, jobs] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));

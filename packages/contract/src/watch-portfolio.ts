@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { printable } from './customers.js';
 import { HEALTH_CHECK_IDS } from './health.js';
+import { platformTokenSchema } from './reports.js';
 
 /**
  * Account Watch's waivers and portfolio (decision 0031): a finding waived per customer with a reason and an expiry,
@@ -9,13 +10,29 @@ import { HEALTH_CHECK_IDS } from './health.js';
 
 /** A waiver lasts at most this long; it returns (the finding counts again) when it expires. */
 export const WAIVER_MAX_DAYS = 365;
+/** Waivers in force per organization at most, unless WAIVERS_PER_ORGANIZATION_MAX says otherwise. */
+export const WAIVERS_PER_ORGANIZATION_DEFAULT_MAX = 200;
 
 export const WAIVER_MESSAGES = {
   reasonRequired: 'Say why the finding is waived: the next person to read it needs to know.',
   notFound: 'No such waiver.',
-  notYours: 'Only its author, the owner of a watch over this customer, or a Super User ends a waiver.',
+  notYours:
+    'Only its author, the owner of a watch over this customer, someone with this customer’s token, or a Super User ends a waiver.',
   alreadyWaived: 'This finding is waived already: end that waiver first to change it.',
+  /** Who may see, make and end a customer's waivers (decision 0031): those tied to that organization. */
+  notTied:
+    'Only the owner of a watch over this customer, someone with this customer’s token, or a Super User sees, makes or ends its waivers. Choose the customer with its token and try again.',
+  tokenElsewhere:
+    'This token is not one of this customer’s: the platform names another organization for it, so its waivers stay closed to it.',
+  tooMany: (max: number) =>
+    `This customer has ${max} waivers in force, the most allowed: end one before waiving another finding.`,
 } as const;
+
+/**
+ * The customer's token, when the caller is tied to the organization by it (rather than by owning a watch over it,
+ * or being a Super User): used once to ask the platform which organization it reaches, never stored.
+ */
+const customerTokenField = platformTokenSchema.optional();
 
 export const createWaiverSchema = z.object({
   organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),
@@ -30,6 +47,7 @@ export const createWaiverSchema = z.object({
     .max(500)
     .refine(printable, 'A reason is printable text'),
   days: z.number().int().min(1).max(WAIVER_MAX_DAYS),
+  token: customerTokenField,
 });
 export type CreateWaiver = z.infer<typeof createWaiverSchema>;
 
@@ -49,7 +67,12 @@ export const waiverListSchema = z.object({ waivers: z.array(waiverSchema) });
 export const waiverQuerySchema = z.object({
   organizationId: z.string().min(1).max(64).refine(printable, 'An organization id is printable text'),
 });
+/** A customer's waivers, asked with the customer's token (the customer page sends the chosen customer's). */
+export const waiverListRequestSchema = waiverQuerySchema.extend({ token: customerTokenField });
+export type WaiverListRequest = z.infer<typeof waiverListRequestSchema>;
 export const waiverIdParamsSchema = z.object({ id: z.uuid() });
+/** Ending a waiver: the customer's token, for a caller tied to the organization by it. */
+export const endWaiverSchema = z.object({ token: customerTokenField }).nullish();
 
 /** One watched organization in "My customers". */
 export const portfolioEntrySchema = z.object({

@@ -17,8 +17,19 @@ export const WATCH_CADENCES = ['daily', 'weekly'] as const;
 export const WATCH_SEVERITIES = ['warn', 'fail'] as const;
 export const WATCH_STATUSES = ['active', 'paused'] as const;
 
-/** The defaults of the variables that bound a stored token's life and the score history. */
-export const WATCH_DEFAULTS = { tokenMaxDays: 90, historyDays: 730 } as const;
+/**
+ * The defaults of the variables that bound a stored token's life and the score history, and the caps on watches
+ * and their runs (issue 55): watches per user and per organization, how often "Run now" may run one watch, and how
+ * many runs of one organization's watches work at once.
+ */
+export const WATCH_DEFAULTS = {
+  tokenMaxDays: 90,
+  historyDays: 730,
+  maxPerUser: 50,
+  maxPerOrganization: 20,
+  runNowEveryMinutes: 5,
+  runsPerOrganization: 3,
+} as const;
 
 /** Why a watch stopped, in the owner's words; each also erased the stored token (but `paused`). */
 export const WATCH_PAUSE_REASONS = {
@@ -43,7 +54,32 @@ export const WATCH_MESSAGES = {
   noAccountGroups: 'Choose at least one account group.',
   notActive: 'This watch is paused: resume it (with a stored token) to run it.',
   runUnderWay: 'A run of this watch is under way: its result comes first.',
+  tooManyOfUser: (cap: number) =>
+    `You have ${cap} watches, the most one person may keep: delete one you no longer need first.`,
+  tooManyOfOrganization: (cap: number, organization: string) =>
+    `${organization} has ${cap} watches, the most one organization may have: its API budget is shared by them all.`,
+  runNowTooSoon: (minutes: number, at: string) =>
+    `This watch ran on request less than ${minutes} minutes ago: run it again from ${at}.`,
+  consentExpired: WATCH_PAUSE_REASONS.expired,
+  roomNotMember: 'You are not a member of this Webex room: choose a room you are in, or send the messages to yourself.',
+  roomUnknown:
+    'The Webex room was not found: add the bot to the room (or check its id), or send the messages to yourself.',
+  roomNotChecked: 'Webex could not be asked who is in the room: try again in a moment.',
+  contactName: 'The contact’s full name (first and last), as letters: not a note, a number or an address.',
 } as const;
+
+/**
+ * A person's name as a consent names its contact: two words or more of letters (any script), with the marks,
+ * apostrophes, hyphens and dots names carry (or one word of a script written without spaces, "李小龙"); no digits,
+ * no @, no one-word note ("ok", "approved", "-").
+ */
+export function isPersonName(value: string): boolean {
+  const words = value.trim().split(/\s+/);
+  if (words.length === 1)
+    return /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,}$/u.test(words[0] ?? '');
+  if (words.length < 2 || words.length > 6) return false;
+  return words.every((word) => /^[\p{L}][\p{L}\p{M}'’.-]*$/u.test(word) && /\p{L}.*\p{L}|^\p{L}\.?$/u.test(word));
+}
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
@@ -136,7 +172,8 @@ export const watchConsentSchema = z.object({
     .trim()
     .min(1, WATCH_MESSAGES.consentRequired)
     .max(120)
-    .refine(printable, 'A name is printable text'),
+    .refine(printable, 'A name is printable text')
+    .refine(isPersonName, WATCH_MESSAGES.contactName),
   contactEmail: z.email('The contact’s email address').max(254),
   /** Days the token is kept (at most WATCH_TOKEN_MAX_DAYS, checked by the server). */
   days: z.number().int().min(1).max(3650),

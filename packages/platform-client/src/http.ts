@@ -55,6 +55,8 @@ export interface PlatformHttpOptions {
   limiters?: RateBudgets;
   /** The share of each window kept for background calls in this process's budgets (default 0.5). */
   backgroundShare?: number;
+  /** The most of each window scheduled calls spend in this process's budgets (default 0.5). */
+  scheduledShare?: number;
   /**
    * Whether a person's calls go before jobs' (default true). False makes every call one lane, first come first
    * served: what the product did before lanes, kept to measure them against (bench:interactive).
@@ -118,7 +120,8 @@ export class PlatformHttp {
     this.clock = options.clock ?? realClock;
     this.random = options.random ?? Math.random;
     this.limiters =
-      options.limiters ?? new RateLimiterRegistry(this.clock, this.random, undefined, options.backgroundShare);
+      options.limiters ??
+      new RateLimiterRegistry(this.clock, this.random, undefined, options.backgroundShare, options.scheduledShare);
     this.fetchImpl = options.fetch ?? fetch;
     this.logger = options.logger;
     this.observer = options.observer;

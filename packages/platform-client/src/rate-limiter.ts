@@ -23,13 +23,25 @@ export interface RateSlot {
 }
 
 /**
- * Who waits on a call: `interactive` when a person waits on a page (the default), `background` for jobs and
- * scheduled work. Interactive calls go first; background keeps its share of each window (`backgroundShare`).
+ * Who waits on a call: `interactive` when a person waits on a page (the default), `background` for jobs a person
+ * asked for, `scheduled` for the work nobody waits on (Account Watch's runs). Interactive calls go first; background
+ * keeps its share of each window (`backgroundShare`). Scheduled calls are background calls (they count in its share)
+ * that spend at most `scheduledShare` of each window, so that the customer's own integrations and the work people
+ * asked for keep the rest (issue 55).
  */
-export type Lane = 'interactive' | 'background';
+export type Lane = 'interactive' | 'background' | 'scheduled';
+
+/** The lane whose share a call counts in: scheduled work is background work. */
+export const shareOf = (lane: Lane): 'interactive' | 'background' =>
+  lane === 'interactive' ? 'interactive' : 'background';
 
 /** The share of each window kept for background calls unless the default is configured otherwise. */
 export const DEFAULT_BACKGROUND_SHARE = 0.5;
+/** The most of each window scheduled calls spend unless configured otherwise (PLATFORM_SCHEDULED_SHARE). */
+export const DEFAULT_SCHEDULED_SHARE = 0.5;
+
+/** The most slots scheduled calls take in a window of `limit` calls. */
+export const scheduledCap = (share: number, limit: number): number => Math.max(1, Math.floor(share * limit));
 /** The platform's window: its limit is per minute. */
 export const WINDOW_MS = 60_000;
 
@@ -59,7 +71,7 @@ export const BACKGROUND_PRESENT_MS = 6_000;
 
 /** The share of the window the other lane holds. */
 export const otherShare = (lane: Lane, backgroundShare: number): number =>
-  lane === 'interactive' ? backgroundShare : 1 - backgroundShare;
+  shareOf(lane) === 'interactive' ? backgroundShare : 1 - backgroundShare;
 
 /** One organization's budget, wherever it is kept. */
 export interface OrgBudget {
@@ -151,8 +163,8 @@ export class OrgRateLimiter implements OrgBudget {
   private remaining: number | undefined;
   private resetAt: number | undefined;
   private inFlight = 0;
-  /** Slots each lane took in the current window. */
-  private taken: Record<Lane, number> = { interactive: 0, background: 0 };
+  /** Slots each lane took in the current window (a scheduled call counts in background's too). */
+  private taken: Record<Lane, number> = { interactive: 0, background: 0, scheduled: 0 };
   private interactiveWaiting = 0;
   private backgroundSeenAt = Number.NEGATIVE_INFINITY;
   private readonly waiters = new Set<() => void>();
@@ -161,6 +173,7 @@ export class OrgRateLimiter implements OrgBudget {
     private readonly clock: Clock = realClock,
     private readonly random: () => number = Math.random,
     private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
+    private readonly scheduledShare = DEFAULT_SCHEDULED_SHARE,
   ) {}
 
   snapshot(): RateLimitSnapshot {
@@ -174,9 +187,20 @@ export class OrgRateLimiter implements OrgBudget {
       for (;;) {
         signal?.throwIfAborted();
         this.rollOver();
-        if (lane === 'background') this.backgroundSeenAt = this.clock.now();
+        if (lane !== 'interactive') this.backgroundSeenAt = this.clock.now();
         // A background call lets a waiting interactive one go first, unless that one waits for background's share.
-        const yields = lane === 'background' && this.interactiveWaiting > 0 && this.interactiveMayTake();
+        const yields = lane !== 'interactive' && this.interactiveWaiting > 0 && this.interactiveMayTake();
+        if (
+          lane === 'scheduled' &&
+          this.limit !== undefined &&
+          this.resetAt !== undefined &&
+          this.remaining !== undefined &&
+          this.taken.scheduled >= scheduledCap(this.scheduledShare, this.limit)
+        ) {
+          // Scheduled work spent its share of this window: it waits for the next.
+          await this.clock.sleep(Math.max(0, this.resetAt - this.clock.now()) + RESET_MARGIN_MS, signal);
+          continue;
+        }
         if (this.remaining === undefined) {
           // Budget unknown (first call, or first call of a new window): one probe call at a time.
           if (this.inFlight === 0 && !yields) return this.reserve(PROBE, lane);
@@ -212,7 +236,7 @@ export class OrgRateLimiter implements OrgBudget {
   /** Slots the other lane still holds in this window. */
   private heldAgainst(lane: Lane): number {
     if (this.limit === undefined || this.resetAt === undefined) return 0;
-    const other: Lane = lane === 'interactive' ? 'background' : 'interactive';
+    const other = shareOf(lane) === 'interactive' ? 'background' : 'interactive';
     if (other === 'background' && this.clock.now() - this.backgroundSeenAt > BACKGROUND_PRESENT_MS) return 0;
     const msLeft = this.resetAt - this.clock.now();
     return heldFor(otherShare(lane, this.backgroundShare), this.limit, this.taken[other], msLeft);
@@ -255,7 +279,8 @@ export class OrgRateLimiter implements OrgBudget {
 
   private reserve(slot: RateSlot, lane: Lane): RateSlot {
     this.inFlight += 1;
-    this.taken[lane] += 1;
+    this.taken[shareOf(lane)] += 1;
+    if (lane === 'scheduled') this.taken.scheduled += 1;
     return slot;
   }
 
@@ -270,7 +295,7 @@ export class OrgRateLimiter implements OrgBudget {
       // A newer window: the platform's count covers the calls it has seen; ours in flight come on top.
       this.resetAt = resetAt;
       this.remaining = Math.max(0, rate.remaining - Math.max(0, this.inFlight));
-      this.taken = { interactive: 0, background: 0 };
+      this.taken = { interactive: 0, background: 0, scheduled: 0 };
     }
   }
 
@@ -280,7 +305,7 @@ export class OrgRateLimiter implements OrgBudget {
       // opened it already and spent part of it. One probe call finds out how much is left.
       this.resetAt = undefined;
       this.remaining = undefined;
-      this.taken = { interactive: 0, background: 0 };
+      this.taken = { interactive: 0, background: 0, scheduled: 0 };
     }
   }
 
@@ -325,6 +350,7 @@ export class RateLimiterRegistry implements RateBudgets {
     private readonly random: () => number = Math.random,
     private readonly maxSize = 5_000,
     private readonly backgroundShare = DEFAULT_BACKGROUND_SHARE,
+    private readonly scheduledShare = DEFAULT_SCHEDULED_SHARE,
   ) {}
 
   get size(): number {
@@ -335,7 +361,7 @@ export class RateLimiterRegistry implements RateBudgets {
     let limiter = this.limiters.get(organizationKey);
     if (!limiter) {
       if (this.limiters.size >= this.maxSize) this.forgetIdle();
-      limiter = new OrgRateLimiter(this.clock, this.random, this.backgroundShare);
+      limiter = new OrgRateLimiter(this.clock, this.random, this.backgroundShare, this.scheduledShare);
       this.limiters.set(organizationKey, limiter);
     }
     return limiter;

@@ -8,5 +8,12 @@ export {
   type WorldChangeResult,
 } from './platform/world-changes.js';
 export { MailOutbox, type MailMessage } from './mail/mail-routes.js';
-export { WebexState, WEBEX_TEXT_LIMIT_BYTES, type WebexMessage } from './webex/webex-routes.js';
+export {
+  SANDBOX_BOT_EMAIL,
+  WebexState,
+  WEBEX_TEXT_LIMIT_BYTES,
+  type WebexMembership,
+  type WebexMessage,
+  type WebexRoom,
+} from './webex/webex-routes.js';
 export { SalesforceState, SALESFORCE_API_VERSION, type SalesforceTask } from './salesforce/salesforce-routes.js';

@@ -60,6 +60,7 @@ export async function connectExternals(
     retryBudgetMs: config.platformRetryBudgetMs,
     rateLimitWaitBudgetMs: config.platformRateLimitWaitMs,
     backgroundShare: config.platformBackgroundShare,
+    scheduledShare: config.platformScheduledShare,
     lanes: config.platformLanes,
     fetch: inProcess,
     logger: app.log,

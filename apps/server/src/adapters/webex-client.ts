@@ -176,6 +176,40 @@ export class WebexClient {
     return this.listed(url, max);
   }
 
+  /**
+   * Whether a person is a member of a room (GET /v1/memberships?roomId=&personEmail=): `member`, `not-member` (the
+   * room lists no membership of theirs), or `no-room` (Webex finds no such room for the bot: the bot is not in it,
+   * or the id is wrong). A watch's messages go to a room only while its owner is a member (issue 55).
+   */
+  async membership(roomId: string, personEmail: string): Promise<'member' | 'not-member' | 'no-room'> {
+    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/v1/memberships`);
+    url.searchParams.set('roomId', roomId);
+    url.searchParams.set('personEmail', personEmail);
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        headers: { authorization: `Bearer ${this.options.botToken}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch {
+      throw new WebexError(0, 'Webex could not be reached');
+    }
+    // Webex answers 404 for a room the caller is not in (one must be a member to list its memberships), and 400
+    // for an id that is not one.
+    if (response.status === 404 || response.status === 400) return 'no-room';
+    if (!response.ok)
+      throw new WebexError(response.status, `Webex refused to list the room's members (${response.status})`);
+    const body = (await response.json().catch(() => ({}))) as { items?: unknown };
+    const items = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+    const wanted = personEmail.toLowerCase();
+    return items.some(
+      (item) =>
+        item.roomId === roomId && typeof item.personEmail === 'string' && item.personEmail.toLowerCase() === wanted,
+    )
+      ? 'member'
+      : 'not-member';
+  }
+
   private async listed(url: URL, max: number): Promise<WebexSentMessage[]> {
     url.searchParams.set('max', String(max));
     let response: Response;

@@ -1,7 +1,12 @@
 /** The environment variables the server reads, each with its parser and default. */
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { API_TOKEN_DEFAULT_MAX_DAYS, COMPAT_DEFAULT_PREFIXES, WATCH_DEFAULTS } from '@ce/contract';
+import {
+  API_TOKEN_DEFAULT_MAX_DAYS,
+  COMPAT_DEFAULT_PREFIXES,
+  WAIVERS_PER_ORGANIZATION_DEFAULT_MAX,
+  WATCH_DEFAULTS,
+} from '@ce/contract';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -58,7 +63,7 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy | string {
 }
 
 /**
- * Every environment variable the server reads, in one schema. The README's configuration table
+ * Every environment variable the server reads, in one schema. docs/configuration.md's table
  * lists the same variables; `loadConfig` refuses to start on a bad value and names the variable.
  */
 export const envSchema = z.object({
@@ -106,6 +111,8 @@ export const envSchema = z.object({
   PLATFORM_RATE_LIMIT_WAIT_MS: durationMs(10 * 60_000),
   /** The share of each platform window kept for jobs and scheduled work (background), from 0 to 1. */
   PLATFORM_BACKGROUND_SHARE: z.coerce.number().min(0).max(1).default(0.5),
+  /** The most of each platform window an organization's watches (scheduled work) spend, from 0 to 1 (issue 55). */
+  PLATFORM_SCHEDULED_SHARE: z.coerce.number().min(0.05).max(1).default(0.5),
   PLATFORM_LANES: booleanFromEnv.default(true),
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),
   SANDBOX_SIZE: z.enum(['demo', 'large']).default('demo'),
@@ -155,8 +162,18 @@ export const envSchema = z.object({
   COMPAT_TRACKER_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.tracker),
   COMPAT_API_PREFIX: compatPrefix(COMPAT_DEFAULT_PREFIXES.api),
   API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(API_TOKEN_DEFAULT_MAX_DAYS),
+  WAIVERS_PER_ORGANIZATION_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(WAIVERS_PER_ORGANIZATION_DEFAULT_MAX),
   WATCH_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(WATCH_DEFAULTS.tokenMaxDays),
   WATCH_HISTORY_DAYS: z.coerce.number().int().min(1).max(36500).default(WATCH_DEFAULTS.historyDays),
+  WATCH_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(WATCH_DEFAULTS.maxPerUser),
+  WATCH_MAX_PER_ORGANIZATION: z.coerce.number().int().min(1).max(10_000).default(WATCH_DEFAULTS.maxPerOrganization),
+  WATCH_RUN_NOW_EVERY_MINUTES: z.coerce.number().int().min(0).max(1440).default(WATCH_DEFAULTS.runNowEveryMinutes),
+  WATCH_RUNS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(100).default(WATCH_DEFAULTS.runsPerOrganization),
   PUBLIC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
@@ -186,5 +203,5 @@ export const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-/** The names of every variable the configuration reads (the README documents each). */
+/** The names of every variable the configuration reads (docs/configuration.md documents each). */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);

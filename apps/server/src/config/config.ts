@@ -31,6 +31,8 @@ export interface AppConfig {
   platformRateLimitWaitMs: number;
   /** The share of each window of an organization's platform budget kept for background calls (jobs). */
   platformBackgroundShare: number;
+  /** The most of each window of an organization's platform budget its watches (scheduled work) spend. */
+  platformScheduledShare: number;
   /** People's calls before jobs' at a customer's budget (false: first come, first served; for measuring only). */
   platformLanes: boolean;
   sandbox: { seed: string; size: 'demo' | 'large'; rateLimitPerMinute: number };
@@ -81,8 +83,20 @@ export interface AppConfig {
   backupArchives: { maxUnpackedBytes: number; maxRatio: number; quotaBytes: number };
   /** The longest life of a personal API token, in days. */
   apiTokenMaxDays: number;
+  /** Account Watch: waivers of findings in force per organization at most (issue 55). */
+  waiversPerOrganizationMax: number;
   /** Account Watch: the longest a customer's token is stored with consent, and how long score history is kept (days). */
-  watch: { tokenMaxDays: number; historyDays: number };
+  watch: {
+    tokenMaxDays: number;
+    historyDays: number;
+    /** Watches one user may keep, and one organization may have (issue 55). */
+    maxPerUser: number;
+    maxPerOrganization: number;
+    /** "Run now" runs one watch at most once in this many minutes. */
+    runNowEveryMinutes: number;
+    /** Runs of one organization's watches working at once; the next is its least recently served owner's. */
+    runsPerOrganization: number;
+  };
   /** Where the original services' calls are mounted (the compatibility layer). */
   compatPrefixes: { reports: string; dashboards: string; tracker: string; api: string };
   /** Calls per minute per address to the operations that need no session (sign-in, reset, SSO). */
@@ -228,6 +242,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
     platformRetryBudgetMs: env.PLATFORM_RETRY_BUDGET_MS,
     platformRateLimitWaitMs: env.PLATFORM_RATE_LIMIT_WAIT_MS,
     platformBackgroundShare: env.PLATFORM_BACKGROUND_SHARE,
+    platformScheduledShare: env.PLATFORM_SCHEDULED_SHARE,
     platformLanes: env.PLATFORM_LANES,
     sandbox: { seed: env.SANDBOX_SEED, size: env.SANDBOX_SIZE, rateLimitPerMinute: env.SANDBOX_RATE_LIMIT },
     passwordPolicy: {
@@ -280,7 +295,15 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       quotaBytes: env.BACKUP_QUOTA_MB * 1024 * 1024,
     },
     apiTokenMaxDays: env.API_TOKEN_MAX_DAYS,
-    watch: { tokenMaxDays: env.WATCH_TOKEN_MAX_DAYS, historyDays: env.WATCH_HISTORY_DAYS },
+    waiversPerOrganizationMax: env.WAIVERS_PER_ORGANIZATION_MAX,
+    watch: {
+      tokenMaxDays: env.WATCH_TOKEN_MAX_DAYS,
+      historyDays: env.WATCH_HISTORY_DAYS,
+      maxPerUser: env.WATCH_MAX_PER_USER,
+      maxPerOrganization: env.WATCH_MAX_PER_ORGANIZATION,
+      runNowEveryMinutes: env.WATCH_RUN_NOW_EVERY_MINUTES,
+      runsPerOrganization: env.WATCH_RUNS_PER_ORGANIZATION,
+    },
     compatPrefixes: {
       reports: env.COMPAT_REPORTS_PREFIX,
       dashboards: env.COMPAT_DASHBOARDS_PREFIX,

@@ -2,9 +2,11 @@ import { lt, sql, eq, type SQL } from 'drizzle-orm';
 import {
   BACKGROUND_PRESENT_MS,
   DEFAULT_BACKGROUND_SHARE,
+  DEFAULT_SCHEDULED_SHARE,
   FALLBACK_429_WAIT_MS,
   HELD_UNTIL_END_MS,
   otherShare,
+  shareOf,
   WINDOW_MS,
   type Lane,
   type OrgBudget,
@@ -38,8 +40,16 @@ const unknown = sql`(${rolled} or ${t.remaining} is null)`;
 const probeFree = sql`(${t.probeUntil} is null or ${t.probeUntil} < now())`;
 /** Calls still in flight (an instance that died with calls out stops counting once they would have timed out). */
 const inFlight = sql`(case when ${t.inFlightUntil} > now() then ${t.inFlight} else 0 end)`;
-const takenBy = (lane: Lane) => (lane === 'interactive' ? t.interactiveTaken : t.backgroundTaken);
-const otherLane = (lane: Lane): Lane => (lane === 'interactive' ? 'background' : 'interactive');
+/** The column counting a lane's share's takes (a scheduled call counts in background's, and in its own). */
+const takenBy = (lane: Lane) => (shareOf(lane) === 'interactive' ? t.interactiveTaken : t.backgroundTaken);
+const otherLane = (lane: Lane): Lane => (shareOf(lane) === 'interactive' ? 'background' : 'interactive');
+type TakenColumn = 'interactiveTaken' | 'backgroundTaken' | 'scheduledTaken';
+const takenColumns = (lane: Lane): TakenColumn[] =>
+  lane === 'interactive'
+    ? ['interactiveTaken']
+    : lane === 'background'
+      ? ['backgroundTaken']
+      : ['backgroundTaken', 'scheduledTaken'];
 
 /** The slots the other lane still holds in the row's window (`heldFor` of the platform client, in SQL). */
 function heldAgainst(lane: Lane, backgroundShare: number) {
@@ -50,7 +60,7 @@ function heldAgainst(lane: Lane, backgroundShare: number) {
   const limit = sql`coalesce(${t.callLimit}, 0)`;
   const notTaken = sql`ceil(${share} * ${limit}) - ${takenBy(otherLane(lane))}`;
   const held = sql`greatest(0, least(ceil(${share} * ${limit} * ${left}), ${notTaken}))`;
-  if (lane === 'background') return held;
+  if (lane !== 'interactive') return held;
   // Background holds its share only while it is about.
   return sql`(case when ${t.backgroundSeenAt} > now() - ${ms(BACKGROUND_PRESENT_MS)} then ${held} else 0 end)`;
 }
@@ -74,14 +84,16 @@ export class SharedRateBudgets implements RateBudgets {
   private readonly random: () => number;
   private readonly maxSize: number;
   private readonly backgroundShare: number;
+  private readonly scheduledShare: number;
 
   constructor(
     private readonly db: Db,
-    options: { random?: () => number; maxSize?: number; backgroundShare?: number } = {},
+    options: { random?: () => number; maxSize?: number; backgroundShare?: number; scheduledShare?: number } = {},
   ) {
     this.random = options.random ?? Math.random;
     this.maxSize = options.maxSize ?? 5_000;
     this.backgroundShare = options.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
+    this.scheduledShare = options.scheduledShare ?? DEFAULT_SCHEDULED_SHARE;
   }
 
   for(organizationKey: string): OrgBudget {
@@ -90,7 +102,7 @@ export class SharedRateBudgets implements RateBudgets {
       if (this.budgets.size >= this.maxSize) {
         for (const [key, known] of this.budgets) if (known.idle()) this.budgets.delete(key);
       }
-      budget = new SharedOrgBudget(this.db, organizationKey, this.random, this.backgroundShare);
+      budget = new SharedOrgBudget(this.db, organizationKey, this.random, this.backgroundShare, this.scheduledShare);
       this.budgets.set(organizationKey, budget);
     }
     return budget;
@@ -117,6 +129,7 @@ class SharedOrgBudget implements OrgBudget {
     private readonly key: string,
     private readonly random: () => number,
     private readonly backgroundShare: number,
+    private readonly scheduledShare: number,
   ) {}
 
   idle(): boolean {
@@ -200,7 +213,7 @@ class SharedOrgBudget implements OrgBudget {
         let waitMs = MAX_SLEEP_MS;
         let grantedAny = false;
         const interactiveAsked = this.waiters.some((waiter) => waiter.lane === 'interactive');
-        for (const lane of ['interactive', 'background'] as const) {
+        for (const lane of ['interactive', 'background', 'scheduled'] as const) {
           const waiting = this.waiters.filter((waiter) => waiter.lane === lane).length;
           if (waiting === 0) continue;
           const taken = await this.take(Math.min(waiting, MAX_BATCH), lane);
@@ -247,13 +260,18 @@ class SharedOrgBudget implements OrgBudget {
    */
   private async take(want: number, lane: Lane): Promise<{ granted: number; probe: boolean; waitMs: number }> {
     const probeUntil = sql`now() + ${ms(PROBE_TTL_MS)}`;
-    // In a known window, what remains above the other lane's held share.
-    const available = sql`least(${want}, greatest(0, ${t.remaining} - ${heldAgainst(lane, this.backgroundShare)}))::int`;
+    // In a known window, what remains above the other lane's held share; scheduled work, within its own share.
+    const aboveHeld = sql`greatest(0, ${t.remaining} - ${heldAgainst(lane, this.backgroundShare)})`;
+    const scheduledLeft = sql`greatest(0, ${this.scheduledCapSql()} - ${t.scheduledTaken})`;
+    const available =
+      lane === 'scheduled'
+        ? sql`least(${want}, ${aboveHeld}, ${scheduledLeft})::int`
+        : sql`least(${want}, ${aboveHeld})::int`;
     const granted = sql`(case when ${unknown} then (case when ${probeFree} then 1 else 0 end) else ${available} end)`;
-    const laneTaken = (of: Lane) =>
-      of === lane
-        ? sql`(case when ${unknown} then 0 else ${takenBy(of)} end) + ${granted}`
-        : sql`case when ${unknown} then 0 else ${takenBy(of)} end`;
+    const laneTaken = (column: TakenColumn) =>
+      takenColumns(lane).includes(column)
+        ? sql`(case when ${unknown} then 0 else ${t[column]} end) + ${granted}`
+        : sql`case when ${unknown} then 0 else ${t[column]} end`;
     const [row] = await this.db
       .insert(t)
       .values({
@@ -263,10 +281,10 @@ class SharedOrgBudget implements OrgBudget {
         probeUntil,
         granted: 1,
         probe: true,
-        [lane === 'interactive' ? 'interactiveTaken' : 'backgroundTaken']: 1,
+        ...Object.fromEntries(takenColumns(lane).map((column) => [column, 1])),
         inFlight: 1,
         inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
-        backgroundSeenAt: lane === 'background' ? sql`now()` : null,
+        backgroundSeenAt: lane !== 'interactive' ? sql`now()` : null,
       })
       .onConflictDoUpdate({
         target: t.key,
@@ -276,29 +294,44 @@ class SharedOrgBudget implements OrgBudget {
           probeUntil: sql`case when ${unknown} and ${probeFree} then ${probeUntil} else ${t.probeUntil} end`,
           granted,
           probe: sql`${unknown} and ${probeFree}`,
-          interactiveTaken: laneTaken('interactive'),
-          backgroundTaken: laneTaken('background'),
+          interactiveTaken: laneTaken('interactiveTaken'),
+          backgroundTaken: laneTaken('backgroundTaken'),
+          scheduledTaken: laneTaken('scheduledTaken'),
           inFlight: sql`${inFlight} + ${granted}`,
           inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
-          ...(lane === 'background' ? { backgroundSeenAt: sql`now()` } : {}),
+          ...(lane !== 'interactive' ? { backgroundSeenAt: sql`now()` } : {}),
           updatedAt: sql`now()`,
         },
       })
-      .returning({ granted: t.granted, probe: t.probe, remaining: t.remaining, waitMs: waitUntilReset() });
+      .returning({
+        granted: t.granted,
+        probe: t.probe,
+        remaining: t.remaining,
+        waitMs: waitUntilReset(),
+        scheduledSpent: sql<boolean>`${t.scheduledTaken} >= ${this.scheduledCapSql()}`,
+      });
     if (!row) throw new Error('the rate budget take returned no row');
     this.windowEndsAt = row.waitMs === null ? undefined : Date.now() + row.waitMs;
+    // Scheduled work that spent its share waits for the window's end (another lane's take wakes nothing here).
+    const spent = lane === 'scheduled' && row.granted === 0 && row.scheduledSpent;
     const waitMs =
       row.remaining === null || row.waitMs === null
         ? PROBE_POLL_MS + Math.floor(this.random() * PROBE_POLL_MS)
-        : Math.min(row.remaining > 0 ? HELD_POLL_MS : MAX_SLEEP_MS, row.waitMs + RESET_MARGIN_MS);
+        : Math.min(row.remaining > 0 && !spent ? HELD_POLL_MS : MAX_SLEEP_MS, row.waitMs + RESET_MARGIN_MS);
     return { granted: row.granted, probe: row.probe, waitMs };
+  }
+
+  /** The most slots scheduled work takes in the row's window (at least one: a window is never closed to it). */
+  private scheduledCapSql(): SQL {
+    const share = sql.raw(String(this.scheduledShare));
+    return sql`greatest(1, floor(${share} * coalesce(${t.callLimit}, 0)))`;
   }
 
   /** Slots taken for calls that gave up waiting meanwhile: back into the same window. */
   private async giveBack(count: number, probe: boolean, lane: Lane): Promise<void> {
     const untaken = {
       inFlight: sql`greatest(0, ${inFlight} - ${count})`,
-      [lane === 'interactive' ? 'interactiveTaken' : 'backgroundTaken']: sql`greatest(0, ${takenBy(lane)} - ${count})`,
+      ...Object.fromEntries(takenColumns(lane).map((column) => [column, sql`greatest(0, ${t[column]} - ${count})`])),
     };
     if (probe) await this.update({ ...untaken, probeUntil: sql`null` });
     else
@@ -334,18 +367,14 @@ class SharedOrgBudget implements OrgBudget {
       resetAt: sql`case when ${newer} then ${resetAt} else ${t.resetAt} end`,
       interactiveTaken: sql`case when ${newer} then 0 else ${t.interactiveTaken} end`,
       backgroundTaken: sql`case when ${newer} then 0 else ${t.backgroundTaken} end`,
+      scheduledTaken: sql`case when ${newer} then 0 else ${t.scheduledTaken} end`,
       inFlight: sql`greatest(0, ${inFlight} - ${answered})`,
       ...(probe ? { probeUntil: sql`null` } : {}),
     });
   }
 
   private async update(
-    set: Partial<
-      Record<
-        'callLimit' | 'remaining' | 'resetAt' | 'probeUntil' | 'interactiveTaken' | 'backgroundTaken' | 'inFlight',
-        SQL
-      >
-    >,
+    set: Partial<Record<'callLimit' | 'remaining' | 'resetAt' | 'probeUntil' | 'inFlight' | TakenColumn, SQL>>,
   ): Promise<void> {
     await this.db
       .update(t)

@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { LIMITS } from '../bounded.js';
 import { escapeHtml, page } from '../html.js';
@@ -25,9 +25,43 @@ export interface WebexMessage {
   created: string;
 }
 
+/** A person's membership of a room, as Webex's Memberships API answers it. */
+export interface WebexMembership {
+  id: string;
+  roomId: string;
+  personId: string;
+  personEmail: string;
+  personDisplayName: string;
+  personOrgId: string;
+  isModerator: boolean;
+  isMonitor: boolean;
+  roomType: 'group';
+  created: string;
+}
+
+/** A group room the bot is in (rooms it is not in do not exist for it), with its members. */
+export interface WebexRoom {
+  id: string;
+  title: string;
+  created: string;
+  memberships: WebexMembership[];
+}
+
+/** The bot's own identity in the sandbox's Webex. */
+export const SANDBOX_BOT_EMAIL = 'ce-toolkit-bot@webex.bot';
+const SANDBOX_ORG_ID = Buffer.from('ciscospark://us/ORGANIZATION/sandbox').toString('base64url');
+/** Webex ids are base64 of a `ciscospark://us/<TYPE>/<uuid>` URI. */
+const webexId = (type: string, uuid: string = randomUUID()) =>
+  Buffer.from(`ciscospark://us/${type}/${uuid}`).toString('base64url');
+/** A person's id: the same for the same email. */
+const personIdOf = (email: string) =>
+  webexId('PEOPLE', createHash('sha256').update(email.toLowerCase()).digest('hex').slice(0, 32));
+
 /** Delivered messages, the most recent first to stay: at most 1,000, and 100 MB of files in all. */
 export class WebexState {
   readonly messages: WebexMessage[] = [];
+  /** The group rooms the bot is in, by id, at most `LIMITS.webexMessages` of them. */
+  readonly rooms = new Map<string, WebexRoom>();
   /** Until this time (epoch ms), every message answers 429 with Retry-After. */
   throttledUntil = 0;
   /** Until when messages to one person answer 429 (a test throttling only its own user), by their email. */
@@ -47,8 +81,41 @@ export class WebexState {
     }
   }
 
+  /** A room the bot made (POST /v1/rooms): the bot is its moderator. */
+  createRoom(title: string): WebexRoom {
+    const id = webexId('ROOM');
+    const room: WebexRoom = { id, title, created: new Date().toISOString(), memberships: [] };
+    this.rooms.set(id, room);
+    this.addMember(room, SANDBOX_BOT_EMAIL, true);
+    // Bounded like the messages: the oldest room goes first.
+    for (const oldest of this.rooms.keys()) {
+      if (this.rooms.size <= LIMITS.webexMessages) break;
+      this.rooms.delete(oldest);
+    }
+    return room;
+  }
+
+  addMember(room: WebexRoom, personEmail: string, isModerator = false): WebexMembership {
+    const personId = personIdOf(personEmail);
+    const membership: WebexMembership = {
+      id: webexId('MEMBERSHIP'),
+      roomId: room.id,
+      personId,
+      personEmail,
+      personDisplayName: personEmail.split('@')[0] ?? personEmail,
+      personOrgId: SANDBOX_ORG_ID,
+      isModerator,
+      isMonitor: false,
+      roomType: 'group',
+      created: new Date().toISOString(),
+    };
+    room.memberships.push(membership);
+    return membership;
+  }
+
   reset(): void {
     this.messages.length = 0;
+    this.rooms.clear();
     this.fileBytes = 0;
     this.throttledUntil = 0;
     this.throttledFor.clear();
@@ -118,6 +185,78 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
         created: message.created,
       }));
     return { items };
+  });
+
+  // Rooms and memberships (https://developer.webex.com/docs/api/v1/memberships): as for a bot on Webex, a room exists
+  // for it only if it is a member, and one must be a member of a room to list its memberships.
+  const roomNotFound = (reply: FastifyReply) => webexError(reply, 404, 'Could not find a room with provided ID.');
+
+  app.post('/v1/rooms', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    const { title } = (request.body ?? {}) as { title?: unknown };
+    if (typeof title !== 'string' || title.trim() === '') return webexError(reply, 400, 'title is required.');
+    const room = state.createRoom(title.slice(0, 200));
+    return {
+      id: room.id,
+      title: room.title,
+      type: 'group',
+      isLocked: false,
+      lastActivity: room.created,
+      creatorId: personIdOf(SANDBOX_BOT_EMAIL),
+      created: room.created,
+      ownerId: SANDBOX_ORG_ID,
+      isPublic: false,
+      isReadOnly: false,
+    };
+  });
+
+  // List Memberships: a room's (roomId), one person's in it (roomId with personEmail or personId), or, with neither,
+  // the bot's own in every room it is in. personEmail and personId need roomId.
+  app.get('/v1/memberships', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    const { roomId, personEmail, personId, max } = request.query as Record<string, string | undefined>;
+    const limit = Math.min(1000, Math.max(1, Number(max) || 100));
+    if (!roomId) {
+      if (personEmail || personId)
+        return webexError(reply, 400, 'The roomId parameter is required when using personId or personEmail.');
+      const own = [...state.rooms.values()].flatMap((room) =>
+        room.memberships.filter((membership) => membership.personEmail === SANDBOX_BOT_EMAIL),
+      );
+      return { items: own.slice(0, limit) };
+    }
+    const room = state.rooms.get(roomId);
+    if (!room) return roomNotFound(reply);
+    const items = room.memberships
+      .filter((membership) => !personEmail || membership.personEmail.toLowerCase() === personEmail.toLowerCase())
+      .filter((membership) => !personId || membership.personId === personId)
+      .slice(0, limit);
+    return { items };
+  });
+
+  // Create a Membership: adds a person to a room the bot is in; a person already in it is a conflict.
+  app.post('/v1/memberships', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    const { roomId, personEmail, isModerator } = (request.body ?? {}) as Record<string, unknown>;
+    if (typeof roomId !== 'string' || roomId === '') return webexError(reply, 400, 'roomId is required.');
+    if (typeof personEmail !== 'string' || !/^[^@\s]+@[^@\s]+$/.test(personEmail))
+      return webexError(reply, 400, 'personId or personEmail is required.');
+    const room = state.rooms.get(roomId);
+    if (!room) return roomNotFound(reply);
+    if (room.memberships.some((membership) => membership.personEmail.toLowerCase() === personEmail.toLowerCase()))
+      return webexError(reply, 409, 'Person is already in the room.');
+    return state.addMember(room, personEmail, isModerator === true);
+  });
+
+  // Delete a Membership: the person leaves the room (204).
+  app.delete<{ Params: { id: string } }>('/v1/memberships/:id', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    for (const room of state.rooms.values()) {
+      const index = room.memberships.findIndex((membership) => membership.id === request.params.id);
+      if (index < 0) continue;
+      room.memberships.splice(index, 1);
+      return reply.status(204).send();
+    }
+    return webexError(reply, 404, 'Membership not found.');
   });
 
   app.post('/v1/messages', async (request, reply) => {

@@ -89,6 +89,8 @@ export const watchRuns = pgTable(
   (table) => [
     unique('watch_runs_due_unique').on(table.watchId, table.dueAt),
     index('watch_runs_watch_idx').on(table.watchId, table.createdAt),
+    // Runs take their turn per organization (issue 55): its runs working and waiting, and when each owner's last began.
+    index('watch_runs_organization_idx').on(table.organizationId, table.status, table.userId),
   ],
 );
 

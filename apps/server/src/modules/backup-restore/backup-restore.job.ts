@@ -11,6 +11,7 @@ import type { backups } from '../../db/schema.js';
 import { BackupArchiveWriter, type BackupItem } from './archive.js';
 import type { BackupsRepository } from './backup-restore.repository.js';
 import { readGroup } from './read.js';
+import { laneOfJob } from '../../core/watch-run.js';
 
 export const BACKUP_QUEUE = 'backups.run';
 /** The archive is stored in chunks of about this size, as it is written. */
@@ -164,7 +165,7 @@ export class BackupJob {
       token,
       organizationId: row.organizationId,
       signal,
-      lane: 'background',
+      lane: laneOfJob(row.watchRunId),
       onAnswer: this.deps.callAudit?.observer(row.watchRunId),
     });
     // Every write of the archive is fenced: a worker that lost its lease adds nothing to the new holder's.

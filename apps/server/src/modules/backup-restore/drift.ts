@@ -27,6 +27,11 @@ export interface DriftChange {
   /** A renamed item's name on the first side. */
   previousName?: string;
   fields: FieldChange[];
+  /**
+   * A removed item that items of the second side still name by its id (a dashboard's widget keeps a deleted test's
+   * id in its filter): those items, unchanged by it, said on the removal's line rather than as changes of their own.
+   */
+  stillNamedBy?: { kind: BackupKind; name: string }[];
 }
 
 type Count = { added: number; removed: number; changed: number; unchanged: number };
@@ -49,17 +54,60 @@ export function fieldChanges(before: Record<string, unknown>, after: Record<stri
   });
 }
 
-/** A configuration with every string that is a renamed item's key on the second side written as the first side's. */
+/** Whether a list is of text in the order a reading sorts it (the names a rule or a widget's filter lists). */
+const sortedText = (list: unknown[]): list is string[] =>
+  list.every((entry, index) => typeof entry === 'string' && (index === 0 || String(list[index - 1]) <= entry));
+
+/**
+ * A configuration with every string that is a renamed item's key on the second side written as the first side's
+ * (a sorted list of names sorted again once written so).
+ */
 function withFirstKeys(config: Record<string, unknown>, keys: ReadonlyMap<string, string>): Record<string, unknown> {
   const rewrite = (value: unknown): unknown =>
     typeof value === 'string'
       ? (keys.get(value) ?? value)
       : Array.isArray(value)
-        ? value.map(rewrite)
+        ? sortedText(value)
+          ? value.map((entry) => keys.get(entry) ?? entry).sort()
+          : value.map(rewrite)
         : value && typeof value === 'object'
           ? Object.fromEntries(Object.entries(value).map(([key, each]) => [key, rewrite(each)]))
           : value;
   return Object.fromEntries(Object.entries(config).map(([key, value]) => [key, rewrite(value)]));
+}
+
+/**
+ * How the second side names a removed item it still refers to by id: the readings name a reference to an item the
+ * group no longer has by its id ("#<id>"; a rule's, a window's or a tag's test as "test <id>").
+ */
+const danglingNames = (item: BackupItem): string[] => {
+  const id = platformIdOf(item);
+  if (!id) return [];
+  return item.kind === 'test' ? [`#${id}`, `test ${id}`] : [`#${id}`];
+};
+
+/**
+ * The second side's configuration as compared with the first's: renamed items' keys written as the first side's,
+ * and a removed item the second side still names by its id (where the first side named it by key) written by its
+ * key again, so an item left as it was on the platform is no change; which items still name each removed one.
+ */
+function danglingReferences(removed: BackupItem[], firstKeys: ReadonlyMap<string, string>) {
+  const byName = new Map(removed.flatMap((item) => danglingNames(item).map((text) => [text, item] as const)));
+  const stillNamedBy = new Map<BackupItem, { kind: BackupKind; name: string }[]>();
+  const configOf = (item: BackupItem, other: BackupItem): Record<string, unknown> => {
+    let keys = firstKeys;
+    if (byName.size > 0) {
+      const [was, is] = [canonicalJson(item.config), canonicalJson(other.config)];
+      const named = [...byName].filter(
+        ([text, gone]) => is.includes(JSON.stringify(text)) && was.includes(JSON.stringify(gone.key)),
+      );
+      if (named.length > 0) keys = new Map([...firstKeys, ...named.map(([text, gone]) => [text, gone.key] as const)]);
+      for (const gone of new Set(named.map(([, gone]) => gone)))
+        stillNamedBy.set(gone, [...(stillNamedBy.get(gone) ?? []), { kind: other.kind, name: other.name }]);
+    }
+    return keys.size > 0 ? withFirstKeys(other.config, keys) : other.config;
+  };
+  return { configOf, stillNamedBy };
 }
 
 /**
@@ -89,14 +137,14 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
     if (other) renamedTo.set(item, other);
   }
   const firstKeys = new Map([...renamedTo].map(([was, is]) => [is.key, was.key]));
+  const compared = danglingReferences(
+    [...before].filter(([key, item]) => !after.has(key) && !renamedTo.has(item)).map(([, item]) => item),
+    firstKeys,
+  );
   for (const [key, item] of before) {
     const other = after.get(key) ?? renamedTo.get(item);
-    if (!other) {
-      tally(item.kind, 'removed');
-      changes.push({ kind: item.kind, key: item.key, name: item.name, change: 'removed', fields: [] });
-      continue;
-    }
-    const fields = fieldChanges(item.config, firstKeys.size ? withFirstKeys(other.config, firstKeys) : other.config);
+    if (!other) continue;
+    const fields = fieldChanges(item.config, compared.configOf(item, other));
     if (other.key !== item.key) {
       tally(item.kind, 'changed');
       changes.push({
@@ -113,6 +161,19 @@ export function drift(first: BackupItem[], second: BackupItem[]): { changes: Dri
       changes.push({ kind: item.kind, key: item.key, name: other.name, change: 'changed', fields });
     }
   }
+  for (const [key, item] of before)
+    if (!after.has(key) && !renamedTo.has(item)) {
+      tally(item.kind, 'removed');
+      const namedBy = compared.stillNamedBy.get(item);
+      changes.push({
+        kind: item.kind,
+        key: item.key,
+        name: item.name,
+        change: 'removed',
+        fields: [],
+        ...(namedBy ? { stillNamedBy: namedBy } : {}),
+      });
+    }
   const renamedInto = new Set(renamedTo.values());
   for (const [key, item] of after)
     if (!before.has(key) && !renamedInto.has(item)) {

@@ -15,6 +15,7 @@ import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
 import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';
 import type { ReportRow, ReportsRepository } from './reports.repository.js';
+import { laneOfJob } from '../../core/watch-run.js';
 
 /** One queue, and so one worker, per report kind: a slow kind never holds up another. */
 export const reportQueue = (kind: string) => `reports.generate.${kind}`;
@@ -185,7 +186,7 @@ export class ReportJobs {
         organizationId: report.organizationId,
         journal: repository.journal(reportId),
         signal,
-        lane: 'background',
+        lane: laneOfJob(report.watchRunId),
         onAnswer: this.deps.callAudit?.observer(report.watchRunId),
       }),
       organization: { id: report.organizationId, name: report.organizationName },

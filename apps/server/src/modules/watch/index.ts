@@ -31,15 +31,27 @@ export const watchModule: AppModule = {
     const reports = services.get('reports');
     const deliveries = webex ? new WebexDeliveries(db, webex) : null;
     const logger = context.logger;
-    const repository = new WatchRunsRepository(db);
+    const repository = new WatchRunsRepository(db, config.watch.runsPerOrganization);
+    // Whether a watch's owner is a member of a Webex room: asked when the watch is saved and before each message.
+    const roomMembership = webex
+      ? (roomId: string, personEmail: string) => webex.membership(roomId, personEmail)
+      : undefined;
     const watches = new WatchService({
       repository: new WatchRepository(db),
       tokens,
       customer: services.get('customer'),
       audit,
       tokenMaxDays: config.watch.tokenMaxDays,
+      caps: { perUser: config.watch.maxPerUser, perOrganization: config.watch.maxPerOrganization },
+      roomMembership,
       clock,
-      cancelRuns: (watchId, reason) => repository.cancelUnfinished(watchId, reason),
+      // The runs it ended free their organization's turn: the next runs of its other watches are sent at once.
+      cancelRuns: async (watchId, reason) => {
+        const ended = await repository.cancelUnfinished(watchId, reason);
+        const watch = ended > 0 ? await repository.watch(watchId) : undefined;
+        if (watch) await watchRunJobs.dispatch(watch.organizationId);
+        return ended;
+      },
       // Once per erased token; a Webex failure is logged, never in the way of the erasure.
       tellOwner: async (watch, reason) => {
         if (!deliveries || !watch.tokenId) return;
@@ -61,6 +73,7 @@ export const watchModule: AppModule = {
       callAudit: context.callAudit,
       publicUrl: config.publicUrl,
       historyDays: config.watch.historyDays,
+      roomMembership,
       clock,
       logger,
       instanceId: config.instanceId,
@@ -73,9 +86,16 @@ export const watchModule: AppModule = {
       audit,
       send: (runId) => watchRunJobs.send(runId),
       reportOf: (runIds) => reports.watchRunReports(runIds),
+      runNowEveryMinutes: config.watch.runNowEveryMinutes,
       clock,
     });
-    const portfolio = new WatchPortfolioService({ repository: new WatchPortfolioRepository(db), audit, clock });
+    const portfolio = new WatchPortfolioService({
+      repository: new WatchPortfolioRepository(db),
+      audit,
+      customer: services.get('customer'),
+      waiversMax: config.waiversPerOrganizationMax,
+      clock,
+    });
     routes.add((app) => app.register(watchRoutes, { watches, runs }));
     routes.add((app) => app.register(watchPortfolioRoutes, { portfolio }));
     // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.

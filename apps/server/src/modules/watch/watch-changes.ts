@@ -33,6 +33,7 @@ export const keptChangesSchema = z.object({
   drift: z.array(z.unknown()).catch([]),
   openFindings: z.number().nullable().catch(null),
   waived: z.array(z.string()).catch([]),
+  othersWaivers: z.array(z.string()).catch([]),
 });
 
 export interface KeptFindings {
@@ -50,14 +51,30 @@ export interface DriftLine {
   fields: { path: string; before: string | null; after: string | null }[];
   /** A removed item: the items that named it and no longer do (not listed again as changed). */
   takenOutOf?: string[];
+  /** A removed item: the items that still name it by its id, left as they were (not listed as changed). */
+  stillNamedBy?: string[];
 }
 
 export interface Finding {
   checkId: string;
   check: string;
   status: HealthCheck['status'];
+  /** The item's type and id ("user:123"): one person named by two checks is one item. */
+  itemKey: string;
   name: string;
   detail: string;
+}
+
+/** A waiver someone other than the watch's owner made of one of its findings: said once, in the next message. */
+export interface WaiverNotice {
+  check: string;
+  /** The waived item's name; null for the whole check. */
+  name: string | null;
+  /** Who waived it (their email address); null for a user since deleted. */
+  by: string | null;
+  reason: string;
+  /** When the waiver ends (ISO 8601). */
+  until: string;
 }
 
 export interface WatchChanges {
@@ -73,6 +90,10 @@ export interface WatchChanges {
   openFindings: number | null;
   /** The findings waived now (`checkId:itemKey`, or `checkId:*` for a whole check): listed apart, said nowhere. */
   waived: string[];
+  /** Waivers of this watch's findings made by others since the previous run: said, with who, why and until when. */
+  waivedByOthers: WaiverNotice[];
+  /** The ids of the waivers by others in force over this watch's findings (the next run says only newer ones). */
+  othersWaivers: string[];
 }
 
 /** A waiver as a run applies it: a check's item (`type:id`), or the whole check (null). */
@@ -138,6 +159,8 @@ export function compareRuns(
     drift,
     openFindings: current ? open(current.checks).reduce((sum, check) => sum + check.items.length, 0) : null,
     waived,
+    waivedByOthers: [],
+    othersWaivers: [],
   };
   // A finding waived since the previous run is not resolved: it is listed apart.
   const waivedNow = (checkId: string, key: string) =>
@@ -158,6 +181,7 @@ export function compareRuns(
       checkId: state.id,
       check: state.title,
       status: state.status,
+      itemKey: itemKey(item),
       name: item.name,
       detail: item.detail,
     });
@@ -187,6 +211,8 @@ export function whatToSay(
   quietLineDue: boolean,
 ): 'baseline' | 'changes' | 'quiet' | null {
   if (changes.first) return 'baseline';
+  // A finding of the watch waived by someone else is always said: its owner hears who, why and until when.
+  if (changes.waivedByOthers.length > 0) return 'changes';
   const { before, after } = changes.score;
   const speaks =
     (when.anyChange && anyChange(changes)) ||
@@ -219,7 +245,10 @@ export function driftWords(line: DriftLine): Markdown {
   }
   if (line.change === 'changed')
     return mdSafe`${kind} '${line.name}' changed: ${line.fields.map(fieldWords).join('; ')}`;
-  const also = line.takenOutOf?.length ? `, taken out of ${line.takenOutOf.join(', ')}` : '';
+  const also = [
+    line.takenOutOf?.length ? `, taken out of ${line.takenOutOf.join(', ')}` : '',
+    line.stillNamedBy?.length ? `, still named by ${line.stillNamedBy.join(', ')}` : '',
+  ].join('');
   return mdSafe`${kind} '${line.name}' ${line.change}${also}`;
 }
 
@@ -232,7 +261,26 @@ const textList = (value: string | null): string[] | null => {
   }
 };
 
-const label = (line: DriftLine) => `${KIND_WORDS[line.kind] ?? line.kind.replaceAll('-', ' ')} '${line.name}'`;
+const label = (line: { kind: string; name: string }) =>
+  `${KIND_WORDS[line.kind] ?? line.kind.replaceAll('-', ' ')} '${line.name}'`;
+
+/** One item's drift as a run says it, in its account group ("still named by dashboard 'Overview'" with a removal). */
+export function driftLine(
+  accountGroupName: string,
+  change: Pick<DriftLine, 'kind' | 'name' | 'change' | 'previousName' | 'fields'> & {
+    stillNamedBy?: { kind: string; name: string }[];
+  },
+): DriftLine {
+  return {
+    accountGroupName,
+    kind: change.kind,
+    name: change.name,
+    change: change.change,
+    ...(change.previousName !== undefined ? { previousName: change.previousName } : {}),
+    fields: change.fields,
+    ...(change.stillNamedBy?.length ? { stillNamedBy: change.stillNamedBy.map(label) } : {}),
+  };
+}
 
 /**
  * Folds the consequences of a removal into it: an item changed only because it no longer names a removed item (a
@@ -273,6 +321,34 @@ export interface MessageContext {
   nextRunAt: Date | null;
 }
 
+/**
+ * Findings as the message lists them: one line per item, the checks that name it together ("- Cy: Inactive users
+ * (never signed in); Login frequency (no sign-in for 120 days)"), a finding of one check as "- Check: name".
+ */
+function findingLines(findings: Finding[], withDetail: boolean): Markdown[] {
+  const byItem = new Map<string, Finding[]>();
+  for (const finding of findings) byItem.set(finding.itemKey, [...(byItem.get(finding.itemKey) ?? []), finding]);
+  return [...byItem.values()].map(([first, ...more]) => {
+    if (!first) return mdSafe``;
+    const detail = (finding: Finding) => (withDetail ? mdSafe` (${finding.detail})` : mdSafe``);
+    if (more.length === 0) return mdSafe`- ${first.check}: ${first.name}${detail(first)}`;
+    const checks = [first, ...more].map((finding) => mdSafe`${finding.check}${detail(finding)}`);
+    return mdSafe`- ${first.name}: ${new Markdown(checks.map((check) => check.text).join(withDetail ? '; ' : ', '))}`;
+  });
+}
+
+/** The waivers of the watch's findings others made since the previous run: who, why and until when. */
+function waiverLines(notices: WaiverNotice[]): (Markdown | null)[] {
+  if (notices.length === 0) return [];
+  return [
+    mdSafe`**Waived by someone else (${notices.length})**`,
+    ...notices.map(
+      (notice) =>
+        mdSafe`- ${notice.check}: ${notice.name ?? 'the whole check'}, waived by ${notice.by ?? 'a former user'} until ${notice.until.slice(0, 10)}: “${notice.reason}”`,
+    ),
+  ];
+}
+
 /** The message of one run: exactly what changed, or the baseline, or the quiet line. */
 export function watchMessage(
   say: 'baseline' | 'changes' | 'quiet',
@@ -296,6 +372,7 @@ export function watchMessage(
       mdSafe`Watch started.${after !== null ? mdSafe` Score ${after}/100, ${changes.openFindings ?? 0} open findings.` : ''}${
         after === null ? mdSafe` First backup made.` : ''
       } From now on only what changes is said.`,
+      ...waiverLines(changes.waivedByOthers),
       links,
     ]).text;
   const moved = before !== null && after !== null && before !== after;
@@ -304,9 +381,10 @@ export function watchMessage(
     moved ? mdSafe`Score ${before} → ${after} (${after - before > 0 ? '+' : ''}${after - before})` : null,
     ...changes.checks.map((check) => mdSafe`- ${check.title}: ${check.before} → ${check.after}`),
     changes.newFindings.length > 0 ? mdSafe`**New findings (${changes.newFindings.length})**` : null,
-    ...changes.newFindings.map((finding) => mdSafe`- ${finding.check}: ${finding.name} (${finding.detail})`),
+    ...findingLines(changes.newFindings, true),
     changes.resolvedFindings.length > 0 ? mdSafe`**Resolved (${changes.resolvedFindings.length})**` : null,
-    ...changes.resolvedFindings.map((finding) => mdSafe`- ${finding.check}: ${finding.name}`),
+    ...findingLines(changes.resolvedFindings, false),
+    ...waiverLines(changes.waivedByOthers),
     changes.drift.length > 0 ? mdSafe`**Changed since the last backup (${changes.drift.length})**` : null,
     ...changes.drift.map((line) => mdSafe`- ${line.accountGroupName}: ${driftWords(line)}`),
     links,

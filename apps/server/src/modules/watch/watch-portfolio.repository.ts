@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
+import type { Waived } from './watch-changes.js';
 
 export type WaiverRow = typeof watchWaivers.$inferSelect & { createdByEmail: string | null };
 
@@ -19,12 +20,6 @@ export class WatchPortfolioRepository {
       .where(and(eq(watchWaivers.organizationId, organizationId), gt(watchWaivers.expiresAt, now)))
       .orderBy(desc(watchWaivers.createdAt));
     return rows.map(({ waiver, createdByEmail }) => ({ ...waiver, createdByEmail }));
-  }
-
-  async insertWaiver(row: typeof watchWaivers.$inferInsert): Promise<typeof watchWaivers.$inferSelect> {
-    const [created] = await this.db.insert(watchWaivers).values(row).returning();
-    if (!created) throw new Error('insert returned no row');
-    return created;
   }
 
   async findWaiver(id: string): Promise<typeof watchWaivers.$inferSelect | undefined> {
@@ -47,15 +42,74 @@ export class WatchPortfolioRepository {
     return deleted;
   }
 
-  /** Active waivers per organization, counted. */
-  async waiverCounts(organizationIds: string[], now: Date): Promise<Map<string, number>> {
+  /** The waivers in force of these organizations (what each waives), by organization. */
+  async waiversOf(organizationIds: string[], now: Date): Promise<Map<string, Waived[]>> {
     if (organizationIds.length === 0) return new Map();
     const rows = await this.db
-      .select({ organizationId: watchWaivers.organizationId, count: sql<number>`count(*)::int` })
+      .select({
+        organizationId: watchWaivers.organizationId,
+        checkId: watchWaivers.checkId,
+        itemKey: watchWaivers.itemKey,
+      })
       .from(watchWaivers)
-      .where(and(inArray(watchWaivers.organizationId, organizationIds), gt(watchWaivers.expiresAt, now)))
-      .groupBy(watchWaivers.organizationId);
-    return new Map(rows.map((row) => [row.organizationId, Number(row.count)]));
+      .where(and(inArray(watchWaivers.organizationId, organizationIds), gt(watchWaivers.expiresAt, now)));
+    const byOrganization = new Map<string, Waived[]>();
+    for (const { organizationId, ...waiver } of rows)
+      byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), waiver]);
+    return byOrganization;
+  }
+
+  /** The kept findings of the latest run with a health check of these watches, per organization. */
+  async latestFindings(watchIds: string[]): Promise<Map<string, unknown>> {
+    if (watchIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectDistinctOn([watchRuns.organizationId], {
+        organizationId: watchRuns.organizationId,
+        findings: watchRuns.findings,
+      })
+      .from(watchRuns)
+      .where(and(inArray(watchRuns.watchId, watchIds), eq(watchRuns.status, 'done'), isNotNull(watchRuns.findings)))
+      .orderBy(watchRuns.organizationId, desc(watchRuns.createdAt));
+    return new Map(rows.map((row) => [row.organizationId, row.findings]));
+  }
+
+  /**
+   * Inserts a waiver unless the organization already waives that finding, or has `max` waivers in force: counted in
+   * SQL (the organization's index) under a lock of that organization's waivers, so two at once cannot pass the cap.
+   */
+  async insertWaiverWithin(
+    row: typeof watchWaivers.$inferInsert & { expiresAt: Date; createdAt: Date },
+    max: number,
+  ): Promise<{ created: typeof watchWaivers.$inferSelect } | { refused: 'already_waived' | 'too_many' }> {
+    return this.db.transaction(async (tx) => {
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`watch_waivers:${row.organizationId}`}, 0))`,
+      );
+      const inForce = and(
+        eq(watchWaivers.organizationId, row.organizationId),
+        gt(watchWaivers.expiresAt, row.createdAt),
+      );
+      const [same] = await tx
+        .select({ id: watchWaivers.id })
+        .from(watchWaivers)
+        .where(
+          and(
+            inForce,
+            eq(watchWaivers.checkId, row.checkId),
+            row.itemKey == null ? isNull(watchWaivers.itemKey) : eq(watchWaivers.itemKey, row.itemKey),
+          ),
+        )
+        .limit(1);
+      if (same) return { refused: 'already_waived' as const };
+      const [counted] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(watchWaivers)
+        .where(inForce);
+      if (Number(counted?.n ?? 0) >= max) return { refused: 'too_many' as const };
+      const [created] = await tx.insert(watchWaivers).values(row).returning();
+      if (!created) throw new Error('insert returned no row');
+      return { created };
+    });
   }
 
   /** The watches of one user, or everyone's. */

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createWaiverSchema,
+  endWaiverSchema,
   portfolioQuerySchema,
   portfolioSchema,
   waiverIdParamsSchema,
+  waiverListRequestSchema,
   waiverListSchema,
   waiverQuerySchema,
   waiverSchema,
@@ -13,7 +15,7 @@ import { requireUser } from '../../core/access.js';
 import { errorResponses } from '../../core/errors.js';
 import type { WatchPortfolioService } from './watch-portfolio.service.js';
 
-const errors = errorResponses(400, 401, 403, 404);
+const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const tags = ['watches'];
 
 /** "My customers" and the waivers of findings per customer. */
@@ -41,12 +43,30 @@ export const watchPortfolioRoutes: FastifyPluginAsyncZod<{ portfolio: WatchPortf
       schema: {
         operationId: 'listWaivers',
         tags,
-        summary: "A customer's waived findings in force",
+        summary: "A customer's waived findings in force, for the owner of a watch over it or a Super User",
+        description:
+          'With a token of the customer instead, ask with POST /api/watch-waivers/list: a token is never put in a URL.',
         querystring: waiverQuerySchema,
         response: { 200: waiverListSchema, ...errors },
       },
     },
-    async (request) => ({ waivers: await portfolio.waivers(request.query.organizationId) }),
+    async (request) => ({ waivers: await portfolio.waivers(requireUser(request), request.query) }),
+  );
+
+  app.post(
+    '/api/watch-waivers/list',
+    {
+      schema: {
+        operationId: 'listWaiversWithToken',
+        tags,
+        summary: "A customer's waived findings in force, asked with the customer's token (or as a watch owner)",
+        description:
+          'The token is used once to ask the platform which organization it reaches, never stored; one of another organization is refused (403).',
+        body: waiverListRequestSchema,
+        response: { 200: waiverListSchema, ...errors },
+      },
+    },
+    async (request) => ({ waivers: await portfolio.waivers(requireUser(request), request.body) }),
   );
 
   app.post(
@@ -57,7 +77,7 @@ export const watchPortfolioRoutes: FastifyPluginAsyncZod<{ portfolio: WatchPortf
         tags,
         summary: 'Waive a finding (or a whole check) for a customer, with a reason, until it expires',
         description:
-          "A waived finding is listed apart and counts in neither a watch's score delta nor its message; it returns when the waiver expires.",
+          "A waived finding is listed apart and counts in neither a watch's score delta nor its message; it returns when the waiver expires. Only the owner of a watch over the organization, a caller with a token of it (`token`), or a Super User waives; a watch's owner is told of a waiver someone else made. At most WAIVERS_PER_ORGANIZATION_MAX are in force per organization (409 past it).",
         body: createWaiverSchema,
         response: { 201: waiverSchema, ...errors },
       },
@@ -72,12 +92,15 @@ export const watchPortfolioRoutes: FastifyPluginAsyncZod<{ portfolio: WatchPortf
         operationId: 'deleteWaiver',
         tags,
         summary: 'End a waiver now: the finding counts again from the next run',
+        description:
+          "Its author, the owner of a watch over its organization, a caller with a token of it (the body's `token`), or a Super User.",
         params: waiverIdParamsSchema,
+        body: endWaiverSchema,
         response: { 204: z.null(), ...errors },
       },
     },
     async (request, reply) => {
-      await portfolio.unwaive(requireUser(request), request.params.id);
+      await portfolio.unwaive(requireUser(request), request.params.id, request.body?.token);
       return reply.status(204).send(null);
     },
   );

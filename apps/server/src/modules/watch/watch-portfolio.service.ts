@@ -2,6 +2,7 @@ import {
   userMay,
   WAIVER_MESSAGES,
   type CreateWaiver,
+  type WaiverListRequest,
   type PortfolioEntry,
   type SessionUser,
   type Waiver,
@@ -10,8 +11,10 @@ import {
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
+import type { CustomerService } from '../customer/customer.service.js';
 import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
-import { keptChangesSchema } from './watch-changes.js';
+import { keptChangesSchema, keptChecksSchema } from './watch-changes.js';
+import { findingsInForce } from './watch-findings.js';
 import { CAPABILITIES_OF } from './watch.service.js';
 
 const DAY_MS = 86_400_000;
@@ -44,6 +47,10 @@ function toApi(row: WaiverRow): Waiver {
 export interface PortfolioDependencies {
   repository: WatchPortfolioRepository;
   audit: AuditLog;
+  /** Asks the platform which organization a customer's token reaches (used once, never stored). */
+  customer: Pick<CustomerService, 'scope'>;
+  /** Waivers in force per organization at most (WAIVERS_PER_ORGANIZATION_MAX). */
+  waiversMax: number;
   clock: () => Date;
 }
 
@@ -51,26 +58,55 @@ export interface PortfolioDependencies {
 export class WatchPortfolioService {
   constructor(private readonly deps: PortfolioDependencies) {}
 
-  async waivers(organizationId: string): Promise<Waiver[]> {
+  /**
+   * Whether the caller is tied to the organization, as seeing, making and ending its waivers needs: a Super User, the
+   * owner of a watch over it, or a caller whose request carries a token the platform names that organization for.
+   * Anyone else is refused in words (403).
+   */
+  private async mustBeTied(user: SessionUser, organizationId: string, token: string | undefined): Promise<void> {
+    if (userMay(user, 'seeAllRuns')) return;
+    if (await this.deps.repository.watchesOrganization(user.id, organizationId)) return;
+    if (token === undefined) throw new AppError(403, 'not_tied_to_organization', WAIVER_MESSAGES.notTied);
+    try {
+      await this.deps.customer.scope(token, organizationId, []);
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unknown_organization')
+        throw new AppError(403, 'token_of_another_organization', WAIVER_MESSAGES.tokenElsewhere);
+      throw error;
+    }
+  }
+
+  /** A customer's waivers in force, for a caller tied to that organization. */
+  async waivers(user: SessionUser, { organizationId, token }: WaiverListRequest): Promise<Waiver[]> {
+    await this.mustBeTied(user, organizationId, token);
     return (await this.deps.repository.waivers(organizationId, this.deps.clock())).map(toApi);
   }
 
-  /** Waives a finding (or a whole check) for one organization, until it expires; audited. */
-  async waive(user: SessionUser, input: CreateWaiver): Promise<Waiver> {
+  /**
+   * Waives a finding (or a whole check) for one organization, until it expires, for a caller tied to it; one waiver
+   * per finding, at most `waiversMax` in force per organization (counted in SQL, not read); audited.
+   */
+  async waive(user: SessionUser, { token, ...input }: CreateWaiver): Promise<Waiver> {
+    await this.mustBeTied(user, input.organizationId, token);
     const now = this.deps.clock();
-    const inForce = await this.deps.repository.waivers(input.organizationId, now);
-    if (inForce.some((waiver) => waiver.checkId === input.checkId && waiver.itemKey === input.itemKey))
-      throw new AppError(409, 'already_waived', WAIVER_MESSAGES.alreadyWaived);
-    const row = await this.deps.repository.insertWaiver({
-      organizationId: input.organizationId,
-      checkId: input.checkId,
-      itemKey: input.itemKey,
-      itemName: input.itemName,
-      reason: input.reason,
-      expiresAt: new Date(now.getTime() + input.days * DAY_MS),
-      createdBy: user.id,
-      createdAt: now,
-    });
+    const inserted = await this.deps.repository.insertWaiverWithin(
+      {
+        organizationId: input.organizationId,
+        checkId: input.checkId,
+        itemKey: input.itemKey,
+        itemName: input.itemName,
+        reason: input.reason,
+        expiresAt: new Date(now.getTime() + input.days * DAY_MS),
+        createdBy: user.id,
+        createdAt: now,
+      },
+      this.deps.waiversMax,
+    );
+    if ('refused' in inserted)
+      throw inserted.refused === 'already_waived'
+        ? new AppError(409, 'already_waived', WAIVER_MESSAGES.alreadyWaived)
+        : new AppError(409, 'too_many_waivers', WAIVER_MESSAGES.tooMany(this.deps.waiversMax));
+    const row = inserted.created;
     await this.deps.audit.record(user, 'watch.waived', input.organizationId, {
       waiverId: row.id,
       checkId: input.checkId,
@@ -80,16 +116,14 @@ export class WatchPortfolioService {
     return toApi({ ...row, createdByEmail: user.email });
   }
 
-  /** Ends a waiver now: the finding counts again from the next run; audited. */
-  /** Ends a waiver: its author, the owner of a watch over its organization, or a Super User. */
-  async unwaive(user: SessionUser, id: string): Promise<void> {
+  /**
+   * Ends a waiver now (the finding counts again from the next run): its author, or a caller tied to its
+   * organization (the owner of a watch over it, one with its token, a Super User); audited.
+   */
+  async unwaive(user: SessionUser, id: string, token?: string): Promise<void> {
     const waiver = await this.deps.repository.findWaiver(id);
     if (!waiver) throw new AppError(404, 'not_found', WAIVER_MESSAGES.notFound);
-    const may =
-      waiver.createdBy === user.id ||
-      userMay(user, 'seeAllRuns') ||
-      (await this.deps.repository.watchesOrganization(user.id, waiver.organizationId));
-    if (!may) throw new AppError(403, 'forbidden', WAIVER_MESSAGES.notYours);
+    if (waiver.createdBy !== user.id) await this.mustBeTied(user, waiver.organizationId, token);
     const deleted = await this.deps.repository.deleteWaiver(id);
     if (!deleted) throw new AppError(404, 'not_found', WAIVER_MESSAGES.notFound);
     await this.deps.audit.record(user, 'watch.unwaived', deleted.organizationId, {
@@ -129,9 +163,10 @@ export class WatchPortfolioService {
       organizations.set(watch.organizationId, entry);
     }
     const ids = [...organizations.keys()];
-    const [runs, waived, common, emails] = await Promise.all([
+    const [runs, latestFindings, waivers, common, emails] = await Promise.all([
       repository.latestRuns(watched.map((watch) => watch.id)),
-      repository.waiverCounts(ids, now),
+      repository.latestFindings(watched.map((watch) => watch.id)),
+      repository.waiversOf(ids, now),
       this.commonRegressions(now),
       repository.emailsOf([...new Set(watched.map((watch) => watch.userId))]),
     ]);
@@ -146,6 +181,9 @@ export class WatchPortfolioService {
       const latest = scored[0];
       const first = trend[0];
       const last = trend.at(-1);
+      // Open and waived as the customer page and the watch's findings count them: one function.
+      const kept = keptChecksSchema.safeParse(latestFindings.get(organizationId));
+      const counted = findingsInForce(kept.success ? kept.data : null, waivers.get(organizationId) ?? []);
       return {
         organizationId,
         organizationName: organization.name,
@@ -158,8 +196,8 @@ export class WatchPortfolioService {
         lastRunAt: mine[0]?.finishedAt?.toISOString() ?? null,
         lastBackupAt: backedUp?.finishedAt?.toISOString() ?? null,
         driftSinceBackup: backedUp ? keptChangesSchema.parse(backedUp.changes ?? {}).drift.length : null,
-        openFindings: latest ? keptChangesSchema.parse(latest.changes ?? {}).openFindings : null,
-        waivedFindings: waived.get(organizationId) ?? 0,
+        openFindings: kept.success && latestFindings.has(organizationId) ? counted.open.length : null,
+        waivedFindings: counted.waived,
         nextRunAt: organization.nextRunAt?.toISOString() ?? null,
         commonRegressions: common.get(organizationId) ?? [],
       };

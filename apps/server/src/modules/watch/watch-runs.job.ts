@@ -17,7 +17,9 @@ import type { ReportsService } from '../reports/reports.service.js';
 import { scoreOf } from '../reports/index.js';
 import {
   compareRuns,
+  driftLine,
   foldReferences,
+  keptChangesSchema,
   keptChecks,
   keptChecksSchema,
   withoutWaived,
@@ -26,7 +28,9 @@ import {
   type DriftLine,
   type KeptFindings,
 } from './watch-changes.js';
+import { waiversOfOthers } from './watch-findings.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
+import { roomRefusal, type RoomMembership } from './watch-api.js';
 import type { WatchService } from './watch.service.js';
 
 export const WATCH_RUN_QUEUE = 'watch.run';
@@ -48,6 +52,8 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
   publicUrl: string;
   historyDays: number;
   clock: () => Date;
+  /** Whether the owner is a member of a Webex room (Webex's memberships), asked before each message to a room. */
+  roomMembership?: RoomMembership;
 }
 
 /** What a run found, kept on its row for the next run. */
@@ -100,6 +106,8 @@ export class WatchRunJobs {
         const expired = await this.deps.watches.expire();
         const scheduled = await this.schedule();
         if (expired > 0 || scheduled > 0) this.deps.logger.info({ expired, scheduled }, 'watches scheduled');
+        // Runs that waited for their organization's turn, whose turn came with a run that ended elsewhere.
+        for (const organizationId of await this.deps.runs.organizationsWaiting()) await this.dispatch(organizationId);
       }),
       ...this.leased.keepers('watch-runs', this.deps.historyDays),
     ];
@@ -126,9 +134,24 @@ export class WatchRunJobs {
     return this.leased.recoverOrphans(all, now);
   }
 
-  run(runId: string): Promise<void> {
+  /**
+   * Sends the runs of an organization whose turn it is (issue 55): a run not in turn when its job came stays
+   * queued, and is sent again when a run of that organization ends (here, or by the scheduler's minute elsewhere).
+   */
+  async dispatch(organizationId: string): Promise<void> {
+    for (const runId of await this.deps.runs.inTurn(organizationId)) await this.send(runId);
+  }
+
+  async run(runId: string): Promise<void> {
+    await this.work(runId);
+    // A run that ended frees its organization's turn for the next.
+    const row = await this.deps.runs.find(runId);
+    if (row && row.status !== 'queued' && row.status !== 'running') await this.dispatch(row.organizationId);
+  }
+
+  private work(runId: string): Promise<void> {
     return this.leased.run(runId, {
-      work: (job, signal) => this.work(job, signal),
+      work: (job, signal) => this.runParts(job, signal),
       done: async () => true,
       failed: async (job, error) => {
         if (!(error instanceof RunStopped || error instanceof AppError || error instanceof PlatformError))
@@ -143,18 +166,24 @@ export class WatchRunJobs {
     });
   }
 
-  private async work(job: HeldJob<typeof watchRuns>, signal: AbortSignal): Promise<void> {
+  private async runParts(job: HeldJob<typeof watchRuns>, signal: AbortSignal): Promise<void> {
     const { runs, watches, tokens } = this.deps;
     const run = job.row;
     const watch = await runs.watch(run.watchId);
     if (!watch || watch.status !== 'active') throw new RunStopped(WATCH_MESSAGES_STOPPED);
+    // A queued run checks the consent's expiry before its first call: past it, the token goes and the run ends.
+    if (!watch.tokenExpiresAt || watch.tokenExpiresAt <= this.deps.clock()) {
+      await watches.stop(watch, 'expired');
+      throw new RunStopped(WATCH_PAUSE_REASONS.expired);
+    }
     // A token sealed under an older key is sealed again under the current one: retiring that key later keeps it.
     const token = await tokens.openAndRenew(watch.tokenId);
     if (token === null) {
       await watches.stop(watch, 'keyRetired');
       throw new RunStopped(WATCH_PAUSE_REASONS.keyRetired);
     }
-    // No call of its own first: a token the platform refuses fails a part, and is asked about then.
+    // The run's first call proves the token (decision 0031): a 401 ends the run there, before any part starts.
+    await this.checkToken(watch, token, run, signal);
     const scope = { ...run, accountGroups: run.accountGroups };
     const health = run.kind !== 'backup';
     const backup = run.kind !== 'health';
@@ -181,7 +210,7 @@ export class WatchRunJobs {
         .as({
           token,
           organizationId: run.organizationId,
-          lane: 'background',
+          lane: 'scheduled',
           signal,
           onAnswer: this.deps.callAudit.observer(run.id),
         })
@@ -245,10 +274,21 @@ export class WatchRunJobs {
     const waivers = await runs.activeWaivers(run.organizationId, this.deps.clock());
     const counted = outcome.findings ? withoutWaived(outcome.findings, waivers) : null;
     const now = counted ? { score: scoreOf(counted.checks).value, checks: counted.checks } : null;
-    const then = earlier?.success ? withoutWaived(earlier.data, waivers).checks : null;
+    const earlierCounted = earlier?.success ? withoutWaived(earlier.data, waivers) : null;
+    const then = earlierCounted?.checks ?? null;
     const before = then ? { score: scoreOf(then).value, checks: then } : null;
     const drift = await this.driftSince(previous, outcome.backups ?? [], run.accountGroups);
-    const changes = compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []);
+    const changes = {
+      ...compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []),
+      // Waivers of this watch's findings made by others since the previous run: its owner hears who, why, until when.
+      ...waiversOfOthers(
+        waivers,
+        watch.userId,
+        [...(counted?.waived ?? []), ...(earlierCounted?.waived ?? [])],
+        keptChangesSchema.parse(previous?.changes ?? {}).othersWaivers,
+        new Map([...(earlier?.success ? earlier.data : []), ...(outcome.findings ?? [])].map((c) => [c.id, c.title])),
+      ),
+    };
     const lastSaid = await runs.lastSaid(run.watchId, run.createdAt);
     const quietLineDue = !lastSaid || this.deps.clock().getTime() - lastSaid.getTime() >= QUIET_LINE_EVERY_MS;
     const say = whatToSay(changes, watchSpeakWhenSchema.parse(watch.speakWhen), quietLineDue);
@@ -292,15 +332,7 @@ export class WatchRunJobs {
       if (!before) continue;
       // The previous backup may have gone (deleted by a person, or by retention): this run is then the baseline.
       const compared = await this.deps.backups.driftBetween(before, backupId);
-      for (const change of compared?.changes ?? [])
-        lines.push({
-          accountGroupName: names.get(aid) ?? aid,
-          kind: change.kind,
-          name: change.name,
-          change: change.change,
-          ...(change.previousName !== undefined ? { previousName: change.previousName } : {}),
-          fields: change.fields,
-        });
+      for (const change of compared?.changes ?? []) lines.push(driftLine(names.get(aid) ?? aid, change));
     }
     return foldReferences(lines);
   }
@@ -315,7 +347,11 @@ export class WatchRunJobs {
     const { webex } = this.deps;
     if (!webex) return { status: 'none', error: null };
     const channel = watchChannelSchema.parse(watch.channel);
-    const to = channel.kind === 'room' ? { roomId: channel.roomId } : await this.deps.runs.ownerEmail(watch.userId);
+    const ownerEmail = await this.deps.runs.ownerEmail(watch.userId);
+    // A room only while its owner is a member of it (asked of Webex before each message).
+    const refused = await roomRefusal(this.deps.roomMembership, channel, ownerEmail);
+    if (refused) return { status: 'failed', error: refused };
+    const to = channel.kind === 'room' ? { roomId: channel.roomId } : ownerEmail;
     try {
       await webex.sendOnce(`watch-run:${job.row.id}`, to, message, pdf ?? undefined, () => job.stillHeld());
       return { status: 'sent', error: null };

@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../core/database.js';
-import { Leases } from '../../core/lease.js';
+import { Leases, type Lease } from '../../core/lease.js';
 import { emailOf } from '../../core/requester.js';
-import { backups, reportRequests, sealedTokens, watchRuns, watches, watchWaivers } from '../../db/schema.js';
+import { backups, reportRequests, sealedTokens, users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
+import type { WaiverInForce } from './watch-findings.js';
 
 export type WatchRunRow = typeof watchRuns.$inferSelect;
 type WatchRow = typeof watches.$inferSelect;
@@ -10,12 +12,109 @@ type WatchRow = typeof watches.$inferSelect;
 /** The scheduler takes at most this many due watches in one transaction; the rest wait for the next minute. */
 const SCHEDULE_BATCH = 100;
 
+/** What the turn's statement answers (either driver: node-postgres and PGlite both answer `rows`). */
+const turnRowsSchema = z.object({ rows: z.array(z.object({ id: z.string(), status: z.string() })) });
+
+/** The runs of one organization's watches working now, and those queued in the order they take their turn. */
+interface Turns {
+  running: number;
+  queued: string[];
+}
+
+/**
+ * One organization's runs in turn (issue 55): the queued runs ordered so that owners take turns, each owner's
+ * runs working or waiting counted in order (a second run of one owner comes after the first run of every other),
+ * then the owner whose last run began longest ago (or never) first, then the oldest run.
+ */
+async function turnsOf(db: Db, organizationId: string): Promise<Turns> {
+  const result = await db.execute(sql`
+    with live as (
+      select id, user_id, status, created_at from ${watchRuns}
+      where organization_id = ${organizationId} and status in ('queued', 'running')
+    ), owners as (
+      select live.user_id, count(*) filter (where live.status = 'running') as running,
+        (select max(started_at) from ${watchRuns} ran
+          where ran.organization_id = ${organizationId} and ran.user_id = live.user_id) as last_start
+      from live group by live.user_id
+    )
+    select live.id, live.status,
+      owners.running + row_number() over (partition by live.user_id, live.status order by live.created_at, live.id)
+        as turn,
+      owners.last_start, live.created_at
+    from live join owners on owners.user_id = live.user_id
+    order by live.status = 'queued', turn, owners.last_start nulls first, live.created_at, live.id
+  `);
+  const { rows } = turnRowsSchema.parse(result);
+  return {
+    running: rows.filter((row) => row.status === 'running').length,
+    queued: rows.filter((row) => row.status === 'queued').map((row) => row.id),
+  };
+}
+
+/**
+ * The leases of watch runs, where claiming a queued run is also its turn: at most `perOrganization` runs of one
+ * organization's watches work at once, whichever instances hold them, and the next is the owners' turn's
+ * (`turnsOf`). The count, the turn and the claim are one transaction under the organization's lock. A run taken
+ * up again (its lease lapsed) was counted already and is claimed as any leased job is.
+ */
+class TurnTakingLeases extends Leases<typeof watchRuns> {
+  constructor(
+    private readonly database: Db,
+    private readonly perOrganization: number,
+  ) {
+    super(database, watchRuns);
+  }
+
+  override async claim(
+    id: string,
+    owner: string,
+    leaseMs?: number,
+  ): Promise<{ row: WatchRunRow; lease: Lease } | undefined> {
+    return this.database.transaction(async (tx) => {
+      const [found] = await tx
+        .select({ status: watchRuns.status, organizationId: watchRuns.organizationId })
+        .from(watchRuns)
+        .where(eq(watchRuns.id, id));
+      if (!found) return undefined;
+      if (found.status === 'queued') {
+        await lockOrganization(tx, found.organizationId);
+        const turns = await turnsOf(tx, found.organizationId);
+        const free = Math.max(0, this.perOrganization - turns.running);
+        if (!turns.queued.slice(0, free).includes(id)) return undefined;
+      }
+      return new Leases(tx, watchRuns).claim(id, owner, leaseMs);
+    });
+  }
+}
+
+const lockOrganization = (tx: Db, organizationId: string) =>
+  tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`watch-runs:${organizationId}`}, 0))`);
+
 /** SQL for the runs of watches: scheduling each due run once, the run as a leased job, and its history. */
 export class WatchRunsRepository {
   readonly leases: Leases<typeof watchRuns>;
 
-  constructor(private readonly db: Db) {
-    this.leases = new Leases(db, watchRuns);
+  constructor(
+    private readonly db: Db,
+    /** Runs of one organization's watches working at once (WATCH_RUNS_PER_ORGANIZATION). */
+    private readonly perOrganization = 3,
+  ) {
+    this.leases = new TurnTakingLeases(db, perOrganization);
+  }
+
+  /** The queued runs of an organization whose turn it is now (as many as it has runs free): what to send. */
+  async inTurn(organizationId: string): Promise<string[]> {
+    const turns = await turnsOf(this.db, organizationId);
+    return turns.queued.slice(0, Math.max(0, this.perOrganization - turns.running));
+  }
+
+  /** The organizations with runs waiting for their turn. */
+  async organizationsWaiting(): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ organizationId: watchRuns.organizationId })
+      .from(watchRuns)
+      .where(eq(watchRuns.status, 'queued'));
+    return rows.map((row) => row.organizationId);
   }
 
   /**
@@ -62,6 +161,17 @@ export class WatchRunsRepository {
     return run;
   }
 
+  /** When "Run now" last made a run of the watch (its due time, on the app's clock), or null. */
+  async lastAskedNow(watchId: string): Promise<Date | null> {
+    const [row] = await this.db
+      .select({ at: watchRuns.dueAt })
+      .from(watchRuns)
+      .where(and(eq(watchRuns.watchId, watchId), eq(watchRuns.trigger, 'now')))
+      .orderBy(desc(watchRuns.dueAt))
+      .limit(1);
+    return row?.at ?? null;
+  }
+
   async find(id: string): Promise<WatchRunRow | undefined> {
     const [row] = await this.db.select().from(watchRuns).where(eq(watchRuns.id, id));
     return row;
@@ -100,12 +210,23 @@ export class WatchRunsRepository {
     return emailOf(this.db, userId);
   }
 
-  /** The waivers of an organization in force at `now`. */
-  activeWaivers(organizationId: string, now: Date): Promise<{ checkId: string; itemKey: string | null }[]> {
+  /** The waivers of an organization in force at `now`, with who made them (a run tells the owner of others'). */
+  activeWaivers(organizationId: string, now: Date): Promise<WaiverInForce[]> {
     return this.db
-      .select({ checkId: watchWaivers.checkId, itemKey: watchWaivers.itemKey })
+      .select({
+        id: watchWaivers.id,
+        checkId: watchWaivers.checkId,
+        itemKey: watchWaivers.itemKey,
+        itemName: watchWaivers.itemName,
+        reason: watchWaivers.reason,
+        expiresAt: watchWaivers.expiresAt,
+        createdBy: watchWaivers.createdBy,
+        createdByEmail: users.email,
+      })
       .from(watchWaivers)
-      .where(and(eq(watchWaivers.organizationId, organizationId), gt(watchWaivers.expiresAt, now)));
+      .leftJoin(users, eq(users.id, watchWaivers.createdBy))
+      .where(and(eq(watchWaivers.organizationId, organizationId), gt(watchWaivers.expiresAt, now)))
+      .orderBy(watchWaivers.createdAt);
   }
 
   /** The watch's latest finished run that made a health check. */

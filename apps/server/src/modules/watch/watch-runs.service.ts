@@ -1,4 +1,5 @@
 import {
+  watchScheduleAnswerSchema,
   WATCH_MESSAGES,
   WATCH_DELIVERY_STATUSES,
   WATCH_RUN_STATUSES,
@@ -10,6 +11,7 @@ import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import { keptChangesSchema, keptChecksSchema } from './watch-changes.js';
+import { findingsInForce } from './watch-findings.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchService } from './watch.service.js';
 
@@ -38,7 +40,16 @@ export interface WatchRunsDependencies {
   send: (runId: string) => Promise<void>;
   /** Each run's report (its health check), by run id. */
   reportOf: (runIds: string[]) => Promise<Map<string, string>>;
+  /** "Run now" runs one watch at most once in this many minutes (WATCH_RUN_NOW_EVERY_MINUTES; 0: no limit). */
+  runNowEveryMinutes: number;
   clock: () => Date;
+}
+
+/** When "Run now" may run a watch again, in its owner's time zone, to the minute (rounded up). */
+function whenAgain(at: Date, timeZone: string): string {
+  const minute = new Date(Math.ceil(at.getTime() / 60_000) * 60_000);
+  const time = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit' }).format(minute);
+  return `${time} (${timeZone})`;
 }
 
 /** "Run now" and a watch's runs, for those who see the watch. */
@@ -50,7 +61,15 @@ export class WatchRunsService {
     const watch = await this.deps.watches.runnable(user, watchId);
     if ((await this.deps.runs.unfinished(watchId)).length > 0)
       throw new AppError(409, 'run_under_way', WATCH_MESSAGES.runUnderWay);
-    const run = await this.deps.runs.runNow(watch, this.deps.clock());
+    const now = this.deps.clock();
+    const minutes = this.deps.runNowEveryMinutes;
+    const last = minutes > 0 ? await this.deps.runs.lastAskedNow(watchId) : null;
+    if (last && now.getTime() - last.getTime() < minutes * 60_000) {
+      const again = new Date(last.getTime() + minutes * 60_000);
+      const zone = watchScheduleAnswerSchema.parse(watch.schedule).timeZone;
+      throw new AppError(429, 'run_now_too_soon', WATCH_MESSAGES.runNowTooSoon(minutes, whenAgain(again, zone)));
+    }
+    const run = await this.deps.runs.runNow(watch, now);
     if (!run) {
       // Asked twice in the same instant: the one run already made.
       const [latest] = await this.deps.runs.list(watchId, 1);
@@ -69,26 +88,19 @@ export class WatchRunsService {
     return rows.map((row) => this.toApi(row, reports));
   }
 
-  /** The open findings of the watch's latest health check (waived ones were left out when it ran). */
+  /**
+   * The open findings of the watch's latest health check, without those a waiver in force names (made before the
+   * run or since): counted as My customers and the customer page count them (`findingsInForce`).
+   */
   async findings(user: SessionUser, watchId: string): Promise<WatchFindings> {
     await this.deps.watches.visibleRow(user, watchId);
     const latest = await this.deps.runs.latestWithFindings(watchId);
     const checks = keptChecksSchema.safeParse(latest?.findings ?? []);
     if (!latest || !checks.success) return { at: null, findings: [] };
+    const waivers = await this.deps.runs.activeWaivers(latest.organizationId, this.deps.clock());
     return {
       at: (latest.finishedAt ?? latest.createdAt).toISOString(),
-      findings: checks.data
-        .filter((check) => check.status === 'warn' || check.status === 'fail')
-        .flatMap((check) =>
-          check.items.map((item) => ({
-            checkId: check.id,
-            check: check.title,
-            status: check.status,
-            itemKey: `${item.type}:${item.id}`,
-            name: item.name,
-            detail: item.detail,
-          })),
-        ),
+      findings: findingsInForce(checks.data, waivers).open,
     };
   }
 

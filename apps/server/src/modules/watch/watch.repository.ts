@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNotNull, lte, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../core/database.js';
 import { users, watches } from '../../db/schema.js';
@@ -51,8 +51,26 @@ export class WatchRepository {
     };
   }
 
-  async insert(row: typeof watches.$inferInsert, sealToken: (tx: Db) => Promise<string>): Promise<WatchRow> {
+  /**
+   * Inserts a watch within the caps on watches per user and per organization: the count and the insert run under
+   * the user's and the organization's transaction locks (in that order), so two instances creating at once never
+   * pass a cap together. Answers the row, or which cap refused it (nothing sealed then).
+   */
+  async insert(
+    row: typeof watches.$inferInsert,
+    sealToken: (tx: Db) => Promise<string>,
+    caps: { perUser: number; perOrganization: number },
+  ): Promise<WatchRow | { refused: 'user' | 'organization' }> {
     return this.db.transaction(async (tx) => {
+      for (const key of [`watches:user:${row.userId}`, `watches:organization:${row.organizationId}`])
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+      const [ofUser] = await tx.select({ n: count() }).from(watches).where(eq(watches.userId, row.userId));
+      if ((ofUser?.n ?? 0) >= caps.perUser) return { refused: 'user' as const };
+      const [ofOrganization] = await tx
+        .select({ n: count() })
+        .from(watches)
+        .where(eq(watches.organizationId, row.organizationId));
+      if ((ofOrganization?.n ?? 0) >= caps.perOrganization) return { refused: 'organization' as const };
       const tokenId = await sealToken(tx);
       const [created] = await tx
         .insert(watches)

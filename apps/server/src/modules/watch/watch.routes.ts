@@ -17,7 +17,7 @@ import { errorResponses } from '../../core/errors.js';
 import type { WatchRunsService } from './watch-runs.service.js';
 import type { WatchService } from './watch.service.js';
 
-const errors = errorResponses(400, 401, 403, 404, 409);
+const errors = errorResponses(400, 401, 403, 404, 409, 429, 503);
 const tags = ['watches'];
 
 /** Account Watch: a user's watches over customer organizations, and the token each keeps with consent. */
@@ -48,7 +48,10 @@ export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService; runs: W
         summary: "Watch a customer organization: its token is stored with the customer's consent",
         description:
           'The token is checked against the organization and account groups, sealed, and never answered back; ' +
-          'the consent (the customer contact who approved it, and for how many days, at most WATCH_TOKEN_MAX_DAYS) is kept with it.',
+          'the consent (the customer contact who approved it, by name and email, and for how many days, at most ' +
+          'WATCH_TOKEN_MAX_DAYS) is kept with it. A user keeps at most WATCH_MAX_PER_USER watches and an organization ' +
+          'has at most WATCH_MAX_PER_ORGANIZATION (409 past either); a room channel needs its owner to be a member ' +
+          'of the room (Webex memberships, 400 otherwise).',
         body: createWatchSchema,
         response: { 201: watchSchema, ...errors },
       },
@@ -167,7 +170,10 @@ export const watchRoutes: FastifyPluginAsyncZod<{ watches: WatchService; runs: W
         tags,
         summary: 'Run a watch now (its schedule stays as it is)',
         description:
-          'Queues one run: the health check and backups it runs, then one message of what changed since its previous run.',
+          'Queues one run: the health check and backups it runs, then one message of what changed since its previous ' +
+          'run. Refused (409) while a run of the watch is under way or once its consent has expired, and (429) within ' +
+          'WATCH_RUN_NOW_EVERY_MINUTES of its previous run on request, saying when it may run again. Runs of one ' +
+          "organization's watches work WATCH_RUNS_PER_ORGANIZATION at a time, owners in turn.",
         params: watchIdParamsSchema,
         response: { 202: watchRunSchema, ...errors },
       },

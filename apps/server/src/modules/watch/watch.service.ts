@@ -4,16 +4,15 @@ import {
   userMay,
   WATCH_MESSAGES,
   WATCH_PAUSE_REASONS,
-  watchChannelSchema,
   watchRunsSchema,
   watchScheduleAnswerSchema,
-  watchSpeakWhenSchema,
   type Capability,
   type Role,
   type CreateWatch,
   type SessionUser,
   type StoreWatchToken,
   type Watch,
+  type WatchChannel,
   type WatchConsent,
   type WatchPauseReason,
   type WatchRuns,
@@ -26,12 +25,10 @@ import type { AuditLog } from '../audit/index.js';
 import type { CustomerService } from '../customer/customer.service.js';
 import type { UserRow } from '../users/index.js';
 import { nextRunAfter } from './schedule.js';
+import { roomRefusal, toApi, type RoomMembership } from './watch-api.js';
 import type { WatchRepository, WatchRow, WatchWithPeople } from './watch.repository.js';
 
 const DAY_MS = 86_400_000;
-
-/** Why a watch is paused, in words, by the key its row records. */
-const PAUSE_WORDS = new Map<string, string>(Object.entries(WATCH_PAUSE_REASONS));
 
 /** The capabilities a watch needs, by what it runs: the tools' own (the health check's, the backup's). */
 export const CAPABILITIES_OF: Record<WatchRuns, Capability[]> = {
@@ -62,6 +59,10 @@ export interface WatchDependencies {
   cancelRuns?: (watchId: string, reason: string) => Promise<number>;
   /** Tells the owner that a watch's token was erased and why (in Webex), unless they did it themselves. */
   tellOwner?: (watch: WatchRow, reason: string) => Promise<void>;
+  /** Watches one user may keep and one organization may have (WATCH_MAX_PER_USER, WATCH_MAX_PER_ORGANIZATION). */
+  caps: { perUser: number; perOrganization: number };
+  /** Whether a person is a member of a Webex room (Webex's memberships); absent without Webex, where nothing is sent. */
+  roomMembership?: RoomMembership;
 }
 
 /**
@@ -74,13 +75,14 @@ export class WatchService {
   async create(user: SessionUser, input: CreateWatch): Promise<Watch> {
     this.requireRuns(user, input.runs);
     const expiresAt = this.expiry(input.consent);
+    await this.requireRoom(input.channel, user.email);
     const scope = await this.deps.customer.scope(
       input.token,
       input.organization.id,
       input.accountGroups.map((group) => group.aid),
     );
     const now = this.deps.clock();
-    const row = await this.deps.repository.insert(
+    const inserted = await this.deps.repository.insert(
       {
         userId: user.id,
         organizationId: scope.organization.id,
@@ -95,7 +97,17 @@ export class WatchService {
         ...this.consentColumns(user, input.token, input.consent, now, expiresAt),
       },
       (tx) => this.deps.tokens.seal(input.token, tx),
+      this.deps.caps,
     );
+    if ('refused' in inserted)
+      throw inserted.refused === 'user'
+        ? new AppError(409, 'too_many_watches', WATCH_MESSAGES.tooManyOfUser(this.deps.caps.perUser))
+        : new AppError(
+            409,
+            'too_many_watches',
+            WATCH_MESSAGES.tooManyOfOrganization(this.deps.caps.perOrganization, scope.organization.name),
+          );
+    const row = inserted;
     await this.deps.audit.record(user, 'watch.created', scope.organization.name, { watchId: row.id });
     await this.auditToken(user, 'watch.token-stored', row, input.consent);
     return this.get(user, row.id);
@@ -117,8 +129,9 @@ export class WatchService {
     const found = await this.visible(user, id);
     const { watch } = found;
     this.requireRuns(user, settings.runs);
-    // A Super User's edit cannot make a watch run what its owner's role does not.
+    // A Super User's edit cannot make a watch run what its owner's role does not, nor speak in a room its owner is not in.
     this.requireOwnerMay({ ...found, watch: { ...watch, runs: settings.runs } });
+    await this.requireRoom(settings.channel, found.owner.email);
     const known = new Set(watch.accountGroups.map((group) => group.aid));
     let accountGroups = settings.accountGroups.filter((group) => known.has(group.aid));
     if (accountGroups.length < settings.accountGroups.length) {
@@ -184,6 +197,11 @@ export class WatchService {
     this.requireOwnerMay(found);
     if (found.watch.status !== 'active' || !found.watch.tokenId)
       throw new AppError(409, 'not_active', WATCH_MESSAGES.notActive);
+    // The consent's expiry is checked before any run, not only by the scheduler's minute: past it, the token goes.
+    if (!found.watch.tokenExpiresAt || found.watch.tokenExpiresAt <= this.deps.clock()) {
+      await this.stop(found.watch, 'expired', user);
+      throw new AppError(409, 'consent_expired', WATCH_MESSAGES.consentExpired);
+    }
     return found.watch;
   }
 
@@ -325,6 +343,16 @@ export class WatchService {
     }
   }
 
+  /** A room channel only with its owner a member of the room (Webex's memberships); refused in words otherwise. */
+  private async requireRoom(channel: WatchChannel, ownerEmail: string): Promise<void> {
+    const refused = await roomRefusal(this.deps.roomMembership, channel, ownerEmail);
+    if (refused === null) return;
+    const status = refused === WATCH_MESSAGES.roomNotChecked ? 503 : 400;
+    throw new AppError(status, status === 503 ? 'webex_unavailable' : 'room_refused', refused, [
+      { path: 'channel.roomId', message: refused },
+    ]);
+  }
+
   private requireRuns(user: SessionUser, runs: WatchRuns): void {
     for (const capability of CAPABILITIES_OF[runs]) requireCapability(user, capability, refusal(capability));
   }
@@ -355,36 +383,4 @@ export class WatchService {
       days: consent.days,
     });
   }
-}
-
-/** A watch as the API shows it: never the token, only its last 4 characters and its consent. */
-export function toApi({ watch, owner, storedBy }: WatchWithPeople): Watch {
-  const token =
-    watch.tokenId && watch.tokenLast4 && watch.tokenStoredAt && watch.tokenExpiresAt
-      ? {
-          last4: watch.tokenLast4,
-          storedAt: watch.tokenStoredAt.toISOString(),
-          storedBy: storedBy ?? owner,
-          contactName: watch.consentContactName ?? '',
-          contactEmail: watch.consentContactEmail ?? '',
-          expiresAt: watch.tokenExpiresAt.toISOString(),
-        }
-      : null;
-  return {
-    id: watch.id,
-    owner,
-    organizationId: watch.organizationId,
-    organizationName: watch.organizationName,
-    accountGroups: watch.accountGroups,
-    runs: watchRunsSchema.parse(watch.runs),
-    schedule: watchScheduleAnswerSchema.parse(watch.schedule),
-    channel: watchChannelSchema.parse(watch.channel),
-    speakWhen: watchSpeakWhenSchema.parse(watch.speakWhen),
-    status: watch.status === 'active' ? 'active' : 'paused',
-    pausedReason: watch.pausedReason ? (PAUSE_WORDS.get(watch.pausedReason) ?? null) : null,
-    token,
-    nextRunAt: watch.nextRunAt?.toISOString() ?? null,
-    lastRunAt: watch.lastRunAt?.toISOString() ?? null,
-    createdAt: watch.createdAt.toISOString(),
-  };
 }

@@ -54,14 +54,20 @@ export function useWatchFindings(watchId: string | null) {
   });
 }
 
-export function useWaivers(organizationId: string, enabled: boolean) {
+/**
+ * A customer's waivers in force, asked with the customer's token when the browser holds one for it (the chosen or a
+ * recent customer): the server shows them only to those tied to the organization (a watch over it, its token, a
+ * Super User). The token goes in the body, never in the URL nor in the query's key.
+ */
+export function useWaivers(organizationId: string, token: string | undefined, enabled: boolean) {
   return useQuery({
-    queryKey: [WATCHES, 'waivers', organizationId],
+    queryKey: [WATCHES, 'waivers', organizationId, token !== undefined],
     queryFn: async () =>
       (
-        await apiRequest<{ waivers: Waiver[] }>(
-          `/api/watch-waivers?organizationId=${encodeURIComponent(organizationId)}`,
-        )
+        await apiRequest<{ waivers: Waiver[] }>('/api/watch-waivers/list', {
+          method: 'POST',
+          body: { organizationId, ...(token ? { token } : {}) },
+        })
       ).waivers,
     enabled,
   });
@@ -123,5 +129,8 @@ export function useDeleteWatch() {
 }
 export const useCreateWaiver = () =>
   useWatchMutation((input: CreateWaiver) => apiRequest<Waiver>('/api/watch-waivers', { method: 'POST', body: input }));
+/** Ends a waiver, with the customer's token when the browser holds one for its organization. */
 export const useDeleteWaiver = () =>
-  useWatchMutation((id: string) => apiRequest<null>(`/api/watch-waivers/${id}`, { method: 'DELETE' }));
+  useWatchMutation(({ id, token }: { id: string; token?: string }) =>
+    apiRequest<null>(`/api/watch-waivers/${id}`, { method: 'DELETE', ...(token ? { body: { token } } : {}) }),
+  );

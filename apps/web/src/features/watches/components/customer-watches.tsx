@@ -26,7 +26,11 @@ export function CustomerWatches({
   const [creating, setCreating] = useState(false);
   const mine = (watches.data ?? []).filter((watch) => watch.organizationId === organizationId);
   const mayWatch = userCan(user, 'healthCheck') || userCan(user, 'tools');
-  const withHealth = mine.find((watch) => watch.runs !== 'backup') ?? null;
+  // The findings are those of the health check that ran last, as My customers counts them.
+  const withHealth =
+    mine
+      .filter((watch) => watch.runs !== 'backup')
+      .sort((a, b) => (b.lastRunAt ?? '').localeCompare(a.lastRunAt ?? ''))[0] ?? null;
   useFocusAfterRemoval(
     mine.map((watch) => watch.id),
     'watch-heading',

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { WATCH_DEFAULTS, WATCH_MESSAGES, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
+import { WATCH_DEFAULTS, WATCH_MESSAGES, type CreateWatch, type ReportAccountGroup, isPersonName } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextInput } from '../../../components/ui/field';
@@ -29,7 +29,11 @@ const formSchema = z
     scoreDrop: z.string().regex(/^(|[1-9]\d?|100)$/, 'Points from 1 to 100, or empty'),
     newFindingsAtLeast: z.enum(['', 'warn', 'fail']),
     weeklyQuietLine: z.boolean(),
-    contactName: z.string().trim().min(1, WATCH_MESSAGES.consentRequired),
+    contactName: z
+      .string()
+      .trim()
+      .min(1, WATCH_MESSAGES.consentRequired)
+      .refine(isPersonName, WATCH_MESSAGES.contactName),
     contactEmail: z.email('The contact’s email address'),
     days: z.coerce.number<string>().int().min(1, 'At least one day'),
   })

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { WATCH_DEFAULTS, WATCH_MESSAGES, type Watch } from '@ce/contract';
+import { WATCH_DEFAULTS, WATCH_MESSAGES, type Watch, isPersonName } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
@@ -11,7 +11,11 @@ import { useStoreWatchToken } from '../api/watches';
 
 const tokenForm = z.object({
   token: z.string().trim().min(1, 'Paste the customer’s Org Admin token'),
-  contactName: z.string().trim().min(1, WATCH_MESSAGES.consentRequired),
+  contactName: z
+    .string()
+    .trim()
+    .min(1, WATCH_MESSAGES.consentRequired)
+    .refine(isPersonName, WATCH_MESSAGES.contactName),
   contactEmail: z.email('The contact’s email address'),
   days: z.coerce.number<string>().int().min(1, 'At least one day'),
 });

@@ -23,10 +23,13 @@ type WaiverForm = z.input<typeof waiverForm>;
 /** Asks why a finding is waived and for how long (loaded when asked for: the page's first screen goes without it). */
 export function WaiveDialog({
   organizationId,
+  token,
   finding,
   onClose,
 }: {
   organizationId: string;
+  /** The customer's token the browser holds, sent for a caller tied to the customer by it. */
+  token?: string | undefined;
   finding: Finding;
   onClose: () => void;
 }) {
@@ -44,6 +47,7 @@ export function WaiveDialog({
         itemName: finding.name,
         reason,
         days,
+        ...(token ? { token } : {}),
       })
       .catch(() => null);
     if (!waived) return;

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import type { WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
+import { ApiRequestError } from '../../../lib/api-client';
+import { useCustomers } from '../../../lib/customer';
 import { useDeleteWaiver, useWaivers, useWatchFindings } from '../api/watches';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 
@@ -12,10 +14,21 @@ const WaiveDialog = lazy(() => import('./waive-dialog').then((module) => ({ defa
 /** A check's id in words: "inactive-users" is "Inactive users". */
 const checkWords = (id: string) => `${id.charAt(0).toUpperCase()}${id.slice(1).replaceAll('-', ' ')}`;
 
-/** A customer's open findings (from a watch's latest health check), each waivable, and the waivers in force. */
+/** The token the browser holds for the organization (the chosen customer's, else a recent one's), if any. */
+function useTokenOf(organizationId: string): string | undefined {
+  const { current, recent } = useCustomers();
+  return [current, ...recent].find((customer) => customer?.organizationId === organizationId)?.token;
+}
+
+/**
+ * A customer's open findings (from a watch's latest health check), each waivable, and the waivers in force. Open and
+ * waived are the server's count (a finding waived since the latest run is waived at once, not open), as My customers
+ * says them; the customer's token goes with each waiver request, for a caller tied to the customer by it alone.
+ */
 export function WaiversSection({ organizationId, watchId }: { organizationId: string; watchId: string | null }) {
+  const token = useTokenOf(organizationId);
   const findings = useWatchFindings(watchId);
-  const waivers = useWaivers(organizationId, true);
+  const waivers = useWaivers(organizationId, token, true);
   const end = useDeleteWaiver();
   const [waiving, setWaiving] = useState<Finding | null>(null);
   const inForce = waivers.data ?? [];
@@ -23,19 +36,17 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
     inForce.map((waiver) => waiver.id),
     'findings-heading',
   );
-  // A finding waived since the latest run is listed as waived at once, not as open.
-  const open = (watchId ? (findings.data?.findings ?? []) : []).filter(
-    (finding) =>
-      !inForce.some(
-        (waiver) =>
-          waiver.checkId === finding.checkId && (waiver.itemKey === null || waiver.itemKey === finding.itemKey),
-      ),
-  );
+  const open = watchId ? (findings.data?.findings ?? []) : [];
   return (
     <section aria-labelledby="findings-heading" className="space-y-3">
       <h2 id="findings-heading" tabIndex={-1} className="text-xl font-semibold">
         Findings and waivers
       </h2>
+      {waivers.error instanceof ApiRequestError && waivers.error.status === 403 && (
+        <p role="alert" className="text-sm text-red-700">
+          {waivers.error.message}
+        </p>
+      )}
       {open.length === 0 ? (
         <p className="text-sm text-slate-600">No open finding in the latest health check of a watch.</p>
       ) : (
@@ -45,6 +56,9 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
               From the health check of {new Date(findings.data.at).toLocaleString()}.
             </p>
           )}
+          <h3 className="text-lg font-medium" data-testid="open-count">
+            Open ({open.length})
+          </h3>
           <ul className="space-y-1" aria-label="Open findings">
             {open.map((finding) => (
               <li
@@ -69,12 +83,14 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
           </ul>
         </>
       )}
-      <h3 className="text-lg font-medium">Waived</h3>
-      {(waivers.data ?? []).length === 0 ? (
+      <h3 className="text-lg font-medium" data-testid="waived-count">
+        Waived{waivers.data ? ` (${inForce.length})` : ''}
+      </h3>
+      {inForce.length === 0 ? (
         <p className="text-sm text-slate-600">No finding is waived for this customer.</p>
       ) : (
         <ul className="space-y-1" aria-label="Waived findings">
-          {(waivers.data ?? []).map((waiver) => (
+          {inForce.map((waiver) => (
             <li key={waiver.id} className="flex flex-wrap items-center gap-2 text-sm" data-testid="waiver">
               <span className="font-medium">{waiver.itemName ?? 'The whole check'}</span>
               <span className="text-slate-600">
@@ -86,7 +102,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
                 variant="link"
                 busy={end.isPending}
                 busyLabel="Ending"
-                onClick={() => end.mutate(waiver.id)}
+                onClick={() => end.mutate({ id: waiver.id, ...(token ? { token } : {}) })}
               >
                 End waiver
               </Button>
@@ -96,7 +112,12 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
       )}
       {waiving && (
         <Suspense fallback={null}>
-          <WaiveDialog organizationId={organizationId} finding={waiving} onClose={() => setWaiving(null)} />
+          <WaiveDialog
+            organizationId={organizationId}
+            token={token}
+            finding={waiving}
+            onClose={() => setWaiving(null)}
+          />
         </Suspense>
       )}
     </section>

@@ -1,0 +1,2 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "scheduled_taken" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "watch_runs_organization_idx" ON "watch_runs" USING btree ("organization_id","status","user_id");
