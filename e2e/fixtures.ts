@@ -21,7 +21,7 @@ interface Warm {
  * Each test still starts as a stranger: when it ends, its pages close and the context forgets its cookies (the
  * session), permissions and routes, and the site's storage is emptied. The HTTP cache stays, as in anyone's browser
  * (what is cacheable never changes: the app's hashed assets, a gallery dashboard's screenshots). A test that asks
- * for context options of its own (a time zone, a locale) gets a new context as before; a test that asks for another
+ * for context options of its own (a time zone, a locale) gets a new context of its own; a test that asks for another
  * viewport gets its page at that size.
  * Tests that need several people at once open contexts of their own (`browser.newContext()`).
  */

@@ -10,7 +10,7 @@ import {
 } from './build-test-app.js';
 
 /**
- * Waivers are tied to their organization (issue 55): made, read and ended only by the owner of a watch over it, a
+ * Waivers are tied to their organization: made, read and ended only by the owner of a watch over it, a
  * caller whose request carries a token the platform names that organization for, or a Super User; at most
  * WAIVERS_PER_ORGANIZATION_MAX in force per organization.
  */

@@ -14,7 +14,7 @@ import {
 const START = new Date('2026-11-27T07:00:00Z');
 
 /**
- * A waiver someone other than a watch's owner made (issue 55): the owner's next message says who, why and until
+ * A waiver someone other than a watch's owner made: the owner's next message says who, why and until
  * when; My customers, the customer page's findings and the watch's findings count it the same way, at once.
  */
 describe("a waiver of a watch's finding by someone else", () => {

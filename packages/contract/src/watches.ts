@@ -19,7 +19,7 @@ export const WATCH_STATUSES = ['active', 'paused'] as const;
 
 /**
  * The defaults of the variables that bound a stored token's life and the score history, and the caps on watches
- * and their runs (issue 55): watches per user and per organization, how often "Run now" may run one watch, and how
+ * and their runs: watches per user and per organization, how often "Run now" may run one watch, and how
  * many runs of one organization's watches work at once.
  */
 export const WATCH_DEFAULTS = {

@@ -27,7 +27,7 @@ export interface RateSlot {
  * asked for, `scheduled` for the work nobody waits on (Account Watch's runs). Interactive calls go first; background
  * keeps its share of each window (`backgroundShare`). Scheduled calls are background calls (they count in its share)
  * that spend at most `scheduledShare` of each window, so that the customer's own integrations and the work people
- * asked for keep the rest (issue 55).
+ * asked for keep the rest.
  */
 export type Lane = 'interactive' | 'background' | 'scheduled';
 

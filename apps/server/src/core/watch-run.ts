@@ -12,7 +12,7 @@ export interface WatchRunScope {
 
 /**
  * The budget lane of a job's platform calls: a watch run's parts are scheduled work, which spends at most its share
- * of the organization's window (PLATFORM_SCHEDULED_SHARE, issue 55); any other job is background work.
+ * of the organization's window (PLATFORM_SCHEDULED_SHARE); any other job is background work.
  */
 export const laneOfJob = (watchRunId: string | null): 'background' | 'scheduled' =>
   watchRunId ? 'scheduled' : 'background';

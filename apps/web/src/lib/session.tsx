@@ -19,7 +19,7 @@ const appInfoQueryKey = ['app-info'] as const;
 
 /**
  * Starts the app's cache from what the server wrote into the page (BootData): the signed-in user and the app's
- * info, so the first screen does not wait on asking for them. A page without it (the dev server) asks as before.
+ * info, so the first screen does not wait on asking for them. A page without it (the dev server) asks for them.
  */
 export function seedFromPage(queryClient: QueryClient): void {
   const text = document.getElementById(BOOT_DATA_ELEMENT_ID)?.textContent;

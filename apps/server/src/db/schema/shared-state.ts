@@ -27,7 +27,7 @@ export const rateBudgets = pgTable('rate_budgets', {
   /** Slots each lane took in the current window (lanes: rate-limiter.ts). */
   interactiveTaken: integer('interactive_taken').notNull().default(0),
   backgroundTaken: integer('background_taken').notNull().default(0),
-  /** Of background's, the slots scheduled work (watch runs) took: at most its share of the window (issue 55). */
+  /** Of background's, the slots scheduled work (watch runs) took: at most its share of the window. */
   scheduledTaken: integer('scheduled_taken').notNull().default(0),
   /** When a background call last asked: background holds its share only while it is about. */
   backgroundSeenAt: timestamp('background_seen_at', { withTimezone: true }),

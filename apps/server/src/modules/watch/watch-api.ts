@@ -17,7 +17,7 @@ const PAUSE_WORDS = new Map<string, string>(Object.entries(WATCH_PAUSE_REASONS))
 export type RoomMembership = (roomId: string, personEmail: string) => Promise<'member' | 'not-member' | 'no-room'>;
 
 /**
- * Whether a watch's owner may have its messages sent to a room: only to a room they are a member of (issue 55),
+ * Whether a watch's owner may have its messages sent to a room: only to a room they are a member of,
  * asked of Webex when the watch is saved and before each message. Null when they may; the refusal's words otherwise.
  */
 export async function roomRefusal(

@@ -42,7 +42,7 @@ export function BackupRestoreTool() {
   const { data: backups } = useBackups({ search: '', sort: 'createdAt', direction: 'desc' });
   const upload = useUploadBackup(customerTokenErrors('Failed to upload the archive'));
   const [pickerKey, setPickerKey] = useState(0);
-  // Open on a backup's row starts its panel afresh, as it always did (also when the address had it open already).
+  // Open on a backup's row starts its panel afresh (also when the address had it open already).
   const [openings, setOpenings] = useState(0);
   const opened = (openedId && backups?.find((backup) => backup.id === openedId)) || null;
 
