@@ -6,7 +6,9 @@ import { alertRules, alerts, alertSuppressionWindows, webhooks } from './resourc
 import { Caller } from './resources/caller.js';
 import { dashboards } from './resources/dashboards.js';
 import { endpointAgents, endpointLabels, endpointTests } from './resources/endpoint.js';
+import { events } from './resources/events.js';
 import { tags } from './resources/tags.js';
+import { testResults } from './resources/test-results.js';
 import { tests } from './resources/tests.js';
 import { usage } from './resources/usage.js';
 
@@ -61,6 +63,9 @@ export class PlatformSession {
   readonly endpointAgents: ReturnType<typeof endpointAgents>;
   readonly endpointTests: ReturnType<typeof endpointTests>;
   readonly endpointLabels: ReturnType<typeof endpointLabels>;
+  /** What the platform measured: test results by type, and the events its detection found. */
+  readonly testResults: ReturnType<typeof testResults>;
+  readonly events: ReturnType<typeof events>;
 
   constructor(
     http: PlatformHttp,
@@ -83,6 +88,8 @@ export class PlatformSession {
     this.endpointAgents = endpointAgents(this.caller);
     this.endpointTests = endpointTests(this.caller);
     this.endpointLabels = endpointLabels(this.caller);
+    this.testResults = testResults(this.caller);
+    this.events = events(this.caller);
   }
 
   /** Follows `_links.next` until it is absent, yielding the items under `key` page by page. */

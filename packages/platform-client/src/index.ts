@@ -35,3 +35,5 @@ export {
 export * from './schemas.js';
 export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';
 export { apiTestType } from './resources/tests.js';
+export { TEST_RESULT_KINDS, type TestResultsOptions } from './resources/test-results.js';
+export type { UnitsPeriod } from './resources/usage.js';

@@ -135,6 +135,10 @@ export const agentSchema = z.looseObject({
   accountGroups: z.array(z.looseObject({ aid: z.string(), accountGroupName: z.string().optional() })).optional(),
   // The document types an agent's test ids as integers; the toolkit handles every id as a string.
   testIds: z.array(z.union([z.string(), z.number()]).transform(String)).optional(),
+  /** Online enterprise agents: how busy the agent is, in percent. */
+  utilization: z.number().optional(),
+  /** What the platform says is wrong with the agent (`agent-version-outdated`, `clock-offset`, ...). */
+  errorDetails: z.array(z.looseObject({ code: z.string().optional(), description: z.string().optional() })).optional(),
 });
 export type PlatformAgent = z.infer<typeof agentSchema>;
 
@@ -198,6 +202,8 @@ export const alertSchema = z.looseObject({
   violationCount: z.number().optional(),
   duration: z.number().optional(),
   suppressed: z.boolean().optional(),
+  /** How many times the alert changed (its state, its details): a reader that keeps alerts compares it. */
+  meta: z.looseObject({ version: z.number().optional() }).optional(),
   /** `test.href` ends with the id of the test the alert is about. */
   _links: z.looseObject({ test: link.optional(), rule: link.optional() }).optional(),
 });
@@ -316,10 +322,20 @@ export type AuditEvent = z.infer<typeof auditEventSchema>;
 
 export const usageSchema = z.looseObject({
   usage: z.looseObject({
-    quota: z.looseObject({}).optional(),
+    quota: z
+      .looseObject({
+        monthStart: z.string().optional(),
+        monthEnd: z.string().optional(),
+        cloudUnitsIncluded: z.number().optional(),
+        enterpriseAgentsIncluded: z.number().optional(),
+        endpointAgentsIncluded: z.number().optional(),
+      })
+      .optional(),
     cloudUnitsUsed: z.number().optional(),
     cloudUnitsProjected: z.number().optional(),
+    cloudUnitsNextBillingPeriod: z.number().optional(),
     enterpriseUnitsUsed: z.number().optional(),
+    enterpriseUnitsProjected: z.number().optional(),
     endpointAgentsUsed: z.number().optional(),
     enterpriseAgentsUsed: z.number().optional(),
     tests: z.array(z.looseObject({})).optional(),
@@ -336,3 +352,122 @@ export const quotasSchema = z.looseObject({
   ),
 });
 export type PlatformQuotas = z.infer<typeof quotasSchema>;
+
+/** An alert with what met its rule's conditions (`GET /alerts/{alertId}`). */
+export const alertDetailSchema = alertSchema.extend({
+  details: z
+    .array(
+      z.looseObject({
+        id: z.string().optional(),
+        state: z.string().optional(),
+        start: z.looseObject({ metrics: z.string().optional() }).optional(),
+        end: z.looseObject({ metrics: z.string().optional() }).optional(),
+      }),
+    )
+    .optional(),
+});
+export type PlatformAlertDetail = z.infer<typeof alertDetailSchema>;
+
+/**
+ * One agent's round of a test (`/test-results/{testId}/{type}`): the fields every type has, and the figures of the
+ * types the measured checks read (network: loss, latency, jitter; HTTP: response code, error type; ...).
+ */
+export const testResultSchema = z.looseObject({
+  agent: z.looseObject({ agentId: z.string(), agentName: z.string().optional() }),
+  date: z.string(),
+  roundId: z.number(),
+  errorDetails: z.string().optional(),
+  loss: z.number().optional(),
+  avgLatency: z.number().optional(),
+  jitter: z.number().optional(),
+  responseCode: z.number().optional(),
+  errorType: z.string().optional(),
+  responseTime: z.number().optional(),
+  numErrors: z.number().optional(),
+  failedQueries: z.number().optional(),
+});
+export type PlatformTestResult = z.infer<typeof testResultSchema>;
+export const testResultsPageSchema = z.looseObject({
+  results: z.array(testResultSchema),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+});
+
+const affectedCount = z.looseObject({ total: z.number().optional(), inAccountGroup: z.number().optional() });
+/** An event the platform's event detection found (`/events`, `/events/{id}`). */
+export const eventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string().optional(),
+  typeName: z.string().optional(),
+  state: z.string().optional(),
+  severity: z.string().optional(),
+  startDate: z.string().optional(),
+  endDate: z.string().optional(),
+  affectedTests: affectedCount.optional(),
+  affectedAgents: affectedCount.optional(),
+  affectedTargets: affectedCount.optional(),
+});
+export type PlatformEvent = z.infer<typeof eventSchema>;
+export const eventDetailSchema = eventSchema.extend({
+  summary: z.string().optional(),
+  cause: z.array(z.string()).optional(),
+  affectedTests: affectedCount
+    .extend({ tests: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional() })).optional() })
+    .optional(),
+});
+export type PlatformEventDetail = z.infer<typeof eventDetailSchema>;
+
+/** An agent notification rule (`/agents/notification-rules`): who hears of agents going offline. */
+export const agentNotificationRuleSchema = z.looseObject({
+  ruleId: z.string(),
+  ruleName: z.string().optional(),
+  expression: z.string().optional(),
+  notifyOnClear: z.boolean().optional(),
+  isDefault: z.boolean().optional(),
+});
+export type AgentNotificationRule = z.infer<typeof agentNotificationRuleSchema>;
+
+/** A local problem of an enterprise agent (`/agents/local-problems`). */
+export const localProblemSchema = z.looseObject({
+  agent: z.looseObject({ agentId: z.string().optional(), agentName: z.string().optional() }),
+  startDate: z.string(),
+  endDate: z.string().optional(),
+  duration: z.number(),
+  active: z.boolean(),
+});
+export type AgentLocalProblem = z.infer<typeof localProblemSchema>;
+
+/** Units one test used and is projected to use (`/usage/units/tests`). */
+export const testUnitsSchema = z.looseObject({
+  aid: z.string().optional(),
+  accountGroupName: z.string().optional(),
+  testId: z.string(),
+  testName: z.string().optional(),
+  testType: z.string().optional(),
+  cloudUnitsUsed: z.number().optional(),
+  cloudUnitsProjected: z.number().optional(),
+  enterpriseUnitsUsed: z.number().optional(),
+  enterpriseUnitsProjected: z.number().optional(),
+  isInstantTest: z.boolean().optional(),
+});
+export type TestUnits = z.infer<typeof testUnitsSchema>;
+
+/** Units one enterprise agent used for one account group's tests (`/usage/units/enterprise-agents`). */
+export const enterpriseAgentUnitsSchema = z.looseObject({
+  aid: z.string().optional(),
+  accountGroupName: z.string().optional(),
+  agentId: z.string(),
+  agentName: z.string().optional(),
+  enterpriseUnitsUsed: z.number().optional(),
+  enterpriseUnitsProjected: z.number().optional(),
+});
+export type EnterpriseAgentUnits = z.infer<typeof enterpriseAgentUnitsSchema>;
+
+/** A version of a test's settings (`/tests/{testId}/history`); read one with `versionId`. */
+export const testVersionSchema = z.looseObject({
+  versionId: z.string(),
+  testId: z.string().optional(),
+  versionTimestamp: z.string(),
+  createdBy: z.string().optional(),
+});
+export type TestVersion = z.infer<typeof testVersionSchema>;

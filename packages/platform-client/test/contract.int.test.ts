@@ -7,6 +7,7 @@ import {
   type TestCreateBody,
 } from '../src/index.js';
 import { ENDPOINT_WRITE_OPERATIONS, exerciseEndpointWrites } from './contract-endpoint.js';
+import { exerciseMeasured, MEASURED_OPERATIONS } from './contract-measured.js';
 import { findOpenApiDocument, OpenApiValidator } from './openapi-validator.js';
 import { startSandbox } from './start-sandbox.js';
 
@@ -69,6 +70,7 @@ const CLIENT_OPERATIONS = [
   'GET /endpoint/tests/dynamic-tests/agent-to-server',
   'GET /endpoint/labels',
   ...ENDPOINT_WRITE_OPERATIONS,
+  ...MEASURED_OPERATIONS,
 ];
 
 const documentPath = findOpenApiDocument();
@@ -316,6 +318,10 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
     await admin.endpointTests.listDynamic(aid);
     for await (const _label of admin.endpointLabels.list(aid)) break;
     await exerciseEndpointWrites(admin, aid);
+    await exerciseMeasured(admin, {
+      readOnly: session(started.token('read-only')),
+      unpriced: session(started.token('org-admin', 1)),
+    });
 
     // Error answers are part of the contract too.
     await admin.tests

@@ -1,5 +1,5 @@
-import { agentSchema } from '../schemas.js';
-import { type Caller } from './caller.js';
+import { agentNotificationRuleSchema, agentSchema, localProblemSchema } from '../schemas.js';
+import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const agents = (caller: Caller) => ({
   list: async (
@@ -17,6 +17,25 @@ export const agents = (caller: Caller) => ({
     }),
   get: (agentId: string, aid?: string, signal?: AbortSignal) =>
     caller.request(agentSchema, `agents/${encodeURIComponent(agentId)}`, 'agent', { aid, signal }),
+  /** The agent notification rules (agent offline, ...): who hears of agents that stop. */
+  notificationRules: async (aid?: string, signal?: AbortSignal) =>
+    caller.list(
+      'agentAlertRules',
+      agentNotificationRuleSchema,
+      'agents/notification-rules',
+      'agent notification rules',
+      {
+        aid,
+        signal,
+      },
+    ),
+  /** The enterprise agents' local problems in a range (the last day without one). */
+  localProblems: async (options: { aid?: string; range?: TimeRange; signal?: AbortSignal } = {}) =>
+    caller.list('localProblems', localProblemSchema, 'agents/local-problems', 'agent local problems', {
+      aid: options.aid,
+      query: rangeQuery(options.range),
+      signal: options.signal,
+    }),
   delete: (agentId: string, aid?: string, signal?: AbortSignal) =>
     caller.http.call<void>(caller.auth, `agents/${encodeURIComponent(agentId)}`, { method: 'DELETE', aid, signal }),
 });

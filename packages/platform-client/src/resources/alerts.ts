@@ -1,4 +1,5 @@
 import {
+  alertDetailSchema,
   alertRuleSchema,
   alertSchema,
   suppressionWindowSchema,
@@ -41,7 +42,10 @@ export const alertRules = (caller: Caller) => ({
 });
 
 export const alerts = (caller: Caller) => ({
-  /** Active alerts by default; `state: 'clear'` and a range for history. */
+  /**
+   * Without a range, the alerts triggered in the last 90 days (`state: 'trigger'`, the default); `state: 'clear'`
+   * and a range for those that cleared in it. Page by page, following `_links.next`.
+   */
   list: (
     options: {
       aid?: string;
@@ -56,6 +60,9 @@ export const alerts = (caller: Caller) => ({
       query: { ...rangeQuery(options.range), state: options.state, max: options.max },
       signal: options.signal,
     }),
+  /** One alert with what met its rule's conditions (`details`) and `meta.version`. */
+  get: (alertId: string, aid?: string, signal?: AbortSignal) =>
+    caller.request(alertDetailSchema, `alerts/${encodeURIComponent(alertId)}`, 'alert', { aid, signal }),
 });
 
 export const alertSuppressionWindows = (caller: Caller) => ({

@@ -51,6 +51,20 @@ export class Caller {
     return parse(z.array(item), (body as Record<string, unknown> | undefined)?.[key], what);
   }
 
+  /**
+   * Follows `_links.next` until it is absent, yielding each page's whole answer checked against `page` (for
+   * readers that need a page's own fields, such as the range a results answer covers). One page at a time is held.
+   */
+  async *pages<T>(path: string, page: z.ZodType<T>, options: CallOptions = {}): AsyncGenerator<T> {
+    let body: unknown = await this.http.call<unknown>(this.auth, path, options);
+    for (;;) {
+      yield parse(page, body, path);
+      const next = parse(pageLinks, body, path)._links?.next?.href;
+      if (!next) return;
+      body = await this.http.follow<unknown>(this.auth, next, { signal: options.signal });
+    }
+  }
+
   /** Follows `_links.next` until it is absent, yielding the items under `key` page by page. */
   async *paginate<T>(path: string, key: string, item: z.ZodType<T>, options: CallOptions = {}): AsyncGenerator<T> {
     const items = z.array(item);

@@ -1,6 +1,7 @@
 import {
   PLATFORM_API_TEST_TYPES,
   testSchema,
+  testVersionSchema,
   type PlatformTest,
   type PlatformApiTestType,
   type TestCreateBody,
@@ -64,13 +65,26 @@ export function tests(caller: Caller) {
     get: async (
       type: PlatformApiTestType,
       testId: string,
-      options: { aid?: string; expand?: string[]; signal?: AbortSignal } = {},
+      options: { aid?: string; expand?: string[]; versionId?: string; signal?: AbortSignal } = {},
     ) =>
       caller.request(testSchema, testPath(type, testId), 'test', {
         aid: options.aid,
-        query: options.expand?.length ? { expand: options.expand } : {},
+        query: { ...(options.expand?.length ? { expand: options.expand } : {}), versionId: options.versionId },
         signal: options.signal,
       }),
+    /** The versions of a test's settings, newest first (at most `limit`, 50 by default, 500 at most). */
+    history: async (testId: string, options: { aid?: string; limit?: number; signal?: AbortSignal } = {}) =>
+      caller.list(
+        'testVersionHistory',
+        testVersionSchema,
+        `tests/${encodeURIComponent(testId)}/history`,
+        'test history',
+        {
+          aid: options.aid,
+          query: { limit: options.limit },
+          signal: options.signal,
+        },
+      ),
     create: async (type: PlatformApiTestType, body: TestCreateBody, aid?: string, signal?: AbortSignal) =>
       caller.request(testSchema, testPath(type), 'created test', {
         method: 'POST',

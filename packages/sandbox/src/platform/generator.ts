@@ -2,6 +2,7 @@ import type { AccountGroup, Organization, Permission, User } from './model.js';
 import { buildGroup, type OrganizationBuild, type WorldPlan } from './group-builder.js';
 import { addDashboardReferences, addEndpointSelection, plantHealthCases } from './planted-cases.js';
 import { plantMigrationCases } from './migration-cases.js';
+import { planBilling, plantMeasuredCases } from './simulation/measured-cases.js';
 import { SeededRandom } from './random.js';
 import { DAY, ORGS, CLOUD_LOCATIONS, FIRST, LAST } from './world-tables.js';
 import type { GeneratorOptions, World } from './world.js';
@@ -90,6 +91,7 @@ export function generateWorld(options: GeneratorOptions = {}): World {
 
   const world: World = {
     now,
+    seed,
     organizations: [],
     accountGroups: [],
     agents: [],
@@ -108,6 +110,8 @@ export function generateWorld(options: GeneratorOptions = {}): World {
     endpointLabels: [],
     auditEvents: [],
     tokens: [],
+    incidents: [],
+    testVersions: [],
   };
 
   const viewing = PERMISSIONS.filter((permission) => permission.label.startsWith('View'));
@@ -217,7 +221,9 @@ export function generateWorld(options: GeneratorOptions = {}): World {
   if (size === 'demo') {
     plantHealthCases(world, now, () => id());
     plantMigrationCases(world, () => id(), copyTag);
+    plantMeasuredCases(world, now, () => id());
   }
+  planBilling(world, now);
   world.alerts.sort((a, b) => b.startDate.localeCompare(a.startDate));
   world.auditEvents.sort((a, b) => b.date.localeCompare(a.date));
 

@@ -6,6 +6,8 @@ export interface Organization {
   orgId: string;
   name: string;
   slug: string;
+  /** The plan's cloud units a billing period, and whether the organization is on usage-based pricing. */
+  billing?: { cloudUnitsIncluded: number; usagePricing: boolean };
 }
 
 export interface AccountGroup {
@@ -33,6 +35,8 @@ export interface Agent {
   lastSeen?: string;
   agentState?: 'online' | 'offline' | 'disabled';
   createdDate?: string;
+  /** Enterprise agents only: what the platform says is wrong with the agent (`agent-version-outdated`, ...). */
+  errorDetails?: { code: string; description: string }[];
   /** Enterprise agents belong to account groups; cloud agents are everywhere. */
   aids: string[];
 }
@@ -100,6 +104,8 @@ export interface Alert {
   duration: number;
   suppressed: boolean;
   testId: string;
+  /** Derived by the sandbox from a rule's conditions over the simulated rounds (the planted measured cases). */
+  derived?: boolean;
 }
 
 export interface User {
@@ -269,4 +275,34 @@ export interface Token {
   orgId: string;
   kind: 'org-admin' | 'read-only' | 'revoked';
   description: string;
+}
+
+/**
+ * Something that goes wrong in the simulated measurements (`simulation/`): the rounds of a test (from some of
+ * its agents, or all), or of every test on an agent (a local problem), fail from `from` until `to` (still going
+ * when absent). `flap`: only the first round of every `periodSeconds` fails. `event`: the platform's event
+ * detection reports it too.
+ */
+export interface Incident {
+  id: string;
+  /** Whom it touches: a test (its agents, or some of them), or an agent (every test it runs). */
+  testId?: string;
+  agentIds?: string[];
+  agentLocal?: boolean;
+  from: number;
+  to?: number;
+  pattern: 'down' | 'flap';
+  periodSeconds?: number;
+  /** In words, as the results' error details say it ("Connection timed out"). */
+  cause: string;
+  event?: { type: 'target' | 'network' | 'agent-local'; severity: 'high' | 'medium' | 'low'; typeName: string };
+}
+
+/** A version of a test's settings kept by a write (`/tests/{testId}/history`, `versionId`). */
+export interface TestVersion {
+  versionId: string;
+  testId: string;
+  versionTimestamp: string;
+  createdBy: string;
+  snapshot: Test;
 }

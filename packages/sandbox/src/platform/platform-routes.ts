@@ -2,15 +2,21 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { Serializer } from './serialize.js';
 import type { PlatformState } from './state.js';
 import { accountGroupRoutes } from './routes/account-groups.js';
+import { agentHealthRoutes } from './routes/agent-health.js';
 import { agentRoutes } from './routes/agents.js';
+import { alertDetailRoutes } from './routes/alert-details.js';
 import { alertRoutes } from './routes/alerts.js';
 import type { RouteContext, SandboxCaller } from './routes/context.js';
 import { dashboardRoutes } from './routes/dashboards.js';
 import { endpointRoutes } from './routes/endpoint.js';
 import { endpointWriteRoutes } from './routes/endpoint-writes.js';
+import { eventRoutes } from './routes/events.js';
 import { list, problem, queryOf, sleep } from './routes/http.js';
 import { tagRoutes } from './routes/tags.js';
+import { testHistoryRoutes } from './routes/test-history.js';
+import { testResultRoutes } from './routes/test-results.js';
 import { testRoutes } from './routes/tests.js';
+import { usageUnitRoutes } from './routes/usage-units.js';
 import { usageRoutes } from './routes/usage.js';
 
 declare module 'fastify' {
@@ -129,6 +135,13 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     usageRoutes,
     endpointRoutes,
     endpointWriteRoutes,
+    // The measured platform: results, alert details, events, agents' health, units, versions and the audit of writes.
+    testResultRoutes,
+    alertDetailRoutes,
+    eventRoutes,
+    agentHealthRoutes,
+    usageUnitRoutes,
+    testHistoryRoutes,
   ])
     resource(app, context);
 };

@@ -57,6 +57,9 @@ export class Serializer {
       accountGroups: agent.aids.map((aid) => {
         return { aid, accountGroupName: this.world.accountGroup(aid)?.accountGroupName ?? '' };
       }),
+      // Online agents report how busy they are (from their id: the same every call); the platform's errors as planted.
+      ...(agent.agentState === 'online' ? { utilization: 10 + (Number(agent.agentId) % 60) } : {}),
+      ...(agent.errorDetails ? { errorDetails: agent.errorDetails } : {}),
       ...testIds,
     };
   }

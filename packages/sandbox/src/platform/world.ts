@@ -9,11 +9,13 @@ import type {
   EndpointDynamicTest,
   EndpointLabel,
   EndpointTest,
+  Incident,
   Organization,
   Role,
   SuppressionWindow,
   Tag,
   Test,
+  TestVersion,
   Token,
   User,
   Webhook,
@@ -24,6 +26,8 @@ export type WorldSize = 'demo' | 'large';
 export interface World {
   /** The moment the world's dates were spread back from (epoch milliseconds). */
   now: number;
+  /** The seed the world was made from (the simulated rounds are drawn from it too). */
+  seed: string;
   organizations: Organization[];
   accountGroups: AccountGroup[];
   agents: Agent[];
@@ -42,6 +46,10 @@ export interface World {
   endpointLabels: EndpointLabel[];
   auditEvents: AuditEvent[];
   tokens: Token[];
+  /** What goes wrong in the simulated measurements (planted; the rounds themselves are made on request). */
+  incidents: Incident[];
+  /** Test versions kept by the sandbox's writes (seeded tests' first versions are derived, not stored). */
+  testVersions: TestVersion[];
 }
 
 export interface GeneratorOptions {

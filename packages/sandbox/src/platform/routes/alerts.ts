@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AlertRule } from '../model.js';
+import { alertBody, alertsOfGroup } from './alert-details.js';
 import { ruleFromBody } from './alert-rules.js';
 import { problem, overLimit, queryOf, list, timeRange, paginate } from './http.js';
 import type { RouteContext } from './context.js';
@@ -91,28 +92,14 @@ export function alertRoutes(app: FastifyInstance, { state, worldNow, caller, hal
     if (!['trigger', 'clear'].includes(state_))
       return problem(reply, 400, 'Bad Request', 'state must be trigger or clear');
     // trigger: alerts that started in the range (default: the last 90 days); clear: alerts that ended in it.
-    const alerts = state.world.alerts.filter((alert) => {
-      if (alert.aid !== group.aid) return false;
+    const alerts = alertsOfGroup(state, group.aid, worldNow()).filter((alert) => {
       const at = Date.parse(state_ === 'trigger' ? alert.startDate : (alert.endDate ?? ''));
       return !Number.isNaN(at) && at >= range[0] && at <= range[1];
     });
     const page = paginate(request, alerts, 50, serializer.link('').href);
     if (page === 'invalid') return problem(reply, 400, 'Bad Request', 'Invalid cursor');
     return hal(reply).send({
-      alerts: page.items.map((alert) => ({
-        id: alert.id,
-        alertType: alert.alertType,
-        alertRuleId: alert.alertRuleId,
-        alertState: alert.alertState,
-        alertSeverity: alert.alertSeverity,
-        startDate: alert.startDate,
-        ...(alert.endDate ? { endDate: alert.endDate } : {}),
-        violationCount: alert.violationCount,
-        duration: alert.duration,
-        suppressed: alert.suppressed,
-        meta: { version: 1 },
-        _links: { self: serializer.link(`/alerts/${alert.id}`), test: serializer.link(`/tests/${alert.testId}`) },
-      })),
+      alerts: page.items.map((alert) => alertBody(alert, serializer)),
       startDate: new Date(range[0]).toISOString(),
       endDate: new Date(range[1]).toISOString(),
       _links: page.links,

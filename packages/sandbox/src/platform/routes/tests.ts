@@ -3,6 +3,7 @@ import type { Test, TestType } from '../model.js';
 import { list, overLimit, problem, queryOf } from './http.js';
 import type { PlatformState } from '../state.js';
 import type { RouteContext } from './context.js';
+import { testAtVersion } from './test-history.js';
 
 const TEST_TYPES: TestType[] = ['http-server', 'page-load', 'dns-server', 'dns-trace', 'agent-to-server', 'bgp'];
 const INTERVALS = [60, 120, 300, 600, 900, 1800, 3600];
@@ -135,7 +136,10 @@ export function testRoutes(app: FastifyInstance, { state, worldNow, caller, hal 
         (candidate) => candidate.testId === request.params.testId && candidate.type === type,
       );
       if (!test) return problem(reply, 404, 'Not Found', `Test ${request.params.testId} not found`);
-      return hal(reply).send(serializer.test(test, list(queryOf(request).expand)));
+      const versionId = queryOf(request).versionId;
+      const version = versionId === undefined ? test : testAtVersion(state, test, versionId);
+      if (!version) return problem(reply, 404, 'Not Found', `Test ${test.testId} has no version ${String(versionId)}`);
+      return hal(reply).send(serializer.test(version, list(queryOf(request).expand)));
     });
 
     app.post(`/tests/${type}`, async (request, reply) => {

@@ -1,52 +1,54 @@
 import type { FastifyInstance } from 'fastify';
-import type { Test } from '../model.js';
+import { billingPeriod, unitsOfTests } from '../simulation/measurements.js';
 import { queryOf, list } from './http.js';
 import type { RouteContext } from './context.js';
 
-/** Usage and quotas. */
+const iso = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * Usage and quotas: the current billing period's units, accrued from the tests' rounds (by type, interval and
+ * agents: `simulation/measurements.ts`) and projected to the period's end, against the plan's included units.
+ */
 export function usageRoutes(app: FastifyInstance, { state, worldNow, caller, hal }: RouteContext): void {
   app.get('/usage', async (request, reply) => {
     const { org, serializer } = caller(request);
     const expand = list(queryOf(request).expand);
-    const aids = new Set(
-      state.world.accountGroups.filter((group) => group.orgId === org.orgId).map((group) => group.aid),
-    );
-    const tests = state.world.tests.filter((test) => aids.has(test.aid));
-    const unitsFor = (test: Test) =>
-      Math.round((Math.max(1, test.agentIds.length) * 86_400 * 30) / test.interval / 100);
-    const cloudUnitsUsed = tests.reduce((sum, test) => sum + unitsFor(test), 0);
-    const monthStart = new Date(worldNow());
-    monthStart.setUTCDate(1);
-    const monthEnd = new Date(Date.UTC(monthStart.getUTCFullYear(), monthStart.getUTCMonth() + 1, 0));
+    const now = worldNow();
+    const [start, end] = billingPeriod(now);
+    const groups = state.world.accountGroups.filter((group) => group.orgId === org.orgId);
+    const aids = new Set(groups.map((group) => group.aid));
+    const units = unitsOfTests(state.world, aids, start, end, now);
+    const sum = (key: 'cloudUnitsUsed' | 'cloudUnitsProjected' | 'enterpriseUnitsUsed' | 'enterpriseUnitsProjected') =>
+      units.reduce((total, item) => total + item[key], 0);
+    const nameOf = (aid: string) => groups.find((group) => group.aid === aid)?.accountGroupName ?? '';
     return hal(reply).send({
       usage: {
         quota: {
-          monthStart: `${monthStart.toISOString().slice(0, 10)}T00:00:00Z`,
-          monthEnd: `${monthEnd.toISOString().slice(0, 10)}T23:59:59Z`,
-          cloudUnitsIncluded: 5_000_000,
+          monthStart: iso(start),
+          monthEnd: iso(end),
+          cloudUnitsIncluded: org.billing?.cloudUnitsIncluded ?? 5_000_000,
           enterpriseAgentsIncluded: 50,
           endpointAgentsIncluded: 500,
           endpointAgentsEssentialsIncluded: 250,
         },
-        cloudUnitsUsed,
-        cloudUnitsProjected: Math.round(cloudUnitsUsed * 1.1),
-        cloudUnitsNextBillingPeriod: Math.round(cloudUnitsUsed * 1.05),
-        enterpriseUnitsUsed: 0,
-        enterpriseUnitsProjected: 0,
-        enterpriseUnitsNextBillingPeriod: 0,
+        cloudUnitsUsed: sum('cloudUnitsUsed'),
+        cloudUnitsProjected: sum('cloudUnitsProjected'),
+        cloudUnitsNextBillingPeriod: sum('cloudUnitsProjected'),
+        enterpriseUnitsUsed: sum('enterpriseUnitsUsed'),
+        enterpriseUnitsProjected: sum('enterpriseUnitsProjected'),
+        enterpriseUnitsNextBillingPeriod: sum('enterpriseUnitsProjected'),
         endpointAgentsUsed: state.world.endpointAgents.filter((agent) => aids.has(agent.aid)).length,
         enterpriseAgentsUsed: state.world.agents.filter((agent) => agent.aids.some((aid) => aids.has(aid))).length,
         ...(expand.includes('test')
           ? {
-              tests: tests.map((test) => ({
+              tests: units.map(({ test, cloudUnitsUsed, cloudUnitsProjected }) => ({
                 aid: test.aid,
-                accountGroupName:
-                  state.world.accountGroups.find((group) => group.aid === test.aid)?.accountGroupName ?? '',
+                accountGroupName: nameOf(test.aid),
                 testId: test.testId,
                 testName: test.testName,
                 testType: test.type,
-                cloudUnitsUsed: unitsFor(test),
-                cloudUnitsProjected: Math.round(unitsFor(test) * 1.1),
+                cloudUnitsUsed,
+                cloudUnitsProjected,
               })),
             }
           : {}),
@@ -58,11 +60,12 @@ export function usageRoutes(app: FastifyInstance, { state, worldNow, caller, hal
   app.get('/quotas', async (request, reply) => {
     const { org, serializer } = caller(request);
     const groups = state.world.accountGroups.filter((group) => group.orgId === org.orgId);
+    const included = org.billing?.cloudUnitsIncluded ?? 5_000_000;
     return hal(reply).send({
       quotas: [
         {
-          organizationQuota: { value: 5_000_000, orgId: org.orgId },
-          accountGroupQuotas: groups.map((group) => ({ value: Math.floor(5_000_000 / groups.length), aid: group.aid })),
+          organizationQuota: { value: included, orgId: org.orgId },
+          accountGroupQuotas: groups.map((group) => ({ value: Math.floor(included / groups.length), aid: group.aid })),
         },
       ],
       _links: { self: serializer.link('/quotas') },
