@@ -12,6 +12,12 @@ import { buildApp, type BuiltApp } from '../src/app.js';
 import { loadConfig } from '../src/config/config.js';
 import type { DatabaseTarget } from '../src/core/database.js';
 import { giveBack, takeEngine } from './support/pglite-engines.js';
+import { setPdfThreadPriorityStep } from '../src/report-kit/pdf.js';
+
+// The apps built here render their PDFs at the test process's CPU priority, not 10 below it: the suite's machine is
+// saturated by its other test files (load 16-19 on two cores), and a PDF thread 10 steps down waited there for idle
+// CPU longer than a report's deadline. Products still run it 10 down (decision 0032).
+setPdfThreadPriorityStep(0);
 
 export type DatabaseKind = 'pglite' | 'postgres';
 

@@ -12,6 +12,11 @@ export interface BarChart {
   title: string;
   categories: string[];
   series: { name: string; values: number[] }[];
+  /**
+   * Bars along, each labelled on its left by its category, all of them (none dropped when they are long or many),
+   * the first at the top: for categories that are names rather than short words.
+   */
+  horizontal?: boolean;
   width?: number;
   height?: number;
 }
@@ -37,15 +42,33 @@ export function barChartSvg(chart: BarChart): string {
       color: PALETTE,
       title: { text: chart.title, left: 'center', textStyle: { fontSize: 14, fontFamily: 'Helvetica' } },
       legend: { bottom: 0, textStyle: { fontFamily: 'Helvetica' } },
-      grid: { left: 48, right: 16, top: 40, bottom: 48 },
-      xAxis: { type: 'category', data: chart.categories, axisLabel: { fontFamily: 'Helvetica' } },
-      yAxis: { type: 'value', minInterval: 1, axisLabel: { fontFamily: 'Helvetica' } },
+      ...(chart.horizontal
+        ? {
+            grid: { left: 16, right: 40, top: 40, bottom: 40, containLabel: true },
+            xAxis: { type: 'value', minInterval: 1, axisLabel: { fontFamily: 'Helvetica' } },
+            yAxis: {
+              type: 'category',
+              data: chart.categories,
+              inverse: true,
+              axisLabel: { fontFamily: 'Helvetica', interval: 0 },
+            },
+          }
+        : {
+            grid: { left: 48, right: 16, top: 40, bottom: 48 },
+            xAxis: { type: 'category', data: chart.categories, axisLabel: { fontFamily: 'Helvetica' } },
+            yAxis: { type: 'value', minInterval: 1, axisLabel: { fontFamily: 'Helvetica' } },
+          }),
       series: chart.series.map((series) => ({
         type: 'bar',
         name: series.name,
         data: series.values,
         // No outline: PDF renderers ignore paint-order, and an outline drawn over the text hides it.
-        label: { show: true, position: 'top', fontFamily: 'Helvetica', textBorderColor: 'transparent' },
+        label: {
+          show: true,
+          position: chart.horizontal ? 'right' : 'top',
+          fontFamily: 'Helvetica',
+          textBorderColor: 'transparent',
+        },
       })),
     });
     return instance.renderToSVGString();

@@ -2,15 +2,17 @@
 // answers people, so that a server rendering fifty reports at once still answers a page in time. Documents are
 // rendered one at a time, in the order they came. Plain JavaScript: it needs no TypeScript loader.
 import os from 'node:os';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import PdfPrinter from 'pdfmake';
 
 // Reports are background work: on Linux this thread runs 10 below the process's CPU priority (a priority set there
-// for "the calling process" is the calling thread's own; elsewhere it would be the process's). Started by an
-// instance's jobs thread, it starts there already (a thread starts at its parent thread's priority).
-if (process.platform === 'linux') {
+// for "the calling process" is the calling thread's own; elsewhere it would be the process's), or the step its
+// starter gave (setPdfThreadPriorityStep). Started by an instance's jobs thread, it starts there already (a thread
+// starts at its parent thread's priority).
+const step = typeof workerData?.priorityStep === 'number' ? workerData.priorityStep : 10;
+if (process.platform === 'linux' && step > 0) {
   try {
-    const target = Math.min(19, os.getPriority(process.pid) + 10);
+    const target = Math.min(19, os.getPriority(process.pid) + step);
     if (os.getPriority(0) < target) os.setPriority(0, target);
   } catch {
     // Not allowed here: the thread runs at the process's priority.

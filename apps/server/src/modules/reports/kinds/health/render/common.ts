@@ -51,13 +51,20 @@ export function scoreTrendSvg(findings: HealthFindings): string | null {
   return charts.trend;
 }
 
+/** What a change's check is called (its title, never its id: the id is the product's, not the reader's). */
+export const checkTitle = (findings: HealthFindings, checkId: string) =>
+  findings.checks.find((check) => check.id === checkId)?.title ?? checkId;
+
+/** Items found per check: a bar per check, each labelled by the check's title (they are names: the bars lie along). */
 export function findingsChartSvg(findings: HealthFindings): string {
   const charts = chartsOf(findings);
   charts.findings ??= barChartSvg({
     title: 'Items found per check',
-    categories: findings.checks.map((check) => check.id),
+    categories: findings.checks.map((check) => check.title),
     series: [{ name: 'Items', values: findings.checks.map((check) => check.items.length) }],
+    horizontal: true,
     width: 760,
+    height: 80 + 28 * findings.checks.length,
   });
   return charts.findings;
 }

@@ -1,6 +1,15 @@
 import { AHC_TABLES, type HealthCheck, type HealthFindings, type HealthStatus, type HealthTable } from '@ce/contract';
 import { escapeHtml, htmlDocument } from '../../../../../report-kit/html.js';
-import { cell, findingsChartSvg, scoreTrendSvg, SHOWN_ROWS, STATUS_COLOURS, title, when } from './common.js';
+import {
+  cell,
+  checkTitle,
+  findingsChartSvg,
+  scoreTrendSvg,
+  SHOWN_ROWS,
+  STATUS_COLOURS,
+  title,
+  when,
+} from './common.js';
 
 // HTML ---------------------------------------------------------------------------------------------------
 
@@ -29,14 +38,14 @@ ${check.items
   .slice(0, SHOWN_ROWS)
   .map(
     (item) =>
-      `<tr><td>${escapeHtml(item.name)} <span class="meta">(${escapeHtml(item.type)} ${escapeHtml(item.id)})</span></td><td>${escapeHtml(item.accountGroup ?? '')}</td><td>${escapeHtml(item.detail)}</td>${check.savings ? `<td>${cell(item.cloudUnits ?? null)}</td>` : ''}</tr>`,
+      `<tr><td>${escapeHtml(item.name)}</td><td>${escapeHtml(item.accountGroup ?? '')}</td><td>${escapeHtml(item.detail)}</td>${check.savings ? `<td>${cell(item.cloudUnits ?? null)}</td>` : ''}</tr>`,
   )
   .join(
     '\n',
   )}</tbody></table>${check.items.length > SHOWN_ROWS ? `<p class="meta">${check.items.length - SHOWN_ROWS} more in the spreadsheet and findings.json.</p>` : ''}`
     : '';
   return `<section id="${check.id}"><h3>${escapeHtml(check.title)} ${badge(check.status)}</h3>
-<p class="meta">Check <code>${check.id}</code> · threshold: ${escapeHtml(check.threshold)} · weight ${check.weight}</p>
+<p class="meta">Threshold: ${escapeHtml(check.threshold)} · weight ${check.weight}</p>
 <p><b>How it is checked:</b> ${escapeHtml(check.definition)}</p>
 ${check.reason ? `<p class="finding">${escapeHtml(check.reason)}</p>` : ''}
 ${check.savings ? `<p><b>Fixing it saves</b> ${check.savings.cloudUnits.toLocaleString('en-US')} cloud units a billing period (what these items used so far this period).</p>` : ''}
@@ -52,7 +61,7 @@ export function healthHtml(findings: HealthFindings): string {
           .slice(0, SHOWN_ROWS)
           .map(
             (change) =>
-              `<tr><td>${change.change}</td><td>${change.checkId}</td><td>${escapeHtml(change.detail)}</td></tr>`,
+              `<tr><td>${change.change}</td><td>${escapeHtml(checkTitle(findings, change.checkId))}</td><td>${escapeHtml(change.detail)}</td></tr>`,
           )
           .join('')}</tbody></table>`
       : '<p>No change.</p>'

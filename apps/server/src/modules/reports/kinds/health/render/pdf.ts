@@ -1,28 +1,43 @@
 import { AHC_TABLES, type HealthFindings } from '@ce/contract';
-import { pdfTable as kitTable, renderReportPdf } from '../../../../../report-kit/pdf.js';
-import { cell, findingsChartSvg, scoreTrendSvg, SHOWN_ROWS, title, when } from './common.js';
+import { pdfTable as kitTable, PDF_CONTENT_WIDTH, renderReportPdf } from '../../../../../report-kit/pdf.js';
+import { cell, checkTitle, findingsChartSvg, scoreTrendSvg, SHOWN_ROWS, title, when, worstChecks } from './common.js';
 
-function pdfTable(columns: string[], rows: (string | number | null)[][]): Record<string, unknown> {
+/** The worst findings the first page names. */
+const TOP_FINDINGS = 5;
+
+function pdfTable(
+  columns: string[],
+  rows: (string | number | null)[][],
+  width: number = PDF_CONTENT_WIDTH.portrait,
+): Record<string, unknown> {
   const cells = rows.slice(0, SHOWN_ROWS).map((row) => row.map((value) => String(cell(value))));
-  return kitTable(columns, cells, { maxRows: SHOWN_ROWS, margin: [0, 4, 0, 4] });
+  return kitTable(columns, cells, { maxRows: SHOWN_ROWS, margin: [0, 4, 0, 4], width });
 }
 
+/**
+ * The health check's PDF (the file sent to Webex and to the customer): its first page says the score, the grade and
+ * the worst findings; things are named, never by the product's or the platform's ids; the tables are on landscape
+ * pages, every column of them shown (a table wider than the page is split by columns, the account group repeated).
+ */
 export function healthPdf(findings: HealthFindings): Promise<Buffer> {
-  const heading = (text: string, level: 1 | 2 = 1) => ({
+  const heading = (text: string, level: 1 | 2 = 1, pageBreak = level === 1) => ({
     text,
     fontSize: level === 1 ? 15 : 12,
     bold: true,
     tocItem: true,
     tocMargin: [level === 1 ? 0 : 12, 0, 0, 0],
-    margin: [0, level === 1 ? 0 : 10, 0, 4],
-    ...(level === 1 ? { pageBreak: 'before' } : {}),
+    margin: [0, level === 1 ? (pageBreak ? 0 : 16) : 10, 0, 4],
+    ...(pageBreak ? { pageBreak: 'before' } : {}),
   });
   const trend = scoreTrendSvg(findings);
+  const worst = worstChecks(findings, TOP_FINDINGS);
+  const made = findings.checks.filter((check) => check.status !== 'unknown').length;
   const more = (count: number) =>
     count > SHOWN_ROWS ? [{ text: `${count - SHOWN_ROWS} more in the spreadsheet.`, color: '#475569' }] : [];
   return renderReportPdf({
     title: title(findings),
     organization: findings.organization.name,
+    coverIsSummary: true,
     cover: [
       { text: findings.accountGroups.map((group) => group.accountGroupName).join(', '), margin: [0, 6, 0, 0] },
       { text: `Generated ${when(findings.generatedAt)}`, color: '#475569', margin: [0, 6, 0, 0] },
@@ -30,11 +45,24 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
         text: `Score ${findings.score.value}/100 · grade ${findings.score.grade}`,
         fontSize: 18,
         bold: true,
-        margin: [0, 40, 0, 0],
+        margin: [0, 28, 0, 0],
       },
+      { text: `${made} of ${findings.checks.length} checks made.`, color: '#475569', margin: [0, 4, 0, 0] },
+      { text: 'Top findings', fontSize: 14, bold: true, margin: [0, 24, 0, 4] },
+      worst.length
+        ? pdfTable(
+            ['Finding', 'Status', 'Items', 'For example'],
+            worst.map((check) => [check.title, check.status, check.items.length, check.items[0]?.name ?? '']),
+          )
+        : { text: `All ${made} checks that could be made pass.` },
+      ...worst.flatMap((check) => [
+        { text: check.title, bold: true, margin: [0, 8, 0, 0] },
+        { text: `Remediation: ${check.remediation}`, color: '#334155' },
+      ]),
     ],
     body: [
-      heading('Summary'),
+      // The contents leave room on their page: the summary follows them there.
+      heading('Summary', 1, false),
       {
         text: 'Each check has a weight (they add up to 100). A check that passes earns its weight, a warning half of it, a failure nothing; a check that could not be made (unknown) is left out, and the score is what was earned over the weights of the checks made. Grades: A from 90, B from 80, C from 70, D from 60, F below.',
         margin: [0, 0, 0, 6],
@@ -43,13 +71,17 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
         ['Check', 'Status', 'Items', 'Weight'],
         findings.checks.map((check) => [check.title, check.status, check.items.length, check.weight]),
       ),
-      { svg: findingsChartSvg(findings), width: 500 },
+      { svg: findingsChartSvg(findings), width: PDF_CONTENT_WIDTH.portrait },
       heading('Changes since the last run', 2),
       findings.changes.previousAt
         ? findings.changes.items.length
           ? pdfTable(
               ['Change', 'Check', 'Detail'],
-              findings.changes.items.map((change) => [change.change, change.checkId, change.detail]),
+              findings.changes.items.map((change) => [
+                change.change,
+                checkTitle(findings, change.checkId),
+                change.detail,
+              ]),
             )
           : { text: `No change since ${when(findings.changes.previousAt)}.` }
         : { text: 'This is the first stored run of this kind for this organization.' },
@@ -57,7 +89,7 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
       heading('Findings'),
       ...findings.checks.flatMap((check) => [
         heading(`${check.title} (${check.status})`, 2),
-        { text: `Check ${check.id} · threshold: ${check.threshold} · weight ${check.weight}`, color: '#475569' },
+        { text: `Threshold: ${check.threshold} · weight ${check.weight}`, color: '#475569' },
         { text: check.definition, margin: [0, 2, 0, 2] },
         ...(check.reason ? [{ text: check.reason, color: '#92400e' }] : []),
         ...(check.savings
@@ -70,20 +102,27 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
           : []),
         ...(check.items.length
           ? [
-              pdfTable(
-                ['Item', 'Account group', 'Detail'],
-                check.items.map((item) => [
-                  `${item.name} (${item.type} ${item.id})`,
-                  item.accountGroup ?? '',
-                  item.detail,
-                ]),
-              ),
+              check.savings
+                ? pdfTable(
+                    ['Item', 'Account group', 'Detail', 'Cloud units this period'],
+                    check.items.map((item) => [
+                      item.name,
+                      item.accountGroup ?? '',
+                      item.detail,
+                      item.cloudUnits ?? null,
+                    ]),
+                  )
+                : pdfTable(
+                    ['Item', 'Account group', 'Detail'],
+                    check.items.map((item) => [item.name, item.accountGroup ?? '', item.detail]),
+                  ),
               ...more(check.items.length),
             ]
           : []),
         ...(check.status === 'warn' || check.status === 'fail' ? [{ text: `Remediation: ${check.remediation}` }] : []),
       ]),
-      heading('Tables'),
+      // The tables on landscape pages: the widest (the deployment summary) has fourteen columns.
+      { ...heading('Tables'), pageOrientation: 'landscape' },
       ...AHC_TABLES.flatMap((key) => {
         const table = findings.tables[key];
         if (!table) return [];
@@ -92,7 +131,7 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
           table.unavailable
             ? { text: table.unavailable, color: '#92400e' }
             : table.rows.length
-              ? pdfTable(table.columns, table.rows)
+              ? pdfTable(table.columns, table.rows, PDF_CONTENT_WIDTH.landscape)
               : { text: 'Nothing to show.' },
           ...more(table.rows.length),
         ];
