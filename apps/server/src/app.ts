@@ -253,7 +253,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const throttle = new SharedThrottle(db);
     const metrics = new Metrics(database.sql, config.instanceId, { processWide: !options.jobsThread });
     metrics.register(app, config.metricsToken);
-    await registerPlugins(app, config, throttle);
+    const pressure = await registerPlugins(app, config, throttle);
     registerErrorHandling(app);
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
     const budgets =
@@ -311,9 +311,15 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       const [store, jobs] = checks.map((check) => (check.status === 'fulfilled' ? 'ok' : 'unreachable'));
       const parts = readiness.items.map((part) => [part.name, part.state()] as const);
       const ready = store === 'ok' && jobs === 'ok' && parts.every(([, state]) => state === 'ok');
-      return reply
-        .status(ready ? 200 : 503)
-        .send({ status: ready ? 'ready' : 'not ready', database: store, queue: jobs, ...Object.fromEntries(parts) });
+      // A busy instance still serves those it lets in: it says so, and stays ready (decision 0036).
+      const load = pressure.state() === 'busy' ? { load: 'busy' } : {};
+      return reply.status(ready ? 200 : 503).send({
+        status: ready ? 'ready' : 'not ready',
+        database: store,
+        queue: jobs,
+        ...load,
+        ...Object.fromEntries(parts),
+      });
     });
     registerWebApp(app, config.webDistDir, { boot: context.services.get('pageBoot') });
 

@@ -18,3 +18,8 @@ export const DATABASE_FAULT_MESSAGES = {
 } as const;
 /** Seconds a person (or a script) is asked to wait before trying again when the database fails. */
 export const DATABASE_RETRY_AFTER_SECONDS = 60;
+
+/** What a caller is told when an instance has more to answer than it can in time (503 with Retry-After, at once). */
+export const BUSY_MESSAGE = 'The toolkit is busy right now; try again in a few seconds';
+/** Seconds a caller turned away by a busy instance is asked to wait before trying again. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;

@@ -90,6 +90,10 @@ export const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   SHUTDOWN_GRACE_MS: durationMs(10_000),
   REQUEST_TIMEOUT_MS: durationMs(30_000),
+  /** Requests one instance works on at once before it answers 503 "busy" (decision 0036). */
+  MAX_REQUESTS_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** How far behind the event loop may fall before API calls are answered 503 "busy"; 0 measures nothing. */
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(250),
   UPLOAD_TIMEOUT_MS: durationMs(10 * 60_000),
   WORKERS_ENABLED: booleanFromEnv.default(true),
   JOBS_THREAD: booleanFromEnv.default(true),
@@ -111,7 +115,7 @@ export const envSchema = z.object({
   PLATFORM_RATE_LIMIT_WAIT_MS: durationMs(10 * 60_000),
   /** The share of each platform window kept for jobs and scheduled work (background), from 0 to 1. */
   PLATFORM_BACKGROUND_SHARE: z.coerce.number().min(0).max(1).default(0.5),
-  /** The most of each platform window an organization's watches (scheduled work) spend, from 0 to 1 (issue 55). */
+  /** The most of each platform window an organization's watches (scheduled work) spend, from 0 to 1. */
   PLATFORM_SCHEDULED_SHARE: z.coerce.number().min(0.05).max(1).default(0.5),
   PLATFORM_LANES: booleanFromEnv.default(true),
   SANDBOX_SEED: z.string().min(1).default('ce-toolkit'),

@@ -83,13 +83,13 @@ export interface AppConfig {
   backupArchives: { maxUnpackedBytes: number; maxRatio: number; quotaBytes: number };
   /** The longest life of a personal API token, in days. */
   apiTokenMaxDays: number;
-  /** Account Watch: waivers of findings in force per organization at most (issue 55). */
+  /** Account Watch: waivers of findings in force per organization at most. */
   waiversPerOrganizationMax: number;
   /** Account Watch: the longest a customer's token is stored with consent, and how long score history is kept (days). */
   watch: {
     tokenMaxDays: number;
     historyDays: number;
-    /** Watches one user may keep, and one organization may have (issue 55). */
+    /** Watches one user may keep, and one organization may have. */
     maxPerUser: number;
     maxPerOrganization: number;
     /** "Run now" runs one watch at most once in this many minutes. */
@@ -110,6 +110,11 @@ export interface AppConfig {
    * UPLOAD_TIMEOUT_MS for the routes that take files. A connection idle for REQUEST_TIMEOUT_MS is closed.
    */
   requestTimeouts: { requestMs: number; uploadMs: number };
+  /**
+   * Past the knee (decision 0036): requests worked at once before callers are answered 503 "busy", and how far
+   * behind the event loop may fall before API calls are (0: not measured).
+   */
+  pressure: { maxInFlight: number; maxEventLoopDelayMs: number };
   /** Whether this instance takes jobs from the queue (an instance can serve HTTP only). */
   workersEnabled: boolean;
   /**
@@ -318,6 +323,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       requestMs: env.REQUEST_TIMEOUT_MS,
       uploadMs: Math.max(env.UPLOAD_TIMEOUT_MS, env.REQUEST_TIMEOUT_MS),
     },
+    pressure: { maxInFlight: env.MAX_REQUESTS_IN_FLIGHT, maxEventLoopDelayMs: env.MAX_EVENT_LOOP_DELAY_MS },
     workersEnabled: env.WORKERS_ENABLED,
     jobsThread: env.JOBS_THREAD,
     instanceId: env.INSTANCE_ID ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`,

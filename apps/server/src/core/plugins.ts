@@ -8,6 +8,7 @@ import type { SharedThrottle } from './shared-throttle.js';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config/config.js';
 import { AppError } from './errors.js';
+import { registerPressureGuard, type PressureGuard } from './pressure.js';
 
 /** Operations anyone may call that take credentials or send mail: limited per address before anything else. */
 const RATE_LIMITED_OPERATIONS = new Set([
@@ -19,12 +20,16 @@ const RATE_LIMITED_OPERATIONS = new Set([
   'finishSso',
 ]);
 
-/** Cookies, security headers (CSP), the per-address limit on credential operations, and the API document. */
+/**
+ * Shedding past the knee first (before anything reads the request: decision 0036), then cookies, security headers
+ * (CSP), the per-address limit on credential operations, and the API document.
+ */
 export async function registerPlugins(
   app: FastifyInstance,
   config: AppConfig,
   throttle: SharedThrottle,
-): Promise<void> {
+): Promise<PressureGuard> {
+  const pressure = registerPressureGuard(app, config.pressure, ['/api/', ...Object.values(config.compatPrefixes)]);
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -76,4 +81,5 @@ export async function registerPlugins(
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  return pressure;
 }
