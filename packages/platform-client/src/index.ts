@@ -33,6 +33,7 @@ export {
   type RateBudgets,
 } from './rate-limiter.js';
 export * from './schemas.js';
+export * from './measurement-schemas.js';
 export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';
 export { apiTestType } from './resources/tests.js';
 export { TEST_RESULT_KINDS, type TestResultsOptions } from './resources/test-results.js';

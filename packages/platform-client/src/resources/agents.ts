@@ -1,4 +1,5 @@
-import { agentNotificationRuleSchema, agentSchema, localProblemSchema } from '../schemas.js';
+import { agentSchema } from '../schemas.js';
+import { agentNotificationRuleSchema, localProblemSchema } from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const agents = (caller: Caller) => ({

@@ -1,11 +1,11 @@
 import {
-  alertDetailSchema,
   alertRuleSchema,
   alertSchema,
   suppressionWindowSchema,
   webhookSchema,
   type AlertRuleBody,
 } from '../schemas.js';
+import { alertDetailSchema } from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const alertRules = (caller: Caller) => ({

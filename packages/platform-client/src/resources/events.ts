@@ -1,4 +1,4 @@
-import { eventDetailSchema, eventSchema } from '../schemas.js';
+import { eventDetailSchema, eventSchema } from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const events = (caller: Caller) => ({

@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors.js';
-import { testResultsPageSchema, type PlatformApiTestType, type PlatformTestResult } from '../schemas.js';
+import { type PlatformApiTestType } from '../schemas.js';
+import { testResultsPageSchema, type PlatformTestResult } from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 /**

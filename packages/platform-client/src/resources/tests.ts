@@ -1,11 +1,11 @@
 import {
   PLATFORM_API_TEST_TYPES,
   testSchema,
-  testVersionSchema,
   type PlatformTest,
   type PlatformApiTestType,
   type TestCreateBody,
 } from '../schemas.js';
+import { testVersionSchema } from '../measurement-schemas.js';
 import { PlatformError } from '../errors.js';
 import { knownSegment, type Caller } from './caller.js';
 

@@ -1,4 +1,5 @@
-import { enterpriseAgentUnitsSchema, quotasSchema, testUnitsSchema, usageSchema } from '../schemas.js';
+import { quotasSchema, usageSchema } from '../schemas.js';
+import { enterpriseAgentUnitsSchema, testUnitsSchema } from '../measurement-schemas.js';
 import { type Caller } from './caller.js';
 
 /** A period of units: start and end dates (ISO-8601 UTC); the current billing period when absent. */
