@@ -62,4 +62,18 @@ describe.each(ANSWER_SUITE_DATABASES)('alerts migration: rules unable to alert, 
     expect(entry?.accountGroups).toEqual([`${source().accountGroupName} → ${target.accountGroupName}`]);
     expect(entry?.accountGroups[0]).toMatch(/^Acme - Data Centers → Globex/);
   });
+
+  it("drops a second token that names the source's own organization: neither used nor sealed with the run", async () => {
+    const revoked = world().tokens.find((each) => each.kind === 'revoked')?.token ?? '';
+    const payload = request({
+      ruleIds: [ruleIdOf('Migration: portal latency')],
+      targetOrganization: { token: revoked, organization: suite.acme().organization },
+    });
+    const created = await start(payload);
+    const [row] = (
+      await suite.app().database.sql.executeSql('select target_token_id from change_sets where id = $1', [created.id])
+    ).rows as { target_token_id: string | null }[];
+    expect(row?.target_token_id).toBeNull();
+    expect((await finished(created.id)).status).toBe('done');
+  });
 });

@@ -9,6 +9,7 @@ export const ALERTS_MIGRATION_MESSAGES = {
   tokenRequired: BULK_MESSAGES.tokenRequired,
   invalidToken: BULK_MESSAGES.invalidToken,
   sourceRequired: 'Choose the account group to take the rules from',
+  nothingToWrite: 'Nothing to migrate: every chosen rule is left as it is (skipped or left out).',
   rulesRequired: 'Select at least one alert rule',
   targetsRequired: 'Select at least one target account group',
   targetIsSource: 'A target cannot be the source account group',

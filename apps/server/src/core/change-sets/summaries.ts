@@ -70,7 +70,10 @@ export function changeSetProblems(
           key: `${row.id}:failed`,
           outcome: 'failed',
           title: `${label(row.kind)} failed`,
-          message: `${row.organizationName}: not one of its ${total} item${total === 1 ? '' : 's'} was done; each reason is in ${where}.`,
+          message:
+            total === 1
+              ? `${row.organizationName}: its one item was not done; the reason is in ${where}.`
+              : `${row.organizationName}: not one of its ${total} items was done; each reason is in ${where}.`,
           at,
         },
       ];

@@ -28,6 +28,16 @@ export interface AlertsMigrationDependencies {
  * of a migration. The run service (alerts-migration.runs.ts) reads, lists and undoes migrations and makes
  * their results file; the change-set engine carries them out (kinds.ts, actions.ts).
  */
+/**
+ * A "target organization" that is the source's own is no second organization: its token is neither used nor
+ * checked, so it is dropped before anything (it would otherwise be sealed with the run for nothing).
+ */
+function oneOrganizationOnce(request: MigrationRequest): MigrationRequest {
+  if (request.targetOrganization?.organization.id !== request.organization.id) return request;
+  const { targetOrganization: _same, ...rest } = request;
+  return rest;
+}
+
 export class AlertsMigrationService {
   constructor(private readonly deps: AlertsMigrationDependencies) {}
 
@@ -117,7 +127,8 @@ export class AlertsMigrationService {
    * What the migration would do, rule by rule and target by target, and whether its tokens may do it;
    * nothing is written.
    */
-  async plan(request: MigrationRequest): Promise<MigrationPlan> {
+  async plan(asked: MigrationRequest): Promise<MigrationPlan> {
+    const request = oneOrganizationOnce(asked);
     const { input } = await this.input(request);
     const read = <T>(work: () => Promise<T>) =>
       request.targetOrganization ? this.deps.customer.readForTwo(request.token, work) : readForCustomer(work);
@@ -133,7 +144,8 @@ export class AlertsMigrationService {
   }
 
   /** Starts a migration: the tokens are sealed with it, the job plans it again and carries it out. */
-  async create(user: SessionUser, request: MigrationRequest): Promise<MigrationRun> {
+  async create(user: SessionUser, asked: MigrationRequest): Promise<MigrationRun> {
+    const request = oneOrganizationOnce(asked);
     const { input, organization, targetOrganizationId } = await this.input(request);
     const target = request.targetOrganization;
     return this.deps.runs.start(user, {

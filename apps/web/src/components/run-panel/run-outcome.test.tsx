@@ -65,7 +65,7 @@ describe("a run's outcome in its panel and its end toast", () => {
     const rerender = show(run({ status: 'running', totals: { total: 1, pending: 1, done: 0, skipped: 0, failed: 0 } }));
     act(() => rerender(run()));
     expect(outcome()?.getAttribute('data-outcome')).toBe('failed');
-    expect(outcome()?.textContent).toBe('failedNot one of its 1 item was done: each reason is below.');
+    expect(outcome()?.textContent).toBe('failedIts one item was not done: the reason is below.');
     expect(outcome()?.querySelector('.bg-red-100')).toBeTruthy();
     await waitFor(() => expect(toast.getSnapshot().map(({ type }) => type)).toEqual(['error']));
   });

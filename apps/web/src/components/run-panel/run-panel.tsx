@@ -38,7 +38,10 @@ const items = (count: number) => `${count} ${count === 1 ? 'item' : 'items'}`;
  */
 function outcomeSentence(outcome: WorkOutcome, run: PanelRun): string {
   const { done, failed } = run.totals;
-  if (outcome === 'failed') return `Not one of its ${items(failed)} was done: each reason is below.`;
+  if (outcome === 'failed')
+    return failed === 1
+      ? 'Its one item was not done: the reason is below.'
+      : `Not one of its ${items(failed)} was done: each reason is below.`;
   if (outcome === 'done-with-failures') return `${done} done, ${failed} failed: each reason is below.`;
   if (outcome === 'undone') return 'Reversed since by its undo.';
   return 'Every item is in place.';

@@ -164,6 +164,11 @@ export function AlertsMigrationTool() {
     const writes =
       plan.writes +
       plan.items.filter((item) => item.status === 'conflict' && decisions.get(decisionKey(item)) !== 'skip').length;
+    // Every rule left as it is (skipped, or left out): nothing to ask, nothing to start.
+    if (writes === 0) {
+      toast.info(ALERTS_MIGRATION_MESSAGES.nothingToWrite);
+      return;
+    }
     confirmation.ask({
       title: `Migrate into ${organization}?`,
       body: (

@@ -16,6 +16,25 @@ const STATUS: Record<MigrationPlanItem['status'], { tone: BadgeTone; label: stri
   delete: { tone: 'purple', label: 'delete from source' },
 };
 
+/** A plan's count of one status in words: "5 conflicts", "3 to create", "1 unchanged". */
+function totalInWords(status: string, count: number): string {
+  const plural = count === 1 ? '' : 's';
+  switch (status) {
+    case 'conflict':
+      return `${count} conflict${plural}`;
+    case 'unchanged':
+      return `${count} unchanged`;
+    case 'delete':
+      return `${count} to delete from the source`;
+    case 'create':
+    case 'update':
+    case 'skip':
+      return `${count} to ${status}`;
+    default:
+      return `${count} ${status}`;
+  }
+}
+
 const CHOICES = [
   { value: '', label: 'Decide…' },
   { value: 'skip', label: 'Skip it' },
@@ -74,9 +93,7 @@ export function PlanView({
     <section className="space-y-3" aria-label="Plan">
       <h2 className="text-xl font-semibold">Plan</h2>
       <p className="text-sm text-slate-600" data-testid="plan-totals">
-        {totals
-          .map(([status, count]) => `${count} ${STATUS[status as MigrationPlanItem['status']]?.label ?? status}`)
-          .join(' · ')}
+        {totals.map(([status, count]) => totalInWords(status, count)).join(' · ')}
         {' · '}
         {plan.writes} write{plan.writes === 1 ? '' : 's'} into the customer&apos;s account
       </p>

@@ -81,8 +81,10 @@ export function SignOutEverywhere() {
           {live.length > 0 && (
             <>
               <p>
-                Your personal API tokens are not sessions: {live.length === 1 ? 'it keeps' : 'they keep'} working after
-                you sign out, unless you revoke {live.length === 1 ? 'it' : 'them'} too.
+                {live.length === 1
+                  ? 'Your personal API token is not a session: it keeps'
+                  : 'Your personal API tokens are not sessions: they keep'}{' '}
+                working after you sign out, unless you revoke {live.length === 1 ? 'it' : 'them'} too.
               </p>
               <ul className="list-disc space-y-1 pl-5" aria-label="Your personal API tokens">
                 {live.map((token) => (
