@@ -188,7 +188,7 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
     expect(messagesToTam()).toHaveLength(2);
   });
 
-  it('keeps a waived finding out of the score and the message until its waiver expires', async () => {
+  it("keeps a waived finding out of the counts and the message until its waiver expires; the score stays the report's", async () => {
     // The latest health check's open findings name the planted user in two checks: what the waivers are made from.
     const open = (await tam.request({ url: `/api/watches/${watch.id}/findings` })).json<WatchFindings>();
     const plantedFindings = open.findings.filter((finding) => finding.name.includes(planted.name));
@@ -211,8 +211,11 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
       });
       expect(waived.statusCode, waived.body).toBe(201);
     }
+    const scoreBefore = (await runs()).find((run) => run.score !== null)?.score;
     const quiet = await nextScheduledRun();
     expect(quiet).toMatchObject({ status: 'done', message: null, waivedFindings: 2 });
+    // Nothing changed at the customer: a waiver takes findings out of the lists, never moves the health check's score.
+    expect(quiet.score).toBe(scoreBefore);
     expect(quiet.delivery.status).toBe('quiet');
     expect(messagesToTam()).toHaveLength(2);
     const listed = await tam.request({ url: `/api/watch-waivers?organizationId=${customer.organization.id}` });

@@ -22,6 +22,15 @@ describe('open and waived findings, as every list counts them', () => {
       'inactive-users:user:2',
     ]);
     expect(whole.waived).toBe(1);
-    expect(findingsInForce(null, [{ checkId: 'alerts-active', itemKey: null }])).toEqual({ open: [], waived: 1 });
+    // A whole check waived takes each of its findings out: open and waived add up to what was found.
+    const wholeOfTwo = findingsInForce(checks, [{ checkId: 'inactive-users', itemKey: null }]);
+    expect([wholeOfTwo.open.length, wholeOfTwo.waived]).toEqual([1, 2]);
+    // A redundant item waiver under a whole-check one takes nothing out twice.
+    const both = findingsInForce(checks, [
+      { checkId: 'inactive-users', itemKey: null },
+      { checkId: 'inactive-users', itemKey: 'user:1' },
+    ]);
+    expect([both.open.length, both.waived]).toEqual([1, 2]);
+    expect(findingsInForce(null, [{ checkId: 'alerts-active', itemKey: null }])).toEqual({ open: [], waived: 0 });
   });
 });

@@ -31,14 +31,15 @@ const waives = (waiver: Waived, checkId: string, itemKey: string) =>
 
 /**
  * The open findings of a run's kept checks, and how many are waived: an item that a waiver in force names (or
- * whose whole check it waives) is waived, not open, whenever the waiver was made (before the run or since); each
- * waiver in force counts once in `waived`, as the customer page lists them.
+ * whose whole check it waives) is waived, not open, whenever the waiver was made (before the run or since). `waived`
+ * counts the findings taken out (a whole check's items each), so open and waived add up to what the health check
+ * found.
  */
 export function findingsInForce<Check extends KeptCheck>(
   checks: readonly Check[] | null,
   waivers: readonly Waived[],
 ): { open: OpenFinding<Check['id']>[]; waived: number } {
-  const open = (checks ?? [])
+  const found = (checks ?? [])
     .filter((check) => check.status === 'warn' || check.status === 'fail')
     .flatMap((check) =>
       check.items.map((item): OpenFinding<Check['id']> => ({
@@ -49,9 +50,9 @@ export function findingsInForce<Check extends KeptCheck>(
         name: item.name,
         detail: item.detail,
       })),
-    )
-    .filter((finding) => !waivers.some((waiver) => waives(waiver, finding.checkId, finding.itemKey)));
-  return { open, waived: waivers.length };
+    );
+  const open = found.filter((finding) => !waivers.some((waiver) => waives(waiver, finding.checkId, finding.itemKey)));
+  return { open, waived: found.length - open.length };
 }
 
 /**

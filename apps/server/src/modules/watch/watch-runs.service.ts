@@ -19,8 +19,8 @@ import type { WatchService } from './watch.service.js';
 function summaryOf(changes: unknown): Pick<WatchRun, 'moved' | 'openFindings' | 'waivedFindings'> {
   const parsed = keptChangesSchema.safeParse(changes);
   if (!parsed.success) return { moved: [], openFindings: null, waivedFindings: null };
-  const { checks, openFindings, waived } = parsed.data;
-  return { moved: checks, openFindings, waivedFindings: waived.length };
+  const { checks, openFindings, waived, waivedItems } = parsed.data;
+  return { moved: checks, openFindings, waivedFindings: waivedItems ?? waived.length };
 }
 
 /** A watch's runs are listed this many at a time, newest first. */
