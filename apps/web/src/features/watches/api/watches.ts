@@ -39,7 +39,11 @@ export function useWatchRuns(watchId: string) {
   useEffect(() => {
     if (latestEnded)
       void queryClient.invalidateQueries({
-        predicate: (query) => query.queryKey[0] === WATCHES && query.queryKey[1] !== 'runs',
+        // The watch's own reads, and the customer page's header and timeline, which list what the run made.
+        predicate: (query) =>
+          (query.queryKey[0] === WATCHES && query.queryKey[1] !== 'runs') ||
+          query.queryKey[0] === 'customer-timeline' ||
+          query.queryKey[0] === 'customer-overview',
       });
   }, [latestEnded, queryClient]);
   return runs;
