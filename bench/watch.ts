@@ -6,9 +6,8 @@
  * fewest calls span several of; meanwhile a person checks the first organization's token every 2 s on either
  * instance. Needs DATABASE_URL (a PostgreSQL server where it may create and drop databases).
  *
- * runs      = watch runs made (one per watch and due time: 50).
- * once      = watches whose one run ended done with its message sent once (the sandbox received no more messages
- *   than the product recorded deliveries).
+ * runs      = watches whose one run ended done with its message sent once (the sandbox received no more messages
+ *   than the product recorded deliveries): 50.
  * calls/min = every call the sandbox answered for the organizations during the runs (the person's left out), over
  *   the fewest the runs can make (bench/watch-minimum.ts).
  * wall/ideal = from the first run made to the last ended, over the time the limit alone imposes on the busiest
@@ -18,16 +17,23 @@
  *   open with the watches' creation (their tokens are checked), up to a minute before the runs: a run that ends in
  *   its fourth window can end sooner than three and a quarter windows after the first run, and the ratio be below 1.
  * interactive-p95-ms = how long the person's check took to answer, 95th percentile.
- * Last line: `watch: runs=50 once=50 calls/min=… wall/ideal=… interactive-p95-ms=…`.
+ * Then the scheduler at scale (bench/watch-due.ts): BENCH_WATCH_DUE (10,000) watches due in the same minute, made by
+ * both instances' schedulers: due, made, once (watches with exactly one run for that minute), made-within-s, and the
+ * scheduler before issue 56 as the baseline (one batch of 100 a minute).
+ * Last line: `watch: due=… made=… once=… made-within-s=… runs=50 calls/min=… wall/ideal=… interactive-p95-ms=…`,
+ * where runs = the 50 watches whose one run ended done with its message sent once.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Watch } from '@ce/contract';
 import { Cluster, exitWithoutPostgres } from '../apps/server/test/cluster.js';
+import { dueAtOnce } from './watch-due.js';
 
 const ORGANIZATIONS = Number(process.env.BENCH_WATCH_ORGANIZATIONS ?? 10);
 const WATCHES_PER = Number(process.env.BENCH_WATCH_PER_ORGANIZATION ?? 5);
 const RUNS = process.env.BENCH_WATCH_RUNS ?? 'both';
+// Watches due in the same minute for the scheduler's part (copies of the bench's, spread over its organizations).
+const DUE = Number(process.env.BENCH_WATCH_DUE ?? 10_000);
 // The platform's own limit and window: the lanes' shares (people first) are made for a window of a minute.
 const LIMIT = Number(process.env.BENCH_WATCH_LIMIT ?? 240);
 // The most of each window the watches' runs may spend (the product's default unless the bench is given another).
@@ -188,10 +194,16 @@ try {
     .map((check) => check.ms)
     .sort((a, b) => a - b);
   console.log(
-    `watch: organizations=${ORGANIZATIONS} limit/window=${limit} minimum=${perOrganization * ORGANIZATIONS} calls=${calls} person-checks=${personCalls} failed-checks=${checks.filter((check) => !check.ok).length} wall-s=${Math.round(Number(span?.ms ?? 0) / 1000)} ideal-s=${Math.round(ideal / 1000)} messages=${items.length}`,
+    `watch: organizations=${ORGANIZATIONS} limit/window=${limit} minimum=${perOrganization * ORGANIZATIONS} calls=${calls} person-checks=${personCalls} failed-checks=${checks.filter((check) => !check.ok).length} wall-s=${Math.round(Number(span?.ms ?? 0) / 1000)} ideal-s=${Math.round(ideal / 1000)} messages=${items.length} runs-made=${runs.length}`,
+  );
+
+  // The scheduler at scale, once the runs above have ended.
+  const scheduled = await dueAtOnce(cluster, DUE);
+  console.log(
+    `baseline: one-batch-a-minute batch-ms=${Math.round(scheduled.baseline.batchMs)} made-within-s=${Math.round(scheduled.baseline.madeWithinS)}`,
   );
   console.log(
-    `watch: runs=${runs.length} once=${once} calls/min=${(calls / (perOrganization * ORGANIZATIONS)).toFixed(2)} wall/ideal=${(Number(span?.ms ?? 0) / ideal).toFixed(2)} interactive-p95-ms=${Math.round(percentile(times, 0.95))}`,
+    `watch: due=${scheduled.due} made=${scheduled.made} once=${scheduled.once} made-within-s=${scheduled.madeWithinS.toFixed(1)} runs=${once} calls/min=${(calls / (perOrganization * ORGANIZATIONS)).toFixed(2)} wall/ideal=${(Number(span?.ms ?? 0) / ideal).toFixed(2)} interactive-p95-ms=${Math.round(percentile(times, 0.95))}`,
   );
 } finally {
   await cluster.close();

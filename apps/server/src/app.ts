@@ -29,6 +29,7 @@ import { usersModule } from './modules/users/index.js';
 import { watchModule } from './modules/watch/index.js';
 import { mergeTools } from './core/change-sets/handlers.js';
 import { ChangeSetJob } from './core/change-sets/job.js';
+import { drainWithinMs } from './core/leased-job.js';
 import { CallAudit } from './core/call-audit.js';
 import { BudgetWaits, registerRequestContext } from './core/budget-waits.js';
 import { jobsAhead } from './core/jobs-ahead.js';
@@ -50,6 +51,7 @@ import { Metrics } from './core/metrics.js';
 import { SharedThrottle, sharedStateJobs } from './core/shared-throttle.js';
 import { registerErrorHandling } from './core/errors.js';
 import { connectExternals } from './adapters/externals.js';
+import { WebexDeliveries } from './adapters/webex-delivery.js';
 import { startJobs } from './core/jobs.js';
 import { diskState } from './core/disk-space.js';
 import { loggerOptions } from './core/logging.js';
@@ -150,7 +152,7 @@ const changeSetEngine: AppModule = {
       metrics: context.metrics,
     });
     // Change sets stop taking items before the queue stops: they resume on the next worker, not after a long wait.
-    app.addHook('preClose', async () => changeSetJob.stop());
+    app.addHook('preClose', async () => changeSetJob.stop(drainWithinMs(config.shutdownGraceMs)));
     context.jobs.add(...changeSetJob.jobs(config.retentionDays));
     context.jobs.onStarted.add((embedded) => changeSetJob.recoverOrphans(embedded));
     return { changeSetJob };
@@ -188,6 +190,8 @@ const MODULES: readonly AppModule[] = [
 
 /** The least the queue is given to stop, however long the modules' own drains took. */
 const MIN_QUEUE_STOP_MS = 1000;
+/** What the queue's stop may take past its time (its statements under way settle a second later). */
+const QUEUE_STOP_OVERRUN_MS = 1000;
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -244,7 +248,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     closingSince = Date.now();
   });
   app.addHook('onClose', async () => {
-    const left = config.shutdownGraceMs - (Date.now() - (closingSince || Date.now()));
+    // The queue may take a second past what it is given (its last statements): that second is kept out of it.
+    const left = config.shutdownGraceMs - (Date.now() - (closingSince || Date.now())) - QUEUE_STOP_OVERRUN_MS;
     await queue.stop(Math.max(MIN_QUEUE_STOP_MS, left));
     await database.close();
   });
@@ -291,6 +296,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       locks,
       budgetWaits,
       callAudit: new CallAudit(db, app.log),
+      deliveries: externals.webex
+        ? new WebexDeliveries(db, externals.webex, { retry: config.webex.retry, queue, logger: app.log })
+        : null,
       services: new ModuleServiceRegistry(),
       routes: new Registry(),
       jobs: new JobRegistry(),
@@ -298,6 +306,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       timelineSources: new Registry(),
       changeSetKinds: new Registry(),
     };
+    // Messages Webex did not take are tried again by any instance; one given up is told in notifications.
+    if (context.deliveries) {
+      context.jobs.add(...context.deliveries.jobs());
+      context.notificationSources.add(context.deliveries);
+    }
     for (const module of MODULES) context.services.offer(module.name, await module.register(context));
     for (const mount of context.routes.items) await mount(app);
 

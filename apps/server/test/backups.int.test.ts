@@ -349,7 +349,7 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
       },
       { timeout: 20_000, interval: 20 },
     );
-    testApp.jobs.backups.stop();
+    await testApp.jobs.backups.stop();
     await vi.waitFor(
       async () => expect(await row()).toEqual({ status: 'running', released: true, holds_token: true }),
       {

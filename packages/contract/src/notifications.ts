@@ -14,14 +14,22 @@ export {
 export const workNotificationSchema = z.object({
   /** Unique per report or run and outcome: the browser tells each one once. */
   key: z.string(),
-  source: z.enum(['report', 'bulk', 'alerts-migration', 'backup-restore']),
+  source: z.enum(['report', 'bulk', 'alerts-migration', 'backup-restore', 'watch']),
   outcome: z.enum(NOTIFICATION_OUTCOMES),
   /** Short, for the toast's title: "Alerts Report failed". */
   title: z.string(),
   /** What happened, for whom: "Acme: The platform refused the token." */
   message: z.string(),
   /** The page that shows the details (and carries the badge). */
-  path: z.enum([PATHS.reports, PATHS.bulkTests, PATHS.bulkOperations, PATHS.alertsMigration, PATHS.backupRestore]),
+  path: z.enum([
+    PATHS.reports,
+    PATHS.bulkTests,
+    PATHS.bulkOperations,
+    PATHS.alertsMigration,
+    PATHS.backupRestore,
+    // An Account Watch's message given up: its customer's page, under My customers.
+    PATHS.customers,
+  ]),
   at: z.iso.datetime(),
 });
 export type WorkNotification = z.infer<typeof workNotificationSchema>;

@@ -259,8 +259,18 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
   }));
 
   app.put('/webex/scenario', { preHandler: refuseOutsideDemo }, async (request) => {
-    const body = (request.body ?? {}) as { throttleMs?: number; retryAfterSeconds?: number; toPersonEmail?: string };
+    const body = (request.body ?? {}) as {
+      throttleMs?: number;
+      retryAfterSeconds?: number;
+      toPersonEmail?: string;
+      /** Webex down for this long: every message answers 503. */
+      unavailableMs?: number;
+    };
     const until = Date.now() + (body.throttleMs ?? 0);
+    if (typeof body.unavailableMs === 'number') {
+      sandbox.webex.unavailableUntil = Date.now() + body.unavailableMs;
+      return { unavailableUntil: sandbox.webex.unavailableUntil };
+    }
     if (typeof body.retryAfterSeconds === 'number') sandbox.webex.retryAfterSeconds = body.retryAfterSeconds;
     // With a person's email, only messages to that person are throttled.
     if (typeof body.toPersonEmail === 'string') {

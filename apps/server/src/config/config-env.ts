@@ -182,6 +182,11 @@ export const envSchema = z.object({
   HASHING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WEBEX_API_URL: z.url().optional(),
   WEBEX_BOT_TOKEN: z.string().min(10).optional(),
+  /** A message Webex did not take is tried again after this, doubling up to WEBEX_RETRY_MAX_MS (issue 56). */
+  WEBEX_RETRY_FIRST_MS: durationMs(15_000),
+  WEBEX_RETRY_MAX_MS: durationMs(10 * 60_000),
+  /** A message still not taken this long after it was first tried is given up, and told on its run and in notifications. */
+  WEBEX_GIVE_UP_MS: durationMs(6 * 60 * 60_000),
   PLATFORM_OPENAPI_URL: z.url().optional(),
   PCAP_MAX_MB: z.coerce.number().int().min(1).max(2048).default(100),
   SALESFORCE_LOGIN_URL: z.url().optional(),

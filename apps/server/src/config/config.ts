@@ -46,7 +46,12 @@ export interface AppConfig {
   /** AES keys for customer tokens kept during jobs (base64): the current one and older ones still accepted. */
   tokenKeys: { current: string; previous: string[]; retired: string[] } | null;
   /** Webex for report delivery; `null` when neither a URL nor the sandbox is there. */
-  webex: { apiUrl: string | null; botToken: string | null };
+  webex: {
+    apiUrl: string | null;
+    botToken: string | null;
+    /** A message Webex did not take: tried again after `firstMs`, doubling to `maxMs`, given up after `giveUpMs`. */
+    retry: { firstMs: number; maxMs: number; giveUpMs: number };
+  };
   /** The platform's OpenAPI document for the API explorer; null means the sandbox's (demo) or the vendor's. */
   platformOpenApiUrl: string | null;
   /** The largest packet capture the support tool takes. */
@@ -268,7 +273,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
           retired: env.REPORTS_KEY_RETIRED?.split(',') ?? [],
         }
       : null,
-    webex: { apiUrl: env.WEBEX_API_URL ?? null, botToken: env.WEBEX_BOT_TOKEN ?? null },
+    webex: {
+      apiUrl: env.WEBEX_API_URL ?? null,
+      botToken: env.WEBEX_BOT_TOKEN ?? null,
+      retry: { firstMs: env.WEBEX_RETRY_FIRST_MS, maxMs: env.WEBEX_RETRY_MAX_MS, giveUpMs: env.WEBEX_GIVE_UP_MS },
+    },
     pcapMaxBytes: env.PCAP_MAX_MB * 1024 * 1024,
     platformOpenApiUrl: env.PLATFORM_OPENAPI_URL ?? null,
     salesforce: {

@@ -56,7 +56,10 @@ export async function startJobs(queue: JobQueue, observers: JobObservers, jobs: 
           observers.logger.debug({ ...log, durationMs: Math.round(seconds() * 1000) }, 'job completed');
         } catch (error) {
           observers.metrics.job(job.queue, 'failed', seconds());
-          observers.logger.error({ ...log, err: error }, 'job failed');
+          // A job left for another instance by one that stops (HandedBack) is no fault: the queue hands it out again.
+          if (error instanceof Error && error.name === 'HandedBack')
+            observers.logger.debug({ ...log }, 'job left for another instance');
+          else observers.logger.error({ ...log, err: error }, 'job failed');
           throw error;
         }
       },

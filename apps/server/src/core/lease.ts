@@ -38,6 +38,16 @@ export type LeasedTable = PgTable & {
 const NOW = sql`now()`;
 const after = (ms: number) => sql`now() + ${Math.round(ms)}::int * interval '1 millisecond'`;
 
+/**
+ * A job's end is stamped by the database's clock (issue 56): a `finishedAt` a caller passes says that the job ended
+ * now, and is written as `now()`, so an instance whose clock is off stores no end in its own time.
+ */
+function stamped<T extends PgTable>(changes: PgUpdateSetSource<T>): PgUpdateSetSource<T> {
+  if (!('finishedAt' in changes) || !(changes.finishedAt instanceof Date)) return changes;
+  // A column set to SQL is a value PgUpdateSetSource takes for any column.
+  return { ...changes, finishedAt: NOW } as PgUpdateSetSource<T>;
+}
+
 /** What every job that leases its rows needs from the app: where to log, who it is, how long a claim lasts. */
 export interface LeasedJobDependencies {
   logger: {
@@ -152,7 +162,11 @@ export class Leases<T extends LeasedTable> {
   }
 
   private async writeHeld(lease: Lease, changes: PgUpdateSetSource<T>): Promise<boolean> {
-    const rows = await this.db.update(this.table).set(changes).where(this.held(lease)).returning({ id: this.table.id });
+    const rows = await this.db
+      .update(this.table)
+      .set(stamped(changes))
+      .where(this.held(lease))
+      .returning({ id: this.table.id });
     return rows.length === 1;
   }
 
@@ -200,7 +214,7 @@ export class Leases<T extends LeasedTable> {
   async update(id: string, changes: Partial<T['$inferInsert']>): Promise<void> {
     await this.db
       .update(this.table)
-      .set(changes as PgUpdateSetSource<T>)
+      .set(stamped(changes as PgUpdateSetSource<T>))
       .where(eq(this.table.id, id));
   }
 

@@ -12,6 +12,21 @@ import type { Db } from './database.js';
 import { databaseFault } from './database-faults.js';
 import type { JobQueue } from './queue.js';
 
+/** What a job's work is aborted with when its instance stops: it is handed back, never failed. */
+export class HandedBack extends Error {
+  constructor() {
+    super('This instance is stopping: the job is handed back to resume on another');
+    this.name = 'HandedBack';
+  }
+}
+
+/**
+ * Of an instance's shutdown grace (SHUTDOWN_GRACE_MS), what its jobs may take to stop of themselves (a change set's
+ * calls in flight coming back) before what is left is cancelled and handed back: the rest is for the queue and the
+ * database to close, so the process exits within the grace.
+ */
+export const drainWithinMs = (graceMs: number): number => Math.max(graceMs * 0.3, graceMs - 5000);
+
 /** A day, for retention periods given in days. */
 export const DAY_MS = 86_400_000;
 
@@ -25,6 +40,7 @@ export class HeldJob<T extends LeasedTable> {
     private readonly leases: Leases<T>,
     readonly lease: Lease,
     readonly row: T['$inferSelect'],
+    private readonly requeue: (row: T['$inferSelect']) => Promise<void> = async () => undefined,
   ) {}
 
   /** Whether a write of this claim was refused: another worker holds the job now. */
@@ -56,6 +72,17 @@ export class HeldJob<T extends LeasedTable> {
   /** Lets the claim go (the job ended, or stopped to resume elsewhere). */
   release(): Promise<boolean> {
     return this.leases.release(this.lease);
+  }
+
+  /**
+   * Hands the job back to resume elsewhere (this instance stops): the claim goes, what the job holds (its token, what
+   * it read) stays for the worker that takes it, and a queue job is sent at once so that another instance claims it
+   * now (the recovery would, at its next minute); a claim already lost hands back nothing. Answers whether it did.
+   */
+  async handBack(): Promise<boolean> {
+    const released = await this.release();
+    if (released) await this.requeue(this.row);
+    return released;
   }
 
   /** Like `write`, but a lost claim stops the job (LeaseLostError). */
@@ -101,10 +128,30 @@ export interface LeasedJobKind<T extends LeasedTable> {
  * or queue job was lost (every minute) and retention (nightly). Each job supplies only its work.
  */
 export class LeasedJobs<T extends LeasedTable> {
+  /** The jobs this instance works on, and how each is told to hand itself back. */
+  private readonly active = new Map<Promise<void>, AbortController>();
+  private stopping = false;
+
   constructor(
     private readonly deps: LeasedJobDependencies,
     private readonly kind: LeasedJobKind<T>,
   ) {}
+
+  /**
+   * The instance stops (SIGTERM, a rolling deploy): every job it works on is handed back now (its platform calls
+   * cancelled, its claim let go, the row queued again with its token kept) and resumes on another instance; a job
+   * that arrives meanwhile is left for another. Resolves once each has let go.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const controller of this.active.values()) controller.abort(new HandedBack());
+    await Promise.allSettled([...this.active.keys()]);
+  }
+
+  /** Whether the instance stops: a job checks it between its steps (change sets between items). */
+  get isStopping(): boolean {
+    return this.stopping;
+  }
 
   /** The keepers' periodic jobs, named `{prefix}.recover` and `{prefix}.retention`. */
   keepers(prefix: string, retentionDays: number): Job[] {
@@ -122,10 +169,28 @@ export class LeasedJobs<T extends LeasedTable> {
 
   /** Claims row `id` and carries out `work` on it; a row another worker holds, or one that ended, is left alone. */
   async run<R>(id: string, work: LeasedWork<T, R>): Promise<void> {
+    // A stopping instance takes nothing more: the queue hands the job out again, to another instance.
+    if (this.stopping) throw new HandedBack();
+    const handBack = new AbortController();
+    const running = this.claimAndRun(id, work, handBack);
+    this.active.set(running, handBack);
+    try {
+      await running;
+    } finally {
+      this.active.delete(running);
+    }
+  }
+
+  private async claimAndRun<R>(id: string, work: LeasedWork<T, R>, handBack: AbortController): Promise<void> {
     const { leases, name } = this.kind;
     const claimed = await leases.claim(id, this.deps.instanceId, this.deps.leaseMs);
     if (!claimed) return;
-    const job = new HeldJob(leases, claimed.lease, claimed.row);
+    // A queue job not sent (the queue stopped) leaves the row to the recovery of a live instance.
+    const requeue = (row: T['$inferSelect']) =>
+      this.kind.send(row).catch((error: unknown) => {
+        this.deps.logger.warn({ id, err: error }, `${name} handed back without a queue job; the recovery resends it`);
+      });
+    const job = new HeldJob(leases, claimed.lease, claimed.row, requeue);
     const log = { id, jobGeneration: claimed.lease.generation };
     // Ended here (done or failed under this claim): what the job held goes. A paused or stopped job keeps
     // it for the worker that resumes it; a lost lease leaves it to the worker that holds the job now.
@@ -135,13 +200,19 @@ export class LeasedJobs<T extends LeasedTable> {
       const result = await whileLeased(
         claimed.lease,
         (held) => leases.renew(held, this.deps.leaseMs),
-        (signal) => work.work(job, signal),
+        (signal) => work.work(job, AbortSignal.any([signal, handBack.signal])),
         leaseTiming(this.deps.leaseMs),
       );
       ended = await work.done(job, result);
       if (job.lost) lost();
     } catch (error) {
       if (error instanceof LeaseLostError) return lost();
+      // The instance stops: whatever the cancelled work threw, the job goes back to the queue to resume elsewhere.
+      if (handBack.signal.aborted) {
+        if (await job.handBack()) this.deps.logger.info(log, `${name} handed back: this instance stops`);
+        else lost();
+        return;
+      }
       // The database failed the job, not its work: nothing is recorded as failed. The claim lapses and the
       // recovery sends the row back to the queue once the database answers (a write made meanwhile resumes
       // as after a crash: reconciled, never repeated).

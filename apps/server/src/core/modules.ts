@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Capability, SessionUser, WorkNotification } from '@ce/contract';
 import type { Externals } from '../adapters/externals.js';
+import type { WebexDeliveries } from '../adapters/webex-delivery.js';
 import type { AppConfig } from '../config/config.js';
 import type { ChangeSetTools } from './change-sets/handlers.js';
 import type { BudgetWaits } from './budget-waits.js';
@@ -98,6 +99,8 @@ export interface ModuleContext extends Omit<Externals, 'sandbox'> {
   budgetWaits: BudgetWaits;
   /** Audits the platform calls of the jobs a watch run starts, with the watch's id. */
   callAudit: CallAudit;
+  /** Every Webex message the product sends from its jobs, once a key and retried (issue 56); null without Webex. */
+  deliveries: WebexDeliveries | null;
   services: ModuleServiceRegistry;
   /** Mounts the module's route plugins: `routes.add((app) => app.register(plugin, options))`. */
   routes: Registry<(app: FastifyInstance) => PromiseLike<unknown>>;

@@ -67,6 +67,8 @@ export class WebexState {
   /** Until when messages to one person answer 429 (a test throttling only its own user), by their email. */
   readonly throttledFor = new Map<string, number>();
   retryAfterSeconds = 2;
+  /** Until this time (epoch ms), Webex is down: every message, sent or listed, answers 503. */
+  unavailableUntil = 0;
   private fileBytes = 0;
 
   add(message: WebexMessage): void {
@@ -118,6 +120,7 @@ export class WebexState {
     this.rooms.clear();
     this.fileBytes = 0;
     this.throttledUntil = 0;
+    this.unavailableUntil = 0;
     this.throttledFor.clear();
   }
 }
@@ -257,6 +260,12 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
       return reply.status(204).send();
     }
     return webexError(reply, 404, 'Membership not found.');
+  });
+
+  // Webex down (a test's fault): messages are neither taken nor listed.
+  app.addHook('onRequest', async (request, reply) => {
+    if (state.unavailableUntil > Date.now() && request.url.includes('/v1/messages'))
+      return webexError(reply, 503, 'Service Unavailable');
   });
 
   app.post('/v1/messages', async (request, reply) => {

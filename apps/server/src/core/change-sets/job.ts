@@ -4,7 +4,7 @@ import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/pl
 import type { changeSets } from '../../db/schema.js';
 import { AppError } from '../errors.js';
 import { queuedJob, type Job } from '../jobs.js';
-import { DAY_MS, LeasedJobs, type HeldJob } from '../leased-job.js';
+import { DAY_MS, HandedBack, LeasedJobs, type HeldJob } from '../leased-job.js';
 import type { LeasedJobDependencies } from '../lease.js';
 import { mapPool } from '../map-pool.js';
 import type { ExclusiveLocks } from '../exclusive-locks.js';
@@ -125,14 +125,25 @@ export class ChangeSetJob {
     return this.leased.recoverOrphans(all, now);
   }
 
-  /** Stops taking items: runs in progress stop after their in-flight calls and resume elsewhere. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking items: runs in progress stop after their in-flight calls (their outcomes recorded) and resume
+   * elsewhere; what is still out after `withinMs` is cancelled and handed back (an item sent and not answered is
+   * reconciled by the worker that resumes it), so the instance stops within its grace.
+   */
+  async stop(withinMs = Infinity): Promise<void> {
     this.stopping = true;
-    await Promise.allSettled([...this.active]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      if (Number.isFinite(withinMs)) timer = setTimeout(resolve, withinMs);
+    });
+    await Promise.race([Promise.allSettled([...this.active]), late]);
+    clearTimeout(timer);
+    await this.leased.stop();
   }
 
   async run(runId: string): Promise<void> {
-    if (this.stopping) return;
+    // A stopping instance takes no new run: the queue hands it out again, to another instance.
+    if (this.stopping) throw new HandedBack();
     const work = this.execute(runId);
     this.active.add(work);
     try {
@@ -149,7 +160,7 @@ export class ChangeSetJob {
       // A stopped run keeps its tokens (sealed) for the worker that resumes it.
       done: async (job, outcome) => {
         if (outcome !== STOPPED) return job.write({ status: 'done', finishedAt: new Date(), error: null });
-        await job.release();
+        await job.handBack();
         return false;
       },
       failed: async (job, error) => {
@@ -273,6 +284,11 @@ export class ChangeSetJob {
           try {
             result = await handler.execute(sessionOf(item), payload, item, { items: current, exclusively });
           } catch (error) {
+            // Cancelled (the instance stops, the lease is lost): left running, reconciled by whoever resumes the run.
+            if (signal.aborted) {
+              left += 1;
+              return;
+            }
             if (isRejection(error)) {
               rejected = true;
               await record(item.id, { status: 'pending', startedAt: null });

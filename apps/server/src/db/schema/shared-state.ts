@@ -1,4 +1,5 @@
-import { boolean, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bytea } from './bytea.js';
 
 /**
  * Requests per address and minute on the public operations (sign-in, reset, SSO), counted here so that
@@ -38,18 +39,48 @@ export const rateBudgets = pgTable('rate_budgets', {
 });
 
 /**
- * Webex messages a job sends, recorded before each is sent (`sending`) and confirmed after (`sent`): a job
- * taken up again after a crash looks for a message still `sending` in Webex before sending it again.
+ * Every Webex message the product sends, one row a key (issue 56): recorded with what it says (and its file) before
+ * it is sent, confirmed after (`sent`). A send Webex did not take waits (`waiting`) and is tried again with a
+ * back-off, by whichever instance's retry finds it due, until it is sent or given up (`failed`, told on its run's
+ * page and in notifications). `sending` is a claim: one sender at a time, lapsed at `claimed_until` (a sender that
+ * died); a message whose claim lapsed is looked for among the bot's messages before it is sent again.
  */
-export const webexDeliveries = pgTable('webex_deliveries', {
-  key: text('key').primaryKey(),
-  toEmail: text('to_email').notNull(),
-  /** SHA-256 of the markdown as sent (fitted to Webex's limit): how the message is recognised. */
-  markdownSha256: text('markdown_sha256').notNull(),
-  status: text('status').notNull(),
-  messageId: text('message_id'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const webexDeliveries = pgTable(
+  'webex_deliveries',
+  {
+    key: text('key').primaryKey(),
+    toEmail: text('to_email').notNull(),
+    /** SHA-256 of the markdown as sent (fitted to Webex's limit): how the message is recognised. */
+    markdownSha256: text('markdown_sha256').notNull(),
+    status: text('status').notNull(),
+    messageId: text('message_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** What is sent, kept until it is: a retry sends it from here (null on rows of the release before). */
+    markdown: text('markdown'),
+    fileName: text('file_name'),
+    fileType: text('file_type'),
+    /** The file's bytes, erased once the message is sent or given up. */
+    fileContent: bytea('file_content'),
+    /** Whose message it is (`report:<id>`, `change-set:<id>`, `watch-run:<id>`, `watch:<id>`): told of its end. */
+    subject: text('subject'),
+    /** Its place among its subject's messages: a later one is not sent before an earlier one. */
+    position: integer('position').notNull().default(0),
+    /** The person told when it finally fails, and the words (`DeliveryNotice`). */
+    userId: uuid('user_id'),
+    notice: jsonb('notice'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
+    /** Why the last attempt did not go (Webex's words). */
+    error: text('error'),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('webex_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('webex_deliveries_subject_idx').on(table.subject),
+    index('webex_deliveries_failed_idx').on(table.userId, table.finishedAt),
+  ],
+);
 
 /**
  * "One at a time" rules that must hold across instances (a user's task creation in the time tracker): a

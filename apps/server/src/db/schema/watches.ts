@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { users } from './identity.js';
 import { jobColumns } from './job-columns.js';
@@ -91,6 +92,14 @@ export const watchRuns = pgTable(
     index('watch_runs_watch_idx').on(table.watchId, table.createdAt),
     // Runs take their turn per organization (issue 55): its runs working and waiting, and when each owner's last began.
     index('watch_runs_organization_idx').on(table.organizationId, table.status, table.userId),
+    // What "My customers" shows reads as much whatever the history kept (issue 56): each watch's latest run with
+    // findings, and the runs finished this week (the regressions several customers share).
+    index('watch_runs_findings_idx')
+      .on(table.watchId, table.createdAt)
+      .where(sql`${table.status} = 'done' and ${table.findings} is not null`),
+    index('watch_runs_done_idx')
+      .on(table.createdAt)
+      .where(sql`${table.status} = 'done'`),
   ],
 );
 

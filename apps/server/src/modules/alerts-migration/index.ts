@@ -15,13 +15,13 @@ declare module '../../core/modules.js' {
 export const alertsMigrationModule: AppModule = {
   name: 'alerts-migration',
   async register(context) {
-    const { changeSets, jobsAhead, queue, tokens, platform, webex, services } = context;
+    const { changeSets, jobsAhead, queue, tokens, platform, deliveries, services } = context;
     const customer = services.get('customer');
     const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, MIGRATION_RUNS);
     const migration = new AlertsMigrationService({ runs, platform, customer });
     context.routes.add((app) => app.register(alertsMigrationRoutes, { migration }));
     context.changeSetKinds.add(
-      alertsMigrationChangeSets({ webex, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
+      alertsMigrationChangeSets({ deliveries, requesterEmail: (userId) => changeSets.requesterEmail(userId) }),
     );
     context.notificationSources.add(runs);
     context.timelineSources.add(runs);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { WebexClient } from '../../adapters/webex-client.js';
+import { PATHS } from '@ce/contract';
+import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import { undoKind, type ChangeSetTools } from '../../core/change-sets/handlers.js';
 import type { ChangeItemRow, ChangeSetRow } from '../../core/change-sets/repository.js';
 import { recordsOf } from '../../core/json.js';
@@ -48,9 +49,12 @@ export function resultRows(items: ChangeItemRow[]): ResultRow[] {
   });
 }
 
-/** The Webex message a finished migration (or undo) sends its requester, with the results file. */
+/**
+ * The Webex message a finished migration (or undo) sends its requester, with the results file: once, and tried again
+ * while Webex does not take it; one given up is told on the run's page and in notifications.
+ */
 async function deliverSummary(
-  webex: WebexClient,
+  deliveries: WebexDeliveries,
   email: string,
   run: ChangeSetRow,
   items: ChangeItemRow[],
@@ -68,22 +72,33 @@ async function deliverSummary(
     run.error ? mdSafe`The run stopped: ${run.error}` : null,
     mdSafe`Each item, its new id and any reference left behind are in the attached results.`,
   ]);
-  await webex.send(email, markdown.text, {
+  const file = {
     filename: `alerts-migration-${run.id.slice(0, 8)}.xlsx`,
     contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
     content: await resultsWorkbook('Results', resultRows(items)),
+  };
+  await deliveries.deliver(`change-set:${run.id}:summary`, email, markdown.text, file, {
+    subject: `change-set:${run.id}`,
+    userId: run.userId,
+    notice: {
+      source: 'alerts-migration',
+      path: PATHS.alertsMigration,
+      title: `${undo ? 'Undo of an alerts migration' : 'Alerts migration'}: summary not sent to Webex`,
+      about: run.organizationName,
+      after: ". Its results are on the run's page.",
+    },
   });
 }
 
 export interface MigrationKindDependencies {
-  webex: WebexClient | null;
+  deliveries: WebexDeliveries | null;
   requesterEmail(userId: string): Promise<string>;
 }
 
 /** Alerts migration on the change-set engine: its kinds (the migration and its undo) and its actions. */
 export function alertsMigrationChangeSets(deps: MigrationKindDependencies): ChangeSetTools {
   const finished = async (run: ChangeSetRow, items: ChangeItemRow[]) => {
-    if (deps.webex) await deliverSummary(deps.webex, await deps.requesterEmail(run.userId), run, items);
+    if (deps.deliveries) await deliverSummary(deps.deliveries, await deps.requesterEmail(run.userId), run, items);
   };
   return {
     kinds: {

@@ -78,7 +78,6 @@ class ChunkSink {
 export class BackupJob {
   private readonly leased: LeasedJobs<typeof backups>;
   /** Aborted when the instance stops: backups under way let their claims go and are read again elsewhere. */
-  private readonly stopping = new AbortController();
 
   constructor(private readonly deps: BackupJobDependencies) {
     const { repository, queue, tokens } = deps;
@@ -123,24 +122,19 @@ export class BackupJob {
 
   /**
    * Stops the backups under way (the instance is stopping): each one's reads end, it lets its claim go and keeps its
-   * token, and the recovery sends it back to the queue for another worker, which reads the group again from the
-   * start (a backup only reads the customer's account). A backup that ended meanwhile stays as it ended.
+   * token, and goes back to the queue at once for another worker, which reads the group again from the start (a
+   * backup only reads the customer's account). A backup that ended meanwhile stays as it ended.
    */
-  stop(): void {
-    this.stopping.abort();
+  stop(): Promise<void> {
+    return this.leased.stop();
   }
 
   run(backupId: string): Promise<void> {
     const { logger, tokens } = this.deps;
-    if (this.stopping.signal.aborted) return Promise.resolve();
     return this.leased.run(backupId, {
-      work: (job, signal) => this.write(job, AbortSignal.any([signal, this.stopping.signal])),
+      work: (job, signal) => this.write(job, signal),
       done: (job, done) => job.write({ ...done, status: 'done', finishedAt: new Date(), error: null }),
       failed: async (job, error) => {
-        if (this.stopping.signal.aborted) {
-          await job.release();
-          return false;
-        }
         const message =
           error instanceof PlatformError
             ? error.status === 401

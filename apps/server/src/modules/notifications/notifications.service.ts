@@ -44,8 +44,8 @@ export class NotificationsService {
     return {
       now: now.toISOString(),
       active: active.reduce((sum, count) => sum + count, 0),
-      notifications: found
-        .flat()
+      // A message given up is told by its tool (a report's row) and by the deliveries: once, by its key.
+      notifications: [...new Map(found.flat().map((notification) => [notification.key, notification])).values()]
         .sort((a, b) => b.at.localeCompare(a.at))
         .slice(0, NOTIFICATION_LIMIT),
     };

@@ -1,5 +1,4 @@
 /** The reports module: reports generated in the background from a customer's data, delivered or downloaded. */
-import { WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { AppModule } from '../../core/modules.js';
 import { ReportJobs } from './reports.job.js';
 import { ReportsRepository } from './reports.repository.js';
@@ -19,7 +18,7 @@ declare module '../../core/modules.js' {
 export const reportsModule: AppModule = {
   name: 'reports',
   async register(context) {
-    const { db, queue, tokens, platform, webex, config, services } = context;
+    const { db, queue, tokens, platform, webex, deliveries, config, services } = context;
     const repository = new ReportsRepository(db);
     const reports = new ReportsService({
       repository,
@@ -35,7 +34,7 @@ export const reportsModule: AppModule = {
       queue,
       tokens,
       platform,
-      webex: webex ? new WebexDeliveries(db, webex) : null,
+      webex: deliveries,
       logger: context.logger,
       instanceId: config.instanceId,
       leaseMs: config.jobLeaseMs,
@@ -43,7 +42,10 @@ export const reportsModule: AppModule = {
       clock: context.clock,
       callAudit: context.callAudit,
     });
+    deliveries?.onEnd('report', (id, state) => reportJobs.deliveryEnded(id, state));
     context.routes.add((app) => app.register(reportsRoutes, { reports }));
+    // A stopping instance hands its reports back before the queue stops: they resume elsewhere at once.
+    context.app.addHook('preClose', async () => reportJobs.stop());
     context.jobs.add(...reportJobs.jobs(config.retentionDays));
     context.jobs.onStarted.add((embedded) => reportJobs.recoverOrphans(embedded));
     context.notificationSources.add(reports);

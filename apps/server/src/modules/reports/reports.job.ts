@@ -1,16 +1,16 @@
 import { z } from 'zod';
+import { PATHS, REPORT_KINDS, reportKindSchema } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import { AppError } from '../../core/errors.js';
 import { queuedJob, type Job } from '../../core/jobs.js';
 import { DAY_MS, LeasedJobs, type HeldJob } from '../../core/leased-job.js';
-import { LeaseLostError, type LeasedJobDependencies } from '../../core/lease.js';
+import type { LeasedJobDependencies } from '../../core/lease.js';
 import type { reportRequests } from '../../db/schema.js';
 import { mdSafe } from '../../report-kit/markdown.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { CallAudit } from '../../core/call-audit.js';
-import { WebexError } from '../../adapters/webex-client.js';
-import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
+import type { SubjectDelivery, WebexDeliveries } from '../../adapters/webex-delivery.js';
 import { INVALID_TOKEN_MESSAGE } from '../customer/customer.service.js';
 import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';
@@ -121,6 +121,11 @@ export class ReportJobs {
     await this.deps.repository.forgetReads(row.id);
   }
 
+  /** The instance stops: the reports under way are handed back (their reads kept) and resume elsewhere. */
+  stop(): Promise<void> {
+    return this.leased.stop();
+  }
+
   /**
    * Finds reports that lost their worker or their queue job and sends them back to the queue, or ends
    * them when they can no longer run.
@@ -205,7 +210,11 @@ export class ReportJobs {
     await job.mustWrite({ status: 'done', finishedAt: new Date(), error: null });
   }
 
-  /** One message with the summary, then one message per file (Webex takes one file a message). */
+  /**
+   * One message with the summary, then one message per file (Webex takes one file a message), each once under its
+   * key. A message Webex did not take is tried again later, the files behind it in their order: the report is done,
+   * its delivery pending until the retries end it (`deliveryEnded`).
+   */
   private async deliver(job: HeldJob<typeof reportRequests>, to: string, generated: GeneratedReport): Promise<void> {
     const { webex } = this.deps;
     const report = job.row;
@@ -213,24 +222,42 @@ export class ReportJobs {
     if (!webex || fresh?.deliveryStatus === 'delivered') return;
     // A watch's health check is not delivered on its own: the watch's message says what changed (decision 0031).
     if (report.watchRunId) return job.mustWrite({ deliveryStatus: 'skipped' });
-    try {
-      const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
-      // Each message under its own key: a job taken up again after a crash never posts one twice, and a worker
-      // that lost the job (paused past its lease) sends nothing more.
-      const held = () => job.stillHeld();
-      await webex.sendOnce(`report:${report.id}:0`, to, generated.summaryMarkdown, first, held);
-      for (const [index, artifact] of rest.entries()) {
-        const words = mdSafe`File: ${artifact.filename}`.text;
-        await webex.sendOnce(`report:${report.id}:${index + 1}`, to, words, artifact, held);
-      }
-      await job.mustWrite({ deliveryStatus: 'delivered', deliveryError: null });
-    } catch (error) {
-      if (error instanceof LeaseLostError) throw error;
+    const kind = reportKindSchema.safeParse(report.kind);
+    const notice = {
+      source: 'report',
+      path: PATHS.reports,
+      title: `${kind.success ? REPORT_KINDS[kind.data].label : 'Report'} not sent to Webex`,
+      about: report.organizationName,
+      after: '. Its files are in My Reports.',
+    } as const;
+    const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
+    const messages = [
+      { markdown: generated.summaryMarkdown, file: first },
+      ...rest.map((artifact) => ({ markdown: mdSafe`File: ${artifact.filename}`.text, file: artifact })),
+    ];
+    // Each message under its own key: a job taken up again after a crash never posts one twice, and a worker that
+    // lost the job (paused past its lease) sends nothing more (LeaseLostError goes up).
+    const held = () => job.stillHeld();
+    let waiting: string | null = null;
+    for (const [position, { markdown, file }] of messages.entries()) {
+      const of = { subject: `report:${report.id}`, position, userId: report.userId, notice, later: waiting !== null };
+      const sent = await webex.deliver(`report:${report.id}:${position}`, to, markdown, file, of, held);
       // A failed delivery never loses the report: it stays downloadable and says why it was not sent.
-      await job.mustWrite({
-        deliveryStatus: 'failed',
-        deliveryError: error instanceof WebexError ? error.message : 'Webex delivery failed',
-      });
+      if (sent.outcome === 'failed')
+        return job.mustWrite({ deliveryStatus: 'failed', deliveryError: sent.error ?? 'Webex delivery failed' });
+      if (sent.outcome === 'waiting') waiting ??= sent.error ?? 'Webex did not take the message';
     }
+    // Still pending while a message waits: the retries say how it ended (`deliveryEnded`), never this job.
+    if (waiting === null) await job.mustWrite({ deliveryStatus: 'delivered', deliveryError: null });
+    else await job.mustWrite({ deliveryError: waiting });
+  }
+
+  /** The retries ended a report's messages (sent, or given up): its page and notifications say it. */
+  async deliveryEnded(reportId: string, state: SubjectDelivery): Promise<void> {
+    await this.deps.repository.deliveryEnded(
+      reportId,
+      state.status === 'sent' ? 'delivered' : 'failed',
+      state.status === 'sent' ? null : state.error,
+    );
   }
 }

@@ -143,6 +143,14 @@ export class ReportsRepository {
     return this.leases.update(id, changes);
   }
 
+  /** A report's messages ended after the report did (the retries sent them, or gave them up). */
+  async deliveryEnded(id: string, status: 'delivered' | 'failed', error: string | null): Promise<void> {
+    await this.db
+      .update(reportRequests)
+      .set({ deliveryStatus: status, deliveryError: error })
+      .where(and(eq(reportRequests.id, id), eq(reportRequests.deliveryStatus, 'pending')));
+  }
+
   /** Deletes finished reports (and their files) created before `before`; returns how many. */
   async deleteFinishedBefore(before: Date): Promise<number> {
     const deleted = await this.db

@@ -1,5 +1,5 @@
 /** The watch module: Account Watch, scheduled health checks and backups per customer (decision 0031). */
-import { WebexDeliveries } from '../../adapters/webex-delivery.js';
+import { PATHS } from '@ce/contract';
 import type { AppModule } from '../../core/modules.js';
 import { emailOf } from '../../core/requester.js';
 import { mdSafe } from '../../report-kit/markdown.js';
@@ -9,6 +9,8 @@ import { WatchPortfolioService } from './watch-portfolio.service.js';
 import { WatchRunJobs } from './watch-runs.job.js';
 import { WatchRunsRepository } from './watch-runs.repository.js';
 import { WatchRunsService } from './watch-runs.service.js';
+import { WatchScheduler } from './watch-schedule.job.js';
+import { WatchScheduleRepository } from './watch-schedule.repository.js';
 import { WatchRepository } from './watch.repository.js';
 import { watchRoutes } from './watch.routes.js';
 import { WatchService } from './watch.service.js';
@@ -29,7 +31,7 @@ export const watchModule: AppModule = {
     const clock = context.clock ?? (() => new Date());
     const audit = services.get('audit');
     const reports = services.get('reports');
-    const deliveries = webex ? new WebexDeliveries(db, webex) : null;
+    const deliveries = context.deliveries;
     const logger = context.logger;
     const repository = new WatchRunsRepository(db, config.watch.runsPerOrganization);
     // Whether a watch's owner is a member of a Webex room: asked when the watch is saved and before each message.
@@ -52,14 +54,33 @@ export const watchModule: AppModule = {
         if (watch) await watchRunJobs.dispatch(watch.organizationId);
         return ended;
       },
-      // Once per erased token; a Webex failure is logged, never in the way of the erasure.
+      // Once per erased token, tried again while Webex does not take it; never in the way of the erasure.
       tellOwner: async (watch, reason) => {
         if (!deliveries || !watch.tokenId) return;
         const text = mdSafe`**Account Watch: ${watch.organizationName}** is paused and its stored token erased. ${reason}`;
+        const key = `watch-token-erased:${watch.tokenId}`;
+        const of = {
+          subject: `watch:${watch.id}:${watch.tokenId}`,
+          userId: watch.userId,
+          notice: {
+            source: 'watch',
+            path: PATHS.customers,
+            title: 'Account Watch pause not sent to Webex',
+            about: watch.organizationName,
+          },
+        } as const;
         await deliveries
-          .sendOnce(`watch-token-erased:${watch.tokenId}`, await emailOf(db, watch.userId), text.text)
+          .deliver(key, await emailOf(db, watch.userId), text.text, undefined, of)
           .catch((error: unknown) => logger.warn({ err: error, watchId: watch.id }, 'the owner was not told in Webex'));
       },
+    });
+    // Every worker instance makes the due runs, with the others (each run once), and sends those in turn.
+    const scheduler = new WatchScheduler({
+      schedules: new WatchScheduleRepository(db),
+      watches,
+      dispatch: (organizationId): Promise<void> => watchRunJobs.dispatch(organizationId),
+      databaseClock: context.clock,
+      logger,
     });
     const watchRunJobs = new WatchRunJobs({
       runs: repository,
@@ -75,11 +96,13 @@ export const watchModule: AppModule = {
       historyDays: config.watch.historyDays,
       roomMembership,
       clock,
+      scheduler,
       logger,
       instanceId: config.instanceId,
       leaseMs: config.jobLeaseMs,
       metrics: context.metrics,
     });
+    deliveries?.onEnd('watch-run', (id, state) => watchRunJobs.deliveryEnded(id, state));
     const runs = new WatchRunsService({
       runs: repository,
       watches,
@@ -101,6 +124,11 @@ export const watchModule: AppModule = {
     // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.
     context.jobs.add(...watchRunJobs.jobs());
     context.jobs.onStarted.add((embedded) => watchRunJobs.recoverOrphans(embedded));
+    // Every worker instance makes the due runs itself at each minute (with the others, each run once).
+    context.jobs.onStarted.add(async () => scheduler.start());
+    context.app.addHook('preClose', async () => scheduler.stop());
+    // A stopping instance hands its watch runs back: their messages do not wait for a lapsed lease (issue 56).
+    context.app.addHook('preClose', async () => watchRunJobs.stop());
     return { watches, watchRunJobs };
   },
 };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareRuns,
-  withoutWaived,
   foldReferences,
   watchMessage,
   whatToSay,
   type DriftLine,
   type KeptFindings,
 } from './watch-changes.js';
+import { withoutWaived } from './watch-findings.js';
 
 const user = (id: string, name: string) => ({ type: 'user', id, name, detail: 'never signed in' });
 const findings = (

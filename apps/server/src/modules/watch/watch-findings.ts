@@ -1,4 +1,4 @@
-import type { KeptCheck, Waived, WaiverNotice } from './watch-changes.js';
+import type { KeptCheck, WaiverNotice } from './watch-changes.js';
 
 /**
  * A customer's findings as every list counts them (decision 0031): My customers, the customer page and a watch's
@@ -84,4 +84,46 @@ export function waiversOfOthers(
       })),
     othersWaivers: ofOthers.map((waiver) => waiver.id),
   };
+}
+
+/** A waiver as a run applies it: a check's item (`type:id`), or the whole check (null). */
+export interface Waived {
+  checkId: string;
+  itemKey: string | null;
+}
+
+/**
+ * The checks as a watch counts them: waived items left out, and a check waived whole, or left with no open item
+ * by its waivers, passing. Answers the waived findings' keys too.
+ */
+export function withoutWaived(
+  checks: KeptCheck[],
+  waivers: Waived[],
+): { checks: KeptCheck[]; waived: string[]; waivedItems: number } {
+  const waived: string[] = [];
+  let waivedItems = 0;
+  const counted = checks.map((check) => {
+    if (check.status === 'pass' || check.status === 'unknown') return check;
+    if (waivers.some((waiver) => waiver.checkId === check.id && waiver.itemKey === null)) {
+      waived.push(`${check.id}:*`);
+      waivedItems += check.items.length;
+      return { ...check, status: 'pass' as const, items: [] };
+    }
+    const keys = new Set(waivers.filter((waiver) => waiver.checkId === check.id).map((waiver) => waiver.itemKey));
+    const items = check.items.filter((item) => !keys.has(itemKey(item)));
+    for (const item of check.items) if (keys.has(itemKey(item))) waived.push(`${check.id}:${itemKey(item)}`);
+    waivedItems += check.items.length - items.length;
+    if (items.length === check.items.length) return check;
+    return { ...check, items, status: items.length === 0 ? ('pass' as const) : check.status };
+  });
+  return { checks: counted, waived, waivedItems };
+}
+
+const itemKey = (item: { type: string; id: string }) => `${item.type}:${item.id}`;
+
+/** A waived key as `withoutWaived` answers it ("inactive-users:user:7", "alerts-active:*"), as what it waives. */
+export function waivedOfKey(key: string): Waived {
+  const at = key.indexOf(':');
+  const itemKeyOf = key.slice(at + 1);
+  return { checkId: key.slice(0, at), itemKey: itemKeyOf === '*' ? null : itemKeyOf };
 }

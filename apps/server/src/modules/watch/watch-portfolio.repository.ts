@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
 import { users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
-import type { Waived } from './watch-changes.js';
+import type { Waived } from './watch-findings.js';
 
 export type WaiverRow = typeof watchWaivers.$inferSelect & { createdByEmail: string | null };
 
@@ -59,18 +59,34 @@ export class WatchPortfolioRepository {
     return byOrganization;
   }
 
-  /** The kept findings of the latest run with a health check of these watches, per organization. */
+  /**
+   * The kept findings of the latest run with a health check of these watches, per organization: each watch's latest
+   * (one row of an index, whatever its history), the newest of them per organization.
+   */
   async latestFindings(watchIds: string[]): Promise<Map<string, unknown>> {
     if (watchIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectDistinctOn([watchRuns.organizationId], {
+    const latest = this.db
+      .select({
         organizationId: watchRuns.organizationId,
         findings: watchRuns.findings,
+        createdAt: watchRuns.createdAt,
       })
       .from(watchRuns)
-      .where(and(inArray(watchRuns.watchId, watchIds), eq(watchRuns.status, 'done'), isNotNull(watchRuns.findings)))
-      .orderBy(watchRuns.organizationId, desc(watchRuns.createdAt));
-    return new Map(rows.map((row) => [row.organizationId, row.findings]));
+      .where(and(eq(watchRuns.watchId, watches.id), eq(watchRuns.status, 'done'), isNotNull(watchRuns.findings)))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(1)
+      .as('latest');
+    const rows = await this.db
+      .select({ organizationId: latest.organizationId, findings: latest.findings, createdAt: latest.createdAt })
+      .from(watches)
+      .crossJoinLateral(latest)
+      .where(inArray(watches.id, watchIds));
+    const newest = new Map<string, { findings: unknown; createdAt: Date }>();
+    for (const row of rows) {
+      const kept = newest.get(row.organizationId);
+      if (!kept || row.createdAt > kept.createdAt) newest.set(row.organizationId, row);
+    }
+    return new Map([...newest].map(([organizationId, row]) => [organizationId, row.findings]));
   }
 
   /**
@@ -130,28 +146,48 @@ export class WatchPortfolioRepository {
     return new Map(rows.map((row) => [row.id, row.email]));
   }
 
-  /** The latest finished runs of these watches (at most a few per organization), newest first. */
+  /**
+   * The latest finished runs of these watches (at most RUNS_PER_ORGANIZATION per organization), newest first: each
+   * watch's latest few read from its index (a LATERAL join), so the cost follows what is shown, not the history kept.
+   */
   async latestRuns(watchIds: string[]) {
     if (watchIds.length === 0) return [];
-    const ranked = this.db
+    const latest = this.db
       .select({
         organizationId: watchRuns.organizationId,
         score: watchRuns.score,
         backups: watchRuns.backups,
         changes: watchRuns.changes,
         finishedAt: watchRuns.finishedAt,
-        rank: sql<number>`row_number() over (partition by ${watchRuns.organizationId} order by ${watchRuns.createdAt} desc)`.as(
-          'rank',
-        ),
+        createdAt: watchRuns.createdAt,
       })
       .from(watchRuns)
-      .where(and(inArray(watchRuns.watchId, watchIds), eq(watchRuns.status, 'done')))
-      .as('ranked');
-    return this.db
-      .select()
-      .from(ranked)
-      .where(sql`${ranked.rank} <= ${RUNS_PER_ORGANIZATION}`)
-      .orderBy(ranked.organizationId, ranked.rank);
+      .where(and(eq(watchRuns.watchId, watches.id), eq(watchRuns.status, 'done')))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(RUNS_PER_ORGANIZATION)
+      .as('latest');
+    const rows = await this.db
+      .select({
+        organizationId: latest.organizationId,
+        score: latest.score,
+        backups: latest.backups,
+        changes: latest.changes,
+        finishedAt: latest.finishedAt,
+        createdAt: latest.createdAt,
+      })
+      .from(watches)
+      .crossJoinLateral(latest)
+      .where(inArray(watches.id, watchIds));
+    // By organization, newest first, as many as the portfolio shows.
+    const sorted = rows.sort(
+      (a, b) => a.organizationId.localeCompare(b.organizationId) || b.createdAt.getTime() - a.createdAt.getTime(),
+    );
+    const kept = new Map<string, number>();
+    return sorted.filter((row) => {
+      const count = (kept.get(row.organizationId) ?? 0) + 1;
+      kept.set(row.organizationId, count);
+      return count <= RUNS_PER_ORGANIZATION;
+    });
   }
 
   /** The checks that went from passing to not passing since `since`, by organization (every watched one). */

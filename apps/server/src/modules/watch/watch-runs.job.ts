@@ -6,11 +6,10 @@ import type { CallAudit } from '../../core/call-audit.js';
 import { AppError } from '../../core/errors.js';
 import { EVERY_MINUTE, periodicJob, queuedJob, type Job } from '../../core/jobs.js';
 import { DAY_MS, LeasedJobs, type HeldJob } from '../../core/leased-job.js';
-import { LeaseLostError, type LeasedJobDependencies } from '../../core/lease.js';
+import type { LeasedJobDependencies } from '../../core/lease.js';
 import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
-import { WebexError } from '../../adapters/webex-client.js';
-import type { WebexDeliveries } from '../../adapters/webex-delivery.js';
+import type { SubjectDelivery, WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { watchRuns } from '../../db/schema.js';
 import type { BackupsService } from '../backup-restore/backup-restore-backups.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
@@ -22,14 +21,14 @@ import {
   keptChangesSchema,
   keptChecks,
   keptChecksSchema,
-  withoutWaived,
   watchMessage,
   whatToSay,
   type DriftLine,
   type KeptFindings,
 } from './watch-changes.js';
-import { waiversOfOthers } from './watch-findings.js';
+import { waivedOfKey, waiversOfOthers, withoutWaived } from './watch-findings.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
+import type { WatchScheduler } from './watch-schedule.job.js';
 import { roomRefusal, type RoomMembership } from './watch-api.js';
 import type { WatchService } from './watch.service.js';
 
@@ -52,6 +51,8 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
   publicUrl: string;
   historyDays: number;
   clock: () => Date;
+  /** Makes the due runs (every worker instance's, and the minute's job). */
+  scheduler: Pick<WatchScheduler, 'schedule'>;
   /** Whether the owner is a member of a Webex room (Webex's memberships), asked before each message to a room. */
   roomMembership?: RoomMembership;
 }
@@ -101,7 +102,8 @@ export class WatchRunJobs {
         data: z.object({ runId: z.uuid() }),
         run: ({ runId }) => this.run(runId),
       }),
-      // Tokens past their consent go first, then the due runs are made (each once, whichever instance schedules).
+      // Tokens past their consent go first, then the due runs are made (each once, whichever instance schedules: every
+      // worker's own scheduler makes them too, a moment after the minute).
       periodicJob('watch.schedule', EVERY_MINUTE, async () => {
         const expired = await this.deps.watches.expire();
         const scheduled = await this.schedule();
@@ -113,12 +115,9 @@ export class WatchRunJobs {
     ];
   }
 
-  /** Makes the runs due by now, each once, and queues them; answers how many. */
-  async schedule(): Promise<number> {
-    const now = this.deps.clock();
-    const created = await this.deps.runs.schedule(now, (watch) => this.deps.watches.nextRun(watch, now));
-    for (const run of created) await this.send(run.id);
-    return created.length;
+  /** Makes the runs due by now, each once (the scheduler's pass); answers how many. */
+  schedule(): Promise<number> {
+    return this.deps.scheduler.schedule();
   }
 
   async send(runId: string): Promise<void> {
@@ -132,6 +131,11 @@ export class WatchRunJobs {
 
   recoverOrphans(all: boolean, now = new Date()): Promise<{ requeued: number; failed: number }> {
     return this.leased.recoverOrphans(all, now);
+  }
+
+  /** The instance stops: the runs under way are handed back (their parts are too) and resume elsewhere at once. */
+  stop(): Promise<void> {
+    return this.leased.stop();
   }
 
   /**
@@ -269,17 +273,21 @@ export class WatchRunJobs {
     if (!watch) throw new RunStopped(WATCH_MESSAGES_STOPPED);
     const previous = await runs.previous(run);
     const earlier = previous?.findings ? keptChecksSchema.safeParse(previous.findings) : null;
-    // Waived findings are left out of what is counted, compared and said (and their checks pass, if nothing else),
-    // on both sides: a finding waived since the previous run neither resolves nor moves the score.
+    // Waived findings are left out of what is compared and said, on both sides: a finding waived since the previous
+    // run does not resolve. The score is the health check's own, as its report says it: a waiver never moves it.
     const waivers = await runs.activeWaivers(run.organizationId, this.deps.clock());
     const counted = outcome.findings ? withoutWaived(outcome.findings, waivers) : null;
-    const now = counted ? { score: scoreOf(counted.checks).value, checks: counted.checks } : null;
-    const earlierCounted = earlier?.success ? withoutWaived(earlier.data, waivers) : null;
-    const then = earlierCounted?.checks ?? null;
-    const before = then ? { score: scoreOf(then).value, checks: then } : null;
+    const now = outcome.findings && counted ? { score: scoreOf(outcome.findings).value, checks: counted.checks } : null;
+    // The previous run is counted with the waivers in force then too (its waived keys): a finding whose waiver
+    // expired since comes back as new, and is said.
+    const waivedThen = keptChangesSchema.parse(previous?.changes ?? {}).waived.map(waivedOfKey);
+    const earlierCounted = earlier?.success ? withoutWaived(earlier.data, [...waivers, ...waivedThen]) : null;
+    const before =
+      earlier?.success && earlierCounted ? { score: scoreOf(earlier.data).value, checks: earlierCounted.checks } : null;
     const drift = await this.driftSince(previous, outcome.backups ?? [], run.accountGroups);
     const changes = {
       ...compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []),
+      waivedItems: counted?.waivedItems ?? null,
       // Waivers of this watch's findings made by others since the previous run: its owner hears who, why, until when.
       ...waiversOfOthers(
         waivers,
@@ -303,7 +311,8 @@ export class WatchRunJobs {
       : null;
     await job.mustWrite({
       score: now?.score ?? null,
-      findings: now?.checks ?? null,
+      // As the health check found them: lists apply the waivers in force when they read them (`findingsInForce`).
+      findings: outcome.findings ?? null,
       backups: outcome.backups,
       changes: { ...changes },
       message,
@@ -313,7 +322,8 @@ export class WatchRunJobs {
       status: 'done',
       finishedAt: new Date(),
       error: null,
-      deliveryStatus: delivery.status,
+      // A message still waiting for Webex stays pending: the retries say how it ended (`deliveryEnded`).
+      ...(delivery.status === 'pending' ? {} : { deliveryStatus: delivery.status }),
       deliveryError: delivery.error,
     });
   }
@@ -352,13 +362,32 @@ export class WatchRunJobs {
     const refused = await roomRefusal(this.deps.roomMembership, channel, ownerEmail);
     if (refused) return { status: 'failed', error: refused };
     const to = channel.kind === 'room' ? { roomId: channel.roomId } : ownerEmail;
-    try {
-      await webex.sendOnce(`watch-run:${job.row.id}`, to, message, pdf ?? undefined, () => job.stillHeld());
-      return { status: 'sent', error: null };
-    } catch (error) {
-      if (error instanceof LeaseLostError) throw error;
-      return { status: 'failed', error: error instanceof WebexError ? error.message : 'Webex delivery failed' };
-    }
+    // Once, and tried again while Webex does not take it; a worker that lost the run sends nothing (LeaseLostError).
+    const key = `watch-run:${job.row.id}`;
+    const sent = await webex.deliver(
+      key,
+      to,
+      message,
+      pdf ?? undefined,
+      {
+        subject: key,
+        userId: watch.userId,
+        notice: {
+          source: 'watch',
+          path: PATHS.customers,
+          title: 'Account Watch message not sent to Webex',
+          about: job.row.organizationName,
+        },
+      },
+      () => job.stillHeld(),
+    );
+    if (sent.outcome === 'waiting') return { status: 'pending', error: sent.error };
+    return sent.outcome === 'failed' ? { status: 'failed', error: sent.error } : { status: 'sent', error: null };
+  }
+
+  /** The retries ended a run's message after the run did (sent, or given up): the run says it. */
+  async deliveryEnded(runId: string, state: SubjectDelivery): Promise<void> {
+    await this.deps.runs.deliveryEnded(runId, state.status === 'sent' ? 'sent' : 'failed', state.error);
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../core/database.js';
 import { Leases, type Lease } from '../../core/lease.js';
@@ -8,9 +8,6 @@ import type { WaiverInForce } from './watch-findings.js';
 
 export type WatchRunRow = typeof watchRuns.$inferSelect;
 type WatchRow = typeof watches.$inferSelect;
-
-/** The scheduler takes at most this many due watches in one transaction; the rest wait for the next minute. */
-const SCHEDULE_BATCH = 100;
 
 /** What the turn's statement answers (either driver: node-postgres and PGlite both answer `rows`). */
 const turnRowsSchema = z.object({ rows: z.array(z.object({ id: z.string(), status: z.string() })) });
@@ -85,6 +82,28 @@ class TurnTakingLeases extends Leases<typeof watchRuns> {
       return new Leases(tx, watchRuns).claim(id, owner, leaseMs);
     });
   }
+
+  /**
+   * The queued runs that should hold a queue job by now: those whose organization's turn has come. The others wait
+   * for their turn and are sent when it comes (a run of the organization ends, or the minute's dispatch), so 10,000
+   * runs made at once are not all sent again every minute as lost, each to be refused its turn.
+   */
+  override async waiting(before: Date): Promise<WatchRunRow[]> {
+    const organizations = await this.database
+      .selectDistinct({ organizationId: watchRuns.organizationId })
+      .from(watchRuns)
+      .where(and(eq(watchRuns.status, 'queued'), lt(watchRuns.createdAt, before)));
+    const inTurn: string[] = [];
+    for (const { organizationId } of organizations) {
+      const turns = await turnsOf(this.database, organizationId);
+      inTurn.push(...turns.queued.slice(0, Math.max(0, this.perOrganization - turns.running)));
+    }
+    if (inTurn.length === 0) return [];
+    return this.database
+      .select()
+      .from(watchRuns)
+      .where(and(inArray(watchRuns.id, inTurn), eq(watchRuns.status, 'queued'), lt(watchRuns.createdAt, before)));
+  }
 }
 
 const lockOrganization = (tx: Db, organizationId: string) =>
@@ -115,39 +134,6 @@ export class WatchRunsRepository {
       .from(watchRuns)
       .where(eq(watchRuns.status, 'queued'));
     return rows.map((row) => row.organizationId);
-  }
-
-  /**
-   * One transaction: takes the active watches with a token due by `now` (`FOR UPDATE SKIP LOCKED`: another
-   * scheduler takes the others), inserts one run per watch and due time (unique: a run inserted before by a
-   * scheduler that died after inserting inserts nothing now), and moves each watch's next run to `next(watch)`.
-   * Answers the runs inserted, for the queue.
-   */
-  async schedule(now: Date, next: (watch: WatchRow) => Date): Promise<WatchRunRow[]> {
-    return this.db.transaction(async (tx) => {
-      const due = await tx
-        .select()
-        .from(watches)
-        .where(and(eq(watches.status, 'active'), isNotNull(watches.tokenId), lte(watches.nextRunAt, now)))
-        .orderBy(asc(watches.nextRunAt))
-        .limit(SCHEDULE_BATCH)
-        .for('update', { skipLocked: true });
-      const created: WatchRunRow[] = [];
-      for (const watch of due) {
-        if (!watch.nextRunAt) continue;
-        const [run] = await tx
-          .insert(watchRuns)
-          .values(runOf(watch, watch.nextRunAt, 'schedule'))
-          .onConflictDoNothing()
-          .returning();
-        if (run) created.push(run);
-        await tx
-          .update(watches)
-          .set({ nextRunAt: next(watch), lastRunAt: watch.nextRunAt })
-          .where(eq(watches.id, watch.id));
-      }
-      return created;
-    });
   }
 
   /** "Run now": a run due at `now`, through the same unique rule (a double click within the same instant runs once). */
@@ -272,7 +258,7 @@ export class WatchRunsRepository {
         .set({
           status: 'failed',
           error: reason,
-          finishedAt: new Date(),
+          finishedAt: sql`now()`,
           deliveryStatus: 'none',
           leaseUntil: null,
           leaseGeneration: sql`${watchRuns.leaseGeneration} + 1`,
@@ -289,7 +275,7 @@ export class WatchRunsRepository {
           .set({
             status: 'failed',
             error: reason,
-            finishedAt: new Date(),
+            finishedAt: sql`now()`,
             leaseUntil: null,
             leaseGeneration: sql`${table.leaseGeneration} + 1`,
             tokenId: null,
@@ -320,6 +306,14 @@ export class WatchRunsRepository {
   /** Notes the queue job of a run, so recovery can tell when it is lost. */
   async noteJob(id: string, jobId: string | null): Promise<void> {
     await this.db.update(watchRuns).set({ jobId }).where(eq(watchRuns.id, id));
+  }
+
+  /** A run's message ended after the run did (the retries sent it, or gave it up). */
+  async deliveryEnded(id: string, status: 'sent' | 'failed', error: string | null): Promise<void> {
+    await this.db
+      .update(watchRuns)
+      .set({ deliveryStatus: status, deliveryError: error })
+      .where(and(eq(watchRuns.id, id), eq(watchRuns.deliveryStatus, 'pending')));
   }
 }
 

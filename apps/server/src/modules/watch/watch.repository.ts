@@ -97,7 +97,7 @@ export class WatchRepository {
   async update(id: string, changes: Partial<typeof watches.$inferInsert>): Promise<void> {
     await this.db
       .update(watches)
-      .set({ ...changes, updatedAt: new Date() })
+      .set({ ...changes, updatedAt: sql`now()` })
       .where(eq(watches.id, id));
   }
 
@@ -117,7 +117,7 @@ export class WatchRepository {
       const tokenId = sealToken ? await sealToken(tx) : null;
       const updated = await tx
         .update(watches)
-        .set({ ...changes, tokenId, updatedAt: new Date() })
+        .set({ ...changes, tokenId, updatedAt: sql`now()` })
         .where(
           and(eq(watches.id, id), expected === null ? sql`${watches.tokenId} is null` : eq(watches.tokenId, expected)),
         )

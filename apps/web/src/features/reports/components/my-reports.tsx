@@ -59,6 +59,11 @@ function StatusCell({ report, you }: { report: ReportRequest; you: string | unde
           {report.requestedBy === you ? 'Sent to you in Webex.' : `Sent to ${report.requestedBy} in Webex.`}
         </p>
       )}
+      {report.status === 'done' && report.delivery.status === 'pending' && report.delivery.error && (
+        <p className="text-xs text-amber-700">
+          Not sent in Webex yet: {report.delivery.error}. It is tried again; the files are here meanwhile.
+        </p>
+      )}
       {report.status === 'done' && report.delivery.status === 'failed' && (
         <p className="text-xs text-amber-700">
           Not sent in Webex: {report.delivery.error}. Download the files instead.

@@ -33,7 +33,7 @@ beforeEach(() => {
   act(() => customers.choose(acme));
 });
 afterEach(() => {
-  act(() => customers.clear({ everywhere: true }));
+  act(() => void customers.clear({ everywhere: true }));
   vi.unstubAllGlobals();
 });
 
@@ -94,7 +94,7 @@ describe("a customer's findings and waivers on its page", () => {
   });
 
   it('says in words why the waivers stay closed to a caller tied to no watch and holding no token of it', async () => {
-    act(() => customers.clear({ everywhere: true }));
+    act(() => void customers.clear({ everywhere: true }));
     const sent = serve(({ url }) =>
       url === '/api/watch-waivers/list'
         ? Response.json(

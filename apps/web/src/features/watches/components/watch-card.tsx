@@ -187,6 +187,13 @@ export function WatchCard({ watch }: { watch: Watch }) {
                 )}
               </div>
               {run.error && <p className="text-red-700">{run.error}</p>}
+              {run.status === 'done' && run.delivery.error && run.delivery.status !== 'sent' && (
+                <p className="text-amber-700">
+                  {run.delivery.status === 'pending'
+                    ? `Not sent in Webex yet: ${run.delivery.error}. It is tried again.`
+                    : `Not sent in Webex: ${run.delivery.error}.`}
+                </p>
+              )}
               {run.message && (
                 <details>
                   <summary className="min-h-6 cursor-pointer py-0.5 text-brand-800">What it said</summary>

@@ -1,0 +1,2 @@
+CREATE INDEX "watch_runs_findings_idx" ON "watch_runs" USING btree ("watch_id","created_at") WHERE "watch_runs"."status" = 'done' and "watch_runs"."findings" is not null;--> statement-breakpoint
+CREATE INDEX "watch_runs_done_idx" ON "watch_runs" USING btree ("created_at") WHERE "watch_runs"."status" = 'done';
