@@ -1,7 +1,16 @@
 // Apart from the schemas (customers.ts): a customer's page shows these without loading the schema library.
 
 /** The tools whose work a customer's page lists, in the order its filter offers them. */
-export const TIMELINE_TOOLS = ['reports', 'bulk', 'alerts-migration', 'backups', 'restores', 'dashboards'] as const;
+export const TIMELINE_TOOLS = [
+  'reports',
+  'bulk',
+  'alerts-migration',
+  'backups',
+  'restores',
+  'dashboards',
+  'waivers',
+  'hours',
+] as const;
 export type TimelineTool = (typeof TIMELINE_TOOLS)[number];
 
 export const TIMELINE_TOOL_LABELS: Record<TimelineTool, string> = {
@@ -11,7 +20,41 @@ export const TIMELINE_TOOL_LABELS: Record<TimelineTool, string> = {
   backups: 'Backups',
   restores: 'Restores',
   dashboards: 'Dashboard pushes',
+  waivers: 'Waivers',
+  hours: 'Hours logged',
 };
+
+/** The work "what we did" counts (the tools' runs): waivers and hours are said apart in the header's line. */
+export const WORK_TOOLS: readonly TimelineTool[] = TIMELINE_TOOLS.filter(
+  (tool) => tool !== 'waivers' && tool !== 'hours',
+);
+
+/** The customer page's default period (this week) and the one a click away. */
+export const OVERVIEW_DAYS = [7, 30] as const;
+
+/** A customer's state on My customers, in the colour its row shows. */
+export const CUSTOMER_STATES = ['red', 'amber', 'green'] as const;
+export type CustomerState = (typeof CUSTOMER_STATES)[number];
+export const CUSTOMER_STATE_LABELS: Record<CustomerState, string> = {
+  red: 'Needs you now',
+  amber: 'Keep an eye on',
+  green: 'Fine',
+};
+
+/** A score's change in words, with a true minus sign: "−12", "+3". */
+export const signedChange = (value: number) => (value < 0 ? `−${Math.abs(value)}` : `+${value}`);
+
+/** The reasons of My customers' rows, in words. */
+export const CUSTOMER_REASONS = {
+  scoreChange: (change: number, since: string) => `score ${signedChange(change)} ${since}`,
+  openFindings: (count: number, failing: number) =>
+    `${count} open finding${count === 1 ? '' : 's'}${failing > 0 ? ` (${failing} failing)` : ''}`,
+  paused: (count: number) => `${count} watch${count === 1 ? '' : 'es'} paused`,
+  drift: (count: number) => `${count} change${count === 1 ? '' : 's'} at the customer since the backup before`,
+  common: (checks: readonly string[]) => `common to 3 or more customers this week: ${checks.join(', ')}`,
+  noRunYet: 'no run yet',
+  fine: 'nothing open',
+} as const;
 
 /** How far back a customer's page looks, in days (its filter's choices). */
 export const TIMELINE_DAYS = [7, 30, 90, 365] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
+import { OVERVIEW_DAYS, TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
+import { HEALTH_CHECK_IDS, HEALTH_STATUSES } from './health.js';
 import { WORK_OUTCOMES } from './run-outcome.js';
 import { reportAccountGroupSchema } from './reports.js';
 
@@ -17,6 +18,13 @@ export {
   TIMELINE_TOOL_LABELS,
   TIMELINE_TOOLS,
   type TimelineTool,
+  WORK_TOOLS,
+  OVERVIEW_DAYS,
+  CUSTOMER_STATES,
+  CUSTOMER_STATE_LABELS,
+  CUSTOMER_REASONS,
+  type CustomerState,
+  signedChange,
 } from './customer-words.js';
 
 /** Printable text only: a control character (NUL above all) is no organization id or email. */
@@ -62,6 +70,8 @@ export const timelineEntrySchema = z.object({
   outcome: z.enum(WORK_OUTCOMES),
   /** The page that shows it, inside the app. */
   path: z.string(),
+  /** The watch whose run made it (a health check or backup an Account Watch run started): not the person's own. */
+  watch: z.object({ id: z.string(), runId: z.string(), label: z.string() }).optional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
@@ -95,3 +105,106 @@ export const tokenCheckSchema = z.object({
   ability: tokenAbilitySchema,
 });
 export type TokenCheck = z.infer<typeof tokenCheckSchema>;
+
+/** The customer page's header and "needs attention": the same filters as its timeline, the period this week or 30 days. */
+export const customerOverviewQuerySchema = customerTimelineQuerySchema.omit({ tool: true, days: true }).extend({
+  days: z.coerce
+    .number()
+    .int()
+    .refine((days) => (OVERVIEW_DAYS as readonly number[]).includes(days), 'Choose 7 or 30 days')
+    .default(7),
+});
+export type CustomerOverviewQuery = z.infer<typeof customerOverviewQuerySchema>;
+
+const checkIdSchema = z.enum(HEALTH_CHECK_IDS);
+
+/** One item a check found (a user, a test, a rule…), as "needs attention" lists it. */
+export const attentionItemSchema = z.object({ itemKey: z.string(), name: z.string(), detail: z.string() });
+
+/** A time-tracker engagement linked to a customer: its hours count as the customer's. */
+export const customerEngagementSchema = z.object({
+  engagementId: z.string(),
+  /** Who linked it (their email); null for a user since deleted. */
+  linkedBy: z.string().nullable(),
+  createdAt: z.string(),
+});
+export const customerEngagementsSchema = z.object({ engagements: z.array(customerEngagementSchema) });
+
+export const customerOverviewSchema = z.object({
+  organizationId: z.string(),
+  organizationName: z.string().nullable(),
+  /** The latest health check the caller may read (a watch's or their own), null before any. */
+  health: z
+    .object({
+      score: z.number(),
+      grade: z.string(),
+      at: z.string(),
+      /** Open findings (items of checks that warn or fail, less those waived). */
+      findings: z.number(),
+      /** Its scores, oldest first, this one last (the sparkline). */
+      trend: z.array(z.object({ at: z.string(), score: z.number() })),
+      /** The report it comes from. */
+      path: z.string(),
+      /** Made by a watch's run. */
+      byWatch: z.boolean(),
+    })
+    .nullable(),
+  /** The three checks to act on first: failing or warning, heaviest first. */
+  topActions: z.array(
+    z.object({
+      checkId: checkIdSchema,
+      check: z.string(),
+      status: z.enum(HEALTH_STATUSES),
+      weight: z.number(),
+      items: z.number(),
+      remediation: z.string(),
+    }),
+  ),
+  /** The open findings grouped by check (heaviest first); a person named by several checks is listed once, apart. */
+  attention: z.object({
+    groups: z.array(
+      z.object({
+        checkId: checkIdSchema,
+        check: z.string(),
+        status: z.enum(HEALTH_STATUSES),
+        weight: z.number(),
+        items: z.array(attentionItemSchema),
+      }),
+    ),
+    people: z.array(
+      attentionItemSchema.extend({
+        checks: z.array(z.object({ checkId: checkIdSchema, check: z.string(), status: z.enum(HEALTH_STATUSES) })),
+      }),
+    ),
+  }),
+  /** The period's line: what we did, what changed at the customer, hours logged, waivers in force. */
+  period: z.object({
+    days: z.number(),
+    /** The timeline's entries of the period by tool (the same read: the counts are the timeline's). */
+    runs: z.array(z.object({ tool: z.enum(TIMELINE_TOOLS), count: z.number() })),
+    /** Of those, made by watch runs. */
+    byWatches: z.number(),
+    /** Configuration changes the watches' backups found at the customer in the period. */
+    drift: z.number(),
+    /** Hours logged on the engagements linked to the customer in the period (null: the caller may not see them). */
+    hours: z.number().nullable(),
+    /** Waivers in force now (null: the caller is not tied to the customer). */
+    waivers: z.number().nullable(),
+  }),
+  /** The time tracker's engagements linked to this customer. */
+  engagements: z.array(customerEngagementSchema),
+});
+export type CustomerOverview = z.infer<typeof customerOverviewSchema>;
+
+export const ENGAGEMENT_MESSAGES = {
+  elsewhere: (organizationId: string) =>
+    `This engagement is linked to another customer (organization ${organizationId}): unlink it there first.`,
+  notLinked: 'This engagement is not linked to this customer.',
+} as const;
+
+export const linkEngagementSchema = z.object({
+  engagementId: z.string().trim().min(1, 'Name the engagement (its Engagement_ID).').max(255).refine(printable),
+});
+export const engagementParamsSchema = customerTimelineParamsSchema.extend({
+  engagementId: z.string().min(1).max(255).refine(printable),
+});

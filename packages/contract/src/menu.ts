@@ -21,6 +21,8 @@ export interface MenuGroup {
 export const TOP_LINKS: MenuLink[] = [
   { label: 'Dashboard', path: PATHS.dashboard, capability: 'signedIn' },
   { label: 'My Reports', path: PATHS.reports, capability: 'signedIn' },
+  // A TAM's book of customers (My customers, each customer's page): for those who may watch a customer.
+  { label: 'My Customers', path: PATHS.customers, capability: 'healthCheck' },
 ];
 
 export const MENU_GROUPS: MenuGroup[] = [

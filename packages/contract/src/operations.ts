@@ -27,6 +27,11 @@ export const OPERATION_ACCESS = {
   listMyNotifications: 'signedIn',
   getMyBudgetWait: 'signedIn',
   getCustomerTimeline: 'signedIn',
+  getCustomerOverview: 'signedIn',
+  // The time tracker's engagements linked to a customer: the Time Tracking tool's.
+  listCustomerEngagements: 'tools',
+  linkCustomerEngagement: 'tools',
+  unlinkCustomerEngagement: 'tools',
   // A watch needs the capabilities of what it runs (the health check's, the backup's), which its service checks.
   listWatches: 'signedIn',
   createWatch: 'signedIn',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { printable } from './customers.js';
+import { CUSTOMER_STATES, printable } from './customers.js';
 import { HEALTH_CHECK_IDS } from './health.js';
 import { platformTokenSchema } from './reports.js';
 
@@ -98,6 +98,9 @@ export const portfolioEntrySchema = z.object({
   nextRunAt: z.string().nullable(),
   /** Checks that went from passing to not passing this ISO week here and in at least two other customers. */
   commonRegressions: z.array(z.string()),
+  /** Red (needs the TAM now), amber (keep an eye on) or green, and why in words, the weightiest reason first. */
+  state: z.enum(CUSTOMER_STATES),
+  reasons: z.array(z.string()),
 });
 export type PortfolioEntry = z.infer<typeof portfolioEntrySchema>;
 export const portfolioSchema = z.object({ customers: z.array(portfolioEntrySchema) });

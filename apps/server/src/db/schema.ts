@@ -12,3 +12,4 @@ export * from './schema/tracker.js';
 export * from './schema/support.js';
 export * from './schema/backups.js';
 export * from './schema/watches.js';
+export * from './schema/customers.js';

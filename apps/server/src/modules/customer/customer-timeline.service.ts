@@ -8,8 +8,13 @@ import {
 } from '@ce/contract';
 import { forbidden } from '../../core/errors.js';
 import { newestFirst, type TimelineSource } from '../../core/timeline.js';
+import type { WatchMark } from './customer-overview.repository.js';
 
 const DAY_MS = 86_400_000;
+
+/** Who made an entry a watch's run made: the watch, not its owner by hand. */
+export const watchLabel = (trigger: string) =>
+  trigger === 'now' ? 'Account Watch run (asked now)' : 'Account Watch run (scheduled)';
 
 /**
  * A customer's page: everything done for one organization through the toolkit (reports, runs, backups, pushes),
@@ -21,6 +26,8 @@ export class CustomerTimelineService {
     /** The modules' sources; the list fills while later modules register. */
     private readonly sources: () => readonly TimelineSource[],
     private readonly clock: () => Date = () => new Date(),
+    /** The watch run behind each report and backup a watch started (by `tool:id`): its entry is the watch's. */
+    private readonly watchMarks?: (reportIds: string[], backupIds: string[]) => Promise<Map<string, WatchMark>>,
   ) {}
 
   async timeline(user: SessionUser, organizationId: string, query: CustomerTimelineQuery): Promise<CustomerTimeline> {
@@ -43,14 +50,22 @@ export class CustomerTimelineService {
       read.filter((entry) => !query.tool || entry.tool === query.tool),
       TIMELINE_LIMIT,
     );
+    const ids = (tool: string) => entries.filter((entry) => entry.tool === tool).map((entry) => entry.id);
+    const marks = this.watchMarks
+      ? await this.watchMarks(ids('reports'), ids('backups'))
+      : new Map<string, WatchMark>();
     const people = new Map(entries.map((entry) => [entry.person.email, entry.person]));
     return {
       organizationId,
       organizationName: entries.find((entry) => entry.organizationName)?.organizationName ?? null,
-      entries: entries.map(({ organizationName: _name, outcome, ...entry }) => ({
-        ...entry,
-        outcome: outcome ?? statusOutcome(entry.status),
-      })),
+      entries: entries.map(({ organizationName: _name, outcome, ...entry }) => {
+        const mark = marks.get(`${entry.tool}:${entry.id}`);
+        return {
+          ...entry,
+          outcome: outcome ?? statusOutcome(entry.status),
+          ...(mark ? { watch: { id: mark.watchId, runId: mark.runId, label: watchLabel(mark.trigger) } } : {}),
+        };
+      }),
       people: query.everyone ? [...people.values()].sort((a, b) => a.name.localeCompare(b.name)) : [],
     };
   }

@@ -8,10 +8,17 @@ import {
   customerTimelineParamsSchema,
   customerTimelineQuerySchema,
   customerTimelineSchema,
+  customerEngagementsSchema,
+  customerOverviewQuerySchema,
+  customerOverviewSchema,
+  engagementParamsSchema,
+  linkEngagementSchema,
   tokenCheckSchema,
 } from '@ce/contract';
+import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { BudgetWaits } from '../../core/budget-waits.js';
+import type { CustomerOverviewService } from './customer-overview.service.js';
 import type { CustomerTimelineService } from './customer-timeline.service.js';
 import type { CustomerService } from './customer.service.js';
 
@@ -23,7 +30,76 @@ export const customerRoutes: FastifyPluginAsyncZod<{
   customer: CustomerService;
   waits: BudgetWaits;
   timeline: CustomerTimelineService;
-}> = async (app, { customer, waits, timeline }) => {
+  overview: CustomerOverviewService;
+}> = async (app, { customer, waits, timeline, overview }) => {
+  app.get(
+    '/api/customers/:organizationId/overview',
+    {
+      schema: {
+        operationId: 'getCustomerOverview',
+        tags: ['customer'],
+        summary:
+          "A customer's page at a glance: its latest health check, the three checks to act on, what needs attention, and the period's work, drift, hours and waivers (the timeline's counts)",
+        params: customerTimelineParamsSchema,
+        querystring: customerOverviewQuerySchema,
+        response: { 200: customerOverviewSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request) => overview.overview(requireUser(request), request.params.organizationId, request.query),
+  );
+  app.get(
+    '/api/customers/:organizationId/engagements',
+    {
+      schema: {
+        operationId: 'listCustomerEngagements',
+        tags: ['customer'],
+        summary: "The time tracker's engagements linked to a customer: the hours logged on them are the customer's",
+        params: customerTimelineParamsSchema,
+        response: { 200: customerEngagementsSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request) => overview.engagements(request.params.organizationId),
+  );
+  app.post(
+    '/api/customers/:organizationId/engagements',
+    {
+      schema: {
+        operationId: 'linkCustomerEngagement',
+        tags: ['customer'],
+        summary: 'Link a time-tracker engagement (its Engagement_ID) to a customer, once',
+        description: 'An engagement belongs to one customer: one linked to another is refused (409) and says which.',
+        params: customerTimelineParamsSchema,
+        body: linkEngagementSchema,
+        response: {
+          201: customerEngagementsSchema,
+          400: apiErrorSchema,
+          401: apiErrorSchema,
+          403: apiErrorSchema,
+          409: apiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .status(201)
+        .send(await overview.link(requireUser(request), request.params.organizationId, request.body.engagementId)),
+  );
+  app.delete(
+    '/api/customers/:organizationId/engagements/:engagementId',
+    {
+      schema: {
+        operationId: 'unlinkCustomerEngagement',
+        tags: ['customer'],
+        summary: 'Unlink an engagement from a customer: its hours no longer count as the customer’s',
+        params: engagementParamsSchema,
+        response: { 204: z.null(), 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema, 404: apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      await overview.unlink(request.params.organizationId, request.params.engagementId);
+      return reply.status(204).send(null);
+    },
+  );
   app.get(
     '/api/customers/:organizationId/timeline',
     {

@@ -1,5 +1,8 @@
 /** The customer module: a customer's account groups and organizations, read with their token, and its page. */
 import type { AppModule } from '../../core/modules.js';
+import { CustomerOverviewRepository } from './customer-overview.repository.js';
+import { CustomerOverviewService } from './customer-overview.service.js';
+import { hoursTimeline, waiverTimeline } from './customer-sources.js';
 import { customerRoutes } from './customer.routes.js';
 import { CustomerTimelineService } from './customer-timeline.service.js';
 import { CustomerService } from './customer.service.js';
@@ -12,10 +15,18 @@ declare module '../../core/modules.js' {
 
 export const customerModule: AppModule = {
   name: 'customer',
-  async register({ platform, routes, budgetWaits, timelineSources, clock }) {
+  async register({ db, platform, routes, budgetWaits, timelineSources, clock }) {
     const customer = new CustomerService(platform, budgetWaits);
-    const timeline = new CustomerTimelineService(() => timelineSources.items, clock);
-    routes.add((app) => app.register(customerRoutes, { customer, waits: budgetWaits, timeline }));
+    const repository = new CustomerOverviewRepository(db);
+    // Its page also lists the waivers made for it and the hours logged on its engagements.
+    timelineSources.add(waiverTimeline(repository), hoursTimeline(repository));
+    const timeline = new CustomerTimelineService(
+      () => timelineSources.items,
+      clock,
+      (reports, backups) => repository.watchMarks(reports, backups),
+    );
+    const overview = new CustomerOverviewService(repository, timeline, clock);
+    routes.add((app) => app.register(customerRoutes, { customer, waits: budgetWaits, timeline, overview }));
     return { customer };
   },
 };

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { trackerResults } from '../../db/schema.js';
+import { trackerHours, trackerResults } from '../../db/schema.js';
 import type { Db } from '../../core/database.js';
 import { deleteCreatedBefore } from '../../core/retention.js';
 
@@ -19,6 +19,11 @@ export class TrackerRepository {
       .from(trackerResults)
       .where(and(eq(trackerResults.id, id), eq(trackerResults.userId, userId)));
     return row;
+  }
+
+  /** The hours of the tasks a run created (a customer's page counts them through its linked engagements). */
+  async recordHours(rows: (typeof trackerHours.$inferInsert)[]): Promise<void> {
+    if (rows.length > 0) await this.db.insert(trackerHours).values(rows);
   }
 
   deleteOlderThan(date: Date): Promise<number> {

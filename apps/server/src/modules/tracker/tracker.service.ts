@@ -196,6 +196,22 @@ export class TrackerService {
     const hours = rows
       .filter((row) => results.get(row.row)?.outcome === 'created')
       .reduce((sum, row) => sum + row.hours_spent, 0);
+    await this.deps.repository.recordHours(
+      rows.flatMap((row) => {
+        const result = results.get(row.row);
+        return result?.outcome === 'created'
+          ? [
+              {
+                userId: user.id,
+                engagementId: row.Engagement_ID,
+                workDate: row.due_date,
+                hours: row.hours_spent,
+                taskId: result.id,
+              },
+            ]
+          : [];
+      }),
+    );
     if (created.length > 0)
       await this.deps.usage.record({
         tool: 'hours-logged',

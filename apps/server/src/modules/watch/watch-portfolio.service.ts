@@ -1,6 +1,8 @@
 import {
+  CUSTOMER_REASONS,
   userMay,
   WAIVER_MESSAGES,
+  type CustomerState,
   type CreateWaiver,
   type WaiverListRequest,
   type PortfolioEntry,
@@ -28,6 +30,75 @@ const TREND_RUNS = 4;
 export function isoWeekStart(at: Date): Date {
   const day = (at.getUTCDay() + 6) % 7;
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() - day));
+}
+
+/** A score that fell this much (or more) since the week before makes the customer red. */
+const RED_DROP = 10;
+/** A latest score below this makes the customer red whatever its trend (grade F). */
+const RED_SCORE = 60;
+
+/** The facts My customers colours a row by. */
+export interface StateFacts {
+  score: number | null;
+  /** The score's change, and since when in words ("since last week", "since 3 May"). */
+  change: { by: number; since: string } | null;
+  openFindings: number | null;
+  failingFindings: number;
+  pausedWatches: number;
+  drift: number | null;
+  commonRegressions: readonly string[];
+  ran: boolean;
+}
+
+/**
+ * A customer's state and its reasons in words, the weightiest first: red when the score fell by RED_DROP or more,
+ * is below RED_SCORE, or a failing finding is open while a watch is paused (nobody is told); amber when the score
+ * fell, a finding is open, a watch is paused or its backups found drift; green else. Pure.
+ */
+export function customerState(facts: StateFacts): { state: CustomerState; reasons: string[] } {
+  const reasons: { words: string; red: boolean }[] = [];
+  if (facts.change && facts.change.by < 0)
+    reasons.push({
+      words: CUSTOMER_REASONS.scoreChange(facts.change.by, facts.change.since),
+      red: facts.change.by <= -RED_DROP,
+    });
+  if (facts.score !== null && facts.score < RED_SCORE)
+    reasons.push({ words: `score ${facts.score} (grade F)`, red: true });
+  if (facts.openFindings)
+    reasons.push({
+      words: CUSTOMER_REASONS.openFindings(facts.openFindings, facts.failingFindings),
+      red: false,
+    });
+  if (facts.pausedWatches > 0)
+    reasons.push({ words: CUSTOMER_REASONS.paused(facts.pausedWatches), red: facts.failingFindings > 0 });
+  if (facts.drift) reasons.push({ words: CUSTOMER_REASONS.drift(facts.drift), red: false });
+  if (facts.commonRegressions.length > 0)
+    reasons.push({ words: CUSTOMER_REASONS.common(facts.commonRegressions), red: false });
+  const sorted = [...reasons.filter((reason) => reason.red), ...reasons.filter((reason) => !reason.red)];
+  if (sorted.length === 0)
+    return { state: 'green', reasons: [facts.ran ? CUSTOMER_REASONS.fine : CUSTOMER_REASONS.noRunYet] };
+  return {
+    state: sorted.some((reason) => reason.red) ? 'red' : 'amber',
+    reasons: sorted.map((reason) => reason.words),
+  };
+}
+
+/** The score's change since the latest scored run a week or more before the latest (else the oldest shown). */
+function scoreChange(scored: readonly { score: number | null; finishedAt: Date | null }[]) {
+  const [latest] = scored;
+  if (!latest?.finishedAt || latest.score === null || scored.length < 2) return null;
+  const weekBefore = latest.finishedAt.getTime() - 6 * DAY_MS;
+  const reference =
+    scored.find((run) => run.finishedAt && run.finishedAt.getTime() <= weekBefore) ?? scored.at(-1) ?? latest;
+  if (reference === latest || reference.score === null || !reference.finishedAt) return null;
+  const days = (latest.finishedAt.getTime() - reference.finishedAt.getTime()) / DAY_MS;
+  return {
+    by: latest.score - reference.score,
+    since:
+      days >= 6 && days < 8
+        ? 'since last week'
+        : `since ${reference.finishedAt.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })}`,
+  };
 }
 
 function toApi(row: WaiverRow): Waiver {
@@ -184,6 +255,19 @@ export class WatchPortfolioService {
       // Open and waived as the customer page and the watch's findings count them: one function.
       const kept = keptChecksSchema.safeParse(latestFindings.get(organizationId));
       const counted = findingsInForce(kept.success ? kept.data : null, waivers.get(organizationId) ?? []);
+      const openFindings = kept.success && latestFindings.has(organizationId) ? counted.open.length : null;
+      const driftSinceBackup = backedUp ? keptChangesSchema.parse(backedUp.changes ?? {}).drift.length : null;
+      const commonRegressions = common.get(organizationId) ?? [];
+      const judged = customerState({
+        score: latest?.score ?? null,
+        change: scoreChange(scored),
+        openFindings,
+        failingFindings: counted.open.filter((finding) => finding.status === 'fail').length,
+        pausedWatches: organization.paused,
+        drift: driftSinceBackup,
+        commonRegressions,
+        ran: mine.length > 0,
+      });
       return {
         organizationId,
         organizationName: organization.name,
@@ -195,16 +279,19 @@ export class WatchPortfolioService {
         change: first !== undefined && last !== undefined && trend.length > 1 ? last - first : null,
         lastRunAt: mine[0]?.finishedAt?.toISOString() ?? null,
         lastBackupAt: backedUp?.finishedAt?.toISOString() ?? null,
-        driftSinceBackup: backedUp ? keptChangesSchema.parse(backedUp.changes ?? {}).drift.length : null,
-        openFindings: kept.success && latestFindings.has(organizationId) ? counted.open.length : null,
+        driftSinceBackup,
+        openFindings,
         waivedFindings: counted.waived,
         nextRunAt: organization.nextRunAt?.toISOString() ?? null,
-        commonRegressions: common.get(organizationId) ?? [],
+        commonRegressions,
+        ...judged,
       };
     });
-    // In decline first (the largest drop), then those without a trend yet, by name.
+    // Worst first: red, amber, green; within each the largest drop first, then those without a trend yet, by name.
+    const rank: Record<CustomerState, number> = { red: 0, amber: 1, green: 2 };
     return entries.sort(
       (a, b) =>
+        rank[a.state] - rank[b.state] ||
         (a.change ?? Number.POSITIVE_INFINITY) - (b.change ?? Number.POSITIVE_INFINITY) ||
         a.organizationName.localeCompare(b.organizationName),
     );

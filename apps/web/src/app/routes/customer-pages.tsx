@@ -1,13 +1,19 @@
 import { CustomerPage as Customer } from '../../features/customers/components/customer-page';
 import { CustomersPage as Customers } from '../../features/customers/components/customers-page';
 import { CustomerWatches } from '../../features/watches/components/customer-watches';
+import { NeedsAttention } from '../../features/watches/components/needs-attention';
 import { Portfolio } from '../../features/watches/components/portfolio';
 
-/** A customer's page: its timeline, then its Account Watch. */
+/** A customer's page: its header, what needs attention (waivable), its Account Watch, then its timeline. */
 export function CustomerPage() {
   return (
     <Customer
-      more={({ organizationId, name }) => <CustomerWatches organizationId={organizationId} organizationName={name} />}
+      attention={({ organizationId, overview }) => (
+        <NeedsAttention organizationId={organizationId} attention={overview?.attention} health={overview?.health} />
+      )}
+      more={({ organizationId, name, overview }) => (
+        <CustomerWatches organizationId={organizationId} organizationName={name} lastHealth={overview?.health} />
+      )}
     />
   );
 }

@@ -19,6 +19,7 @@ import {
   Settings,
   Stethoscope,
   Terminal,
+  UsersRound,
   Wrench,
   type LucideIcon,
 } from 'lucide-react';
@@ -28,6 +29,7 @@ import { PATHS, type MenuGroup } from '@ce/contract';
 export const LINK_ICONS: Record<string, LucideIcon> = {
   [PATHS.dashboard]: LayoutDashboard,
   [PATHS.reports]: FileText,
+  [PATHS.customers]: UsersRound,
   [PATHS.accountHealth]: HeartPulse,
   [PATHS.configReport]: FileSpreadsheet,
   [PATHS.alertsReport]: BellRing,

@@ -5,6 +5,7 @@ import {
   TIMELINE_TOOL_LABELS,
   TIMELINE_TOOLS,
   WORK_OUTCOME_LABELS,
+  type CustomerOverview,
   type TimelineEntry,
   type TimelineTool,
 } from '@ce/contract';
@@ -15,7 +16,9 @@ import { Select } from '../../../components/ui/field';
 import { customerLabel, customers, useCustomers } from '../../../lib/customer';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
+import { useCustomerOverview } from '../api/overview';
 import { useCustomerTimeline, type TimelineFilters } from '../api/timeline';
+import { CustomerHeader } from './customer-header';
 import { TimelineOutcome } from './timeline-outcome';
 
 const isTool = (value: string | null): value is TimelineTool =>
@@ -30,7 +33,8 @@ function useFilters(): [TimelineFilters, (changes: Partial<TimelineFilters>) => 
     everyone: params.get('everyone') === 'true',
     tool: isTool(tool) ? tool : '',
     person: params.get('person') ?? '',
-    days: (TIMELINE_DAYS as readonly number[]).includes(days) ? days : 30,
+    // This week by default; the last 30 days one click away.
+    days: (TIMELINE_DAYS as readonly number[]).includes(days) ? days : 7,
   };
   const change = (changes: Partial<TimelineFilters>) =>
     setParams((current) => {
@@ -89,8 +93,19 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   {
     id: 'who',
     header: 'Who',
-    accessorFn: (entry) => entry.person.name,
-    cell: ({ row: { original } }) => <span title={original.person.email}>{original.person.name}</span>,
+    accessorFn: (entry) => entry.watch?.label ?? entry.person.name,
+    // A watch's run is the watch's, not its owner's by hand: said first, the owner under it.
+    cell: ({ row: { original } }) =>
+      original.watch ? (
+        <span className="flex flex-col" data-testid="watch-mark">
+          <span className="font-medium text-purple-800">{original.watch.label}</span>
+          <span className="text-xs text-slate-600" title={original.person.email}>
+            watch of {original.person.name}
+          </span>
+        </span>
+      ) : (
+        <span title={original.person.email}>{original.person.name}</span>
+      ),
   },
   {
     id: 'status',
@@ -100,19 +115,48 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   },
 ];
 
+/** What the app's other features show on a customer's page (the app composes them). */
+export interface CustomerSlots {
+  organizationId: string;
+  name: string;
+  overview: CustomerOverview | undefined;
+}
+
 /**
- * /home/customers/{organization}: everything done for one customer through the toolkit, newest first; `more`
- * adds the sections of other features (the app composes them: Account Watch).
+ * /home/customers/{organization}, in the order a TAM works: the header at a glance, what needs attention, the
+ * watches, then everything done for it through the toolkit, newest first. `attention` and `more` are other
+ * features' sections (the app composes them: Account Watch).
  */
-export function CustomerPage({ more }: { more?: (customer: { organizationId: string; name: string }) => ReactNode }) {
+export function CustomerPage({
+  attention,
+  more,
+}: {
+  attention?: (customer: CustomerSlots) => ReactNode;
+  more?: (customer: CustomerSlots) => ReactNode;
+}) {
   const { organizationId = '' } = useParams();
   const { data: user } = useSession();
   const { current, recent } = useCustomers();
   const [filters, change] = useFilters();
   const mayAll = userCan(user, 'seeAllRuns');
-  const timeline = useCustomerTimeline(organizationId, { ...filters, everyone: filters.everyone && mayAll });
+  const asked = { ...filters, everyone: filters.everyone && mayAll };
+  const timeline = useCustomerTimeline(organizationId, asked);
+  // The header's period is the timeline's (this week or 30 days), so its counts are the timeline's.
+  const overviewDays = filters.days === 7 ? 7 : 30;
+  const overview = useCustomerOverview(organizationId, { ...asked, days: overviewDays });
   const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId) ?? null;
-  const name = timeline.data?.organizationName ?? known?.organizationName ?? `Organization ${organizationId}`;
+  const name =
+    timeline.data?.organizationName ??
+    overview.data?.organizationName ??
+    known?.organizationName ??
+    `Organization ${organizationId}`;
+  const slots: CustomerSlots = { organizationId, name, overview: overview.data };
+  const timelineLink = (tool: string) => {
+    const params = new URLSearchParams(window.location.search);
+    params.set('tool', tool);
+    params.set('days', String(overviewDays));
+    return `?${params.toString()}#timeline-heading`;
+  };
   const people = useMemo(
     () => (timeline.data?.people ?? []).map((person) => ({ value: person.email, label: person.name })),
     [timeline.data?.people],
@@ -128,10 +172,35 @@ export function CustomerPage({ more }: { more?: (customer: { organizationId: str
         ) : (
           known && <Button onClick={() => customers.choose(known)}>Work for {known.organizationName}</Button>
         )}
+        <span className="flex gap-1" role="group" aria-label="Period">
+          {([7, 30] as const).map((days) => (
+            <Button
+              key={days}
+              size="sm"
+              variant={filters.days === days ? 'primary' : 'secondary'}
+              aria-pressed={filters.days === days}
+              onClick={() => change({ days })}
+            >
+              {days === 7 ? 'This week' : 'Last 30 days'}
+            </Button>
+          ))}
+        </span>
       </div>
-      <p className="text-slate-600">
-        Everything done for this customer through the toolkit: reports, bulk runs, alerts migrations, backups, restores
-        and dashboard pushes, newest first.{' '}
+      <CustomerHeader
+        organizationId={organizationId}
+        overview={overview.data}
+        periodLabel={overviewDays === 7 ? 'Last 7 days' : 'Last 30 days'}
+        timelineLink={timelineLink}
+        mayLink={userCan(user, 'tools')}
+      />
+      {overview.isError && <p className="text-sm text-red-700">This customer’s overview could not be read.</p>}
+      {attention?.(slots)}
+      {more?.(slots)}
+      <h2 id="timeline-heading" className="text-xl font-semibold">
+        Timeline
+      </h2>
+      <p className="text-sm text-slate-600">
+        Everything done for this customer through the toolkit, newest first, with the waivers made and the hours logged.{' '}
         {current?.organizationId === organizationId && `(${customerLabel(current)})`}
       </p>
       <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
@@ -185,7 +254,6 @@ export function CustomerPage({ more }: { more?: (customer: { organizationId: str
         }
         rowProps={(entry) => ({ 'data-testid': 'timeline-row', 'data-tool': entry.tool })}
       />
-      {more?.({ organizationId, name })}
     </section>
   );
 }

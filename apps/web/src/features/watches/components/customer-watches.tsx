@@ -17,9 +17,12 @@ const NewWatchDialog = lazy(() => import('./new-watch-dialog').then((module) => 
 export function CustomerWatches({
   organizationId,
   organizationName,
+  lastHealth,
 }: {
   organizationId: string;
   organizationName: string;
+  /** The customer's latest health check (a watch's or by hand): what an empty list says of it. */
+  lastHealth?: { at: string; grade: string; findings: number } | null | undefined;
 }) {
   const { data: user } = useSession();
   const watches = useWatches(userCan(user, 'seeAllRuns'));
@@ -55,7 +58,12 @@ export function CustomerWatches({
       {watches.isPending ? (
         <p className="text-sm">Loading…</p>
       ) : mine.length === 0 ? (
-        <p className="text-sm text-slate-600">{organizationName} has no watch yet.</p>
+        <p className="text-sm text-slate-600" data-testid="no-watch">
+          {organizationName} has no watch yet
+          {lastHealth
+            ? `: the last health check, ${new Date(lastHealth.at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, graded ${lastHealth.grade} with ${lastHealth.findings} finding${lastHealth.findings === 1 ? '' : 's'}.`
+            : '.'}
+        </p>
       ) : (
         mine.map((watch) => <WatchCard key={watch.id} watch={watch} />)
       )}

@@ -25,6 +25,8 @@ const entry = (owners: string[]): PortfolioEntry => ({
   waivedFindings: 0,
   nextRunAt: null,
   commonRegressions: [],
+  state: 'amber',
+  reasons: ['score −9 since last week', '4 open findings'],
 });
 
 describe('My customers', () => {

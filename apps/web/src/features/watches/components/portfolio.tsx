@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { PATHS, type PortfolioEntry } from '@ce/contract';
+import { CUSTOMER_STATE_LABELS, CUSTOMER_STATES, PATHS, type CustomerState, type PortfolioEntry } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Select } from '../../../components/ui/field';
@@ -10,7 +10,29 @@ import { usePortfolio } from '../api/watches';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
+/** A state's colour: the row's left edge and its pill (the words say it too, for every reader). */
+const STATE_TONE: Record<CustomerState, { edge: string; pill: string }> = {
+  red: { edge: 'border-l-4 border-l-red-600', pill: 'bg-red-100 text-red-900' },
+  amber: { edge: 'border-l-4 border-l-amber-500', pill: 'bg-amber-100 text-amber-900' },
+  green: { edge: 'border-l-4 border-l-green-600', pill: 'bg-green-100 text-green-900' },
+};
+
 const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
+  {
+    id: 'state',
+    header: 'State',
+    accessorFn: (entry) => CUSTOMER_STATES.indexOf(entry.state),
+    cell: ({ row: { original } }) => (
+      <span className="flex flex-col gap-1" data-testid="portfolio-state" data-state={original.state}>
+        <span className={`w-fit rounded px-1.5 py-0.5 text-xs font-semibold ${STATE_TONE[original.state].pill}`}>
+          {CUSTOMER_STATE_LABELS[original.state]}
+        </span>
+        <span className="text-sm" data-testid="portfolio-reason">
+          {original.reasons.join('; ')}
+        </span>
+      </span>
+    ),
+  },
   {
     id: 'customer',
     header: 'Customer',
@@ -99,12 +121,21 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
   },
 ];
 
-/** My customers: every watched organization, those in decline first. */
+/** My customers: a triage list of every watched organization, worst first, each with its state and why. */
 export function Portfolio() {
   const { data: user } = useSession();
   const mayAll = userCan(user, 'seeAllRuns');
   const [everyone, setEveryone] = useState(false);
+  const [owner, setOwner] = useState('');
+  const [state, setState] = useState<CustomerState | ''>('');
   const portfolio = usePortfolio(everyone && mayAll);
+  const owners = useMemo(
+    () => [...new Set((portfolio.data ?? []).flatMap((entry) => entry.owners))].sort(),
+    [portfolio.data],
+  );
+  const shown = (portfolio.data ?? []).filter(
+    (entry) => (!owner || entry.owners.includes(owner)) && (!state || entry.state === state),
+  );
   return (
     <section aria-labelledby="portfolio-heading" className="space-y-3">
       <div className="flex flex-wrap items-end gap-3">
@@ -115,18 +146,44 @@ export function Portfolio() {
           <Select
             label="Whose"
             value={everyone ? 'everyone' : 'mine'}
-            onChange={(event) => setEveryone(event.target.value === 'everyone')}
+            onChange={(event) => {
+              setEveryone(event.target.value === 'everyone');
+              setOwner('');
+            }}
             options={[
               { value: 'mine', label: 'Mine' },
               { value: 'everyone', label: "Everyone's" },
             ]}
           />
         )}
+        {everyone && mayAll && (
+          <Select
+            label="Owner"
+            value={owner}
+            onChange={(event) => setOwner(event.target.value)}
+            options={[{ value: '', label: 'Every owner' }, ...owners.map((email) => ({ value: email, label: email }))]}
+          />
+        )}
+        <Select
+          label="State"
+          value={state}
+          onChange={(event) => {
+            const value = event.target.value;
+            setState((CUSTOMER_STATES as readonly string[]).includes(value) ? (value as CustomerState) : '');
+          }}
+          options={[
+            { value: '', label: 'Every state' },
+            ...CUSTOMER_STATES.map((value) => ({ value, label: CUSTOMER_STATE_LABELS[value] })),
+          ]}
+        />
       </div>
-      <p className="text-sm text-slate-600">Every customer you watch, those whose score fell the most first.</p>
+      <p className="text-sm text-slate-600">
+        Every customer you watch, worst first: red needs you now, amber to keep an eye on, green is fine.
+        {everyone && mayAll && ' Everyone’s: the owners say whose.'}
+      </p>
       <DataTable
         label="My customers"
-        data={portfolio.data ?? []}
+        data={shown}
         // Whose watches they are: always the reader's own in "Mine".
         columns={everyone && mayAll ? COLUMNS : COLUMNS.filter((column) => column.id !== 'owners')}
         getRowId={(entry) => entry.organizationId}
@@ -137,7 +194,11 @@ export function Portfolio() {
               ? 'My customers could not be read.'
               : 'You watch no customer yet: open a customer’s page and add a watch.'
         }
-        rowProps={() => ({ 'data-testid': 'portfolio-row' })}
+        rowProps={(entry) => ({
+          'data-testid': 'portfolio-row',
+          'data-state': entry.state,
+          className: STATE_TONE[entry.state].edge,
+        })}
       />
     </section>
   );

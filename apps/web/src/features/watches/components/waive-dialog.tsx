@@ -8,7 +8,8 @@ import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { useCreateWaiver } from '../api/watches';
 
-type Finding = WatchFindings['findings'][number];
+/** One item of a check, or the whole check (`itemKey` null). */
+type Finding = Omit<WatchFindings['findings'][number], 'itemKey'> & { itemKey: string | null };
 
 const waiverForm = z.object({
   reason: z.string().trim().min(1, WAIVER_MESSAGES.reasonRequired).max(500),
@@ -44,7 +45,7 @@ export function WaiveDialog({
         organizationId,
         checkId: finding.checkId,
         itemKey: finding.itemKey,
-        itemName: finding.name,
+        itemName: finding.itemKey === null ? null : finding.name,
         reason,
         days,
         ...(token ? { token } : {}),
@@ -57,7 +58,7 @@ export function WaiveDialog({
   });
   return (
     <Dialog
-      title="Waive this finding?"
+      title={finding.itemKey === null ? 'Waive this whole check?' : 'Waive this finding?'}
       isOpen
       onClose={onClose}
       width="max-w-lg"

@@ -48,7 +48,11 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
         </p>
       )}
       {open.length === 0 ? (
-        <p className="text-sm text-slate-600">No open finding in the latest health check of a watch.</p>
+        <p className="text-sm text-slate-600">
+          {watchId
+            ? 'No open finding in the latest health check of a watch.'
+            : 'The open findings of the latest health check are under “Needs attention”.'}
+        </p>
       ) : (
         <>
           {findings.data?.at && (
