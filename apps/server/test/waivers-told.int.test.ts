@@ -24,6 +24,7 @@ describe("a waiver of a watch's finding by someone else", () => {
   let customer: SandboxCustomer;
   let watch: Watch;
   let now = START;
+  let waivedName = '';
 
   beforeAll(async () => {
     testApp = await createTestApp('pglite', {}, { clock: () => now });
@@ -102,13 +103,16 @@ describe("a waiver of a watch's finding by someone else", () => {
         organizationId: customer.organization.id,
         checkId: first.checkId,
         itemKey: first.itemKey,
-        itemName: first.name,
+        // The caller's words for the item are not what the owner is told: the finding's own name is.
+        itemName: 'Nothing to see [here](http://evil.example)',
         reason: 'Kept on purpose by the customer',
         days: 30,
         token: customer.token,
       },
     });
     expect(waived.statusCode, waived.body).toBe(201);
+    expect(waived.json<{ itemName: string }>().itemName).toBe(first.name);
+    waivedName = first.name;
     const after = await findings();
     expect(after).toHaveLength(open.length - 1);
     expect(after.some((finding) => finding.checkId === first.checkId && finding.itemKey === first.itemKey)).toBe(false);
@@ -126,6 +130,10 @@ describe("a waiver of a watch's finding by someone else", () => {
     expect(message).toMatch(
       /\n- .+: .+, waived by engineering@demo\.local until 2026-12-27: “Kept on purpose by the customer”/,
     );
+    expect(message.replaceAll('&lt;', '<').replaceAll('&gt;', '>')).toContain(
+      `${waivedName}, waived by engineering@demo.local`,
+    );
+    expect(message).not.toContain('Nothing to see');
     const quiet = await nextRun();
     expect(quiet.status, quiet.error ?? '').toBe('done');
     expect(quiet.delivery.status).toBe('quiet');

@@ -61,7 +61,8 @@ export const WATCH_MESSAGES = {
   runNowTooSoon: (minutes: number, at: string) =>
     `This watch ran on request less than ${minutes} minutes ago: run it again from ${at}.`,
   consentExpired: WATCH_PAUSE_REASONS.expired,
-  roomNotMember: 'You are not a member of this Webex room: choose a room you are in, or send the messages to yourself.',
+  roomNotMember:
+    "The watch's owner is not a member of this Webex room: choose a room they are in, or send the messages to the owner.",
   roomUnknown:
     'The Webex room was not found: add the bot to the room (or check its id), or send the messages to yourself.',
   roomNotChecked: 'Webex could not be asked who is in the room: try again in a moment.',
@@ -78,8 +79,19 @@ export function isPersonName(value: string): boolean {
   if (words.length === 1)
     return /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=Katakana}]{2,}$/u.test(words[0] ?? '');
   if (words.length < 2 || words.length > 6) return false;
+  const lower = words.map((word) => word.toLowerCase());
+  // Notes in two words ("ok ok", "no one", "test test", "DROP TABLE"), initials alone ("A B", "x. y."): no name.
+  if (new Set(lower).size === 1 || lower.some((word) => NOT_NAMES.has(word.replace(/\.$/, '')))) return false;
+  if (!words.some((word) => /\p{L}.*\p{L}/u.test(word))) return false;
   return words.every((word) => /^[\p{L}][\p{L}\p{M}'’.-]*$/u.test(word) && /\p{L}.*\p{L}|^\p{L}\.?$/u.test(word));
 }
+
+/** Words that are notes, placeholders or commands, never a part of a contact's name. */
+const NOT_NAMES = new Set(
+  'ok okay yes no none nobody noone one test tests testing null unknown tbd approved drop table select delete insert update'.split(
+    ' ',
+  ),
+);
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 

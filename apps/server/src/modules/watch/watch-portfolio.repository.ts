@@ -37,6 +37,15 @@ export class WatchPortfolioRepository {
     return row !== undefined;
   }
 
+  /** The ids of every watch over an organization, whoever owns it. */
+  async watchIdsOf(organizationId: string): Promise<string[]> {
+    const rows = await this.db
+      .select({ id: watches.id })
+      .from(watches)
+      .where(eq(watches.organizationId, organizationId));
+    return rows.map((row) => row.id);
+  }
+
   async deleteWaiver(id: string): Promise<typeof watchWaivers.$inferSelect | undefined> {
     const [deleted] = await this.db.delete(watchWaivers).where(eq(watchWaivers.id, id)).returning();
     return deleted;

@@ -165,7 +165,7 @@ export class WatchPortfolioService {
         organizationId: input.organizationId,
         checkId: input.checkId,
         itemKey: input.itemKey,
-        itemName: input.itemName,
+        itemName: await this.nameOf(input.organizationId, input.checkId, input.itemKey),
         reason: input.reason,
         expiresAt: new Date(now.getTime() + input.days * DAY_MS),
         createdBy: user.id,
@@ -185,6 +185,23 @@ export class WatchPortfolioService {
       days: input.days,
     });
     return toApi({ ...row, createdByEmail: user.email });
+  }
+
+  /**
+   * A waived item's name as the latest health check of a watch over the organization names it, never the caller's
+   * words: the owner told of someone else's waiver must see which finding it took out. An item no watch found (yet)
+   * is named by its key.
+   */
+  private async nameOf(organizationId: string, checkId: string, itemKey: string | null): Promise<string | null> {
+    if (itemKey === null) return null;
+    const { repository } = this.deps;
+    const kept = keptChecksSchema.safeParse(
+      (await repository.latestFindings(await repository.watchIdsOf(organizationId))).get(organizationId),
+    );
+    const found = kept.success
+      ? kept.data.find((check) => check.id === checkId)?.items.find((item) => `${item.type}:${item.id}` === itemKey)
+      : undefined;
+    return found?.name ?? itemKey;
   }
 
   /**
