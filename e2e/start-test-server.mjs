@@ -67,6 +67,9 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000',
     // The watch's browser test runs one watch now twice in a minute; the spacing has an integration test of its own.
     WATCH_RUN_NOW_EVERY_MINUTES: '0',
+    // A message Webex keeps refusing is given up within seconds, so a test can see it told (the default is 6 h).
+    WEBEX_RETRY_FIRST_MS: '1000',
+    WEBEX_GIVE_UP_MS: '4000',
   },
 });
 const cleanUp = async () => {
