@@ -129,7 +129,8 @@ export function CustomerHeader({
       });
   }
   return (
-    <div className="space-y-2" data-testid="customer-header">
+    // Its room is kept while the overview loads: the page below does not jump when it arrives (layout shift).
+    <div className="min-h-32 space-y-2" data-testid="customer-header" aria-busy={overview === undefined}>
       <div className="flex flex-wrap items-center gap-3">
         {health ? (
           <Link
