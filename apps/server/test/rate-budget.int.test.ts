@@ -40,6 +40,30 @@ describe('the shared rate budget', () => {
     expect((await row('org:window-turn'))?.remaining).toBe(4);
   });
 
+  it('stops counting the calls of a holder paused or killed with them out once its count lapses, whoever keeps taking', async () => {
+    const ttl = { inFlightTtlMs: 1_500 };
+    const paused = new SharedRateBudgets(app.database.db, ttl).for('org:paused-holder');
+    const live = new SharedRateBudgets(app.database.db, ttl).for('org:paused-holder');
+    const probe = await live.acquire();
+    await live.release(rate(9, Date.now() + 60_000), probe);
+    // The paused process took 5 slots and never answers; the live one has 1 out of its own.
+    await Promise.all(Array.from({ length: 5 }, () => paused.acquire()));
+    const mineOut = await live.acquire();
+    expect(mineOut.probe).toBe(false);
+    // While the paused holder's count is live, a new window is handed out less all 6 calls out.
+    const nextWindow = await live.acquire();
+    await live.release(rate(9, Date.now() + 120_000), nextWindow);
+    expect((await row('org:paused-holder'))?.remaining).toBe(3);
+    // The live holder keeps taking (each take renews only its own count); the paused one's lapses.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await live.acquire();
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const turned = await live.acquire();
+    await live.release(rate(9, Date.now() + 180_000), turned);
+    // Only the live holder's own call still out weighs on the next window: 9 - 2 (the first one and one taken since).
+    expect((await row('org:paused-holder'))?.remaining).toBe(7);
+  });
+
   it('takes the window the platform names when it ends sooner than the one the row knew (a guessed wait, an old limit)', async () => {
     const budget = new SharedRateBudgets(app.database.db).for('org:sooner');
     const probe = await budget.acquire();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { lt, sql, eq, type SQL } from 'drizzle-orm';
 import {
   BACKGROUND_PRESENT_MS,
@@ -29,8 +30,13 @@ const PROBE_POLL_MS = 40;
 const MAX_SLEEP_MS = 5_000;
 /** While what remains is held for the other lane (its share shrinks as the window runs out), look again this often. */
 const HELD_POLL_MS = 1_000;
-/** Calls handed out are counted in flight this long at most: any of them has timed out by then. */
-const IN_FLIGHT_TTL_MS = 60_000;
+/**
+ * A holder's calls are counted in flight this long after its last take at most. A call reaches the platform moments
+ * after it is handed out, and is counted in the window it arrives in, answered or not: one handed out longer ago
+ * cannot land in a later window. Each holder's count lapses on its own, so one paused or killed with calls out
+ * stops weighing on the budget then, however often the others take.
+ */
+const IN_FLIGHT_TTL_MS = 10_000;
 
 const t = rateBudgets;
 const ms = (value: number) => sql`${value} * interval '1 millisecond'`;
@@ -38,8 +44,26 @@ const ms = (value: number) => sql`${value} * interval '1 millisecond'`;
 const rolled = sql`(${t.resetAt} is not null and now() >= ${t.resetAt} + ${ms(RESET_MARGIN_MS)})`;
 const unknown = sql`(${rolled} or ${t.remaining} is null)`;
 const probeFree = sql`(${t.probeUntil} is null or ${t.probeUntil} < now())`;
-/** Calls still in flight (an instance that died with calls out stops counting once they would have timed out). */
-const inFlight = sql`(case when ${t.inFlightUntil} > now() then ${t.inFlight} else 0 end)`;
+const nowMs = sql`(extract(epoch from now()) * 1000)`;
+const live = sql`(e.value->>'until')::float8 > ${nowMs}`;
+/** Calls still in flight, of every holder whose count has not lapsed. */
+const inFlight = sql`(select coalesce(sum((e.value->>'n')::int), 0) from jsonb_each(${t.inFlightBy}) e where ${live})::int`;
+/** This holder's calls in flight. */
+const mine = (holder: string) =>
+  sql`coalesce((select (e.value->>'n')::int from jsonb_each(${t.inFlightBy}) e where e.key = ${holder} and ${live}), 0)`;
+/**
+ * The counts with this holder's set to `count` (gone at 0), lapsed ones dropped. `renewed`: its count is
+ * counted a full TTL from now (a take that granted), else until its last take's.
+ */
+function holding(holder: string, count: SQL, renewed: SQL, ttlMs: number): SQL {
+  const others = sql`(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) from jsonb_each(${t.inFlightBy}) e
+    where e.key <> ${holder} and ${live})`;
+  const until = sql`(case when ${renewed} then ${nowMs} + ${ttlMs}
+    else coalesce((${t.inFlightBy}->(${holder}::text)->>'until')::float8, ${nowMs} + ${ttlMs}) end)`;
+  return sql`${others} || (case when ${count} > 0
+    then jsonb_build_object(${holder}::text, jsonb_build_object('n', ${count}, 'until', ${until}))
+    else '{}'::jsonb end)`;
+}
 /** The column counting a lane's share's takes (a scheduled call counts in background's, and in its own). */
 const takenBy = (lane: Lane) => (shareOf(lane) === 'interactive' ? t.interactiveTaken : t.backgroundTaken);
 const otherLane = (lane: Lane): Lane => (shareOf(lane) === 'interactive' ? 'background' : 'interactive');
@@ -85,11 +109,21 @@ export class SharedRateBudgets implements RateBudgets {
   private readonly maxSize: number;
   private readonly backgroundShare: number;
   private readonly scheduledShare: number;
+  /** This object's name in the counts of calls in flight (each process and thread has its own). */
+  private readonly holder = randomUUID();
+  private readonly inFlightTtlMs: number;
 
   constructor(
     private readonly db: Db,
-    options: { random?: () => number; maxSize?: number; backgroundShare?: number; scheduledShare?: number } = {},
+    options: {
+      random?: () => number;
+      maxSize?: number;
+      backgroundShare?: number;
+      scheduledShare?: number;
+      inFlightTtlMs?: number;
+    } = {},
   ) {
+    this.inFlightTtlMs = options.inFlightTtlMs ?? IN_FLIGHT_TTL_MS;
     this.random = options.random ?? Math.random;
     this.maxSize = options.maxSize ?? 5_000;
     this.backgroundShare = options.backgroundShare ?? DEFAULT_BACKGROUND_SHARE;
@@ -102,7 +136,13 @@ export class SharedRateBudgets implements RateBudgets {
       if (this.budgets.size >= this.maxSize) {
         for (const [key, known] of this.budgets) if (known.idle()) this.budgets.delete(key);
       }
-      budget = new SharedOrgBudget(this.db, organizationKey, this.random, this.backgroundShare, this.scheduledShare);
+      budget = new SharedOrgBudget(this.db, organizationKey, {
+        random: this.random,
+        backgroundShare: this.backgroundShare,
+        scheduledShare: this.scheduledShare,
+        holder: this.holder,
+        inFlightTtlMs: this.inFlightTtlMs,
+      });
       this.budgets.set(organizationKey, budget);
     }
     return budget;
@@ -124,13 +164,37 @@ class SharedOrgBudget implements OrgBudget {
   /** Ends the pump's wait at once: an interactive call came, and may take what background could not. */
   private wake: (() => void) | undefined;
 
+  private readonly random: () => number;
+  private readonly backgroundShare: number;
+  private readonly scheduledShare: number;
+  private readonly holder: string;
+  private readonly inFlightTtlMs: number;
+
   constructor(
     private readonly db: Db,
     private readonly key: string,
-    private readonly random: () => number,
-    private readonly backgroundShare: number,
-    private readonly scheduledShare: number,
-  ) {}
+    options: {
+      random: () => number;
+      backgroundShare: number;
+      scheduledShare: number;
+      holder: string;
+      inFlightTtlMs: number;
+    },
+  ) {
+    ({
+      random: this.random,
+      backgroundShare: this.backgroundShare,
+      scheduledShare: this.scheduledShare,
+      holder: this.holder,
+      inFlightTtlMs: this.inFlightTtlMs,
+    } = options);
+  }
+
+  /** This holder's count of calls in flight less `count` (calls answered or given back). */
+  private fewerInFlight(count: number): { inFlightBy: SQL } {
+    const fewer = sql`greatest(0, ${mine(this.holder)} - ${count})`;
+    return { inFlightBy: holding(this.holder, fewer, sql`false`, this.inFlightTtlMs) };
+  }
 
   idle(): boolean {
     return !this.taking && this.waiters.length === 0;
@@ -165,9 +229,8 @@ class SharedOrgBudget implements OrgBudget {
   }
 
   async release(rate: RateHeaders | undefined, slot: RateSlot): Promise<void> {
-    const answered = { inFlight: sql`greatest(0, ${inFlight} - 1)` };
     if (rate) await this.observe(rate, slot.probe, 1);
-    else await this.update({ ...answered, ...(slot.probe ? { probeUntil: sql`null` } : {}) });
+    else await this.update({ ...this.fewerInFlight(1), ...(slot.probe ? { probeUntil: sql`null` } : {}) });
   }
 
   /** An answer under the token's own key (the organization's first call): it counts here as well. */
@@ -194,7 +257,7 @@ class SharedOrgBudget implements OrgBudget {
           remaining: 0,
           resetAt,
           probeUntil: sql`null`,
-          inFlight: sql`greatest(0, ${inFlight} - 1)`,
+          ...this.fewerInFlight(1),
           updatedAt: sql`now()`,
         },
       })
@@ -282,8 +345,8 @@ class SharedOrgBudget implements OrgBudget {
         granted: 1,
         probe: true,
         ...Object.fromEntries(takenColumns(lane).map((column) => [column, 1])),
-        inFlight: 1,
-        inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
+        inFlightBy: sql`jsonb_build_object(${this.holder}::text,
+          jsonb_build_object('n', 1, 'until', ${nowMs} + ${this.inFlightTtlMs}))`,
         backgroundSeenAt: lane !== 'interactive' ? sql`now()` : null,
       })
       .onConflictDoUpdate({
@@ -297,8 +360,12 @@ class SharedOrgBudget implements OrgBudget {
           interactiveTaken: laneTaken('interactiveTaken'),
           backgroundTaken: laneTaken('backgroundTaken'),
           scheduledTaken: laneTaken('scheduledTaken'),
-          inFlight: sql`${inFlight} + ${granted}`,
-          inFlightUntil: sql`now() + ${ms(IN_FLIGHT_TTL_MS)}`,
+          inFlightBy: holding(
+            this.holder,
+            sql`${mine(this.holder)} + ${granted}`,
+            sql`${granted} > 0`,
+            this.inFlightTtlMs,
+          ),
           ...(lane !== 'interactive' ? { backgroundSeenAt: sql`now()` } : {}),
           updatedAt: sql`now()`,
         },
@@ -330,7 +397,7 @@ class SharedOrgBudget implements OrgBudget {
   /** Slots taken for calls that gave up waiting meanwhile: back into the same window. */
   private async giveBack(count: number, probe: boolean, lane: Lane): Promise<void> {
     const untaken = {
-      inFlight: sql`greatest(0, ${inFlight} - ${count})`,
+      ...this.fewerInFlight(count),
       ...Object.fromEntries(takenColumns(lane).map((column) => [column, sql`greatest(0, ${t[column]} - ${count})`])),
     };
     if (probe) await this.update({ ...untaken, probeUntil: sql`null` });
@@ -368,13 +435,13 @@ class SharedOrgBudget implements OrgBudget {
       interactiveTaken: sql`case when ${newer} then 0 else ${t.interactiveTaken} end`,
       backgroundTaken: sql`case when ${newer} then 0 else ${t.backgroundTaken} end`,
       scheduledTaken: sql`case when ${newer} then 0 else ${t.scheduledTaken} end`,
-      inFlight: sql`greatest(0, ${inFlight} - ${answered})`,
+      ...this.fewerInFlight(answered),
       ...(probe ? { probeUntil: sql`null` } : {}),
     });
   }
 
   private async update(
-    set: Partial<Record<'callLimit' | 'remaining' | 'resetAt' | 'probeUntil' | 'inFlight' | TakenColumn, SQL>>,
+    set: Partial<Record<'callLimit' | 'remaining' | 'resetAt' | 'probeUntil' | 'inFlightBy' | TakenColumn, SQL>>,
   ): Promise<void> {
     await this.db
       .update(t)

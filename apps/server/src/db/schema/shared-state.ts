@@ -32,9 +32,15 @@ export const rateBudgets = pgTable('rate_budgets', {
   scheduledTaken: integer('scheduled_taken').notNull().default(0),
   /** When a background call last asked: background holds its share only while it is about. */
   backgroundSeenAt: timestamp('background_seen_at', { withTimezone: true }),
-  /** Calls handed out and not yet answered, counted until `in_flight_until` (past it, any such call has timed out). */
+  /** Unused since 0035 (one count for every holder: a holder that died kept it up while others took); kept one release. */
   inFlight: integer('in_flight').notNull().default(0),
   inFlightUntil: timestamp('in_flight_until', { withTimezone: true }),
+  /**
+   * Calls handed out and not yet answered, by holder (a process's budgets): `{ "<holder>": { "n": 3, "until": ms } }`.
+   * A holder's count lapses at its `until` (its last take plus the moments a call takes to reach the platform): a
+   * holder paused or killed with calls out stops weighing on the budget then, whoever else keeps taking.
+   */
+  inFlightBy: jsonb('in_flight_by').$type<Record<string, { n: number; until: number }>>().notNull().default({}),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

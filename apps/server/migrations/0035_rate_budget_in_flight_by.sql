@@ -1,0 +1,1 @@
+ALTER TABLE "rate_budgets" ADD COLUMN "in_flight_by" jsonb DEFAULT '{}'::jsonb NOT NULL;
