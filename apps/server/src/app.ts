@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -56,6 +57,7 @@ import { startJobs } from './core/jobs.js';
 import { diskState } from './core/disk-space.js';
 import { loggerOptions } from './core/logging.js';
 import { registerPlugins } from './core/plugins.js';
+import { PressureGate } from './core/pressure.js';
 import { JobQueue } from './core/queue.js';
 import { SealedTokens, tokenJobs } from './core/sealed-tokens.js';
 import { openTokenVault } from './core/secrets.js';
@@ -195,8 +197,17 @@ const QUEUE_STOP_OVERRUN_MS = 1000;
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
+/** The request's id: the caller's `x-request-id` when well formed (a proxy's, to follow one request), else a new one. */
+function requestIdOf(request: IncomingMessage): string {
+  const incoming = request.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+}
+
 function createServer(config: AppConfig, options: BuildOptions) {
+  // Shedding past the knee happens in the HTTP server's own handler, before Fastify reads a request (decision 0036).
+  const gate = new PressureGate(config.pressure, ['/api/', ...Object.values(config.compatPrefixes)], requestIdOf);
   const app = Fastify({
+    serverFactory: gate.serverFactory(),
     logger: options.logDestination
       ? { ...loggerOptions(config.logLevel, config.instanceId), stream: options.logDestination }
       : loggerOptions(config.logLevel, config.instanceId),
@@ -211,10 +222,7 @@ function createServer(config: AppConfig, options: BuildOptions) {
     requestTimeout: config.requestTimeouts.uploadMs,
     connectionTimeout: config.requestTimeouts.uploadMs,
     requestIdHeader: 'x-request-id',
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
   }).withTypeProvider<ZodTypeProvider>();
   // Headers arrive within the request limit, whatever the route.
   app.server.headersTimeout = Math.min(config.requestTimeouts.requestMs, config.requestTimeouts.uploadMs);
@@ -224,7 +232,7 @@ function createServer(config: AppConfig, options: BuildOptions) {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  return app;
+  return { app, gate };
 }
 
 /**
@@ -237,7 +245,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     (config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
-  const app = createServer(config, options);
+  const { app, gate } = createServer(config, options);
   if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
   const database = await openDatabase(target, app.log);
   const { db } = database;
@@ -258,7 +266,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const throttle = new SharedThrottle(db);
     const metrics = new Metrics(database.sql, config.instanceId, { processWide: !options.jobsThread });
     metrics.register(app, config.metricsToken);
-    const pressure = await registerPlugins(app, config, throttle);
+    const pressure = await registerPlugins(app, config, throttle, gate);
     registerErrorHandling(app);
     // On PostgreSQL every instance and worker draws on one budget per organization; PGlite has one process.
     const budgets =

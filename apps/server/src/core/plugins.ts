@@ -8,7 +8,7 @@ import type { SharedThrottle } from './shared-throttle.js';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config/config.js';
 import { AppError } from './errors.js';
-import { registerPressureGuard, type PressureGuard } from './pressure.js';
+import type { PressureGate, PressureGuard } from './pressure.js';
 
 /** Operations anyone may call that take credentials or send mail: limited per address before anything else. */
 const RATE_LIMITED_OPERATIONS = new Set([
@@ -28,8 +28,9 @@ export async function registerPlugins(
   app: FastifyInstance,
   config: AppConfig,
   throttle: SharedThrottle,
+  gate: PressureGate,
 ): Promise<PressureGuard> {
-  const pressure = registerPressureGuard(app, config.pressure, ['/api/', ...Object.values(config.compatPrefixes)]);
+  gate.register(app);
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -81,5 +82,5 @@ export async function registerPlugins(
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-  return pressure;
+  return gate;
 }

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, SESSION_COOKIE } from '@ce/contract';
 
 /** What an instance works on at once before it turns callers away (decision 0036). */
@@ -39,11 +40,9 @@ const REQUESTS_PER_SECOND_MIN = 20;
 
 const SESSION = new RegExp(`(?:^|;)\\s*(?:__Host-)?${SESSION_COOKIE}=[^;\\s]`);
 
-/** A request's lane; null for those never turned away nor counted (probes, in-process calls, the sandbox). */
-function laneOf(request: FastifyRequest, apiPrefixes: readonly string[]): Lane | null {
-  // In-process calls (app.inject: the compatibility layer, the embedded sandbox) belong to a request let in.
-  if ('_lightMyRequest' in request.raw) return null;
-  const pathname = request.url.split('?')[0] ?? '/';
+/** A request's lane; null for those never turned away nor counted (probes, the sandbox). */
+function laneOf(request: IncomingMessage, apiPrefixes: readonly string[]): Lane | null {
+  const pathname = (request.url ?? '/').split('?')[0] ?? '/';
   if (PROBES.has(pathname) || pathname.startsWith('/sandbox/')) return null;
   const api =
     (request.method !== 'GET' && request.method !== 'HEAD') ||
@@ -62,6 +61,7 @@ interface LoopLag {
   arrived(): number;
   /** A request arrived. */
   arrive(): void;
+  stop(): void;
 }
 
 /**
@@ -69,26 +69,24 @@ interface LoopLag {
  * request's work is done on the main thread (the embedded database answers in the same turn), a busy instance's
  * requests wait in their sockets, not in flight: they see this grow while the loop works through them.
  */
-function loopLag(app: FastifyInstance, enabled: boolean): LoopLag {
+function loopLag(enabled: boolean): LoopLag {
   let tickedAt = performance.now();
   let lastMs = 0;
   let windowFrom = tickedAt;
   let windowArrived = 0;
   let lastArrived = 0;
-  if (enabled) {
-    const timer = setInterval(() => {
-      const at = performance.now();
-      lastMs = Math.max(0, at - tickedAt - TICK_MS);
-      tickedAt = at;
-      if (at - windowFrom >= ARRIVALS_WINDOW_MS) {
-        lastArrived = (windowArrived * ARRIVALS_WINDOW_MS) / (at - windowFrom);
-        windowFrom = at;
-        windowArrived = 0;
-      }
-    }, TICK_MS);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
+  const timer = enabled
+    ? setInterval(() => {
+        const at = performance.now();
+        lastMs = Math.max(0, at - tickedAt - TICK_MS);
+        tickedAt = at;
+        if (at - windowFrom >= ARRIVALS_WINDOW_MS) {
+          lastArrived = (windowArrived * ARRIVALS_WINDOW_MS) / (at - windowFrom);
+          windowFrom = at;
+          windowArrived = 0;
+        }
+      }, TICK_MS).unref()
+    : undefined;
   return {
     now: () => (enabled ? Math.max(0, performance.now() - tickedAt - TICK_MS) : 0),
     last: () => lastMs,
@@ -96,82 +94,146 @@ function loopLag(app: FastifyInstance, enabled: boolean): LoopLag {
     arrive: () => {
       windowArrived += 1;
     },
+    stop: () => clearInterval(timer),
   };
 }
 
-/**
- * Sheds load past the knee (decision 0036): a request that would wait behind more than the instance works at once
- * is answered 503 "busy" with Retry-After at once, before its session is looked up or its body read, so the people
- * it lets in are answered in time and memory stays flat. And a request whose caller has gone (the connection
- * closed while it waited for its turn, its session or its body) is not worked.
- */
-export function registerPressureGuard(
-  app: FastifyInstance,
-  limits: PressureLimits,
-  apiPrefixes: readonly string[],
-): PressureGuard {
-  const bounds: Record<Lane, number> = {
-    anonymous: Math.max(1, Math.floor((limits.maxInFlight * 3) / 4)),
-    signedIn: limits.maxInFlight,
-    web: limits.maxInFlight * 2,
+/** The answer to a request turned away: the API's error shape, made without reading anything of the request but its id. */
+function busyAnswer(requestId: string): { headers: Record<string, string>; body: string } {
+  const body = JSON.stringify({ error: { code: 'busy', message: BUSY_MESSAGE, requestId } });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'retry-after': String(BUSY_RETRY_AFTER_SECONDS),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+    },
   };
-  const lag = loopLag(app, limits.maxEventLoopDelayMs > 0);
-  // Behind now, and behind the turn before too (one pause, a full garbage collection, turns no one away), with
-  // requests arriving fast enough to be what keeps it busy.
-  const loopBehind = () =>
-    limits.maxEventLoopDelayMs > 0 &&
-    lag.now() > limits.maxEventLoopDelayMs &&
-    lag.last() > limits.maxEventLoopDelayMs / 2 &&
-    lag.arrived() >= REQUESTS_PER_SECOND_MIN;
-  let inFlight = 0;
-  let lastShedAt = Number.NEGATIVE_INFINITY;
-  let toldAt = Number.NEGATIVE_INFINITY;
-  let shedSinceTold = 0;
-  /** Requests counted in flight, and whether their caller has gone. */
-  const counted = new WeakMap<FastifyRequest, { gone: boolean }>();
+}
 
-  const shed = (request: FastifyRequest, reply: FastifyReply, lane: Lane) => {
+/** Whether a request let in still has someone waiting for it. */
+const letIn = new WeakMap<IncomingMessage, { gone: boolean }>();
+
+/**
+ * Sheds load past the knee (decision 0036) in the HTTP server's own request handler, before the framework sees the
+ * request: one that would wait behind more than the instance works at once is answered 503 "busy" with Retry-After
+ * at once, before its route is found, its session looked up or its body read, so turning it away costs next to
+ * nothing and the people let in are answered in time, with memory flat.
+ */
+export class PressureGate implements PressureGuard {
+  private readonly bounds: Record<Lane, number>;
+  private readonly lag: LoopLag;
+  private inFlight = 0;
+  private lastShedAt = Number.NEGATIVE_INFINITY;
+  private toldAt = Number.NEGATIVE_INFINITY;
+  private shedSinceTold = 0;
+  private log: Pick<FastifyInstance['log'], 'warn'> | undefined;
+
+  constructor(
+    private readonly limits: PressureLimits,
+    private readonly apiPrefixes: readonly string[],
+    /** The request's id as the app would give it (the caller's `x-request-id` when well formed). */
+    private readonly requestIdOf: (request: IncomingMessage) => string,
+  ) {
+    this.bounds = {
+      anonymous: Math.max(1, Math.floor((limits.maxInFlight * 3) / 4)),
+      signedIn: limits.maxInFlight,
+      web: limits.maxInFlight * 2,
+    };
+    this.lag = loopLag(limits.maxEventLoopDelayMs > 0);
+  }
+
+  /**
+   * A Fastify `serverFactory`: the HTTP server, its requests through the gate first. It sets what Fastify sets on
+   * a server it makes itself (its timeouts), since Fastify leaves a factory's server as it is.
+   */
+  serverFactory(): NonNullable<FastifyServerOptions['serverFactory']> {
+    return (handler, options) => {
+      const server = http.createServer((request, response) => {
+        if (this.admit(request, response)) handler(request, response);
+      });
+      // Fastify hands its options with their defaults filled in.
+      const timeouts = options as { keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number };
+      if (timeouts.keepAliveTimeout !== undefined) server.keepAliveTimeout = timeouts.keepAliveTimeout;
+      if (timeouts.requestTimeout !== undefined) server.requestTimeout = timeouts.requestTimeout;
+      if (timeouts.connectionTimeout !== undefined) server.setTimeout(timeouts.connectionTimeout);
+      return server;
+    };
+  }
+
+  state(): 'ok' | 'busy' {
+    return Date.now() - this.lastShedAt < BUSY_FOR_MS ? 'busy' : 'ok';
+  }
+
+  /** Behind now, and the turn before too (one pause turns no one away), with requests arriving fast enough to be why. */
+  private loopBehind(): boolean {
+    const { maxEventLoopDelayMs } = this.limits;
+    return (
+      maxEventLoopDelayMs > 0 &&
+      this.lag.now() > maxEventLoopDelayMs &&
+      this.lag.last() > maxEventLoopDelayMs / 2 &&
+      this.lag.arrived() >= REQUESTS_PER_SECOND_MIN
+    );
+  }
+
+  /** Lets a request in (counted in flight until its answer ends or its connection closes), or turns it away. */
+  private admit(request: IncomingMessage, response: ServerResponse): boolean {
+    const lane = laneOf(request, this.apiPrefixes);
+    if (lane === null) return true;
+    this.lag.arrive();
+    if (this.inFlight >= this.bounds[lane] || (lane !== 'web' && this.loopBehind())) {
+      this.shed(request, response, lane);
+      return false;
+    }
+    this.inFlight += 1;
+    const state = { gone: false };
+    letIn.set(request, state);
+    response.once('close', () => {
+      this.inFlight -= 1;
+      if (!response.writableFinished) state.gone = true;
+    });
+    return true;
+  }
+
+  private shed(request: IncomingMessage, response: ServerResponse, lane: Lane): void {
     const now = Date.now();
-    lastShedAt = now;
-    shedSinceTold += 1;
-    if (now - toldAt >= TOLD_EVERY_MS) {
-      request.log.warn(
-        { shed: shedSinceTold, inFlight, maxInFlight: limits.maxInFlight, loopLagMs: Math.round(lag.now()), lane },
+    this.lastShedAt = now;
+    this.shedSinceTold += 1;
+    if (now - this.toldAt >= TOLD_EVERY_MS) {
+      this.log?.warn(
+        {
+          shed: this.shedSinceTold,
+          inFlight: this.inFlight,
+          maxInFlight: this.limits.maxInFlight,
+          loopLagMs: Math.round(this.lag.now()),
+          lane,
+        },
         'the instance is busy: requests are answered 503 until it catches up',
       );
-      toldAt = now;
-      shedSinceTold = 0;
+      this.toldAt = now;
+      this.shedSinceTold = 0;
     }
-    void reply
-      .code(503)
-      .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
-      .header('cache-control', 'no-store')
-      .send({ error: { code: 'busy', message: BUSY_MESSAGE, requestId: request.id } });
-  };
+    const { headers, body } = busyAnswer(this.requestIdOf(request));
+    response.writeHead(503, headers);
+    response.end(body);
+  }
 
-  app.addHook('onRequest', (request, reply, done) => {
-    const lane = laneOf(request, apiPrefixes);
-    if (lane === null) return done();
-    lag.arrive();
-    if (inFlight >= bounds[lane] || (lane !== 'web' && loopBehind())) return shed(request, reply, lane);
-    inFlight += 1;
-    const state = { gone: false };
-    counted.set(request, state);
-    reply.raw.once('close', () => {
-      inFlight -= 1;
-      if (!reply.raw.writableFinished) state.gone = true;
+  /**
+   * The gate's part inside the app: what it turned away is logged with the app's logger, and a caller who went while
+   * the request waited (for its session, its body or its turn) is not worked for: the last moment before the work.
+   */
+  register(app: FastifyInstance): void {
+    this.log = app.log;
+    app.addHook('onClose', async () => this.lag.stop());
+    app.addHook('preHandler', (request, reply, done) => {
+      const state = letIn.get(request.raw);
+      if (!state || (!state.gone && request.raw.socket?.destroyed !== true)) return done();
+      request.log.info('the caller went away before its request was worked: not worked');
+      reply.hijack();
+      reply.raw.destroy();
     });
-    done();
-  });
-
-  // The last moment before the work: a caller who went while the request waited is not worked for.
-  app.addHook('preHandler', (request, reply, done) => {
-    const state = counted.get(request);
-    if (!state || (!state.gone && request.raw.socket?.destroyed !== true)) return done();
-    request.log.info('the caller went away before its request was worked: not worked');
-    reply.hijack();
-    reply.raw.destroy();
-  });
-
-  return { state: () => (Date.now() - lastShedAt < BUSY_FOR_MS ? 'busy' : 'ok') };
+  }
 }
