@@ -186,7 +186,30 @@ interface Instance {
   close(): Promise<void>;
 }
 
-const SERVER_ENV = { LOG_LEVEL: 'warn', PUBLIC_RATE_LIMIT_PER_MINUTE: '100000' };
+const METRICS_TOKEN = 'the load bench reads the instance metrics';
+const SERVER_ENV = { LOG_LEVEL: 'warn', PUBLIC_RATE_LIMIT_PER_MINUTE: '100000', METRICS_TOKEN };
+
+/** What the instance says of itself (its /metrics): time in requests it worked, and in garbage collection. */
+interface InstanceTimes {
+  requests: number;
+  requestSeconds: number;
+  gcSeconds: number;
+  majorGcSeconds: number;
+}
+async function instanceTimes(origin: string): Promise<InstanceTimes> {
+  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const sum = (pattern: RegExp) =>
+    text
+      .split('\n')
+      .filter((line) => pattern.test(line))
+      .reduce((total, line) => total + Number(line.split(' ').at(-1) ?? 0), 0);
+  return {
+    requests: sum(/^http_request_duration_seconds_count\{(?!.*route="\/metrics")/),
+    requestSeconds: sum(/^http_request_duration_seconds_sum\{(?!.*route="\/metrics")/),
+    gcSeconds: sum(/^nodejs_gc_duration_seconds_sum\{/),
+    majorGcSeconds: sum(/^nodejs_gc_duration_seconds_sum\{kind="major"/),
+  };
+}
 
 /** The instance: embedded defaults (demo mode, its sandbox inside), or PostgreSQL beside the standalone sandbox. */
 async function startInstance(): Promise<Instance> {
@@ -316,15 +339,24 @@ async function main(): Promise<void> {
       cpuAt = now;
       return cores.toFixed(2);
     };
-    const describe = (label: string, perSecond: number, result: StageResult) =>
+    // What the instance worked (requests let in, their time inside it) and its garbage collection, since the last stage.
+    let timesAt = await instanceTimes(instance.origin);
+    const inside = async () => {
+      const now = await instanceTimes(instance.origin);
+      const worked = now.requests - timesAt.requests;
+      const line = `worked=${worked} inside-mean-ms=${worked ? Math.round(((now.requestSeconds - timesAt.requestSeconds) * 1000) / worked) : 0} gc-ms=${Math.round((now.gcSeconds - timesAt.gcSeconds) * 1000)} major-gc-ms=${Math.round((now.majorGcSeconds - timesAt.majorGcSeconds) * 1000)}`;
+      timesAt = now;
+      return line;
+    };
+    const describe = async (label: string, perSecond: number, result: StageResult) =>
       console.log(
         `${label} ${Math.round(perSecond)}/s: sent=${result.sent} ok=${result.ok} shed=${result.shed} other=${result.other}${
           result.other ? ` ${JSON.stringify(result.others)}` : ''
-        } outstanding=${result.peakOutstanding} late-ms=${Math.round(result.lateMs)} cpu=${cpu()} p50-ms=${Math.round(percentile(result.okMs, 0.5))} p95-ms=${Math.round(percentile(result.okMs, 0.95))} shed-p95-ms=${Math.round(percentile(result.shedMs, 0.95))} rss-mb=${Math.round(rssMb(instance.pid))}`,
+        } outstanding=${result.peakOutstanding} late-ms=${Math.round(result.lateMs)} cpu=${cpu()} p50-ms=${Math.round(percentile(result.okMs, 0.5))} p95-ms=${Math.round(percentile(result.okMs, 0.95))} shed-p95-ms=${Math.round(percentile(result.shedMs, 0.95))} rss-mb=${Math.round(rssMb(instance.pid))} ${await inside()}`,
       );
 
     // Warm-up: code paths compiled, caches and pools filled; the memory after it is the baseline.
-    describe('warm-up', START_PER_S, await run({ perSecond: START_PER_S, seconds: 5 }, base));
+    await describe('warm-up', START_PER_S, await run({ perSecond: START_PER_S, seconds: 5 }, base));
     await sleep(1_000);
     const baselineMb = rssMb(instance.pid);
     peakMb = baselineMb;
@@ -335,12 +367,12 @@ async function main(): Promise<void> {
     for (; perSecond < 5_000; perSecond *= STEP) {
       const passes = (result: StageResult) => result.ok === result.sent && percentile(result.okMs, 0.95) <= KNEE_P95_MS;
       let result = await run({ perSecond, seconds: STAGE_S }, base);
-      describe('stage', perSecond, result);
+      await describe('stage', perSecond, result);
       // A stage is run again before it ends the climb: on a shared machine one pause (another process, a full GC)
       // can fail a stage the instance answers in full.
       if (!passes(result)) {
         result = await run({ perSecond, seconds: STAGE_S }, base);
-        describe('again', perSecond, result);
+        await describe('again', perSecond, result);
       }
       const p95 = percentile(result.okMs, 0.95);
       // A machine too busy for the first stage: the climb starts lower.
@@ -358,7 +390,7 @@ async function main(): Promise<void> {
     const past: StageResult[] = [];
     for (const factor of PAST) {
       const result = await run({ perSecond: knee * factor, seconds: PAST_S }, base);
-      describe(`past ${factor}x`, knee * factor, result);
+      await describe(`past ${factor}x`, knee * factor, result);
       past.push(result);
     }
     const sent = past.reduce((sum, result) => sum + result.sent, 0);
