@@ -10,6 +10,7 @@ export const TIMELINE_TOOLS = [
   'dashboards',
   'waivers',
   'hours',
+  'changes',
 ] as const;
 export type TimelineTool = (typeof TIMELINE_TOOLS)[number];
 
@@ -22,12 +23,20 @@ export const TIMELINE_TOOL_LABELS: Record<TimelineTool, string> = {
   dashboards: 'Dashboard pushes',
   waivers: 'Waivers',
   hours: 'Hours logged',
+  changes: 'Changes at the customer',
 };
 
-/** The work "what we did" counts (the tools' runs): waivers and hours are said apart in the header's line. */
+/**
+ * The work "what we did" counts (the tools' runs): waivers, hours and the changes the watches found at the customer
+ * are said apart in the header's line.
+ */
 export const WORK_TOOLS: readonly TimelineTool[] = TIMELINE_TOOLS.filter(
-  (tool) => tool !== 'waivers' && tool !== 'hours',
+  (tool) => tool !== 'waivers' && tool !== 'hours' && tool !== 'changes',
 );
+
+/** Who made a change a watch found at the customer: us (our journal), the customer (the platform's audit log), or unknown. */
+export const CHANGE_ACTORS = ['us', 'customer', 'unknown'] as const;
+export type ChangeActorKind = (typeof CHANGE_ACTORS)[number];
 
 /** The customer page's default period (this week) and the one a click away. */
 export const OVERVIEW_DAYS = [7, 30] as const;

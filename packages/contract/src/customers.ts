@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OVERVIEW_DAYS, TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
+import { CHANGE_ACTORS, OVERVIEW_DAYS, TIMELINE_DAYS, TIMELINE_TOOLS } from './customer-words.js';
 import { HEALTH_CHECK_IDS, HEALTH_STATUSES } from './health.js';
 import { WORK_OUTCOMES } from './run-outcome.js';
 import { reportAccountGroupSchema } from './reports.js';
@@ -19,6 +19,8 @@ export {
   TIMELINE_TOOLS,
   type TimelineTool,
   WORK_TOOLS,
+  CHANGE_ACTORS,
+  type ChangeActorKind,
   OVERVIEW_DAYS,
   CUSTOMER_STATES,
   CUSTOMER_STATE_LABELS,
@@ -72,6 +74,11 @@ export const timelineEntrySchema = z.object({
   path: z.string(),
   /** The watch whose run made it (a health check or backup an Account Watch run started): not the person's own. */
   watch: z.object({ id: z.string(), runId: z.string(), label: z.string() }).optional(),
+  /**
+   * A change a watch found at the customer: who made it, in words ("by us (Taylor TAM, bulk run, 5 Dec)", "by the
+   * customer (jane@acme.example, per the platform's audit log)", "by unknown").
+   */
+  by: z.object({ kind: z.enum(CHANGE_ACTORS), words: z.string() }).optional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 

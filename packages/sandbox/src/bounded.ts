@@ -24,5 +24,7 @@ export const LIMITS = {
   /** Copies of the world's organizations kept (each a test's own); the oldest copy goes first. */
   organizationCopies: 200,
   crmTasks: 20_000,
+  /** Audit events of the platform's activity log (seeded and recorded writes); past it the oldest go. */
+  auditEvents: 100_000,
   crmAccessTokens: 1_000,
 } as const;

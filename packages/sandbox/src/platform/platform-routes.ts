@@ -18,6 +18,7 @@ import { testResultRoutes } from './routes/test-results.js';
 import { testRoutes } from './routes/tests.js';
 import { usageUnitRoutes } from './routes/usage-units.js';
 import { usageRoutes } from './routes/usage.js';
+import { auditWrites } from './write-audit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -125,6 +126,8 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
   const hal = (reply: FastifyReply) => reply.type('application/hal+json');
 
   const context: RouteContext = { state, now, worldNow, caller, hal };
+  // After the gate: what it refuses is no write, and is recorded as none.
+  auditWrites(app, state, worldNow);
   for (const resource of [
     accountGroupRoutes,
     testRoutes,

@@ -4,6 +4,9 @@ import type { AppModule } from '../../core/modules.js';
 import { emailOf } from '../../core/requester.js';
 import { mdSafe } from '../../report-kit/markdown.js';
 import { WatchPortfolioRepository } from './watch-portfolio.repository.js';
+import { DriftAttribution } from './change-attribution.service.js';
+import { ChangeJournalRepository } from './change-journal.repository.js';
+import { changesTimeline } from './changes-timeline.js';
 import { watchPortfolioRoutes } from './watch-portfolio.routes.js';
 import { WatchPortfolioService } from './watch-portfolio.service.js';
 import { WatchRunJobs } from './watch-runs.job.js';
@@ -105,6 +108,12 @@ export const watchModule: AppModule = {
     deliveries?.onEnd('watch-run', (id, state) => watchRunJobs.deliveryEnded(id, state));
     const runs = new WatchRunsService({
       runs: repository,
+      attribution: new DriftAttribution({
+        journal: new ChangeJournalRepository(db),
+        platform,
+        callAudit: context.callAudit,
+        logger,
+      }),
       watches,
       audit,
       send: (runId) => watchRunJobs.send(runId),
@@ -127,6 +136,8 @@ export const watchModule: AppModule = {
     // Every worker instance makes the due runs itself at each minute (with the others, each run once).
     context.jobs.onStarted.add(async () => scheduler.start());
     context.app.addHook('preClose', async () => scheduler.stop());
+    // A customer's page lists the changes its watches found there, each with who made it.
+    context.timelineSources.add(changesTimeline(db));
     // A stopping instance hands its watch runs back: their messages do not wait for a lapsed lease (issue 56).
     context.app.addHook('preClose', async () => watchRunJobs.stop());
     return { watches, watchRunJobs };

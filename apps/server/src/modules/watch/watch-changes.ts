@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldWords, HEALTH_CHECK_IDS, HEALTH_STATUSES, type HealthCheck, type WatchSpeakWhen } from '@ce/contract';
 import { Markdown, mdLines, mdSafe } from '../../report-kit/markdown.js';
+import { actorWords, type ChangeActor } from './change-attribution.js';
 
 /**
  * What a watch run found and what changed since the watch's previous run (decision 0031), and the one message
@@ -55,6 +56,8 @@ export interface DriftLine {
   takenOutOf?: string[];
   /** A removed item: the items that still name it by its id, left as they were (not listed as changed). */
   stillNamedBy?: string[];
+  /** Who made the change: us, the customer, or unknown (change-attribution.ts); absent on runs before it was told. */
+  by?: ChangeActor;
 }
 
 export interface Finding {
@@ -294,6 +297,8 @@ export interface MessageContext {
   /** The drift's page. */
   driftUrl: string | null;
   nextRunAt: Date | null;
+  /** The owner's time zone: the day a change of ours was made is said in it. */
+  timeZone?: string;
 }
 
 /**
@@ -361,7 +366,11 @@ export function watchMessage(
     ...findingLines(changes.resolvedFindings, false),
     ...waiverLines(changes.waivedByOthers),
     changes.drift.length > 0 ? mdSafe`**Changed since the last backup (${changes.drift.length})**` : null,
-    ...changes.drift.map((line) => mdSafe`- ${line.accountGroupName}: ${driftWords(line)}`),
+    // Each change with who made it: us (our journal), the customer (the platform's audit log), or unknown.
+    ...changes.drift.map(
+      (line) =>
+        mdSafe`- ${line.accountGroupName}: ${driftWords(line)}${line.by ? ` — ${actorWords(line.by, context.timeZone)}` : ''}`,
+    ),
     links,
   ]).text;
 }

@@ -1,6 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { PATHS, WATCH_PAUSE_REASONS, watchChannelSchema, watchSpeakWhenSchema } from '@ce/contract';
+import {
+  PATHS,
+  WATCH_PAUSE_REASONS,
+  watchChannelSchema,
+  watchScheduleSchema,
+  watchSpeakWhenSchema,
+} from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import type { CallAudit } from '../../core/call-audit.js';
 import { AppError } from '../../core/errors.js';
@@ -31,6 +37,7 @@ import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.j
 import type { WatchScheduler } from './watch-schedule.job.js';
 import { roomRefusal, type RoomMembership } from './watch-api.js';
 import type { WatchService } from './watch.service.js';
+import type { DriftAttribution } from './change-attribution.service.js';
 
 export const WATCH_RUN_QUEUE = 'watch.run';
 /** How often a run looks at the health check and backups it started, while they work. */
@@ -55,6 +62,8 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
   scheduler: Pick<WatchScheduler, 'schedule'>;
   /** Whether the owner is a member of a Webex room (Webex's memberships), asked before each message to a room. */
   roomMembership?: RoomMembership;
+  /** Says who made each change of the drift: us, the customer, or unknown. */
+  attribution: DriftAttribution;
 }
 
 /** What a run found, kept on its row for the next run. */
@@ -199,7 +208,7 @@ export class WatchRunJobs {
       await this.checkToken(watch, token, run, signal);
       throw new RunStopped(outcome.failed);
     }
-    await this.conclude(job, outcome.result);
+    await this.conclude(job, outcome.result, token, signal);
   }
 
   /** One cheap call with the stored token: a 401 (revoked or expired at the customer) stops the watch. */
@@ -266,7 +275,12 @@ export class WatchRunJobs {
   }
 
   /** Compares with the previous run, records what this one found, and says what changed (once). */
-  private async conclude(job: HeldJob<typeof watchRuns>, outcome: RunOutcome): Promise<void> {
+  private async conclude(
+    job: HeldJob<typeof watchRuns>,
+    outcome: RunOutcome,
+    token: string,
+    signal: AbortSignal,
+  ): Promise<void> {
     const { runs } = this.deps;
     const run = job.row;
     const watch = await runs.watch(run.watchId);
@@ -284,7 +298,14 @@ export class WatchRunJobs {
     const earlierCounted = earlier?.success ? withoutWaived(earlier.data, [...waivers, ...waivedThen]) : null;
     const before =
       earlier?.success && earlierCounted ? { score: scoreOf(earlier.data).value, checks: earlierCounted.checks } : null;
-    const drift = await this.driftSince(previous, outcome.backups ?? [], run.accountGroups);
+    // Each change with who made it, from our journal and the platform's audit log since the previous run.
+    const drift = await this.deps.attribution.attribute(
+      run,
+      { since: previous?.createdAt ?? run.createdAt, until: this.deps.clock() },
+      token,
+      signal,
+      await this.driftSince(previous, outcome.backups ?? [], run.accountGroups),
+    );
     const changes = {
       ...compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []),
       waivedItems: counted?.waivedItems ?? null,
@@ -305,8 +326,10 @@ export class WatchRunJobs {
           organizationName: run.organizationName,
           accountGroups: run.accountGroups.map((group) => group.accountGroupName),
           reportUrl: outcome.reportId ? `${this.deps.publicUrl}${PATHS.reports}?report=${outcome.reportId}` : null,
-          driftUrl: `${this.deps.publicUrl}${PATHS.customers}/${encodeURIComponent(run.organizationId)}`,
+          // The drift view: the customer's timeline of the changes at the customer, each with who made it.
+          driftUrl: `${this.deps.publicUrl}${PATHS.customers}/${encodeURIComponent(run.organizationId)}?tool=changes&days=30#timeline-heading`,
           nextRunAt: watch.nextRunAt,
+          timeZone: watchScheduleSchema.safeParse(watch.schedule).data?.timeZone,
         })
       : null;
     await job.mustWrite({

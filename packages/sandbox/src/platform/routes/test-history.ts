@@ -5,8 +5,6 @@ import { problem, queryOf } from './http.js';
 import type { RouteContext } from './context.js';
 
 const iso = (time: number) => new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
-/** Written audit events kept at most (the oldest go first). */
-const MAX_AUDIT_EVENTS = 100_000;
 
 /**
  * A seeded test's versions, derived (not stored): its creation, and its last change when it has one. At the
@@ -51,25 +49,13 @@ export function testAtVersion(state: PlatformState, test: Test, versionId: strin
   return seededVersions(test).some((version) => version.versionId === versionId) ? test : undefined;
 }
 
-const RESOURCES: [RegExp, string][] = [
-  [/^\/tests\//, 'Test'],
-  [/^\/alerts\/rules/, 'Alert rule'],
-  [/^\/alert-suppression-windows/, 'Alert suppression window'],
-  [/^\/dashboards/, 'Dashboard'],
-  [/^\/tags/, 'Tag'],
-  [/^\/endpoint\/labels/, 'Endpoint label'],
-  [/^\/endpoint\/tests/, 'Endpoint test'],
-  [/^\/users/, 'User'],
-  [/^\/agents/, 'Agent'],
-];
-const VERBS: Record<string, string> = { POST: 'created', PUT: 'updated', PATCH: 'updated', DELETE: 'deleted' };
 const TEST_PATH = /^\/tests\/[a-z-]+(?:\/(\d+))?$/;
 
 const pathOf = (request: FastifyRequest) => request.url.replace(/^.*\/v7/, '').split('?')[0] ?? '';
 
 /**
- * `/tests/{testId}/history`, and the record every write the sandbox takes leaves: an audit event (who, what,
- * when, from where) and, for a test, a version of its settings (the settings before its first write are kept too).
+ * `/tests/{testId}/history`, and the version of its settings each write of a test leaves (the settings before its
+ * first write are kept too). The audit event of every write is `write-audit.ts`'s.
  */
 export function testHistoryRoutes(app: FastifyInstance, { state, worldNow, caller }: RouteContext): void {
   app.get<{ Params: { testId: string } }>('/tests/:testId/history', async (request, reply) => {
@@ -93,40 +79,24 @@ export function testHistoryRoutes(app: FastifyInstance, { state, worldNow, calle
       snapshot: snapshot(test),
     });
 
-  /** The name of a test a DELETE is about, read before it is gone. */
-  const deleting = new WeakMap<FastifyRequest, string>();
   app.addHook('preHandler', async (request) => {
-    if (!request.sandboxCaller || !['PUT', 'DELETE'].includes(request.method)) return;
+    if (!request.sandboxCaller || request.method !== 'PUT') return;
     const testId = TEST_PATH.exec(pathOf(request))?.[1];
     const test = testId ? state.lookup.test(testId) : undefined;
-    if (test && request.method === 'DELETE') deleting.set(request, test.testName);
     if (!test || state.world.testVersions.some((version) => version.testId === test.testId)) return;
     for (const seeded of seededVersions(test)) keep(test, seeded.versionId, seeded.versionTimestamp, seeded.createdBy);
   });
 
+  // A test written keeps a version of its settings (its audit event is write-audit.ts's).
   app.addHook('onResponse', async (request, reply) => {
     const found = request.sandboxCaller;
-    const verb = VERBS[request.method];
-    if (!found || !verb || reply.statusCode >= 400) return;
+    if (!found || !['POST', 'PUT', 'PATCH'].includes(request.method) || reply.statusCode >= 400) return;
     const path = pathOf(request);
-    const resource = RESOURCES.find(([pattern]) => pattern.test(path))?.[1];
-    if (!resource) return;
-    const at = iso(worldNow());
+    if (!path.startsWith('/tests/')) return;
     const user = state.world.users.find((candidate) => candidate.orgId === found.org.orgId);
     const location = String(reply.getHeader('location') ?? '');
-    const testId = TEST_PATH.exec(path)?.[1] ?? (resource === 'Test' ? /\/(\d+)$/.exec(location)?.[1] : undefined);
+    const testId = TEST_PATH.exec(path)?.[1] ?? /\/(\d+)$/.exec(location)?.[1];
     const test = testId ? state.lookup.test(testId) : undefined;
-    if (test && request.method !== 'DELETE') keep(test, `${test.testId}-w${state.newId()}`, at, user?.email ?? '');
-    state.world.auditEvents.unshift({
-      aid: found.group.aid,
-      date: at,
-      event: `${resource} ${verb}`,
-      ipAddress: request.ip,
-      uid: user?.uid ?? '',
-      user: user ? `${user.name} (${user.email})` : 'API',
-      resources:
-        test || deleting.has(request) ? [{ type: 'test', name: test?.testName ?? deleting.get(request) ?? '' }] : [],
-    });
-    if (state.world.auditEvents.length > MAX_AUDIT_EVENTS) state.world.auditEvents.pop();
+    if (test) keep(test, `${test.testId}-w${state.newId()}`, iso(worldNow()), user?.email ?? '');
   });
 }

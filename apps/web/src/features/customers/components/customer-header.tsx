@@ -104,7 +104,7 @@ export function CustomerHeader({
     parts.push({
       key: 'drift',
       node: (
-        <Link to={`${here}#watch-heading`} className="text-brand-800 underline">
+        <Link to={timelineLink('changes')} className="text-brand-800 underline" data-testid="period-drift">
           {period.drift} change{period.drift === 1 ? '' : 's'} at the customer
         </Link>
       ),

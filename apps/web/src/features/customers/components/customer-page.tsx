@@ -5,6 +5,7 @@ import {
   TIMELINE_TOOL_LABELS,
   TIMELINE_TOOLS,
   WORK_OUTCOME_LABELS,
+  type ChangeActorKind,
   type CustomerOverview,
   type TimelineEntry,
   type TimelineTool,
@@ -60,6 +61,13 @@ export function namesTool(entry: Pick<TimelineEntry, 'what' | 'tool'>): boolean 
   return what.includes(one) || first(what) === first(tool);
 }
 
+/** Who made a change, in a colour that tells ours from theirs (text dark enough on white). */
+const ACTOR_TONE: Record<ChangeActorKind, string> = {
+  us: 'font-medium text-brand-800',
+  customer: 'font-medium text-amber-900',
+  unknown: 'text-slate-700',
+};
+
 const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   {
     id: 'when',
@@ -93,10 +101,15 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
   {
     id: 'who',
     header: 'Who',
-    accessorFn: (entry) => entry.watch?.label ?? entry.person.name,
-    // A watch's run is the watch's, not its owner's by hand: said first, the owner under it.
+    accessorFn: (entry) => entry.by?.words ?? entry.watch?.label ?? entry.person.name,
+    // A change at the customer says who made it (us, the customer, unknown); a watch's run is the watch's, not its
+    // owner's by hand: said first, the owner under it.
     cell: ({ row: { original } }) =>
-      original.watch ? (
+      original.by ? (
+        <span className={ACTOR_TONE[original.by.kind]} data-testid="change-actor" data-actor={original.by.kind}>
+          {original.by.words}
+        </span>
+      ) : original.watch ? (
         <span className="flex flex-col" data-testid="watch-mark">
           <span className="font-medium text-purple-800">{original.watch.label}</span>
           <span className="text-xs text-slate-600" title={original.person.email}>
