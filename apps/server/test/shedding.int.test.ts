@@ -142,4 +142,42 @@ describe('an instance past the knee', () => {
     );
     expect(await status()).toBe('active');
   });
+  it('lets fewer calls in while its loop stays busy with a queue it cannot see, and all again once it has time', async () => {
+    // Eight keep-alive connections, as a proxy's pool: what waits for the instance queues in the pool, not in its
+    // sockets. The loop is kept busy (a burning task between turns, as a saturated main thread).
+    let burning = true;
+    const burn = () => {
+      const until = performance.now() + 40;
+      while (performance.now() < until);
+      if (burning) setImmediate(burn);
+    };
+    setImmediate(burn);
+    const statuses: number[] = [];
+    let sending = true;
+    const workers = Array.from({ length: 8 }, async () => {
+      while (sending) statuses.push((await get('/api/session', { cookie })).status);
+    });
+    try {
+      await vi.waitFor(() => expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(20), {
+        timeout: 20_000,
+        interval: 100,
+      });
+      // Turned away in part, not all: people are still answered.
+      expect(statuses).toContain(200);
+    } finally {
+      burning = false;
+      sending = false;
+      await Promise.all(workers);
+    }
+    // With time to spare it lets every call in again.
+    await vi.waitFor(
+      async () => {
+        // One after another: this suite's bound of 4 in flight is not what is tested here.
+        const answered: number[] = [];
+        for (let index = 0; index < 10; index++) answered.push((await get('/api/session', { cookie })).status);
+        expect(answered).toEqual(Array.from({ length: 10 }, () => 200));
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+  });
 });

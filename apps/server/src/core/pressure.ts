@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS, SESSION_COOKIE } from '@ce/contract';
 
@@ -37,6 +38,20 @@ const ARRIVALS_WINDOW_MS = 1_000;
  * main thread (the embedded default's) is what holds it, turning a few people away would not make it catch up.
  */
 const REQUESTS_PER_SECOND_MIN = 20;
+/** How often the loop's utilization is read (the share let in moves once a reading). */
+const UTILIZATION_EVERY_MS = 100;
+/**
+ * Busier than this for `BUSY_READINGS` readings in a row, the loop has no time left for the requests still to come
+ * (a burst passes; a standing queue does not): the share of API calls let in shrinks by `SHRINK` a reading. Calmer
+ * than `CALM_UTILIZATION`, it grows back by `GROW`.
+ */
+const BUSY_UTILIZATION = 0.95;
+const BUSY_READINGS = 3;
+const SHRINK = 0.85;
+const CALM_UTILIZATION = 0.9;
+const GROW = 0.1;
+/** The share let in never falls below this: people keep being answered, and the reading stays true. */
+const SHARE_MIN = 0.05;
 
 const SESSION = new RegExp(`(?:^|;)\\s*(?:__Host-)?${SESSION_COOKIE}=[^;\\s]`);
 
@@ -55,6 +70,8 @@ function laneOf(request: IncomingMessage, apiPrefixes: readonly string[]): Lane 
 interface LoopLag {
   /** How far behind the loop is now (ms). */
   now(): number;
+  /** The share of API calls to let in, from how busy the loop has been (1: all). */
+  share(): number;
   /** How late its last turn was (ms). */
   last(): number;
   /** Requests that arrived over the last window. */
@@ -75,6 +92,10 @@ function loopLag(enabled: boolean): LoopLag {
   let windowFrom = tickedAt;
   let windowArrived = 0;
   let lastArrived = 0;
+  let share = 1;
+  let busyReadings = 0;
+  let utilizationAt = performance.now();
+  let utilization: EventLoopUtilization = performance.eventLoopUtilization();
   const timer = enabled
     ? setInterval(() => {
         const at = performance.now();
@@ -85,10 +106,22 @@ function loopLag(enabled: boolean): LoopLag {
           windowFrom = at;
           windowArrived = 0;
         }
+        if (at - utilizationAt >= UTILIZATION_EVERY_MS) {
+          const now = performance.eventLoopUtilization();
+          const busy = performance.eventLoopUtilization(now, utilization).utilization;
+          utilization = now;
+          utilizationAt = at;
+          // A loop busy with requests arriving fast: what waits for it is queued where it cannot see (a proxy's or
+          // a client's connection pool), so it lets fewer in until it has time to spare again.
+          busyReadings = busy > BUSY_UTILIZATION && lastArrived >= REQUESTS_PER_SECOND_MIN ? busyReadings + 1 : 0;
+          if (busyReadings >= BUSY_READINGS) share = Math.max(SHARE_MIN, share * SHRINK);
+          else if (busy < CALM_UTILIZATION) share = Math.min(1, share + GROW);
+        }
       }, TICK_MS).unref()
     : undefined;
   return {
     now: () => (enabled ? Math.max(0, performance.now() - tickedAt - TICK_MS) : 0),
+    share: () => share,
     last: () => lastMs,
     arrived: () => lastArrived,
     arrive: () => {
@@ -127,6 +160,8 @@ export class PressureGate implements PressureGuard {
   private readonly bounds: Record<Lane, number>;
   private readonly lag: LoopLag;
   private inFlight = 0;
+  /** What the share let in has allowed and not yet used: a call is let in when it reaches one. */
+  private credit = 1;
   private lastShedAt = Number.NEGATIVE_INFINITY;
   private toldAt = Number.NEGATIVE_INFINITY;
   private shedSinceTold = 0;
@@ -179,12 +214,22 @@ export class PressureGate implements PressureGuard {
     );
   }
 
+  /** Whether the share of API calls let in has room for one more (exactly that share of them, no dice). */
+  private withinShare(): boolean {
+    const share = this.lag.share();
+    if (share >= 1) return true;
+    this.credit = Math.min(1, this.credit + share);
+    if (this.credit < 1) return false;
+    this.credit -= 1;
+    return true;
+  }
+
   /** Lets a request in (counted in flight until its answer ends or its connection closes), or turns it away. */
   private admit(request: IncomingMessage, response: ServerResponse): boolean {
     const lane = laneOf(request, this.apiPrefixes);
     if (lane === null) return true;
     this.lag.arrive();
-    if (this.inFlight >= this.bounds[lane] || (lane !== 'web' && this.loopBehind())) {
+    if (this.inFlight >= this.bounds[lane] || (lane !== 'web' && (this.loopBehind() || !this.withinShare()))) {
       this.shed(request, response, lane);
       return false;
     }
