@@ -4,6 +4,7 @@ import { restoreItemRef, type Backup, type Drift, type RestorePlan } from '@ce/c
 import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import { readArchive } from '../src/modules/backup-restore/archive-reader.js';
 import { writeZip } from '../src/core/zip.js';
+import { utcMinute } from '../src/report-kit/dates.js';
 import { DATABASES, multipartBody } from './build-test-app.js';
 import { backupSuite } from './support/backups.js';
 
@@ -110,6 +111,8 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     });
     expect(html.headers['content-type']).toContain('text/html');
     expect(html.body).toContain('Added after the backup');
+    // Its heading says when the backup was made, to the minute in UTC as reports say it.
+    expect(html.body).toContain(`backup of ${utcMinute(new Date(backup.createdAt))}</h1>`);
   });
 
   it('keeps an uploaded archive, recognised by its content whatever its name, and compares two backups', async () => {

@@ -66,84 +66,102 @@ describe.runIf(onPostgres)('migrations on a PostgreSQL several instances share',
   });
 });
 
-describe.runIf(onPostgres)('the change sets renamed (migration 0021, decision 0028)', () => {
-  const base = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/postgres');
-  const name = `ce_rename_${randomBytes(5).toString('hex')}`;
-  const url = new URL(base.toString());
-  url.pathname = `/${name}`;
-  const admin = new pg.Client({ connectionString: base.toString() });
-  const client = new pg.Client({ connectionString: url.toString() });
-  let before: string;
+describe.runIf(onPostgres)(
+  'the change sets renamed (migration 0021, decision 0028), then their old names dropped (0036)',
+  () => {
+    const base = new URL(process.env.DATABASE_URL ?? 'postgres://localhost/postgres');
+    const name = `ce_rename_${randomBytes(5).toString('hex')}`;
+    const url = new URL(base.toString());
+    url.pathname = `/${name}`;
+    const admin = new pg.Client({ connectionString: base.toString() });
+    const client = new pg.Client({ connectionString: url.toString() });
+    let folder: string;
 
-  beforeAll(async () => {
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await client.connect();
-    // The database as the release before this one left it: every migration up to 0020.
-    before = await mkdtemp(path.join(tmpdir(), 'ce-migrations-'));
-    await cp(path.join(import.meta.dirname, '../migrations'), before, { recursive: true });
-    const journalFile = path.join(before, 'meta/_journal.json');
-    const journal = z
-      .looseObject({ entries: z.array(z.looseObject({ idx: z.number() })) })
-      .parse(JSON.parse(await readFile(journalFile, 'utf8')));
-    journal.entries = journal.entries.filter((entry) => entry.idx <= 20);
-    await writeFile(journalFile, JSON.stringify(journal));
-    await migrate(drizzle(client), { migrationsFolder: before });
-  });
-  afterAll(async () => {
-    await client.end();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    await rm(before, { recursive: true, force: true });
-  });
+    /** The database as a release left it: every migration up to `last` (the journal's index). */
+    const migrateUpTo = async (last: number) => {
+      const journalFile = path.join(folder, 'meta/_journal.json');
+      const journal = z
+        .looseObject({ entries: z.array(z.looseObject({ idx: z.number() })) })
+        .parse(JSON.parse(await readFile(path.join(import.meta.dirname, '../migrations/meta/_journal.json'), 'utf8')));
+      journal.entries = journal.entries.filter((entry) => entry.idx <= last);
+      await writeFile(journalFile, JSON.stringify(journal));
+      await migrate(drizzle(client), { migrationsFolder: folder });
+    };
+    const exists = async (relation: string) =>
+      (await client.query<{ found: string | null }>('select to_regclass($1) as found', [relation])).rows[0]?.found !==
+      null;
 
-  it('keeps the runs and items of the release before, and its code still reads and writes the old names', async () => {
-    const [user] = (
-      await client.query<{ id: string }>(
-        "insert into users (email, password_hash) values ('old@example.com', 'x') returning id",
-      )
-    ).rows;
-    const [run] = (
-      await client.query<{ id: string }>(
-        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status, undo_of)
+    beforeAll(async () => {
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      await client.connect();
+      folder = await mkdtemp(path.join(tmpdir(), 'ce-migrations-'));
+      await cp(path.join(import.meta.dirname, '../migrations'), folder, { recursive: true });
+      await migrateUpTo(20);
+    });
+    afterAll(async () => {
+      await client.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      await rm(folder, { recursive: true, force: true });
+    });
+
+    it('keeps the runs and items of the release before through both steps, which its code wrote by the old names', async () => {
+      const [user] = (
+        await client.query<{ id: string }>(
+          "insert into users (email, password_hash) values ('old@example.com', 'x') returning id",
+        )
+      ).rows;
+      const [run] = (
+        await client.query<{ id: string }>(
+          `insert into bulk_runs (user_id, kind, organization_id, organization_name, input, status, undo_of)
          values ($1, 'tests', 'o1', 'Acme', '{"accountGroups": []}', 'done', null) returning id`,
-        [user?.id],
-      )
-    ).rows;
-    await client.query(
-      `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload, status)
+          [user?.id],
+        )
+      ).rows;
+      await client.query(
+        `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload, status)
        values ($1, 0, 'create-test', 3, 'g1', 'EMEA', 'Ping', '{}', 'done')`,
-      [run?.id],
-    );
+        [run?.id],
+      );
 
-    const database = await openDatabase({ kind: 'postgres', url: url.toString() });
-    await database.close();
-
-    const runs = await client.query('select kind, organization_name, status from change_sets where id = $1', [run?.id]);
-    expect(runs.rows).toEqual([{ kind: 'tests', organization_name: 'Acme', status: 'done' }]);
-    const items = await client.query('select subject, input_index from change_set_items where run_id = $1', [run?.id]);
-    expect(items.rows).toEqual([{ subject: 'Ping', input_index: 3 }]);
-
-    // An instance of the release before, during the rolling deploy: the old names write into the new tables.
-    const [late] = (
-      await client.query<{ id: string; status: string; planned: boolean }>(
-        `insert into bulk_runs (user_id, kind, organization_id, organization_name, input)
+      // The expand step, before the contract step: the release before still runs during the rolling deploy,
+      // and its old names write into the new tables.
+      await migrateUpTo(35);
+      const [late] = (
+        await client.query<{ id: string; status: string; planned: boolean }>(
+          `insert into bulk_runs (user_id, kind, organization_id, organization_name, input)
          values ($1, 'agents', 'o1', 'Acme', '{}') returning id, status, planned`,
-        [user?.id],
-      )
-    ).rows;
-    expect(late).toMatchObject({ status: 'queued', planned: false });
-    await client.query(
-      `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload)
+          [user?.id],
+        )
+      ).rows;
+      expect(late).toMatchObject({ status: 'queued', planned: false });
+      await client.query(
+        `insert into bulk_run_items (run_id, position, action, template_index, aid, account_group_name, subject, payload)
        values ($1, 0, 'delete-agent', null, 'g1', 'EMEA', 'a1', '{}') on conflict do nothing`,
-      [late?.id],
-    );
-    await client.query("update bulk_run_items set status = 'done' where run_id = $1", [late?.id]);
-    const carried = await client.query('select status, side, phase from change_set_items where run_id = $1', [
-      late?.id,
-    ]);
-    expect(carried.rows).toEqual([{ status: 'done', side: 'source', phase: 0 }]);
-    const seen = await client.query('select template_index from bulk_run_items where run_id = $1', [run?.id]);
-    expect(seen.rows).toEqual([{ template_index: 3 }]);
-  });
-});
+        [late?.id],
+      );
+      await client.query("update bulk_run_items set status = 'done' where run_id = $1", [late?.id]);
+      const seen = await client.query('select template_index from bulk_run_items where run_id = $1', [run?.id]);
+      expect(seen.rows).toEqual([{ template_index: 3 }]);
+
+      // The contract step, once no instance of that release runs: the old names are gone, every row stays.
+      const database = await openDatabase({ kind: 'postgres', url: url.toString() });
+      await database.close();
+      expect(await exists('bulk_runs')).toBe(false);
+      expect(await exists('bulk_run_items')).toBe(false);
+      const runs = await client.query('select kind, organization_name, status from change_sets order by kind desc');
+      expect(runs.rows).toEqual([
+        { kind: 'tests', organization_name: 'Acme', status: 'done' },
+        { kind: 'agents', organization_name: 'Acme', status: 'queued' },
+      ]);
+      const items = await client.query(
+        'select subject, input_index, status, side, phase from change_set_items order by input_index nulls last',
+      );
+      expect(items.rows).toEqual([
+        { subject: 'Ping', input_index: 3, status: 'done', side: 'source', phase: 0 },
+        { subject: 'a1', input_index: null, status: 'done', side: 'source', phase: 0 },
+      ]);
+    });
+  },
+);

@@ -93,8 +93,6 @@ const NOT_NAMES = new Set(
   ),
 );
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
-
 /** An IANA zone name's shape ("Europe/Paris", "UTC"): letters first, so no offset such as "+05:30". */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){0,2}$/;
 
@@ -110,6 +108,15 @@ export function canonicalTimeZone(zone: string): string | null {
 
 /** Whether `zone` is an IANA time zone this runtime knows. */
 export const isTimeZone = (zone: string): boolean => canonicalTimeZone(zone) !== null;
+
+/** When a watch runs, in its owner's day: 24-hour `HH:MM`. */
+export const watchTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time of day as HH:MM (24-hour)');
+/** The owner's time zone, stored by its canonical name (one spelling per zone). */
+export const watchTimeZoneSchema = z
+  .string()
+  .max(64)
+  .refine(isTimeZone, WATCH_MESSAGES.unknownTimeZone)
+  .transform((zone) => canonicalTimeZone(zone) ?? zone);
 
 /** A Webex room id: the platform's base64url-like ids, nothing else. */
 const ROOM_ID = /^[A-Za-z0-9_=+/:.-]+$/;
@@ -133,13 +140,8 @@ export const watchScheduleSchema = z
     ...scheduleShape,
     // A daily watch may leave it out.
     weekday: scheduleShape.weekday.default(null),
-    time: z.string().regex(HH_MM, 'A time of day as HH:MM (24-hour)'),
-    // One spelling per zone.
-    timeZone: z
-      .string()
-      .max(64)
-      .refine(isTimeZone, WATCH_MESSAGES.unknownTimeZone)
-      .transform((zone) => canonicalTimeZone(zone) ?? zone),
+    time: watchTimeSchema,
+    timeZone: watchTimeZoneSchema,
   })
   .refine((schedule) => schedule.cadence === 'daily' || schedule.weekday !== null, {
     message: WATCH_MESSAGES.weekdayRequired,
@@ -149,17 +151,17 @@ export const watchScheduleSchema = z
   .transform((schedule) => (schedule.cadence === 'daily' ? { ...schedule, weekday: null } : schedule));
 export type WatchSchedule = z.infer<typeof watchScheduleAnswerSchema>;
 
+/** The Webex room a watch's messages go to. */
+export const watchRoomIdSchema = z
+  .string()
+  .trim()
+  .min(1, WATCH_MESSAGES.roomRequired)
+  .max(200)
+  .regex(ROOM_ID, 'A Webex room id: letters, digits and - _ = + / : . only');
+
 export const watchChannelSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('owner') }),
-  z.object({
-    kind: z.literal('room'),
-    roomId: z
-      .string()
-      .trim()
-      .min(1, WATCH_MESSAGES.roomRequired)
-      .max(200)
-      .regex(ROOM_ID, 'A Webex room id: letters, digits and - _ = + / : . only'),
-  }),
+  z.object({ kind: z.literal('room'), roomId: watchRoomIdSchema }),
 ]);
 export type WatchChannel = z.infer<typeof watchChannelSchema>;
 

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
+import { readRateHeaders, retryAfterMs, type RateHeaders } from './rate-headers.js';
 import {
-  readRateHeaders,
   realClock,
   RateLimiterRegistry,
-  retryAfterMs,
   type Clock,
   type OrgBudget,
   type RateBudgets,
-  type RateHeaders,
   type RateSlot,
 } from './rate-limiter.js';
 import {

@@ -14,8 +14,6 @@ export {
   OrgRateLimiter,
   RateLimiterRegistry,
   realClock,
-  readRateHeaders,
-  FALLBACK_429_WAIT_MS,
   BACKGROUND_PRESENT_MS,
   DEFAULT_BACKGROUND_SHARE,
   DEFAULT_SCHEDULED_SHARE,
@@ -27,12 +25,13 @@ export {
   WINDOW_MS,
   type Clock,
   type Lane,
-  type RateHeaders,
   type RateSlot,
   type OrgBudget,
   type RateBudgets,
 } from './rate-limiter.js';
+export { readRateHeaders, FALLBACK_429_WAIT_MS, type RateHeaders } from './rate-headers.js';
 export * from './schemas.js';
+export * from './alert-schemas.js';
 export * from './measurement-schemas.js';
 export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';
 export { apiTestType } from './resources/tests.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { alertSchema } from './schemas.js';
+import { alertSchema } from './alert-schemas.js';
 
 // What the platform measured (results, alerts with their details, events, agents' health, units): its answers' shapes.
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_429_WAIT_MS, OrgRateLimiter, RateLimiterRegistry, type Clock } from './rate-limiter.js';
+import { FALLBACK_429_WAIT_MS } from './rate-headers.js';
+import { OrgRateLimiter, RateLimiterRegistry, type Clock } from './rate-limiter.js';
 
 function fakeClock(start = 1_000_000): Clock & { advance(ms: number): void } {
   let now = start;

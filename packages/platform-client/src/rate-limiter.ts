@@ -10,6 +10,8 @@
  * the budget of one process (`OrgRateLimiter`, the embedded default); `RateBudgets` lets several
  * processes share one (the server keeps it in PostgreSQL).
  */
+import { FALLBACK_429_WAIT_MS, type RateHeaders } from './rate-headers.js';
+
 export interface RateLimitSnapshot {
   limit: number | undefined;
   remaining: number | undefined;
@@ -122,39 +124,6 @@ export const realClock: Clock = {
 
 /** Waiting past Reset by this much absorbs clock differences and the header's one-second resolution. */
 const RESET_MARGIN_MS = 250;
-/** Without a Reset header on a 429, the docs' minute plus jitter. */
-export const FALLBACK_429_WAIT_MS = 60_000;
-
-export interface RateHeaders {
-  limit: number;
-  remaining: number;
-  resetAt: number;
-}
-
-/**
- * Retry-After of a refusal, in ms from `now`: seconds, or an HTTP date (RFC 9110). Undefined when absent
- * or unreadable.
- */
-export function retryAfterMs(headers: Headers, now: number): number | undefined {
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-export function readRateHeaders(headers: Headers): RateHeaders | undefined {
-  const limit = Number(headers.get('x-organization-rate-limit-limit'));
-  const remaining = Number(headers.get('x-organization-rate-limit-remaining'));
-  const reset = Number(headers.get('x-organization-rate-limit-reset'));
-  if (!headers.has('x-organization-rate-limit-remaining') || !Number.isFinite(remaining)) return undefined;
-  return {
-    limit: Number.isFinite(limit) && limit > 0 ? limit : remaining,
-    remaining: Math.max(0, remaining),
-    resetAt: Number.isFinite(reset) && reset > 0 ? reset * 1000 : Number.NaN,
-  };
-}
-
 /** While a background call waits only for the interactive share to shrink, look again this often. */
 const HELD_POLL_MS = 1_000;
 

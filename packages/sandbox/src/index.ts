@@ -15,5 +15,5 @@ export {
   type WebexMembership,
   type WebexMessage,
   type WebexRoom,
-} from './webex/webex-routes.js';
+} from './webex/webex-state.js';
 export { SalesforceState, SALESFORCE_API_VERSION, type SalesforceTask } from './salesforce/salesforce-routes.js';

@@ -10,7 +10,8 @@ import type { Token } from './platform/model.js';
 import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
 import { WORLD_CHANGES, WorldChangeError } from './platform/world-changes.js';
 import { SalesforceState, salesforceRoutes } from './salesforce/salesforce-routes.js';
-import { WebexState, webexRoutes } from './webex/webex-routes.js';
+import { webexRoutes } from './webex/webex-routes.js';
+import { WebexState } from './webex/webex-state.js';
 
 export interface SandboxConfig {
   seed?: string;

@@ -4,7 +4,7 @@ import {
   suppressionWindowSchema,
   webhookSchema,
   type AlertRuleBody,
-} from '../schemas.js';
+} from '../alert-schemas.js';
 import { alertDetailSchema } from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 

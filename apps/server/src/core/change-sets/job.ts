@@ -14,11 +14,6 @@ import { itemFailure, type AnyChangeHandler, type ChangeSessions, type ChangeSet
 import type { ChangeItemRow, ChangeSetRepository, ChangeSetRow } from './repository.js';
 
 export const CHANGE_SET_QUEUE = 'change-sets.run';
-/**
- * The queue's name in the release before (decision 0028): during a rolling deploy, its instances
- * still send change sets there, so this release's workers drain it too. The next release drops it.
- */
-export const LEGACY_CHANGE_SET_QUEUE = 'bulk.run';
 /** Operations in flight at once for one run; the organization's limiter decides the pace. */
 const RUN_CONCURRENCY = 6;
 const TOKEN_REJECTED = 'Not attempted: the platform rejected the token';
@@ -110,12 +105,10 @@ export class ChangeSetJob {
     return handler;
   }
 
-  /** The run's queue (and the one of the release before, drained for one release), and the keepers. */
+  /** The runs' queue and the keepers. */
   jobs(retentionDays: number): Job[] {
-    const data = z.object({ runId: z.uuid() });
     return [
-      queuedJob({ queue: CHANGE_SET_QUEUE, data, run: ({ runId }) => this.run(runId) }),
-      queuedJob({ queue: LEGACY_CHANGE_SET_QUEUE, data, run: ({ runId }) => this.run(runId) }),
+      queuedJob({ queue: CHANGE_SET_QUEUE, data: z.object({ runId: z.uuid() }), run: ({ runId }) => this.run(runId) }),
       ...this.leased.keepers('change-sets', retentionDays),
     ];
   }

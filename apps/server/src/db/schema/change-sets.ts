@@ -6,8 +6,7 @@ import { sealedTokens } from './shared-state.js';
  * A change set (a run of a writing tool): a server job that performs many writes into a customer's account
  * (create tests, delete agents, label tests, invite users, migrate alert rules, restore a backup), paced by
  * the organization's rate limit, each exactly once, resumable after a crash, undoable. See core/change-sets
- * and core/runs. Called `bulk_runs` until migration 0021, which renamed it and left a view of the old name
- * for the instances of the release before (decision 0028); the view goes in a later release.
+ * and core/runs.
  */
 export const changeSets = pgTable(
   'change_sets',
@@ -30,10 +29,7 @@ export const changeSets = pgTable(
   ],
 );
 
-/**
- * One platform operation of a change set; `running` means it was sent and its answer is not recorded yet.
- * Called `bulk_run_items` (with `template_index`) until migration 0021.
- */
+/** One platform operation of a change set; `running` means it was sent and its answer is not recorded yet. */
 export const changeSetItems = pgTable(
   'change_set_items',
   {

@@ -14,7 +14,6 @@ import { readForCustomer, type CustomerService } from '../customer/customer.serv
 import { conditionInWords, notificationsInWords } from './describe.js';
 import { changeItems, planItems, planMigration, plannedWrites, type MigrationInput } from './plan.js';
 import { readSource } from './read.js';
-import { testIdsOf } from './rule-plan.js';
 import { writeProblems } from './write-access.js';
 
 export interface AlertsMigrationDependencies {
@@ -56,7 +55,7 @@ export class AlertsMigrationService {
           condition: conditionInWords(rule),
           severity: rule.severity ?? '',
           isDefault: rule.isDefault === true,
-          tests: testIdsOf(rule).map((testId) => testNames.get(testId) ?? testId),
+          tests: rule.testIds.map((testId) => testNames.get(testId) ?? testId),
           notifications: notificationsInWords(rule),
         })),
         windows: source.windows.map((window) => {
@@ -65,7 +64,7 @@ export class AlertsMigrationService {
             windowId: window.alertSuppressionWindowId,
             name: window.name,
             ruleIds: source.rules
-              .filter((rule) => testIdsOf(rule).some((testId) => covered.has(testId)))
+              .filter((rule) => rule.testIds.some((testId) => covered.has(testId)))
               .map((rule) => rule.ruleId),
           };
         }),

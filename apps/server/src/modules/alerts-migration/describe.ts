@@ -33,7 +33,7 @@ export function conditionInWords(rule: AlertRule): string {
 }
 
 /** Who a rule tells, in words: email recipients, webhooks by name, third-party integrations by type. */
-export function notificationsInWords(rule: AlertRule): string[] {
+export function notificationsInWords(rule: Pick<AlertRule, 'notifications'>): string[] {
   const notifications = rule.notifications ?? {};
   const recipients = recordOf(notifications.email).recipients;
   return [

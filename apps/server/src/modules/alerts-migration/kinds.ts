@@ -97,7 +97,7 @@ export interface MigrationKindDependencies {
 
 /** Alerts migration on the change-set engine: its kinds (the migration and its undo) and its actions. */
 export function alertsMigrationChangeSets(deps: MigrationKindDependencies): ChangeSetTools {
-  const finished = async (run: ChangeSetRow, items: ChangeItemRow[]) => {
+  const summary = async (run: ChangeSetRow, items: ChangeItemRow[]) => {
     if (deps.deliveries) await deliverSummary(deps.deliveries, await deps.requesterEmail(run.userId), run, items);
   };
   return {
@@ -107,9 +107,9 @@ export function alertsMigrationChangeSets(deps: MigrationKindDependencies): Chan
           const input = migrationInput(run);
           return changeItems(await planMigration(input, sessions), input);
         },
-        finished,
+        summary,
       },
-      'undo-alerts-migration': { ...undoKind(() => MIGRATION_ACTIONS), finished },
+      'undo-alerts-migration': { ...undoKind(() => MIGRATION_ACTIONS), summary },
     },
     actions: MIGRATION_ACTIONS,
   };

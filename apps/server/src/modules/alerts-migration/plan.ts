@@ -13,7 +13,7 @@ import { mapPool } from '../../core/map-pool.js';
 import { MIGRATION_ACTIONS } from './actions.js';
 import { notificationsInWords, valueInWords } from './describe.js';
 import { readSource, readTarget, type SourceGroup } from './read.js';
-import { ownBody, planRules, testIdsOf, type RuleChange } from './rule-plan.js';
+import { ownBody, planRules, type RuleChange } from './rule-plan.js';
 import { planWindows, type WindowChange } from './window-plan.js';
 import type { PlannedWrite } from './write-access.js';
 
@@ -68,7 +68,7 @@ export async function planMigration(input: MigrationInput, sessions: ChangeSessi
     ...options,
     decide: (ruleId, aid) => decisions.get(`${ruleId}\u0000${aid}`)?.choice,
   });
-  const migratedTests = new Set(source.rules.flatMap(testIdsOf));
+  const migratedTests = new Set(source.rules.flatMap((rule) => rule.testIds));
   const windows = options.includeWindows ? planWindows(source.windows, migratedTests, source.tests, targets) : [];
   const deletions =
     options.mode === 'move'
@@ -86,7 +86,7 @@ const differenceInWords = (field: string, value: unknown, testNames: Map<string,
   field === 'testIds' && Array.isArray(value)
     ? valueInWords(value.map((testId: string) => testNames.get(testId) ?? testId))
     : field === 'notifications'
-      ? valueInWords(notificationsInWords({ ruleId: '', ruleName: '', notifications: recordOf(value) }))
+      ? valueInWords(notificationsInWords({ notifications: recordOf(value) }))
       : valueInWords(value);
 
 /** The plan's account of a rule item, as its table and the results file show it. */

@@ -94,8 +94,6 @@ const FIELDS = [
 const WEBHOOK_KINDS = ['webhook', 'customWebhook'] as const;
 type Notification = Record<string, unknown>;
 
-const testIdsOf = (rule: AlertRule) => rule.testIds ?? rule.tests?.map((test) => test.testId) ?? [];
-
 /** A rule as the body a POST or PUT takes, with its tests and notifications as given. */
 function bodyOf(rule: AlertRule, testIds: string[], notifications: Record<string, unknown>): AlertRuleBody {
   const body: AlertRuleBody = {
@@ -170,7 +168,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
     const byName = new Map(target.rules.map((rule) => [rule.ruleName, rule]));
     const taken = new Set(target.rules.map((rule) => rule.ruleName));
     return source.rules.map((rule): RuleChange => {
-      const { testIds, resolved, dropped } = testMapper(testIdsOf(rule));
+      const { testIds, resolved, dropped } = testMapper(rule.testIds);
       const notifications: Record<string, unknown> = {};
       const given = rule.notifications ?? {};
       const recipients = listOf(recordOf(given.email).recipients);
@@ -230,7 +228,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         existingId: null,
         knownIds,
       };
-      const hadTests = testIdsOf(rule).length > 0;
+      const hadTests = rule.testIds.length > 0;
       if (hadTests && testIds.length === 0 && options.whenNoTestsLeft === 'skip')
         return {
           ...item,
@@ -259,7 +257,7 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
         taken.add(rule.ruleName);
         return { ...item, ...silent, action: 'create', status: 'create', before: null, after, differences: [] };
       }
-      const before = bodyOf(existing, testIdsOf(existing), ownNotifications(existing));
+      const before = bodyOf(existing, existing.testIds, ownNotifications(existing));
       const differences = differencesOf(before, after, FIELDS);
       const found = { ...item, existingId: existing.ruleId, knownIds: [existing.ruleId] };
       if (differences.length === 0)
@@ -309,7 +307,4 @@ export function planRules(source: RuleSource, targets: RuleTarget[], options: Ru
 }
 
 /** A rule's own definition as a body (its tests and notifications as they are): what an undo puts back. */
-export const ownBody = (rule: AlertRule): AlertRuleBody => bodyOf(rule, testIdsOf(rule), ownNotifications(rule));
-
-/** The ids of the tests a rule covers. */
-export { testIdsOf };
+export const ownBody = (rule: AlertRule): AlertRuleBody => bodyOf(rule, rule.testIds, ownNotifications(rule));

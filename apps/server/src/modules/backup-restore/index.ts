@@ -1,8 +1,8 @@
 /** The backup-restore module: account groups backed up whole, compared with today, and restored as change sets. */
 import type { AppModule } from '../../core/modules.js';
 import { RunService } from '../../core/runs/run-service.js';
-import { backupsRoutes } from './backup-restore-backups.routes.js';
-import { BackupsService } from './backup-restore-backups.service.js';
+import { backupsRoutes } from './backup-restore.routes.js';
+import { BackupsService } from './backup-restore.service.js';
 import { restoresRoutes } from './backup-restore-restores.routes.js';
 import { RESTORE_RUNS, RestoresService } from './backup-restore-restores.service.js';
 import { BackupJob } from './backup-restore.job.js';

@@ -23,6 +23,7 @@ import {
 import { requireUser } from '../../core/access.js';
 import { AppError, errorResponses } from '../../core/errors.js';
 import { filePart, readUploadForm, registerUploads, type UploadForm } from '../../core/uploads.js';
+import type { DashboardPushService } from './dashboards-push.service.js';
 import type { DashboardsService } from './dashboards.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
@@ -67,10 +68,10 @@ async function readCloneForm(
 }
 
 /** The dashboard manager's API: clone into the gallery, the gallery itself, and the push. */
-export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsService }> = async (
-  app,
-  { dashboards },
-) => {
+export const dashboardsRoutes: FastifyPluginAsyncZod<{
+  dashboards: DashboardsService;
+  pushes: DashboardPushService;
+}> = async (app, { dashboards, pushes }) => {
   await registerUploads(app);
   const tagged = { tags: ['dashboards'] };
 
@@ -246,7 +247,7 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
         response: { 200: pushPlanSchema, ...errors },
       },
     },
-    async (request) => dashboards.plan(request.params.id, request.body),
+    async (request) => pushes.plan(request.params.id, request.body),
   );
 
   app.post(
@@ -262,6 +263,6 @@ export const dashboardsRoutes: FastifyPluginAsyncZod<{ dashboards: DashboardsSer
       },
     },
     async (request, reply) =>
-      reply.status(201).send(await dashboards.push(requireUser(request), request.params.id, request.body)),
+      reply.status(201).send(await pushes.push(requireUser(request), request.params.id, request.body)),
   );
 };

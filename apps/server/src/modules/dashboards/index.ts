@@ -2,6 +2,7 @@
 import type { AppModule } from '../../core/modules.js';
 import { DashboardsRepository } from './dashboards.repository.js';
 import { dashboardsRoutes } from './dashboards.routes.js';
+import { DashboardPushService } from './dashboards-push.service.js';
 import { DashboardsService } from './dashboards.service.js';
 import { pushTimeline } from './push-timeline.js';
 
@@ -18,14 +19,11 @@ export const dashboardsModule: AppModule = {
   name: 'dashboards',
   async register({ db, platform, services, routes, timelineSources }) {
     const repository = new DashboardsRepository(db);
-    const dashboards = new DashboardsService({
-      repository,
-      platform,
-      customer: services.get('customer'),
-      usage: services.get('usage'),
-      audit: services.get('audit'),
-    });
-    routes.add((app) => app.register(dashboardsRoutes, { dashboards }));
+    const customer = services.get('customer');
+    const audit = services.get('audit');
+    const dashboards = new DashboardsService({ repository, platform, customer, usage: services.get('usage'), audit });
+    const pushes = new DashboardPushService({ repository, platform, customer, audit });
+    routes.add((app) => app.register(dashboardsRoutes, { dashboards, pushes }));
     timelineSources.add(pushTimeline(repository));
     return { dashboards };
   },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mdSafe } from '../../report-kit/markdown.js';
-import { utcMinute } from '../../report-kit/dates.js';
+import { utcMinute, utcMinuteOf } from '../../report-kit/dates.js';
 import { groupByGroupReport, reportFiles, type ReportContext } from './report-generator.js';
 
 function contextWith(groups: { aid: string; accountGroupName: string }[]) {
@@ -77,5 +77,8 @@ describe('the report-kind kit', () => {
 
   it('prints moments to the minute in UTC', () => {
     expect(utcMinute(new Date('2026-12-01T09:30:45.123Z'))).toBe('2026-12-01 09:30 UTC');
+    // The platform's stamps: in UTC whatever offset they carry, and an unreadable one as it came.
+    expect(utcMinuteOf('2026-12-01T11:30:00+02:00')).toBe('2026-12-01 09:30 UTC');
+    expect(utcMinuteOf('not a date')).toBe('not a date');
   });
 });

@@ -1,18 +1,10 @@
-import type { z } from 'zod';
 import type { JobsAhead } from '../../core/jobs-ahead.js';
 import {
-  API_TOKEN_MESSAGES,
-  ahcIeOptionsSchema,
-  can,
-  closureOptionsSchema,
-  tamActivityOptionsSchema,
   userMay,
   PATHS,
   REPORT_KINDS,
   reportKindSchema,
-  reportRequestSchema,
   type CreateReportInput,
-  type ReportKind,
   type ReportRequest,
   type SessionUser,
   type WorkNotification,
@@ -30,83 +22,9 @@ import type { CustomerService } from '../customer/customer.service.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { FINDINGS_FILE } from './kinds/health/generator.js';
 import { sendReportJob } from './reports.job.js';
-import type { ArtifactSummary, ReportRow, ReportsRepository } from './reports.repository.js';
-
-/** What a stored row holds in words the API names (this version's kinds and states). */
-const storedState = reportRequestSchema
-  .pick({ kind: true, status: true })
-  .extend({ deliveryStatus: reportRequestSchema.shape.delivery.shape.status });
-
-function toApi(
-  row: ReportRow & { requestedBy: string },
-  artifacts: ArtifactSummary[],
-  ahead: Map<string, number>,
-): ReportRequest {
-  const { kind, status, deliveryStatus } = storedState.parse(row);
-  return {
-    id: row.id,
-    kind,
-    requestedBy: row.requestedBy,
-    organizationName: row.organizationName,
-    accountGroups: row.accountGroups,
-    options: row.options,
-    status,
-    ahead: ahead.get(row.id) ?? null,
-    progress: { done: row.progressDone, total: row.progressTotal },
-    error: row.error,
-    delivery: { status: deliveryStatus, error: row.deliveryError },
-    artifacts: artifacts
-      .filter((artifact) => artifact.reportId === row.id)
-      .map(({ reportId: _reportId, ...artifact }) => artifact),
-    createdAt: row.createdAt.toISOString(),
-    finishedAt: row.finishedAt?.toISOString() ?? null,
-  };
-}
-
-function checked(schema: z.ZodType<Record<string, unknown>>, options: unknown): Record<string, unknown> {
-  const parsed = schema.safeParse(options);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new AppError(400, 'invalid_options', issue?.message ?? 'Invalid options', [
-    { path: ['options', ...(issue?.path ?? [])].join('.'), message: issue?.message ?? 'Invalid options' },
-  ]);
-}
-
-/** The options a kind takes, checked (defaults filled in): AHC-IE's tables and days range, TAM activity's days range and planner; none for the others. */
-function optionsFor(input: CreateReportInput): Record<string, unknown> {
-  if (input.kind === 'ahc-ie') return checked(ahcIeOptionsSchema, input.options);
-  if (input.kind === 'tam-activity') return checked(tamActivityOptionsSchema, input.options);
-  if (input.kind === 'closure-units' || input.kind === 'closure-endpoints')
-    return checked(closureOptionsSchema, input.options);
-  return {};
-}
-
-const KINDS = reportKindSchema.options;
-
-/**
- * The report kinds a caller reads: a session all of its own (whatever its role holds now), a personal API
- * token those whose capability it carries, as Settings names them. A token carrying none of those its role
- * holds is refused, naming them.
- */
-function readableKinds(user: SessionUser): readonly ReportKind[] {
-  if (!user.apiToken) return KINDS;
-  const readable = KINDS.filter((kind) => userMay(user, REPORT_KINDS[kind].capability));
-  const held = [...new Set(KINDS.map((kind) => REPORT_KINDS[kind].capability))].filter((capability) =>
-    can(user.role, capability),
-  );
-  if (readable.length === 0 && held.length > 0)
-    throw new AppError(403, 'forbidden', API_TOKEN_MESSAGES.notCarried(held));
-  return readable;
-}
-
-/**
- * The report kinds a caller hears of (notifications, work under way): a session all of its own, a personal API
- * token those whose capability it carries, as its lists show them; none, rather than a refusal, for a token
- * carrying no report kind's capability.
- */
-function notifiedKinds(user: SessionUser): readonly ReportKind[] {
-  return user.apiToken ? KINDS.filter((kind) => userMay(user, REPORT_KINDS[kind].capability)) : KINDS;
-}
+import { notifiedKinds, readableKinds } from './report-access.js';
+import { optionsFor, toApi } from './report-request.js';
+import type { ReportRow, ReportsRepository } from './reports.repository.js';
 
 /** A watch run's health check: where it stands, and once done its findings and the PDF the message carries. */
 export interface WatchHealthCheck {
@@ -311,7 +229,7 @@ export class ReportsService {
   async timeline(query: TimelineQuery): Promise<SourcedEntry[]> {
     // A session sees its own reports whatever its role holds now; a personal API token the kinds it carries.
     const { caller } = query;
-    const kinds = caller.apiToken ? KINDS.filter((kind) => userMay(caller, REPORT_KINDS[kind].capability)) : KINDS;
+    const kinds = notifiedKinds(caller);
     if (kinds.length === 0) return [];
     const rows = await this.deps.repository.timeline(query, kinds);
     return rows.map(({ report, ...owner }) => {

@@ -17,7 +17,7 @@ import type { JobQueue } from '../../core/queue.js';
 import type { SealedTokens } from '../../core/sealed-tokens.js';
 import type { SubjectDelivery, WebexDeliveries } from '../../adapters/webex-delivery.js';
 import type { watchRuns } from '../../db/schema.js';
-import type { BackupsService } from '../backup-restore/backup-restore-backups.service.js';
+import type { BackupsService } from '../backup-restore/backup-restore.service.js';
 import type { ReportsService } from '../reports/reports.service.js';
 import { scoreOf } from '../reports/index.js';
 import {

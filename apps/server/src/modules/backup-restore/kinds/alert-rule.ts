@@ -15,7 +15,7 @@ export const alertRule: BackupKindDescriptor<'alert-rule'> = {
       const { tests: _tests, testIds, ...rest } = rule;
       const parts = split(rest, alertRule.serverFields);
       parts.config.tests = testKeysOf(testIds, testKeys);
-      parts.server.testIds = testIds ?? [];
+      parts.server.testIds = testIds;
       emit({ kind: 'alert-rule', key: rule.ruleName, name: rule.ruleName, ...parts });
     });
   },

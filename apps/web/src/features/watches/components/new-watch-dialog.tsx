@@ -2,44 +2,53 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
-import { WATCH_DEFAULTS, WATCH_MESSAGES, type CreateWatch, type ReportAccountGroup, isPersonName } from '@ce/contract';
+import {
+  WATCH_CADENCES,
+  WATCH_DEFAULTS,
+  WATCH_MESSAGES,
+  WATCH_SEVERITIES,
+  watchRoomIdSchema,
+  watchRunsSchema,
+  watchTimeSchema,
+  watchTimeZoneSchema,
+  type CreateWatch,
+  type ReportAccountGroup,
+} from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { TokenField } from '../../../components/ui/token-field';
 import { useTokenGroups } from '../../../lib/use-token-groups';
-import { useCreateWatch } from '../api/watches';
+import { useCreateWatch } from '../api/create-watch';
+import { consentFields, tokenField } from '../watch-form-fields';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
+/** The form's fields, as text where the page types them, checked by the contract's schemas where it has them. */
 const formSchema = z
   .object({
-    token: z.string().trim().min(1, 'Paste the customer’s Org Admin token'),
+    token: tokenField,
     aids: z.array(z.string()).min(1, WATCH_MESSAGES.noAccountGroups),
-    runs: z.enum(['health', 'backup', 'both']),
-    cadence: z.enum(['daily', 'weekly']),
+    runs: watchRunsSchema,
+    cadence: z.enum(WATCH_CADENCES),
     weekday: z.string(),
-    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'A time of day as HH:MM'),
-    timeZone: z.string().trim().min(1, 'A time zone such as Europe/Paris'),
+    time: watchTimeSchema,
+    timeZone: z.string().trim().min(1, 'A time zone such as Europe/Paris').pipe(watchTimeZoneSchema),
     channel: z.enum(['owner', 'room']),
     roomId: z.string().trim(),
     anyChange: z.boolean(),
     drift: z.boolean(),
     scoreDrop: z.string().regex(/^(|[1-9]\d?|100)$/, 'Points from 1 to 100, or empty'),
-    newFindingsAtLeast: z.enum(['', 'warn', 'fail']),
+    newFindingsAtLeast: z.enum(['', ...WATCH_SEVERITIES]),
     weeklyQuietLine: z.boolean(),
-    contactName: z
-      .string()
-      .trim()
-      .min(1, WATCH_MESSAGES.consentRequired)
-      .refine(isPersonName, WATCH_MESSAGES.contactName),
-    contactEmail: z.email('The contact’s email address'),
-    days: z.coerce.number<string>().int().min(1, 'At least one day'),
+    ...consentFields,
   })
-  .refine((form) => form.channel === 'owner' || form.roomId !== '', {
-    message: WATCH_MESSAGES.roomRequired,
-    path: ['roomId'],
+  .superRefine((form, context) => {
+    // A room only when the messages go to one; its id as the contract takes it.
+    if (form.channel === 'owner') return;
+    for (const issue of watchRoomIdSchema.safeParse(form.roomId).error?.issues ?? [])
+      context.addIssue({ code: 'custom', message: issue.message, path: ['roomId'] });
   });
 type WatchForm = z.input<typeof formSchema>;
 
@@ -118,8 +127,9 @@ export function NewWatchDialog({
   const { errors } = form.formState;
 
   const loadGroups = async () => {
+    // The token field's own check first: its words when empty, the contract's when malformed.
+    if (!(await form.trigger('token'))) return undefined;
     const token = form.getValues('token').trim();
-    if (!token) return form.setError('token', { message: 'Paste the customer’s Org Admin token' });
     try {
       const loaded = (await tokenGroups.load(token)).filter((group) => group.organizationId === organization.id);
       if (loaded.length === 0)

@@ -6,7 +6,7 @@ import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Select } from '../../../components/ui/field';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
-import { usePortfolio } from '../api/watches';
+import { usePortfolio } from '../api/portfolio';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 

@@ -1,24 +1,16 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { WATCH_DEFAULTS, WATCH_MESSAGES, type Watch, isPersonName } from '@ce/contract';
+import { WATCH_DEFAULTS, type Watch } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { TokenField } from '../../../components/ui/token-field';
-import { useStoreWatchToken } from '../api/watches';
+import { useStoreWatchToken } from '../api/store-watch-token';
+import { consentFields, tokenField } from '../watch-form-fields';
 
-const tokenForm = z.object({
-  token: z.string().trim().min(1, 'Paste the customer’s Org Admin token'),
-  contactName: z
-    .string()
-    .trim()
-    .min(1, WATCH_MESSAGES.consentRequired)
-    .refine(isPersonName, WATCH_MESSAGES.contactName),
-  contactEmail: z.email('The contact’s email address'),
-  days: z.coerce.number<string>().int().min(1, 'At least one day'),
-});
+const tokenForm = z.object({ token: tokenField, ...consentFields });
 type TokenForm = z.input<typeof tokenForm>;
 
 /** A new token for a watch whose token went (revoked, expired, refused), with a new consent: the watch resumes. */

@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
-import { useCreateWaiver } from '../api/watches';
+import { useCreateWaiver } from '../api/create-waiver';
 
 /** One item of a check, or the whole check (`itemKey` null). */
 type Finding = Omit<WatchFindings['findings'][number], 'itemKey'> & { itemKey: string | null };

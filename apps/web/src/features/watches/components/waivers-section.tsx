@@ -3,7 +3,9 @@ import type { WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useCustomers } from '../../../lib/customer';
-import { useDeleteWaiver, useWaivers, useWatchFindings } from '../api/watches';
+import { useEndWaiver } from '../api/end-waiver';
+import { useWaivers } from '../api/waivers';
+import { useWatchFindings } from '../api/watch-findings';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 
 type Finding = WatchFindings['findings'][number];
@@ -29,7 +31,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
   const token = useTokenOf(organizationId);
   const findings = useWatchFindings(watchId);
   const waivers = useWaivers(organizationId, token, true);
-  const end = useDeleteWaiver();
+  const end = useEndWaiver();
   const [waiving, setWaiving] = useState<Finding | null>(null);
   const inForce = waivers.data ?? [];
   useFocusAfterRemoval(

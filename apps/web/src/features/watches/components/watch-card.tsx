@@ -4,7 +4,11 @@ import { PATHS, type Watch, type WatchRun } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
-import { useDeleteWatch, usePauseWatch, useRevokeWatchToken, useRunWatchNow, useWatchRuns } from '../api/watches';
+import { useDeleteWatch } from '../api/delete-watch';
+import { usePauseOrResumeWatch } from '../api/pause-or-resume-watch';
+import { useRevokeWatchToken } from '../api/revoke-watch-token';
+import { useRunWatchNow } from '../api/run-watch-now';
+import { useWatchRuns } from '../api/watch-runs';
 import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { ScoreTrend } from './score-trend';
 
@@ -58,7 +62,7 @@ const STATUS_WORDS: Record<WatchRun['status'], string> = {
 export function WatchCard({ watch }: { watch: Watch }) {
   const runs = useWatchRuns(watch.id);
   const runNow = useRunWatchNow();
-  const pause = usePauseWatch();
+  const pauseOrResume = usePauseOrResumeWatch();
   const revoke = useRevokeWatchToken();
   const remove = useDeleteWatch();
   const confirmation = useConfirmation();
@@ -111,10 +115,10 @@ export function WatchCard({ watch }: { watch: Watch }) {
           <Button
             size="sm"
             variant="secondary"
-            busy={pause.isPending}
+            busy={pauseOrResume.isPending}
             busyLabel={active ? 'Pausing' : 'Resuming'}
             onClick={() =>
-              pause.mutate(
+              pauseOrResume.mutate(
                 { id: watch.id, pause: active },
                 {
                   onSuccess: (changed) => toast.success(`Watch ${changed.status === 'active' ? 'resumed' : 'paused'}`),

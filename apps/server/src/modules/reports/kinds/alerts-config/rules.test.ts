@@ -3,7 +3,7 @@ import type { AlertRule, PlatformTest } from '@ce/platform-client';
 import { sheetName } from './render.js';
 import { analyseGroup } from './rules.js';
 
-const rule = (changes: Partial<AlertRule>): AlertRule => ({ ruleId: '1', ruleName: 'Rule', ...changes });
+const rule = (changes: Partial<AlertRule>): AlertRule => ({ ruleId: '1', ruleName: 'Rule', testIds: [], ...changes });
 const tests: PlatformTest[] = [
   { testId: '10', testName: 'Shop front', type: 'http-server' },
   { testId: '11', testName: 'Checkout', type: 'page-load' },
@@ -26,7 +26,7 @@ describe('analyseGroup', () => {
           notifications: { email: { recipients: ['noc@example.com'] }, webhook: [{ integrationName: 'PagerDuty' }] },
         }),
         rule({ ruleId: '2', ruleName: 'Unused', alertType: 'http-server', expression: '((responseTime>=500 ms))' }),
-        rule({ ruleId: '3', ruleName: 'Quiet', alertType: 'page-load', tests: [{ testId: '11' }] }),
+        rule({ ruleId: '3', ruleName: 'Quiet', alertType: 'page-load', testIds: ['11'] }),
       ],
       tests,
     );

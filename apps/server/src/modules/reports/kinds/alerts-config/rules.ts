@@ -36,20 +36,17 @@ function notificationsOf(rule: AlertRule): string[] {
 /** Turns one account group's rules into rows and findings. */
 export function analyseGroup(accountGroupName: string, rules: AlertRule[], tests: PlatformTest[]): GroupFindings {
   const testNames = new Map(tests.map((test) => [test.testId, test.testName]));
-  const rows = rules.map((rule) => {
-    const testIds = rule.testIds ?? rule.tests?.map((test) => test.testId) ?? [];
-    return {
-      ruleName: rule.ruleName,
-      alertType: rule.alertType ?? '',
-      expression: rule.expression ?? '',
-      severity: rule.severity ?? '',
-      direction: rule.direction ?? '',
-      rounds: `${rule.roundsViolatingRequired ?? '?'} of ${rule.roundsViolatingOutOf ?? '?'}`,
-      isDefault: rule.isDefault === true,
-      tests: testIds.map((testId) => testNames.get(testId) ?? `test ${testId}`),
-      notifications: notificationsOf(rule),
-    };
-  });
+  const rows = rules.map((rule) => ({
+    ruleName: rule.ruleName,
+    alertType: rule.alertType ?? '',
+    expression: rule.expression ?? '',
+    severity: rule.severity ?? '',
+    direction: rule.direction ?? '',
+    rounds: `${rule.roundsViolatingRequired ?? '?'} of ${rule.roundsViolatingOutOf ?? '?'}`,
+    isDefault: rule.isDefault === true,
+    tests: rule.testIds.map((testId) => testNames.get(testId) ?? `test ${testId}`),
+    notifications: notificationsOf(rule),
+  }));
   const byExpression = new Map<string, string[]>();
   for (const row of rows) {
     const key = `${row.alertType}|${row.expression.replace(/\s+/g, '')}`;

@@ -159,7 +159,7 @@ export async function readGroupConfig(
           const rulesOf = new Map<string, ConfiguredTest['rules']>();
           if (rules.ok)
             for (const rule of rules.value)
-              for (const testId of rule.testIds ?? rule.tests?.map((test) => test.testId) ?? [])
+              for (const testId of rule.testIds)
                 rulesOf.set(testId, [...(rulesOf.get(testId) ?? []), { ruleId: rule.ruleId, ruleName: rule.ruleName }]);
           const tagsOf = new Map<string, string[]>();
           if (tags.ok)

@@ -1,4 +1,5 @@
 import { barChartSvg } from '../../../../report-kit/charts.js';
+import { utcMinuteOf } from '../../../../report-kit/dates.js';
 import { escapeHtml, htmlDocument } from '../../../../report-kit/html.js';
 import { renderPdf } from '../../../../report-kit/pdf.js';
 import { streamWorkbook } from '../../../../report-kit/stream-workbook.js';
@@ -12,8 +13,6 @@ const dayChart = (summary: ActivitySummary) =>
     width: 760,
   });
 
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-
 function tallyHtml(title: string, what: string, tallies: Tally[], limit = tallies.length): string {
   if (!tallies.length) return '';
   return `<h2>${escapeHtml(title)}</h2><table><thead><tr><th>${escapeHtml(what)}</th><th>Events</th><th>First</th><th>Last</th></tr></thead><tbody>
@@ -21,7 +20,7 @@ ${tallies
   .slice(0, limit)
   .map(
     (entry) =>
-      `<tr><td>${escapeHtml(entry.key)}</td><td>${entry.count}</td><td>${escapeHtml(when(entry.first))}</td><td>${escapeHtml(when(entry.last))}</td></tr>`,
+      `<tr><td>${escapeHtml(entry.key)}</td><td>${entry.count}</td><td>${escapeHtml(utcMinuteOf(entry.first))}</td><td>${escapeHtml(utcMinuteOf(entry.last))}</td></tr>`,
   )
   .join('\n')}</tbody></table>`;
 }
@@ -31,7 +30,7 @@ export function activityHtml(organization: string, summary: ActivitySummary, eve
   return htmlDocument(
     `TAM activity: ${organization}`,
     `<h1>TAM activity report</h1>
-<p class="meta">${escapeHtml(organization)} · ${escapeHtml(when(summary.from))} to ${escapeHtml(when(summary.to))} · ${summary.total} event(s), ${summary.byUser.length} user(s), ${summary.byGroup.length} account group(s)</p>
+<p class="meta">${escapeHtml(organization)} · ${escapeHtml(utcMinuteOf(summary.from))} to ${escapeHtml(utcMinuteOf(summary.to))} · ${summary.total} event(s), ${summary.byUser.length} user(s), ${summary.byGroup.length} account group(s)</p>
 ${summary.total ? dayChart(summary) : '<p>No activity in this window.</p>'}
 ${tallyHtml('Busiest users', 'User', summary.byUser, BUSIEST)}
 ${tallyHtml('Busiest account groups', 'Account group', summary.byGroup, BUSIEST)}
@@ -42,7 +41,7 @@ ${tallyHtml('By account group', 'Account group', summary.byGroup)}
 ${
   listed.length
     ? `<table><thead><tr><th>Date (UTC)</th><th>User</th><th>Account group</th><th>Event</th><th>Resources</th><th>Address</th></tr></thead><tbody>
-${listed.map((event) => `<tr><td>${escapeHtml(when(event.date))}</td><td>${escapeHtml(event.user)}</td><td>${escapeHtml(event.accountGroup)}</td><td>${escapeHtml(event.event)}</td><td>${escapeHtml(event.resources)}</td><td>${escapeHtml(event.ipAddress)}</td></tr>`).join('\n')}
+${listed.map((event) => `<tr><td>${escapeHtml(utcMinuteOf(event.date))}</td><td>${escapeHtml(event.user)}</td><td>${escapeHtml(event.accountGroup)}</td><td>${escapeHtml(event.event)}</td><td>${escapeHtml(event.resources)}</td><td>${escapeHtml(event.ipAddress)}</td></tr>`).join('\n')}
 </tbody></table>${events.length > listed.length ? `<p class="meta">${events.length - listed.length} more events in the spreadsheet.</p>` : ''}`
     : '<p>No event.</p>'
 }`,
@@ -63,14 +62,14 @@ export function activityPdf(organization: string, summary: ActivitySummary, even
     margin: [0, 4, 0, 8],
   });
   const tallyRows = (tallies: Tally[], limit = tallies.length) =>
-    tallies.slice(0, limit).map((entry) => [entry.key, entry.count, when(entry.first), when(entry.last)]);
+    tallies.slice(0, limit).map((entry) => [entry.key, entry.count, utcMinuteOf(entry.first), utcMinuteOf(entry.last)]);
   const heading = (text: string) => ({ text, fontSize: 13, bold: true, margin: [0, 8, 0, 2] });
   return renderPdf({
     info: { title: `TAM activity: ${organization}`, creator: 'CE Toolkit' },
     content: [
       { text: 'TAM activity report', fontSize: 16, bold: true },
       {
-        text: `${organization} · ${when(summary.from)} to ${when(summary.to)} · ${summary.total} event(s)`,
+        text: `${organization} · ${utcMinuteOf(summary.from)} to ${utcMinuteOf(summary.to)} · ${summary.total} event(s)`,
         color: '#475569',
         margin: [0, 2, 0, 8],
       },
@@ -86,7 +85,7 @@ export function activityPdf(organization: string, summary: ActivitySummary, even
         ['Date (UTC)', 'User', 'Account group', 'Event', 'Resources'],
         events
           .slice(0, SHOWN_EVENTS)
-          .map((event) => [when(event.date), event.user, event.accountGroup, event.event, event.resources]),
+          .map((event) => [utcMinuteOf(event.date), event.user, event.accountGroup, event.event, event.resources]),
       ),
       ...(events.length > SHOWN_EVENTS
         ? [{ text: `${events.length - SHOWN_EVENTS} more events in the spreadsheet.`, color: '#475569' }]

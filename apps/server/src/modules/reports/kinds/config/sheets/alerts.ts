@@ -35,7 +35,7 @@ export const alertRulesSheet: ConfigSheet = {
           rule.severity ?? '',
           rule.isDefault === true,
           `${rule.roundsViolatingRequired ?? '?'} of ${rule.roundsViolatingOutOf ?? '?'}`,
-          (rule.testIds ?? rule.tests?.map((test) => test.testId) ?? []).map((id) => names.get(id) ?? id).join(', '),
+          rule.testIds.map((id) => names.get(id) ?? id).join(', '),
           [
             ...listOf(recordOf(notifications.email).recipients).map((recipient) => `email: ${String(recipient)}`),
             ...['thirdParty', 'webhook', 'customWebhook'].flatMap((key) => listOf(notifications[key]).map(() => key)),

@@ -17,7 +17,8 @@ import { requireUser } from '../../core/access.js';
 import { sendAttachment } from '../../core/attachment.js';
 import { AppError, errorResponses } from '../../core/errors.js';
 import { filePart, readUploadForm, registerUploads } from '../../core/uploads.js';
-import type { BackupsService } from './backup-restore-backups.service.js';
+import { utcMinute } from '../../report-kit/dates.js';
+import type { BackupsService } from './backup-restore.service.js';
 import { driftHtml, driftWorkbook } from './drift-export.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
@@ -189,7 +190,7 @@ export const backupsRoutes: FastifyPluginAsyncZod<{ backups: BackupsService }> =
       const user = requireUser(request);
       const backup = await backups.get(user, request.params.id);
       const drift = await backups.compare(user, request.params.id, request.body);
-      const title = `${backup.accountGroupName}, backup of ${backup.createdAt.slice(0, 16).replace('T', ' ')}`;
+      const title = `${backup.accountGroupName}, backup of ${utcMinute(new Date(backup.createdAt))}`;
       const name = `drift-${backup.id.slice(0, 8)}`;
       return sendAttachment(
         reply,

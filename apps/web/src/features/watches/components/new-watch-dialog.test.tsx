@@ -1,0 +1,90 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { WATCH_DEFAULTS, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
+import { PASTE_TOKEN } from '../watch-form-fields';
+import { NewWatchDialog } from './new-watch-dialog';
+
+const acme = { id: '9000', name: 'Acme Corporation' };
+const group: ReportAccountGroup = {
+  aid: '1234',
+  accountGroupName: 'Production',
+  organizationId: acme.id,
+  organizationName: acme.name,
+};
+
+type Sent = { url: string; method: string; body: unknown };
+
+beforeEach(() => {
+  document.cookie = 'ce_csrf=test-csrf';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** The dialog over a server that knows Acme's one group and takes any watch; every request it was sent. */
+function openDialog() {
+  const sent: Sent[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+      sent.push({ url, method: init?.method ?? 'GET', body });
+      if (url === '/api/account-groups') return Response.json({ accountGroups: [group] });
+      if (url === '/api/watches' && init?.method === 'POST')
+        return Response.json({ organizationName: acme.name, nextRunAt: null }, { status: 201 });
+      return Response.json({});
+    }),
+  );
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <NewWatchDialog organization={acme} isOpen onClose={() => undefined} />
+    </QueryClientProvider>,
+  );
+  return { dialog: screen.getByRole('dialog', { name: `Watch ${acme.name}` }), sent };
+}
+
+const fill = (scope: HTMLElement, label: string, value: string) =>
+  fireEvent.change(within(scope).getByLabelText(label), { target: { value } });
+
+describe('A new watch', () => {
+  it('asks for the token in words before it reads any account group', async () => {
+    const { dialog, sent } = openDialog();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
+    expect(await within(dialog).findByText(PASTE_TOKEN)).toBeTruthy();
+    expect(sent.filter((call) => call.url === '/api/account-groups')).toEqual([]);
+  });
+
+  it("holds its fields to the contract's rules, and sends the watch as the API takes it", async () => {
+    const { dialog, sent } = openDialog();
+    fill(dialog, 'Org Admin token', 'acme-org-admin-token');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
+    expect(await within(dialog).findByLabelText('Production')).toBeTruthy();
+
+    fill(dialog, 'Time zone', 'Mars/Olympus');
+    fill(dialog, 'Message to', 'room');
+    fill(dialog, 'Webex room id', 'not a room id');
+    fill(dialog, 'Approved by (name)', 'Dana Scully');
+    fill(dialog, 'Their email', 'dana@acme.example');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create watch' }));
+    expect(
+      await within(dialog).findByText('Unknown time zone: use a name such as Europe/Paris or America/New_York.'),
+    ).toBeTruthy();
+    expect(within(dialog).getByText('A Webex room id: letters, digits and - _ = + / : . only')).toBeTruthy();
+    expect(sent.some((call) => call.url === '/api/watches')).toBe(false);
+
+    fill(dialog, 'Time zone', 'europe/paris');
+    fill(dialog, 'Webex room id', ' Y2lzY29zcGFyazovL3VzL1JPT00v ');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create watch' }));
+    await waitFor(() => expect(sent.some((call) => call.url === '/api/watches')).toBe(true));
+    const created = sent.find((call) => call.url === '/api/watches')?.body as CreateWatch;
+    expect(created).toMatchObject({
+      token: 'acme-org-admin-token',
+      organization: acme,
+      accountGroups: [{ aid: '1234', accountGroupName: 'Production' }],
+      schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'Europe/Paris' },
+      channel: { kind: 'room', roomId: 'Y2lzY29zcGFyazovL3VzL1JPT00v' },
+      consent: { contactName: 'Dana Scully', contactEmail: 'dana@acme.example', days: WATCH_DEFAULTS.tokenMaxDays },
+    });
+  });
+});
