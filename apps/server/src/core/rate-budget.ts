@@ -1,14 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { lt, sql, eq, type SQL } from 'drizzle-orm';
 import {
-  BACKGROUND_PRESENT_MS,
   DEFAULT_BACKGROUND_SHARE,
   DEFAULT_SCHEDULED_SHARE,
   FALLBACK_429_WAIT_MS,
-  HELD_UNTIL_END_MS,
-  otherShare,
-  shareOf,
-  WINDOW_MS,
   type Lane,
   type OrgBudget,
   type RateBudgets,
@@ -17,11 +12,25 @@ import {
 } from '@ce/platform-client';
 import { rateBudgets } from '../db/schema.js';
 import type { Db } from './database.js';
+import {
+  heldAgainst,
+  holding,
+  inFlight,
+  mine,
+  ms,
+  nowMs,
+  probeFree,
+  RESET_MARGIN_MS,
+  rolled,
+  t,
+  takenColumns,
+  unknown,
+  waitUntilReset,
+  type TakenColumn,
+} from './rate-budget-sql.js';
 
 /** Slots one instance takes in one round trip at most: as many as its calls waiting, up to this. */
 export const MAX_BATCH = 8;
-/** Waiting past Reset by this much absorbs clock differences and the header's one-second resolution. */
-const RESET_MARGIN_MS = 250;
 /** A probe whose instance died frees the window for another probe after this long. */
 const PROBE_TTL_MS = 30_000;
 /** While another instance probes a new window, look again this often. */
@@ -37,57 +46,6 @@ const HELD_POLL_MS = 1_000;
  * stops weighing on the budget then, however often the others take.
  */
 const IN_FLIGHT_TTL_MS = 10_000;
-
-const t = rateBudgets;
-const ms = (value: number) => sql`${value} * interval '1 millisecond'`;
-/** The window the row knows has ended: the next call opens a new one, whose budget is unknown. */
-const rolled = sql`(${t.resetAt} is not null and now() >= ${t.resetAt} + ${ms(RESET_MARGIN_MS)})`;
-const unknown = sql`(${rolled} or ${t.remaining} is null)`;
-const probeFree = sql`(${t.probeUntil} is null or ${t.probeUntil} < now())`;
-const nowMs = sql`(extract(epoch from now()) * 1000)`;
-const live = sql`(e.value->>'until')::float8 > ${nowMs}`;
-/** Calls still in flight, of every holder whose count has not lapsed. */
-const inFlight = sql`(select coalesce(sum((e.value->>'n')::int), 0) from jsonb_each(${t.inFlightBy}) e where ${live})::int`;
-/** This holder's calls in flight. */
-const mine = (holder: string) =>
-  sql`coalesce((select (e.value->>'n')::int from jsonb_each(${t.inFlightBy}) e where e.key = ${holder} and ${live}), 0)`;
-/**
- * The counts with this holder's set to `count` (gone at 0), lapsed ones dropped. `renewed`: its count is
- * counted a full TTL from now (a take that granted), else until its last take's.
- */
-function holding(holder: string, count: SQL, renewed: SQL, ttlMs: number): SQL {
-  const others = sql`(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) from jsonb_each(${t.inFlightBy}) e
-    where e.key <> ${holder} and ${live})`;
-  const until = sql`(case when ${renewed} then ${nowMs} + ${ttlMs}
-    else coalesce((${t.inFlightBy}->(${holder}::text)->>'until')::float8, ${nowMs} + ${ttlMs}) end)`;
-  return sql`${others} || (case when ${count} > 0
-    then jsonb_build_object(${holder}::text, jsonb_build_object('n', ${count}, 'until', ${until}))
-    else '{}'::jsonb end)`;
-}
-/** The column counting a lane's share's takes (a scheduled call counts in background's, and in its own). */
-const takenBy = (lane: Lane) => (shareOf(lane) === 'interactive' ? t.interactiveTaken : t.backgroundTaken);
-const otherLane = (lane: Lane): Lane => (shareOf(lane) === 'interactive' ? 'background' : 'interactive');
-type TakenColumn = 'interactiveTaken' | 'backgroundTaken' | 'scheduledTaken';
-const takenColumns = (lane: Lane): TakenColumn[] =>
-  lane === 'interactive'
-    ? ['interactiveTaken']
-    : lane === 'background'
-      ? ['backgroundTaken']
-      : ['backgroundTaken', 'scheduledTaken'];
-
-/** The slots the other lane still holds in the row's window (`heldFor` of the platform client, in SQL). */
-function heldAgainst(lane: Lane, backgroundShare: number) {
-  const share = sql.raw(String(otherShare(lane, backgroundShare)));
-  const msLeft = sql`extract(epoch from (${t.resetAt} - now())) * 1000`;
-  const span = sql.raw(String(WINDOW_MS - HELD_UNTIL_END_MS));
-  const left = sql`least(1, greatest(0, (${msLeft} - ${sql.raw(String(HELD_UNTIL_END_MS))}) / ${span}))`;
-  const limit = sql`coalesce(${t.callLimit}, 0)`;
-  const notTaken = sql`ceil(${share} * ${limit}) - ${takenBy(otherLane(lane))}`;
-  const held = sql`greatest(0, least(ceil(${share} * ${limit} * ${left}), ${notTaken}))`;
-  if (lane !== 'interactive') return held;
-  // Background holds its share only while it is about.
-  return sql`(case when ${t.backgroundSeenAt} > now() - ${ms(BACKGROUND_PRESENT_MS)} then ${held} else 0 end)`;
-}
 
 interface Waiter {
   lane: Lane;
@@ -158,42 +116,31 @@ export class SharedRateBudgets implements RateBudgets {
   }
 }
 
+interface OrgBudgetOptions {
+  random: () => number;
+  backgroundShare: number;
+  scheduledShare: number;
+  /** Whose calls in flight this budget counts (its SharedRateBudgets'). */
+  holder: string;
+  inFlightTtlMs: number;
+}
+
 class SharedOrgBudget implements OrgBudget {
   private readonly waiters: Waiter[] = [];
   private taking = false;
   /** Ends the pump's wait at once: an interactive call came, and may take what background could not. */
   private wake: (() => void) | undefined;
 
-  private readonly random: () => number;
-  private readonly backgroundShare: number;
-  private readonly scheduledShare: number;
-  private readonly holder: string;
-  private readonly inFlightTtlMs: number;
-
   constructor(
     private readonly db: Db,
     private readonly key: string,
-    options: {
-      random: () => number;
-      backgroundShare: number;
-      scheduledShare: number;
-      holder: string;
-      inFlightTtlMs: number;
-    },
-  ) {
-    ({
-      random: this.random,
-      backgroundShare: this.backgroundShare,
-      scheduledShare: this.scheduledShare,
-      holder: this.holder,
-      inFlightTtlMs: this.inFlightTtlMs,
-    } = options);
-  }
+    private readonly options: OrgBudgetOptions,
+  ) {}
 
   /** This holder's count of calls in flight less `count` (calls answered or given back). */
   private fewerInFlight(count: number): { inFlightBy: SQL } {
-    const fewer = sql`greatest(0, ${mine(this.holder)} - ${count})`;
-    return { inFlightBy: holding(this.holder, fewer, sql`false`, this.inFlightTtlMs) };
+    const { holder, inFlightTtlMs } = this.options;
+    return { inFlightBy: holding(holder, sql`greatest(0, ${mine(holder)} - ${count})`, sql`false`, inFlightTtlMs) };
   }
 
   idle(): boolean {
@@ -242,7 +189,7 @@ class SharedOrgBudget implements OrgBudget {
   async exhausted(rate: RateHeaders | undefined, retryAfterMs: number | undefined): Promise<number> {
     const named = rate && Number.isFinite(rate.resetAt) ? sql`to_timestamp(${rate.resetAt / 1000})` : sql`null`;
     const retryAt = retryAfterMs === undefined ? sql`null` : sql`now() + ${ms(retryAfterMs)}`;
-    const fallback = sql`now() + ${ms(FALLBACK_429_WAIT_MS + Math.floor(this.random() * 1000))}`;
+    const fallback = sql`now() + ${ms(FALLBACK_429_WAIT_MS + Math.floor(this.options.random() * 1000))}`;
     // The refusal's own word (Reset, Retry-After) is the freshest; without it, the documented minute.
     const resetAt = sql`case
       when greatest(${named}, ${retryAt}) > now() then greatest(${named}, ${retryAt})
@@ -324,7 +271,7 @@ class SharedOrgBudget implements OrgBudget {
   private async take(want: number, lane: Lane): Promise<{ granted: number; probe: boolean; waitMs: number }> {
     const probeUntil = sql`now() + ${ms(PROBE_TTL_MS)}`;
     // In a known window, what remains above the other lane's held share; scheduled work, within its own share.
-    const aboveHeld = sql`greatest(0, ${t.remaining} - ${heldAgainst(lane, this.backgroundShare)})`;
+    const aboveHeld = sql`greatest(0, ${t.remaining} - ${heldAgainst(lane, this.options.backgroundShare)})`;
     const scheduledLeft = sql`greatest(0, ${this.scheduledCapSql()} - ${t.scheduledTaken})`;
     const available =
       lane === 'scheduled'
@@ -345,8 +292,8 @@ class SharedOrgBudget implements OrgBudget {
         granted: 1,
         probe: true,
         ...Object.fromEntries(takenColumns(lane).map((column) => [column, 1])),
-        inFlightBy: sql`jsonb_build_object(${this.holder}::text,
-          jsonb_build_object('n', 1, 'until', ${nowMs} + ${this.inFlightTtlMs}))`,
+        inFlightBy: sql`jsonb_build_object(${this.options.holder}::text,
+          jsonb_build_object('n', 1, 'until', ${nowMs} + ${this.options.inFlightTtlMs}))`,
         backgroundSeenAt: lane !== 'interactive' ? sql`now()` : null,
       })
       .onConflictDoUpdate({
@@ -361,10 +308,10 @@ class SharedOrgBudget implements OrgBudget {
           backgroundTaken: laneTaken('backgroundTaken'),
           scheduledTaken: laneTaken('scheduledTaken'),
           inFlightBy: holding(
-            this.holder,
-            sql`${mine(this.holder)} + ${granted}`,
+            this.options.holder,
+            sql`${mine(this.options.holder)} + ${granted}`,
             sql`${granted} > 0`,
-            this.inFlightTtlMs,
+            this.options.inFlightTtlMs,
           ),
           ...(lane !== 'interactive' ? { backgroundSeenAt: sql`now()` } : {}),
           updatedAt: sql`now()`,
@@ -383,14 +330,14 @@ class SharedOrgBudget implements OrgBudget {
     const spent = lane === 'scheduled' && row.granted === 0 && row.scheduledSpent;
     const waitMs =
       row.remaining === null || row.waitMs === null
-        ? PROBE_POLL_MS + Math.floor(this.random() * PROBE_POLL_MS)
+        ? PROBE_POLL_MS + Math.floor(this.options.random() * PROBE_POLL_MS)
         : Math.min(row.remaining > 0 && !spent ? HELD_POLL_MS : MAX_SLEEP_MS, row.waitMs + RESET_MARGIN_MS);
     return { granted: row.granted, probe: row.probe, waitMs };
   }
 
   /** The most slots scheduled work takes in the row's window (at least one: a window is never closed to it). */
   private scheduledCapSql(): SQL {
-    const share = sql.raw(String(this.scheduledShare));
+    const share = sql.raw(String(this.options.scheduledShare));
     return sql`greatest(1, floor(${share} * coalesce(${t.callLimit}, 0)))`;
   }
 
@@ -448,11 +395,4 @@ class SharedOrgBudget implements OrgBudget {
       .set({ ...set, updatedAt: sql`now()` })
       .where(eq(t.key, this.key));
   }
-}
-
-/** Milliseconds until the row's window ends (null when it does not know). */
-function waitUntilReset() {
-  return sql<number | null>`greatest(0, extract(epoch from (${t.resetAt} - now())) * 1000)::int`.mapWith((value) =>
-    value === null ? null : Number(value),
-  );
 }
