@@ -142,32 +142,53 @@ describe('an instance past the knee', () => {
     );
     expect(await status()).toBe('active');
   });
-  it('lets fewer calls in while its loop stays busy with a queue it cannot see, and all again once it has time', async () => {
-    // Eight keep-alive connections, as a proxy's pool: what waits for the instance queues in the pool, not in its
-    // sockets. The loop is kept busy (a burning task between turns, as a saturated main thread).
+  it('lets fewer calls in while its requests keep the loop busy with a queue it cannot see, all again once it has time', async () => {
+    /** Eight keep-alive connections, as a proxy's pool: what waits for the instance queues there, not in its sockets. */
+    const sendFor = async (busy: () => void) => {
+      const statuses: number[] = [];
+      let sending = true;
+      const workers = Array.from({ length: 8 }, async () => {
+        while (sending) statuses.push((await get('/api/session', { cookie })).status);
+      });
+      busy();
+      return {
+        statuses,
+        stop: async () => {
+          sending = false;
+          await Promise.all(workers);
+        },
+      };
+    };
+    const burnFor = (ms: number) => {
+      const until = performance.now() + ms;
+      while (performance.now() < until);
+    };
+
+    // A job keeps the loop busy (the embedded default's jobs share it): people are not turned away for its work.
     let burning = true;
     const burn = () => {
-      const until = performance.now() + 40;
-      while (performance.now() < until);
+      burnFor(40);
       if (burning) setImmediate(burn);
     };
-    setImmediate(burn);
-    const statuses: number[] = [];
-    let sending = true;
-    const workers = Array.from({ length: 8 }, async () => {
-      while (sending) statuses.push((await get('/api/session', { cookie })).status);
-    });
+    const job = await sendFor(() => setImmediate(burn));
+    await vi.waitFor(() => expect(job.statuses.length).toBeGreaterThan(150), { timeout: 20_000, interval: 100 });
+    burning = false;
+    await job.stop();
+    expect(new Set(job.statuses)).toEqual(new Set([200]));
+
+    // Requests that cost 20 ms each keep it busy: part of them are turned away, the rest answered.
+    const costly = () => burnFor(20);
+    testApp.app.server.on('request', costly);
+    const requests = await sendFor(() => undefined);
     try {
-      await vi.waitFor(() => expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(20), {
+      await vi.waitFor(() => expect(requests.statuses.filter((status) => status === 503).length).toBeGreaterThan(20), {
         timeout: 20_000,
         interval: 100,
       });
-      // Turned away in part, not all: people are still answered.
-      expect(statuses).toContain(200);
+      expect(requests.statuses).toContain(200);
     } finally {
-      burning = false;
-      sending = false;
-      await Promise.all(workers);
+      testApp.app.server.off('request', costly);
+      await requests.stop();
     }
     // With time to spare it lets every call in again.
     await vi.waitFor(

@@ -50,6 +50,12 @@ const BUSY_READINGS = 3;
 const SHRINK = 0.85;
 const CALM_UTILIZATION = 0.9;
 const GROW = 0.1;
+/**
+ * A busy loop turns callers away only when the requests it let in took at least this share of the reading (each
+ * counted for at most one reading): when a job on the main thread is what keeps it busy, the embedded default's,
+ * turning people away would free nothing.
+ */
+const REQUESTS_SHARE_MIN = 0.5;
 /** The share let in never falls below this: people keep being answered, and the reading stays true. */
 const SHARE_MIN = 0.05;
 
@@ -78,6 +84,8 @@ interface LoopLag {
   arrived(): number;
   /** A request arrived. */
   arrive(): void;
+  /** A request let in has ended, after `ms` in the instance. */
+  worked(ms: number): void;
   stop(): void;
 }
 
@@ -94,6 +102,7 @@ function loopLag(enabled: boolean): LoopLag {
   let lastArrived = 0;
   let share = 1;
   let busyReadings = 0;
+  let workedMs = 0;
   let utilizationAt = performance.now();
   let utilization: EventLoopUtilization = performance.eventLoopUtilization();
   const timer = enabled
@@ -109,11 +118,14 @@ function loopLag(enabled: boolean): LoopLag {
         if (at - utilizationAt >= UTILIZATION_EVERY_MS) {
           const now = performance.eventLoopUtilization();
           const busy = performance.eventLoopUtilization(now, utilization).utilization;
+          const requests = Math.min(1, workedMs / (at - utilizationAt));
+          workedMs = 0;
           utilization = now;
           utilizationAt = at;
           // A loop busy with requests arriving fast: what waits for it is queued where it cannot see (a proxy's or
           // a client's connection pool), so it lets fewer in until it has time to spare again.
-          busyReadings = busy > BUSY_UTILIZATION && lastArrived >= REQUESTS_PER_SECOND_MIN ? busyReadings + 1 : 0;
+          const byRequests = lastArrived >= REQUESTS_PER_SECOND_MIN && requests >= REQUESTS_SHARE_MIN;
+          busyReadings = busy > BUSY_UTILIZATION && byRequests ? busyReadings + 1 : 0;
           if (busyReadings >= BUSY_READINGS) share = Math.max(SHARE_MIN, share * SHRINK);
           else if (busy < CALM_UTILIZATION) share = Math.min(1, share + GROW);
         }
@@ -126,6 +138,9 @@ function loopLag(enabled: boolean): LoopLag {
     arrived: () => lastArrived,
     arrive: () => {
       windowArrived += 1;
+    },
+    worked: (ms) => {
+      if (enabled) workedMs += Math.min(ms, UTILIZATION_EVERY_MS);
     },
     stop: () => clearInterval(timer),
   };
@@ -236,8 +251,10 @@ export class PressureGate implements PressureGuard {
     this.inFlight += 1;
     const state = { gone: false };
     letIn.set(request, state);
+    const letInAt = performance.now();
     response.once('close', () => {
       this.inFlight -= 1;
+      this.lag.worked(performance.now() - letInAt);
       if (!response.writableFinished) state.gone = true;
     });
     return true;
