@@ -4,6 +4,8 @@ import { startEntry, type StartedProcess } from './support/started-process.js';
 /** A browser-like caller over real HTTP: cookies kept, the anti-forgery header echoed. */
 export class HttpClient {
   private readonly cookies = new Map<string, string>();
+  /** The headers of the last answer (a 503's Retry-After...). */
+  lastHeaders: Headers | null = null;
   constructor(public base: string) {}
 
   async call(
@@ -41,6 +43,7 @@ export class HttpClient {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: extra.signal,
     });
+    this.lastHeaders = response.headers;
     for (const cookie of response.headers.getSetCookie()) {
       const [pair] = cookie.split(';');
       const [name, ...value] = (pair ?? '').split('=');

@@ -169,6 +169,16 @@ export class Cluster {
     }
   }
 
+  /**
+   * Stops the cluster's database as an outage would (`away` true): no connection is let in any more and every one
+   * held is ended by the server; `away` false lets connections in again. The admin connection (DATABASE_URL) does it.
+   */
+  async databaseAway(away: boolean): Promise<void> {
+    const name = new URL(this.database).pathname.slice(1);
+    await this.admin(`alter database ${name} with allow_connections ${away ? 'false' : 'true'}`);
+    if (away) await this.admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}'`);
+  }
+
   async kill(instance: ClusterProcess): Promise<void> {
     if (instance.process.exitCode !== null) return;
     const exited = new Promise((resolve) => instance.process.once('exit', resolve));
@@ -190,6 +200,7 @@ export class Cluster {
           }),
       ),
     );
+    if (this.database) await this.databaseAway(false);
     if (this.database)
       await this.admin(`drop database if exists ${new URL(this.database).pathname.slice(1)} with (force)`);
     rmSync(this.dataDir, { recursive: true, force: true });
@@ -224,6 +235,11 @@ export class RoundRobinClient {
   ): Promise<{ status: number; body: T }> {
     this.browser.base = this.nextInstance();
     return (await this.browser.call(method, url, body)) as { status: number; body: T };
+  }
+
+  /** The headers of the last answer. */
+  get lastHeaders(): Headers | null {
+    return this.browser.lastHeaders;
   }
 
   /** A file's bytes (GET). */

@@ -133,12 +133,10 @@ describe.runIf(onPostgres)('two instances on one PostgreSQL database', () => {
     if (!old || !current) throw new Error('both claims are needed');
     expect(await onFirst.leases.renew(old.lease)).toBe(false);
     expect(await onFirst.leases.write(old.lease, { status: 'done' })).toBe(false);
-    expect(await onFirst.claimItem(item?.id ?? '', new Date(), old.lease)).toBe(false);
+    expect(await onFirst.claimItem(item?.id ?? '', old.lease)).toBe(false);
     // The holder's claims race each other from both connections: exactly one wins.
     const claims = await Promise.all(
-      [onFirst, onSecond, onFirst, onSecond].map((repository) =>
-        repository.claimItem(item?.id ?? '', new Date(), current.lease),
-      ),
+      [onFirst, onSecond, onFirst, onSecond].map((repository) => repository.claimItem(item?.id ?? '', current.lease)),
     );
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await onSecond.leases.renew(current.lease)).toBe(true);

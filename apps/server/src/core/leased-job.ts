@@ -221,7 +221,13 @@ export class LeasedJobs<T extends LeasedTable> {
         this.deps.logger.warn({ ...log, err: error, fault }, `${name} handed back: the database failed it`);
         return;
       }
-      ended = await work.failed(job, error);
+      // Recording the failure may meet the database's fault too: then, as above, nothing is recorded.
+      ended = await work.failed(job, error).catch((failure: unknown) => {
+        const fault = databaseFault(failure);
+        if (!fault) throw failure;
+        this.deps.logger.warn({ ...log, err: failure, fault }, `${name} handed back: the database failed it`);
+        return false;
+      });
       if (job.lost) lost();
     } finally {
       if (ended) {

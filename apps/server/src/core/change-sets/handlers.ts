@@ -71,7 +71,14 @@ export interface ChangeSessions {
 /** A kind of change set: how its items are planned (once, by the first worker), and what ends it. */
 export interface ChangeSetKind {
   plan(run: ChangeSetRow, sessions: ChangeSessions, repository: ChangeSetRepository): Promise<NewChangeItem[]>;
-  /** After the set ended (done or failed), once: usage counts, deliveries. Its failure is logged, not fatal. */
+  /**
+   * What the set tells its requester at its end (a durable Webex delivery keyed by the set), given the run and items
+   * as they are about to end: made under its claim right before the end is recorded, so a worker stopped on the way
+   * (the database away, a crash) leaves it to the one that resumes the set, which makes it again under the same key
+   * (sent once). Its own failure is logged, not the set's; a database fault hands the set back.
+   */
+  summary?(run: ChangeSetRow, items: ChangeItemRow[]): Promise<void>;
+  /** After the set ended (done or failed), once: usage counts. Its failure is logged, not fatal. */
   finished?(run: ChangeSetRow, items: ChangeItemRow[]): Promise<void>;
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORM_TOKEN_REFUSED } from '@ce/contract';
 import { PlatformError, type PlatformClient, type PlatformSession } from '@ce/platform-client';
 import type { changeSets } from '../../db/schema.js';
+import { databaseFault } from '../database-faults.js';
 import { AppError } from '../errors.js';
 import { queuedJob, type Job } from '../jobs.js';
 import { DAY_MS, HandedBack, LeasedJobs, type HeldJob } from '../leased-job.js';
@@ -43,7 +44,7 @@ export async function endRun(
   reason: string,
 ): Promise<void> {
   // A keeper's write: the run went back to the queue, no worker holds it.
-  await repository.failPending(row.id, reason, new Date());
+  await repository.failPending(row.id, reason);
   await repository.updateRun(row.id, { status: 'failed', error: reason, finishedAt: new Date(), leaseUntil: null });
   await eraseTokens(tokens, row);
 }
@@ -152,9 +153,12 @@ export class ChangeSetJob {
       work: (job, signal) => this.carryOut(job, signal),
       // A stopped run keeps its tokens (sealed) for the worker that resumes it.
       done: async (job, outcome) => {
-        if (outcome !== STOPPED) return job.write({ status: 'done', finishedAt: new Date(), error: null });
-        await job.handBack();
-        return false;
+        if (outcome === STOPPED) {
+          await job.handBack();
+          return false;
+        }
+        await this.summarize(job, { status: 'done', error: null });
+        return job.write({ status: 'done', finishedAt: new Date(), error: null });
       },
       failed: async (job, error) => {
         const message = isRejection(error)
@@ -164,11 +168,12 @@ export class ChangeSetJob {
             : 'The run stopped because of an internal error.';
         if (!(error instanceof AppError || error instanceof PlatformError))
           logger.error({ err: error, runId, jobGeneration: job.lease.generation }, 'change set failed');
+        await this.summarize(job, { status: 'failed', error: message }, message);
         const ended = await job.write({ status: 'failed', finishedAt: new Date(), error: message });
-        if (ended) await job.fenced((tx) => repository.failPending(runId, message, new Date(), tx));
+        if (ended) await job.fenced((tx) => repository.failPending(runId, message, tx));
         return ended;
       },
-      // Ended under this claim: usage is counted, deliveries made, and the tokens go.
+      // Ended under this claim: usage is counted, and the tokens go.
       ended: async (job) => {
         await this.finished(job.row).catch((error: unknown) =>
           logger.error({ err: error, runId }, 'change set end not recorded'),
@@ -209,6 +214,32 @@ export class ChangeSetJob {
       await job.fenced((tx) => this.deps.repository.plan(run.id, items, tx));
     }
     return this.perform(job, sessions, signal);
+  }
+
+  /**
+   * The kind's summary of the set as it is about to end (`failing`: its pending items failed with these words, as the
+   * end records them), before the end is written: a database fault hands the set back, and the worker that resumes
+   * it summarizes again under the same key. Any other failure of the summary is logged, not the set's.
+   */
+  private async summarize(
+    job: HeldJob<typeof changeSets>,
+    end: Pick<ChangeSetRow, 'status' | 'error'>,
+    failing?: string,
+  ): Promise<void> {
+    const summary = this.kind(job.row).summary;
+    if (!summary) return;
+    const { repository, logger } = this.deps;
+    try {
+      const run = await repository.findRun(job.row.id);
+      const items = await repository.items(job.row.id);
+      const ending = items.map((item) =>
+        failing !== undefined && item.status === 'pending' ? { ...item, status: 'failed', error: failing } : item,
+      );
+      if (run) await summary({ ...run, ...end }, ending);
+    } catch (error) {
+      if (databaseFault(error)) throw error;
+      logger.error({ err: error, runId: job.row.id }, 'change set summary not sent');
+    }
   }
 
   private async finished(run: ChangeSetRow): Promise<void> {
@@ -272,12 +303,14 @@ export class ChangeSetJob {
             return;
           }
           // Only a pending item is sent, and only by the worker that still holds the set.
-          if (!(await repository.claimItem(item.id, new Date(), job.lease))) return;
+          if (!(await repository.claimItem(item.id, job.lease))) return;
           let result;
           try {
             result = await handler.execute(sessionOf(item), payload, item, { items: current, exclusively });
           } catch (error) {
-            // Cancelled (the instance stops, the lease is lost): left running, reconciled by whoever resumes the run.
+            // Cancelled (the instance stops, the lease is lost), or the database failed the call's lease check: left
+            // running, reconciled by whoever resumes the run (the database's fault hands the run back, fails nothing).
+            if (databaseFault(error)) throw error;
             if (signal.aborted) {
               left += 1;
               return;
@@ -301,7 +334,7 @@ export class ChangeSetJob {
       if (rejected || left > 0) break;
     }
     if (rejected) {
-      await job.fenced((tx) => repository.failPending(run.id, TOKEN_REJECTED, new Date(), tx));
+      await job.fenced((tx) => repository.failPending(run.id, TOKEN_REJECTED, tx));
       throw new AppError(401, 'invalid_platform_token', PLATFORM_TOKEN_REFUSED);
     }
     if (left > 0) return STOPPED;

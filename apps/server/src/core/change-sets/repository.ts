@@ -161,32 +161,41 @@ export class ChangeSetRepository {
    * took it) or when the run's lease is no longer `lease` (another worker holds the run now), so no item is
    * sent twice whatever two workers believe.
    */
-  async claimItem(id: string, at: Date, lease: Lease): Promise<boolean> {
+  /** Takes a pending item for the worker that holds its run (`lease`); its start stamped by the database's clock. */
+  async claimItem(id: string, lease: Lease): Promise<boolean> {
     const runHeld = this.db
       .select({ id: changeSets.id })
       .from(changeSets)
       .where(and(eq(changeSets.id, changeSetItems.runId), this.leases.held(lease), eq(changeSets.status, 'running')));
     const rows = await this.db
       .update(changeSetItems)
-      .set({ status: 'running', startedAt: at })
+      .set({ status: 'running', startedAt: sql`now()` })
       .where(and(eq(changeSetItems.id, id), eq(changeSetItems.status, 'pending'), exists(runHeld)))
       .returning({ id: changeSetItems.id });
     return rows.length === 1;
   }
 
-  /** Records an item's outcome; `db`: the job's fenced write (HeldJob.fenced), refused once its lease is lost. */
+  /**
+   * Records an item's outcome; `db`: the job's fenced write (HeldJob.fenced), refused once its lease is lost. A start
+   * or an end given is stamped by the database's clock (issue 56): an instance whose clock is off stores no time of its own.
+   */
   async updateItem(id: string, changes: Partial<typeof changeSetItems.$inferInsert>, db: Db = this.db): Promise<void> {
-    await db.update(changeSetItems).set(changes).where(eq(changeSetItems.id, id));
+    const stamped = {
+      ...changes,
+      ...(changes.startedAt instanceof Date ? { startedAt: sql`now()` } : {}),
+      ...(changes.finishedAt instanceof Date ? { finishedAt: sql`now()` } : {}),
+    };
+    await db.update(changeSetItems).set(stamped).where(eq(changeSetItems.id, id));
   }
 
   /**
    * Marks every item still pending as failed with `error` (the run cannot go on). `db`: the job's fenced
    * write (HeldJob.fenced); a keeper ending a run no worker holds writes plainly.
    */
-  async failPending(runId: string, error: string, at: Date, db: Db = this.db): Promise<void> {
+  async failPending(runId: string, error: string, db: Db = this.db): Promise<void> {
     await db
       .update(changeSetItems)
-      .set({ status: 'failed', error, finishedAt: at })
+      .set({ status: 'failed', error, finishedAt: sql`now()` })
       .where(and(eq(changeSetItems.runId, runId), eq(changeSetItems.status, 'pending')));
   }
 

@@ -1,12 +1,13 @@
 /** The watch module: Account Watch, scheduled health checks and backups per customer (decision 0031). */
 import { PATHS } from '@ce/contract';
+import { databaseClockOf } from '../../core/database-clock.js';
 import type { AppModule } from '../../core/modules.js';
 import { emailOf } from '../../core/requester.js';
 import { mdSafe } from '../../report-kit/markdown.js';
-import { WatchPortfolioRepository } from './watch-portfolio.repository.js';
 import { DriftAttribution } from './change-attribution.service.js';
 import { ChangeJournalRepository } from './change-journal.repository.js';
 import { changesTimeline } from './changes-timeline.js';
+import { WatchPortfolioRepository } from './watch-portfolio.repository.js';
 import { watchPortfolioRoutes } from './watch-portfolio.routes.js';
 import { WatchPortfolioService } from './watch-portfolio.service.js';
 import { WatchRunJobs } from './watch-runs.job.js';
@@ -31,7 +32,14 @@ export const watchModule: AppModule = {
   name: 'watch',
   async register(context) {
     const { db, tokens, services, config, routes, webex, platform, queue } = context;
-    const clock = context.clock ?? (() => new Date());
+    // The database's clock (issue 56): a watch's first due time, the spacing of "run now" and a consent's expiry are
+    // computed in its time, not in this instance's (tests fix the clock instead).
+    const databaseClock = context.clock ? null : databaseClockOf(db);
+    if (databaseClock) {
+      await databaseClock.start();
+      context.app.addHook('onClose', async () => databaseClock.stop());
+    }
+    const clock = context.clock ?? databaseClock?.now ?? (() => new Date());
     const audit = services.get('audit');
     const reports = services.get('reports');
     const deliveries = context.deliveries;
@@ -100,6 +108,12 @@ export const watchModule: AppModule = {
       roomMembership,
       clock,
       scheduler,
+      attribution: new DriftAttribution({
+        journal: new ChangeJournalRepository(db),
+        platform,
+        callAudit: context.callAudit,
+        logger,
+      }),
       logger,
       instanceId: config.instanceId,
       leaseMs: config.jobLeaseMs,
@@ -108,12 +122,6 @@ export const watchModule: AppModule = {
     deliveries?.onEnd('watch-run', (id, state) => watchRunJobs.deliveryEnded(id, state));
     const runs = new WatchRunsService({
       runs: repository,
-      attribution: new DriftAttribution({
-        journal: new ChangeJournalRepository(db),
-        platform,
-        callAudit: context.callAudit,
-        logger,
-      }),
       watches,
       audit,
       send: (runId) => watchRunJobs.send(runId),
@@ -128,6 +136,8 @@ export const watchModule: AppModule = {
       waiversMax: config.waiversPerOrganizationMax,
       clock,
     });
+    // A customer's page lists the changes its watches found there, each with who made it.
+    context.timelineSources.add(changesTimeline(db));
     routes.add((app) => app.register(watchRoutes, { watches, runs }));
     routes.add((app) => app.register(watchPortfolioRoutes, { portfolio }));
     // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.
@@ -136,8 +146,6 @@ export const watchModule: AppModule = {
     // Every worker instance makes the due runs itself at each minute (with the others, each run once).
     context.jobs.onStarted.add(async () => scheduler.start());
     context.app.addHook('preClose', async () => scheduler.stop());
-    // A customer's page lists the changes its watches found there, each with who made it.
-    context.timelineSources.add(changesTimeline(db));
     // A stopping instance hands its watch runs back: their messages do not wait for a lapsed lease (issue 56).
     context.app.addHook('preClose', async () => watchRunJobs.stop());
     return { watches, watchRunJobs };
