@@ -253,7 +253,13 @@ export async function requestReport(
   client: TestClient,
   customer: SandboxCustomer,
   kind: string,
-  options: { options?: Record<string, unknown>; accountGroups?: SandboxCustomer['groups']; token?: string } = {},
+  options: {
+    options?: Record<string, unknown>;
+    accountGroups?: SandboxCustomer['groups'];
+    token?: string;
+    /** How long to wait for it, in ms (a health check reading a week of results takes longer than most). */
+    timeout?: number;
+  } = {},
 ): Promise<ReportRequest> {
   const created = await client.request({
     method: 'POST',
@@ -267,10 +273,12 @@ export async function requestReport(
     },
   });
   expect(created.statusCode, created.body).toBe(202);
-  return untilFinished(() =>
-    client
-      .request({ method: 'GET', url: `/api/reports/${created.json<{ id: string }>().id}` })
-      .then((response) => response.json<ReportRequest>()),
+  return untilFinished(
+    () =>
+      client
+        .request({ method: 'GET', url: `/api/reports/${created.json<{ id: string }>().id}` })
+        .then((response) => response.json<ReportRequest>()),
+    options.timeout,
   );
 }
 

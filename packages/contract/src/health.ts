@@ -57,7 +57,7 @@ export const HEALTH_LIMITS = {
 } as const;
 
 /** Check ids are stable: findings.json, the changes between runs and the spreadsheets key on them. */
-export const HEALTH_CHECK_IDS = [
+export const HEALTH_CONFIGURATION_CHECK_IDS = [
   'inactive-users',
   'login-frequency',
   'alerts-active',
@@ -68,9 +68,34 @@ export const HEALTH_CHECK_IDS = [
   'sparse-dashboards',
   'units-projected',
 ] as const;
+/**
+ * The measured checks (issue 58, decision 0037): what the customer's monitoring measured (results, alerts that
+ * fired, agents, units). AHC v7 and AHC-IE make them after the configuration checks; AHC v6 does not.
+ */
+export const HEALTH_MEASURED_CHECK_IDS = [
+  'test-availability',
+  'tests-always-failing',
+  'agent-test-pairs-failing',
+  'tests-without-agents',
+  'agents-offline',
+  'agents-erroring',
+  'agent-offline-notifications',
+  'endpoint-agents-licensed',
+  'alerts-noisy',
+  'alerts-flapping',
+  'alerts-silent',
+  'alerts-notify-nobody',
+  'alerts-missing-tests',
+  'alerts-time-to-clear',
+  'units-runway',
+] as const;
+export const HEALTH_CHECK_IDS = [...HEALTH_CONFIGURATION_CHECK_IDS, ...HEALTH_MEASURED_CHECK_IDS] as const;
 export type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number];
 
-/** How much each check weighs in the score (they add up to 100). */
+/**
+ * How much each check weighs in the score: the configuration checks' weights add up to 100, the measured checks'
+ * to another 100 (a report with both weighs what was configured and what was measured alike).
+ */
 export const HEALTH_CHECK_WEIGHTS: Record<HealthCheckId, number> = {
   'inactive-users': 10,
   'login-frequency': 15,
@@ -81,6 +106,21 @@ export const HEALTH_CHECK_WEIGHTS: Record<HealthCheckId, number> = {
   'unused-tests': 10,
   'sparse-dashboards': 5,
   'units-projected': 15,
+  'test-availability': 12,
+  'tests-always-failing': 10,
+  'agent-test-pairs-failing': 6,
+  'tests-without-agents': 8,
+  'agents-offline': 8,
+  'agents-erroring': 4,
+  'agent-offline-notifications': 6,
+  'endpoint-agents-licensed': 4,
+  'alerts-noisy': 8,
+  'alerts-flapping': 6,
+  'alerts-silent': 3,
+  'alerts-notify-nobody': 8,
+  'alerts-missing-tests': 4,
+  'alerts-time-to-clear': 5,
+  'units-runway': 8,
 };
 
 export const HEALTH_STATUSES = ['pass', 'warn', 'fail', 'unknown'] as const;
@@ -98,7 +138,7 @@ export const HEALTH_GRADES = [
 ] as const;
 export const gradeOf = (score: number): string => HEALTH_GRADES.find((entry) => score >= entry.from)?.grade ?? 'F';
 
-export const EVIDENCE_TYPES = ['user', 'rule', 'test', 'dashboard', 'organization'] as const;
+export const EVIDENCE_TYPES = ['user', 'rule', 'test', 'dashboard', 'organization', 'agent', 'account-group'] as const;
 
 export const evidenceItemSchema = z.object({
   type: z.enum(EVIDENCE_TYPES),

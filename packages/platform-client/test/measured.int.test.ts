@@ -28,8 +28,8 @@ describe('the client reads what the platform measured, page by page', () => {
   });
 
   it('leaves out the round that began before the range, and follows _links.next to the end', async () => {
-    // "Checkout web" runs every minute from 2 agents: 1,000 results a page, so 2 days are 6 pages.
-    const from = NOW - 2 * 24 * HOUR + 30_000;
+    // "Checkout web" runs every minute from 2 agents: 10,000 results a page, so 7 days are 3 pages.
+    const from = NOW - 7 * 24 * HOUR + 30_000;
     const before = pages();
     const dates = new Set<string>();
     let results = 0;
@@ -40,8 +40,8 @@ describe('the client reads what the platform measured, page by page', () => {
       results += 1;
       dates.add(result.date);
     }
-    expect(pages() - before).toBe(6);
-    expect(results).toBe(2 * (2 * 24 * 60 - 1));
+    expect(pages() - before).toBe(3);
+    expect(results).toBe(2 * (7 * 24 * 60 - 1));
     expect([...dates].every((date) => Date.parse(date) >= from)).toBe(true);
     // The platform's own answer began with the round in progress at the start.
     const raw = await fetch(

@@ -18,6 +18,11 @@ export interface AccountGroup {
   isDefault: boolean;
   /** Test types the group's plan leaves out: the platform refuses them (no demo group sets it). */
   testTypesNotInPlan?: string[];
+  /**
+   * The group deleted its default agent-offline notification rule (a measured case): `/agents/notification-rules`
+   * lists none.
+   */
+  noAgentOfflineRule?: boolean;
 }
 
 export interface Agent {

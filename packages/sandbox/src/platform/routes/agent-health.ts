@@ -12,15 +12,17 @@ export function agentHealthRoutes(app: FastifyInstance, { state, worldNow, calle
   app.get('/agents/notification-rules', async (request, reply) => {
     const { group, serializer } = caller(request);
     return hal(reply).send({
-      agentAlertRules: [
-        {
-          ruleId: `${group.aid}-agent-offline`,
-          ruleName: 'Default Agent Offline Notification',
-          expression: '((lastSeen >= 10 minutes))',
-          notifyOnClear: true,
-          isDefault: true,
-        },
-      ],
+      agentAlertRules: group.noAgentOfflineRule
+        ? []
+        : [
+            {
+              ruleId: `${group.aid}-agent-offline`,
+              ruleName: 'Default Agent Offline Notification',
+              expression: '((lastSeen >= 10 minutes))',
+              notifyOnClear: true,
+              isDefault: true,
+            },
+          ],
       _links: { self: serializer.link('/agents/notification-rules') },
     });
   });

@@ -22,6 +22,7 @@ export const PROJECTED_SHARE_OF_QUOTA = { first: 1.12, others: 0.6, large: 0.8 }
  * - "Kiosk portal" runs only on "emea-branches-ea-offline-9d", offline for 9 days: it made no round since;
  * - "Intranet home" is healthy; its rule "Intranet errors" (2 sources) never fired, though a 45-minute local
  *   problem on "emea-branches-ea-outdated" (online, agent version outdated) 2 days ago failed that agent's rounds;
+ * - "Retired kiosk checks" still names a deleted test; the group has no agent-offline notification rule;
  * - units: the first organization is on usage pricing, projected at 112% of its included cloud units; the second is
  *   not on usage pricing (its `/usage/units/*` answer 403); the large world's projects 80%.
  */
@@ -130,6 +131,18 @@ export function plantMeasuredCases(world: World, now: number, nextId: () => stri
   rule('Payroll HTTP availability', 3, [payroll]);
   rule('Checkout errors', 1, [checkout]);
   rule('Intranet errors', 2, [intranet]);
+  // A rule left behind: it still names "Kiosk portal" and a test deleted since (an id no test has any more).
+  const kiosk = world.tests.find((item) => item.aid === group.aid && item.testName === 'Kiosk portal');
+  const retired: AlertRule = {
+    ...(world.alertRules.at(-1) as AlertRule),
+    ruleId: nextId(),
+    ruleName: 'Retired kiosk checks',
+    testIds: [...(kiosk ? [kiosk.testId] : []), nextId()],
+  };
+  world.alertRules.push(retired);
+  kiosk?.alertRuleIds.push(retired.ruleId);
+  // The group deleted its default agent-offline notification rule: nobody hears that its agent went offline.
+  group.noAgentOfflineRule = true;
 
   // Tuesday 09:00 UTC of this week (of the last one when this week's is still to come).
   const today = Math.floor(now / DAY) * DAY;

@@ -3,6 +3,27 @@ import { activeShare, alertsActive, alertsCount, trendingIssueTests } from './ch
 import { sparseDashboards, timeoutValues, unitsProjected, unusedTests } from './checks/configuration.js';
 import type { HealthInput } from './checks/input.js';
 import { inactiveUsers, isAway, loginFrequency } from './checks/users.js';
+import {
+  alertsFlapping,
+  alertsMissingTests,
+  alertsNoisy,
+  alertsNotifyNobody,
+  alertsSilent,
+  alertsTimeToClear,
+} from './checks/alert-quality.js';
+import {
+  agentOfflineNotifications,
+  agentsErroring,
+  agentsOffline,
+  endpointAgentsLicensed,
+} from './checks/measured-agents.js';
+import {
+  agentTestPairsFailing,
+  testAvailability,
+  testsAlwaysFailing,
+  testsWithoutAgents,
+} from './checks/measured-tests.js';
+import { unitsRunway } from './checks/units-runway.js';
 
 export type {
   HealthAlert,
@@ -27,9 +48,33 @@ export {
   unusedTests,
 };
 
-/** Every check, in the order of HEALTH_CHECK_IDS. */
-export function runChecks(input: HealthInput, profile: HealthProfile): HealthCheck[] {
+/** The measured checks, in the order of HEALTH_MEASURED_CHECK_IDS. */
+function measuredChecks(input: HealthInput): HealthCheck[] {
   return [
+    testAvailability(input),
+    testsAlwaysFailing(input),
+    agentTestPairsFailing(input),
+    testsWithoutAgents(input),
+    agentsOffline(input),
+    agentsErroring(input),
+    agentOfflineNotifications(input),
+    endpointAgentsLicensed(input),
+    alertsNoisy(input),
+    alertsFlapping(input),
+    alertsSilent(input),
+    alertsNotifyNobody(input),
+    alertsMissingTests(input),
+    alertsTimeToClear(input),
+    unitsRunway(input),
+  ];
+}
+
+/**
+ * Every check, in the order of HEALTH_CHECK_IDS: the configuration checks, then the measured ones when the input
+ * carries measurements (AHC v6 and the closure documents read none).
+ */
+export function runChecks(input: HealthInput, profile: HealthProfile): HealthCheck[] {
+  const configuration = [
     inactiveUsers(input, profile),
     loginFrequency(input, profile),
     alertsActive(input, profile),
@@ -40,6 +85,7 @@ export function runChecks(input: HealthInput, profile: HealthProfile): HealthChe
     sparseDashboards(input),
     unitsProjected(input),
   ];
+  return input.measured ? [...configuration, ...measuredChecks(input)] : configuration;
 }
 
 /** The score out of 100: each known check's weight times its credit, over the weights of known checks. */

@@ -6,7 +6,7 @@ import {
   type HealthFindings,
   type HealthKind,
 } from '@ce/contract';
-import { fileStem, XLSX_TYPE, type ReportGenerator } from '../../report-generator.js';
+import { CONTENT_TYPES, reportFiles, type ReportGenerator } from '../../report-generator.js';
 import { changesSince } from './changes.js';
 import { runChecks, scoreOf } from './checks.js';
 import { readHealth } from './read.js';
@@ -45,7 +45,11 @@ async function earlierFindings(history: Parameters<ReportGenerator>[0]['history'
  * AHC-IE (current thresholds, only the tables chosen, its alert activity over the chosen days). All read
  * the platform through v7.
  */
-export function healthCheckGenerator(kind: HealthKind): ReportGenerator {
+export function healthCheckGenerator(
+  kind: HealthKind,
+  /** `measured: false` leaves the measured checks out (bench:ahc measures the configuration reads alone). */
+  options: { measured?: boolean } = {},
+): ReportGenerator {
   return async (context) => {
     const profile = profileOf(kind);
     const ie = kind === 'ahc-ie' ? ahcIeOptionsSchema.parse(context.options) : null;
@@ -58,6 +62,7 @@ export function healthCheckGenerator(kind: HealthKind): ReportGenerator {
         started: Math.max(ALERT_LOOKBACK_DAYS, profile.trendingIssueDays, activityDays),
         cleared: Math.max(profile.alertsActiveDays, activityDays),
       },
+      measured: options.measured ?? kind !== 'ahc-v6',
       progress: context.progress,
       signal: context.signal,
     });
@@ -88,25 +93,21 @@ export function healthCheckGenerator(kind: HealthKind): ReportGenerator {
         ],
       },
     };
-    const stem = fileStem(kind, context.organization.name, context.now);
-    const [pdf, workbook] = [await healthPdf(findings), await healthWorkbook(findings)];
+    const [pdf, xlsx] = [await healthPdf(findings), await healthWorkbook(findings)];
     const total = context.accountGroups.length + 1;
     await context.progress(total, total);
     return {
       summaryMarkdown: healthSummaryMarkdown(findings),
+      // The kit names the files `<kind>-<organization>-<date>.<type>`; findings.json keeps its own name (the next
+      // run of the kind reads it by that name).
       artifacts: [
-        { filename: `${stem}.pdf`, contentType: 'application/pdf', content: pdf },
-        { filename: `${stem}.xlsx`, contentType: XLSX_TYPE, content: workbook },
+        ...reportFiles(context, kind, { pdf, xlsx }),
         {
           filename: FINDINGS_FILE,
-          contentType: 'application/json',
+          contentType: CONTENT_TYPES.json,
           content: Buffer.from(JSON.stringify(findings, null, 2)),
         },
-        {
-          filename: `${stem}.html`,
-          contentType: 'text/html; charset=utf-8',
-          content: Buffer.from(healthHtml(findings)),
-        },
+        ...reportFiles(context, kind, { html: healthHtml(findings) }),
       ],
     };
   };

@@ -9,7 +9,29 @@ import type {
   HealthUser,
 } from './checks.js';
 import { recordOf } from '../../../../core/json.js';
-import { collect, dashboardsWithWidgets, readable, type Readable } from '../../../../report-kit/platform-reads.js';
+import {
+  collect,
+  dashboardsWithWidgets,
+  readable,
+  rulesWithDetail,
+  type Readable,
+} from '../../../../report-kit/platform-reads.js';
+import type {
+  AgentNotificationRule,
+  MeasuredAgent,
+  MeasuredInput,
+  RuleDetail,
+  TestMeasure,
+} from './checks/measured-input.js';
+import {
+  MEASURED_PERMISSIONS,
+  measuredAgentsOf,
+  readAgentNotificationRules,
+  readResults,
+  readUnits,
+  resultsWindow,
+  ruleDetailOf,
+} from './read-measured.js';
 
 /** The permission each read needs, named when the platform refuses it (v7 document and the API docs). */
 const PERMISSIONS = {
@@ -31,6 +53,13 @@ export interface GroupReading {
   rules: Readable<HealthRule[]>;
   alerts: Readable<HealthAlert[]>;
   dashboards: Readable<HealthDashboard[]>;
+  /** What the group's monitoring measured, when the kind reads it. */
+  measured?: {
+    results: Readable<TestMeasure[]>;
+    agents: Readable<MeasuredAgent[]>;
+    ruleDetails: Readable<RuleDetail[]>;
+    agentNotificationRules: Readable<AgentNotificationRule[]>;
+  };
 }
 
 export interface HealthReading {
@@ -57,11 +86,52 @@ async function readGroup(
   session: PlatformSession,
   group: { aid: string; accountGroupName: string },
   alertDays: { started: number; cleared: number },
+  measure: { from: number; to: number } | undefined,
   signal?: AbortSignal,
 ): Promise<GroupReading> {
   const { aid, accountGroupName } = group;
   const name = (what: string) => `${what} of ${accountGroupName}`;
-  const [users, agents, tests, rules, alerts, dashboards] = await Promise.all([
+  // With measurements, the rules are read with their detail (tests, notifications) and the agents with their tests.
+  const rulesRead = readable(name('the alert rules'), PERMISSIONS.alerts, () =>
+    measure ? rulesWithDetail(session, aid, signal) : session.alertRules.list(aid, signal),
+  );
+  const agentNotificationRules = measure
+    ? readAgentNotificationRules(session, aid, accountGroupName, signal)
+    : undefined;
+  const testsRead = readable(name('the tests'), PERMISSIONS.tests, async () => {
+    const [all, http, pageLoad] = await Promise.all([
+      session.tests.list(aid, signal),
+      session.tests.listByType('http-server', aid, signal),
+      session.tests.listByType('page-load', aid, signal),
+    ]);
+    const limits = new Map<string, number>();
+    for (const test of http) if (typeof test.httpTimeLimit === 'number') limits.set(test.testId, test.httpTimeLimit);
+    for (const test of pageLoad)
+      if (typeof test.pageLoadTimeLimit === 'number') limits.set(test.testId, test.pageLoadTimeLimit);
+    return all.map((test): HealthTest => ({
+      testId: test.testId,
+      testName: test.testName,
+      type: test.type,
+      enabled: test.enabled !== false,
+      alertsEnabled: test.alertsEnabled !== false,
+      createdDate: test.createdDate,
+      modifiedDate: test.modifiedDate,
+      ...(limits.has(test.testId) ? { timeLimit: limits.get(test.testId) } : {}),
+      accountGroup: accountGroupName,
+    }));
+  });
+  // The results follow the tests as soon as they are read, while the other lists are still being read.
+  const resultsRead = measure
+    ? testsRead.then((tests) =>
+        tests.ok
+          ? readable(name('the test results'), MEASURED_PERMISSIONS.results, () =>
+              readResults(session, aid, tests.value, measure, signal),
+            )
+          : tests,
+      )
+    : undefined;
+  // Every read started is awaited in the one Promise.all: a failure of one never leaves another unobserved.
+  const [users, agents, tests, rules, alerts, dashboards, results, agentRules, rulesWith] = await Promise.all([
     readable(name('the users'), PERMISSIONS.users, async () => {
       const detail = await session.accountGroups.get(aid, ['user'], signal);
       return (detail.users ?? []).map((user): HealthUser => ({
@@ -75,36 +145,22 @@ async function readGroup(
         accountGroups: [accountGroupName],
       }));
     }),
-    readable(name('the agents'), PERMISSIONS.agents, () => session.agents.list({ aid, signal })),
-    readable(name('the tests'), PERMISSIONS.tests, async () => {
-      const [all, http, pageLoad] = await Promise.all([
-        session.tests.list(aid, signal),
-        session.tests.listByType('http-server', aid, signal),
-        session.tests.listByType('page-load', aid, signal),
-      ]);
-      const limits = new Map<string, number>();
-      for (const test of http) if (typeof test.httpTimeLimit === 'number') limits.set(test.testId, test.httpTimeLimit);
-      for (const test of pageLoad)
-        if (typeof test.pageLoadTimeLimit === 'number') limits.set(test.testId, test.pageLoadTimeLimit);
-      return all.map((test): HealthTest => ({
-        testId: test.testId,
-        testName: test.testName,
-        type: test.type,
-        enabled: test.enabled !== false,
-        alertsEnabled: test.alertsEnabled !== false,
-        createdDate: test.createdDate,
-        modifiedDate: test.modifiedDate,
-        ...(limits.has(test.testId) ? { timeLimit: limits.get(test.testId) } : {}),
-        accountGroup: accountGroupName,
-      }));
-    }),
-    readable(name('the alert rules'), PERMISSIONS.alerts, async () =>
-      (await session.alertRules.list(aid, signal)).map((rule): HealthRule => ({
-        ruleId: rule.ruleId,
-        ruleName: rule.ruleName,
-        severity: rule.severity ?? 'unknown',
-        accountGroup: accountGroupName,
-      })),
+    readable(name('the agents'), PERMISSIONS.agents, () =>
+      session.agents.list({ aid, ...(measure ? { expand: ['test-ids'] } : {}), signal }),
+    ),
+    testsRead,
+    rulesRead.then((read): Readable<HealthRule[]> =>
+      read.ok
+        ? {
+            ok: true,
+            value: read.value.map((rule) => ({
+              ruleId: rule.ruleId,
+              ruleName: rule.ruleName,
+              severity: rule.severity ?? 'unknown',
+              accountGroup: accountGroupName,
+            })),
+          }
+        : read,
     ),
     readable(name('the alerts'), PERMISSIONS.alerts, async () => {
       // Alerts that started in the longest window, and those that ended in the activity window (started earlier).
@@ -143,8 +199,23 @@ async function readGroup(
         accountGroup: accountGroupName,
       }));
     }),
+    resultsRead,
+    agentNotificationRules,
+    rulesRead,
   ]);
-  return { aid, accountGroupName, users, agents, tests, rules, alerts, dashboards };
+  const base = { aid, accountGroupName, users, agents, tests, rules, alerts, dashboards };
+  if (!results || !agentRules) return base;
+  return {
+    ...base,
+    measured: {
+      results,
+      agents: agents.ok ? { ok: true, value: measuredAgentsOf(agents.value, accountGroupName) } : agents,
+      ruleDetails: rulesWith.ok
+        ? { ok: true, value: rulesWith.value.map((rule) => ruleDetailOf(rule, accountGroupName)) }
+        : rulesWith,
+      agentNotificationRules: agentRules,
+    },
+  };
 }
 
 /** Joins the groups' reads of one list: all of them, or the first refusal. */
@@ -186,8 +257,41 @@ export interface ReadOptions {
   now: Date;
   /** The longest window any check or table looks back over, and the activity window, in days. */
   alertDays: { started: number; cleared: number };
+  /** Reads what the monitoring measured too (results, rule details, agents' health, units): AHC v7 and AHC-IE. */
+  measured?: boolean;
   progress(done: number, total: number): Promise<void>;
   signal?: AbortSignal;
+}
+
+/** The groups' measurements joined: each list all groups', or the first refusal. */
+function measuredInput(
+  groups: GroupReading[],
+  usage: Readable<PlatformUsage['usage']>,
+  units: MeasuredInput['units'],
+  window: { from: number; to: number },
+): MeasuredInput {
+  const refused = { ok: false as const, reason: 'The measurements were not read.' };
+  const pick = <T>(choose: (measured: NonNullable<GroupReading['measured']>) => Readable<T[]>) =>
+    joined(groups, (group) => (group.measured ? choose(group.measured) : refused));
+  return {
+    ...window,
+    results: pick((measured) => measured.results),
+    agents: pick((measured) => measured.agents),
+    ruleDetails: pick((measured) => measured.ruleDetails),
+    agentNotificationRules: pick((measured) => measured.agentNotificationRules),
+    endpoints: usage.ok
+      ? {
+          ok: true,
+          value: {
+            inUse: usage.value.endpointAgentsUsed ?? 0,
+            ...(usage.value.quota?.endpointAgentsIncluded
+              ? { licensed: usage.value.quota.endpointAgentsIncluded }
+              : {}),
+          },
+        }
+      : usage,
+    units,
+  };
 }
 
 /** Reads everything the checks and tables need: per account group, then the organization's usage and quotas. */
@@ -195,8 +299,9 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
   const { session, signal } = options;
   const total = options.accountGroups.length + 1;
   const groups: GroupReading[] = [];
+  const window = options.measured ? resultsWindow(options.now) : undefined;
   for (const [index, group] of options.accountGroups.entries()) {
-    groups.push(await readGroup(session, group, options.alertDays, signal));
+    groups.push(await readGroup(session, group, options.alertDays, window, signal));
     await options.progress(index + 1, total);
   }
   const [usage, quotas] = await Promise.all([
@@ -216,6 +321,10 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
         },
       }
     : usage;
+  const groupNames = new Map(groups.map((group) => [group.aid, group.accountGroupName]));
+  const measured = window
+    ? measuredInput(groups, usage, await readUnits(session, usage, groupNames, signal), window)
+    : undefined;
   return {
     input: {
       now: options.now,
@@ -225,6 +334,7 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
       alerts: joined(groups, (group) => group.alerts),
       dashboards: joined(groups, (group) => group.dashboards),
       usage: healthUsage,
+      ...(measured ? { measured } : {}),
     },
     groups,
     usage,

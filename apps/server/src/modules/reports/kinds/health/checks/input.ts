@@ -6,6 +6,7 @@ import {
   type HealthStatus,
 } from '@ce/contract';
 import type { Readable } from '../../../../../report-kit/platform-reads.js';
+import type { MeasuredInput } from './measured-input.js';
 
 export const DAY_MS = 86_400_000;
 
@@ -76,6 +77,8 @@ export interface HealthInput {
   alerts: Readable<HealthAlert[]>;
   dashboards: Readable<HealthDashboard[]>;
   usage: Readable<HealthUsage>;
+  /** What the monitoring measured (AHC v7 and AHC-IE): without it, only the configuration checks are made. */
+  measured?: MeasuredInput;
 }
 
 export const ageInDays = (date: string | undefined, now: Date): number | undefined => {

@@ -47,7 +47,7 @@ ${check.items
   return `<section id="${check.id}"><h3>${escapeHtml(check.title)} ${badge(check.status)}</h3>
 <p class="meta">Threshold: ${escapeHtml(check.threshold)} · weight ${check.weight}</p>
 <p><b>How it is checked:</b> ${escapeHtml(check.definition)}</p>
-${check.reason ? `<p class="finding">${escapeHtml(check.reason)}</p>` : ''}
+${check.reason ? `<p class="finding">Could not be determined: ${escapeHtml(check.reason)}</p>` : ''}
 ${check.savings ? `<p><b>Fixing it saves</b> ${check.savings.cloudUnits.toLocaleString('en-US')} cloud units a billing period (what these items used so far this period).</p>` : ''}
 ${items}
 ${check.status === 'pass' || check.status === 'unknown' ? '' : `<p><b>Remediation:</b> ${escapeHtml(check.remediation)}</p>`}</section>`;
@@ -75,7 +75,7 @@ export function healthHtml(findings: HealthFindings): string {
     `<h1>${escapeHtml(title(findings))}</h1>
 <p class="meta">${escapeHtml(findings.organization.name)} · ${findings.accountGroups.map((group) => escapeHtml(group.accountGroupName)).join(', ')} · ${when(findings.generatedAt)}</p>
 <h2>Score: ${findings.score.value}/100, grade ${findings.score.grade}</h2>
-<p>Each check has a weight (below, they add up to 100). A check that passes earns its weight, a warning half of it,
+<p>Each check has a weight (below: the configuration checks' add up to 100, the measured checks', when made, another 100). A check that passes earns its weight, a warning half of it,
 a failure nothing; a check that could not be made (unknown) is left out, and the score is what was earned over the
 weights of the checks made. Grades: A from 90, B from 80, C from 70, D from 60, F below.</p>
 <table><thead><tr><th>Check</th><th>Status</th><th>Items</th><th>Weight</th></tr></thead><tbody>

@@ -64,7 +64,7 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
       // The contents leave room on their page: the summary follows them there.
       heading('Summary', 1, false),
       {
-        text: 'Each check has a weight (they add up to 100). A check that passes earns its weight, a warning half of it, a failure nothing; a check that could not be made (unknown) is left out, and the score is what was earned over the weights of the checks made. Grades: A from 90, B from 80, C from 70, D from 60, F below.',
+        text: "Each check has a weight (the configuration checks' add up to 100, the measured checks', when made, another 100). A check that passes earns its weight, a warning half of it, a failure nothing; a check that could not be made (unknown) is left out, and the score is what was earned over the weights of the checks made. Grades: A from 90, B from 80, C from 70, D from 60, F below.",
         margin: [0, 0, 0, 6],
       },
       pdfTable(
@@ -91,7 +91,7 @@ export function healthPdf(findings: HealthFindings): Promise<Buffer> {
         heading(`${check.title} (${check.status})`, 2),
         { text: `Threshold: ${check.threshold} · weight ${check.weight}`, color: '#475569' },
         { text: check.definition, margin: [0, 2, 0, 2] },
-        ...(check.reason ? [{ text: check.reason, color: '#92400e' }] : []),
+        ...(check.reason ? [{ text: `Could not be determined: ${check.reason}`, color: '#92400e' }] : []),
         ...(check.savings
           ? [
               {
