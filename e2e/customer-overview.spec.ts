@@ -1,12 +1,21 @@
 import { expect, test, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
-import { chooseCustomer, csrf, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
+import {
+  chooseCustomer,
+  csrf,
+  expectNoAxeViolations,
+  sandboxOrgAdmin,
+  sandboxTokens,
+  signInAsNewUser,
+} from './helpers';
 
 /** Today, as the time tracker's rows date their work. */
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** A health-check watch over the customer, run once through the API, until its run is done. */
-async function watchRunOnce(page: Page, admin: Awaited<ReturnType<typeof sandboxOrgAdmin>>) {
+type Admin = Awaited<ReturnType<typeof sandboxOrgAdmin>>;
+
+/** A watch over the customer's first account group, made through the API; answers its id. */
+async function watchOf(page: Page, admin: Admin, runs: 'health' | 'backup') {
   const [group] = await groupsOf(page, admin.token);
   if (!group) throw new Error('the organization has account groups');
   const created = await page.request.post('/api/watches', {
@@ -16,23 +25,35 @@ async function watchRunOnce(page: Page, admin: Awaited<ReturnType<typeof sandbox
       organization: { id: admin.organizationId, name: admin.organizationName },
       consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
       accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
-      runs: 'health',
+      runs,
       schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
       channel: { kind: 'owner' },
       speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
     },
   });
   expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
+  return { id: ((await created.json()) as { id: string }).id, aid: group.aid };
+}
+
+/** Runs the watch now and waits until its `count`th run is done. */
+async function runNow(page: Page, id: string, count = 1) {
   expect((await page.request.post(`/api/watches/${id}/runs`, { headers: await csrf(page) })).status()).toBe(202);
   await expect
     .poll(
-      async () =>
-        ((await (await page.request.get(`/api/watches/${id}/runs`)).json()) as { runs: { status: string }[] }).runs[0]
-          ?.status,
+      async () => {
+        const { runs } = (await (await page.request.get(`/api/watches/${id}/runs`)).json()) as {
+          runs: { status: string }[];
+        };
+        return runs.length >= count ? runs[0]?.status : 'not yet';
+      },
       { timeout: 60_000 },
     )
     .toBe('done');
+}
+
+/** A health-check watch over the customer, run once through the API, until its run is done. */
+async function watchRunOnce(page: Page, admin: Admin) {
+  await runNow(page, (await watchOf(page, admin, 'health')).id);
 }
 
 test("the customer in one look: this week's line and top actions above the fold, the timeline's counts, the watch's runs", async ({
@@ -122,24 +143,74 @@ test("the customer in one look: this week's line and top actions above the fold,
   await expectNoAxeViolations(page);
 });
 
-test('My customers: each row coloured with its reason in words, filtered by state, in the side menu', async ({
+test('My customers: three customers in three states, each coloured with its reason in words, in the side menu', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   await page.setViewportSize({ width: 1366, height: 900 });
   await signInAsNewUser(page, 'TAM');
-  const admin = await sandboxOrgAdmin(page);
-  await watchRunOnce(page, admin);
+  // Three organizations: this test's copy of the sandbox's two, and Globex of a second copy.
+  const [acme, globex] = (await sandboxTokens(page)).filter((token) => token.kind === 'org-admin');
+  const copy = await page.request.post('/sandbox/te/organization-copies');
+  expect(copy.status()).toBe(201);
+  const calm = ((await copy.json()) as { tokens: Admin[] }).tokens.find(
+    (token) => token.kind === 'org-admin' && token.organizationName === globex?.organizationName,
+  );
+  if (!acme || !globex || !calm) throw new Error('the sandbox copies hold Acme and Globex');
+
+  // Red: Acme's health check grades F (its planted cases). Green: a backup that starts from what it finds.
+  // Amber: a backup, then the customer deletes a test, then the next backup finds it gone.
+  // Made one after the other (each asks the platform for its organization), then run side by side.
+  const failing = await watchOf(page, acme, 'health');
+  const drifting = await watchOf(page, globex, 'backup');
+  const quiet = await watchOf(page, calm, 'backup');
+  await Promise.all([runNow(page, failing.id), runNow(page, drifting.id), runNow(page, quiet.id)]);
+  const deleted = await page.request.post('/sandbox/te/world-changes', {
+    data: { change: 'delete-test', organizationId: globex.organizationId, aid: drifting.aid },
+  });
+  expect(deleted.status()).toBe(200);
+  await runNow(page, drifting.id, 2);
+
   await page.goto('/home');
   await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'My Customers' }).click();
   await expect(page).toHaveURL(/\/home\/customers$/);
-  const row = page.getByTestId('portfolio-row').filter({ hasText: admin.organizationName });
-  const state = (await row.getAttribute('data-state')) ?? '';
-  expect(['red', 'amber', 'green']).toContain(state);
-  await expect(row.getByTestId('portfolio-reason')).toContainText(/open finding|score|nothing open/);
-  await page.getByLabel('State').selectOption(state === 'green' ? 'red' : 'green');
-  await expect(page.getByTestId('portfolio-row')).toHaveCount(0);
-  await page.getByLabel('State').selectOption(state);
-  await expect(row).toBeVisible();
+  const rows = page.getByTestId('portfolio-row');
+  const rowOf = (admin: Admin) =>
+    rows.filter({ has: page.locator(`a[href^="/home/customers/${admin.organizationId}"]`) });
+  // Worst first, each in its colour with its reason in words.
+  await expect(rows).toHaveCount(3);
+  const expected = [
+    {
+      admin: acme,
+      state: 'red',
+      reason: /^score \d+ \(grade F\); \d+ open findings \(\d+ failing\)$/,
+      label: 'Needs you now',
+    },
+    {
+      admin: globex,
+      state: 'amber',
+      reason: /^1 change at the customer since the backup before$/,
+      label: 'Keep an eye on',
+    },
+    { admin: calm, state: 'green', reason: /^nothing open$/, label: 'Fine' },
+  ];
+  const edges = new Set<string>();
+  for (const [index, { admin, state, reason, label }] of expected.entries()) {
+    const row = rowOf(admin);
+    await expect(row).toHaveAttribute('data-state', state);
+    await expect(rows.nth(index)).toHaveAttribute('data-state', state);
+    await expect(row.getByTestId('portfolio-state')).toContainText(label);
+    await expect(row.getByTestId('portfolio-reason')).toHaveText(reason);
+    edges.add(await row.evaluate((element) => getComputedStyle(element).borderLeftColor));
+  }
+  // Three colours, one a state.
+  expect(edges.size).toBe(3);
   await expectNoAxeViolations(page);
+
+  // Filtered by state: one row each.
+  for (const { admin, state } of expected) {
+    await page.getByLabel('State').selectOption(state);
+    await expect(rows).toHaveCount(1);
+    await expect(rowOf(admin)).toBeVisible();
+  }
 });

@@ -1,5 +1,15 @@
-import { expect, test, type Locator } from './fixtures.js';
-import { csrf, expectNoAxeViolations, menu, signIn, signInAsNewUser } from './helpers';
+import { expect, test, type Locator, type Page } from './fixtures.js';
+import {
+  chooseCustomer,
+  csrf,
+  dialog,
+  expectNoAxeViolations,
+  fillReportWizard,
+  menu,
+  sandboxOrgAdmin,
+  signIn,
+  signInAsNewUser,
+} from './helpers';
 
 const PHONE = { width: 390, height: 844 };
 test.use({ viewport: PHONE });
@@ -103,4 +113,96 @@ test("Settings on a phone: the profile's email wraps inside its card, never past
     return Boolean(list) && [...(list?.children ?? [])].every((cell) => cell.getBoundingClientRect().right <= edge);
   });
   expect(fits, 'every line of the profile inside its card').toBe(true);
+});
+
+/**
+ * The controls in view smaller than 24 x 24 px (WCAG 2.5.8): a link inside a sentence is exempt, and so are the
+ * headings a stacked table keeps for screen readers only (clipped out of sight, out of a finger's reach).
+ */
+const smallTargets = (page: Page, within = 'body') =>
+  page.locator(within).evaluate((root) =>
+    [...root.querySelectorAll('button, input:not([type="hidden"]), select, textarea, a[href], summary')].flatMap(
+      (element) => {
+        const box = element.getBoundingClientRect();
+        const style = getComputedStyle(element);
+        const sentence = element.tagName === 'A' && style.display === 'inline';
+        if (box.width === 0 || box.height === 0 || sentence || element.closest('.stacked-table thead')) return [];
+        return box.width < 24 || box.height < 24
+          ? [
+              `${element.tagName} "${element.getAttribute('aria-label') ?? element.textContent?.trim() ?? ''}" ${Math.round(box.width)}x${Math.round(box.height)}`,
+            ]
+          : [];
+      },
+    ),
+  );
+
+test("a phone: 24 px targets, a toast off the title, the customer's name whole, the report full screen, compact files", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAsNewUser(page, 'TAM', '/home/tools/account-health');
+  const admin = await sandboxOrgAdmin(page);
+  await page.getByRole('button', { name: /AHC v7/ }).click();
+  await fillReportWizard(page, admin, 1);
+  // The account groups' checkboxes, and every other control of the wizard, are finger-sized.
+  await expect(dialog(page).getByRole('list', { name: 'Account groups' }).getByRole('checkbox').first()).toBeChecked();
+  expect(await smallTargets(page, '[role="dialog"]')).toEqual([]);
+  const box = await dialog(page)
+    .getByRole('list', { name: 'Account groups' })
+    .getByRole('checkbox')
+    .first()
+    .boundingBox();
+  expect(Math.min(box?.width ?? 0, box?.height ?? 0)).toBeGreaterThanOrEqual(24);
+  await dialog(page).getByRole('button', { name: 'Submit' }).click();
+
+  // The toast says it where the page's title stays in sight.
+  const submitted = page.getByRole('status').filter({ hasText: 'AHC v7 report submitted successfully' });
+  await expect(submitted).toBeVisible();
+  const title = await page.getByRole('heading', { level: 1 }).boundingBox();
+  const told = await submitted.boundingBox();
+  if (!title || !told) throw new Error('the title and the toast are shown');
+  expect(told.y >= title.y + title.height || told.y + told.height <= title.y, 'the toast off the title').toBe(true);
+  expect(told.x >= 0 && told.x + told.width <= PHONE.width).toBe(true);
+
+  // The header names the customer whole (it was "Acme …").
+  await chooseCustomer(page, admin);
+  const name = page.getByTestId('customer-switcher-name');
+  await expect(name).toHaveText(admin.organizationName);
+  expect(await name.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+  await expect(name).toBeInViewport({ ratio: 1 });
+
+  // My Reports: the report's files in one compact line, each named whole for assistive technology.
+  await page.goto('/home/reports');
+  const row = page.getByTestId('report-row').filter({ hasText: 'AHC v7' }).first();
+  await expect(row).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  const files = row.getByRole('link', { name: /^Download / });
+  await expect(files).toHaveCount(4);
+  for (const file of await files.all())
+    expect(await file.evaluate((element) => (element as HTMLElement).innerText)).toMatch(/^(HTML|PDF|XLSX|JSON)$/);
+  // Two lines of files at most, and the whole report well within half a screen (it filled one).
+  const tops = new Set<number>();
+  for (const file of await files.all()) tops.add(Math.round((await file.boundingBox())?.y ?? -1));
+  expect(tops.size, 'the files in two lines at most').toBeLessThanOrEqual(2);
+  expect((await row.boundingBox())?.height ?? Infinity).toBeLessThan(PHONE.height / 2);
+  expect(await smallTargets(page, 'main')).toEqual([]);
+  await expectNoAxeViolations(page);
+
+  // The report opens full screen: the frame as wide as the phone, down to its bottom edge.
+  await row.getByRole('button', { name: 'View report' }).click();
+  const viewer = dialog(page);
+  const panel = await viewer.boundingBox();
+  expect(panel && [panel.x, panel.y, panel.width]).toEqual([0, 0, PHONE.width]);
+  expect(panel?.height ?? 0, 'down to the bottom edge').toBeGreaterThanOrEqual(PHONE.height - 8);
+  const frame = await viewer.locator('iframe').boundingBox();
+  expect(frame?.width).toBe(PHONE.width);
+  expect(frame && panel && frame.y + frame.height).toBe(panel && panel.y + panel.height);
+  expect(frame?.height ?? 0).toBeGreaterThan(PHONE.height * 0.8);
+  await expect(
+    page
+      .frameLocator(`iframe[title="AHC v7: ${admin.organizationName}"]`)
+      .getByRole('heading', { name: 'AHC v7 account health check' }),
+  ).toBeVisible();
+  expect(await smallTargets(page, '[role="dialog"]')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
 });

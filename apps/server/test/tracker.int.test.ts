@@ -80,6 +80,23 @@ describe.each(ANSWER_SUITE_DATABASES)('the time tracker (%s)', (kind) => {
     expect(noDate.json().error.message).toBe('Please select both a file and a date before uploading.');
   });
 
+  it("says the CRM's refusal of a task in its words, not its error code", async () => {
+    // A caller of the API may send a row with no task type and no work: the CRM refuses a task without a subject.
+    const refused = await create(tam, [
+      {
+        row: 2,
+        Engagement_ID: 'ENG-1002',
+        task_type: '',
+        due_date: day(0),
+        external_reference: '',
+        work_performed: '',
+        hours_spent: 1,
+      },
+    ]);
+    expect(refused.counter).toBe(0);
+    expect(refused.messages).toEqual(['Row 2: Salesforce refused the task: Required fields are missing: [Subject]']);
+  });
+
   it('creates tasks once: the partial case, then the same file again creates nothing new', async () => {
     const before = crmTasks().length;
     const hoursBefore = (await tam.request({ method: 'GET', url: '/api/dashboard/metrics' })).json().hours.tam;
@@ -90,11 +107,17 @@ describe.each(ANSWER_SUITE_DATABASES)('the time tracker (%s)', (kind) => {
       ['ENG-9999', 'Call', day(2), '', `No such engagement ${kind}`, 1],
       ['', 'General', day(2), '', `No engagement ${kind}`, 1],
     ]);
-    const rows = (await upload(tam, file, 'hours.xlsx')).json<ParseResponse>().data;
+    const parsed = (await upload(tam, file, 'hours.xlsx')).json<ParseResponse>();
+    // Flagged before any task is asked for: the CRM answered its status by SOQL.
+    expect(parsed.closedEngagements).toEqual(['ENG-1013']);
+    expect(parsed.warnings).toContain(
+      'Engagement ENG-1013 is closed in Salesforce: its rows will not become tasks. Log them against an open engagement.',
+    );
+    const rows = parsed.data;
     const first = await create(tam, rows);
     expect(first.counter).toBe(2);
     expect(first.messages).toEqual([
-      expect.stringMatching(/^Row 4: FIELD_CUSTOM_VALIDATION_EXCEPTION: ENG-1013 is closed/),
+      'Row 4: Engagement ENG-1013 is closed in Salesforce: no task was created',
       'Row 5: Engagement ENG-9999 was not found in Salesforce',
       'Row 6: The row has no Engagement_ID',
     ]);

@@ -18,6 +18,15 @@ export const TRACKER_MESSAGES = {
   failed: (failures: string) => `Failed to create tasks: ${failures}`,
   processed: 'Tasks processed successfully!',
   requestFailed: (message: string) => `Failed to create tasks: ${message}`,
+  /** Said when the file is read, before any task is asked for (the CRM's status, by SOQL). */
+  closedEngagement: (engagement: string) =>
+    `Engagement ${engagement} is closed in Salesforce: its rows will not become tasks. Log them against an open engagement.`,
+  /** A row of a closed engagement, which the toolkit does not send. */
+  closedEngagementRow: (engagement: string) => `Engagement ${engagement} is closed in Salesforce: no task was created`,
+  /** The CRM's refusal of one task in its own words, without its error code. */
+  crmRefused: (words: string) => `Salesforce refused the task: ${words}`,
+  statusUnchecked:
+    'Whether these engagements are open could not be checked in Salesforce: a closed one is said when its tasks are created.',
 } as const;
 
 /** The customer-relationship system the tasks go to, as messages name it. */
@@ -116,9 +125,16 @@ export const trackerRowSchema = z.object({
 });
 export type TrackerRow = z.infer<typeof trackerRowSchema>;
 
-export const parseResponseSchema = z.object({
+/** The rows a sheet holds and what reading it warned of. */
+export const parsedSheetSchema = z.object({
   data: z.array(trackerRowSchema),
   warnings: z.array(z.string()),
+});
+export type ParsedSheet = z.infer<typeof parsedSheetSchema>;
+
+export const parseResponseSchema = parsedSheetSchema.extend({
+  /** The file's engagements the CRM says are closed: their rows are not kept by default and get no task. */
+  closedEngagements: z.array(z.string()),
 });
 export type ParseResponse = z.infer<typeof parseResponseSchema>;
 

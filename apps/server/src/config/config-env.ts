@@ -204,6 +204,10 @@ export const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
     .default('Engagement_ID__c'),
+  SALESFORCE_ENGAGEMENT_STATUS_FIELD: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]*$/)
+    .default('Status__c'),
   SALESFORCE_TASK_KEY_FIELD: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_]*$/)

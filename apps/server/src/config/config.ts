@@ -64,6 +64,8 @@ export interface AppConfig {
     apiVersion: string;
     engagementObject: string;
     engagementField: string;
+    /** The engagement's status field: a value starting with "Closed" takes no new task. */
+    engagementStatusField: string;
     taskKeyField: string;
   };
   /** OpenID Connect sign-in; `null` when OIDC_ISSUER is unset. */
@@ -287,6 +289,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
       apiVersion: env.SALESFORCE_API_VERSION,
       engagementObject: env.SALESFORCE_ENGAGEMENT_OBJECT,
       engagementField: env.SALESFORCE_ENGAGEMENT_FIELD,
+      engagementStatusField: env.SALESFORCE_ENGAGEMENT_STATUS_FIELD,
       taskKeyField: env.SALESFORCE_TASK_KEY_FIELD,
     },
     oidc: env.OIDC_ISSUER

@@ -30,6 +30,7 @@ export const trackerModule: AppModule = {
       crmNames: {
         engagementObject: config.salesforce.engagementObject,
         engagementField: config.salesforce.engagementField,
+        engagementStatusField: config.salesforce.engagementStatusField,
         taskKeyField: config.salesforce.taskKeyField,
       },
     });

@@ -4,7 +4,7 @@ import {
   TRACKER_LIMITS,
   TRACKER_MESSAGES,
   UNKNOWN_ENGAGEMENT,
-  type ParseResponse,
+  type ParsedSheet,
   type TrackerRow,
 } from '@ce/contract';
 import { headerKey, SheetError, type Cell } from './sheet-reader.js';
@@ -67,7 +67,7 @@ function hoursOf(cell: Cell): number | null {
  * number count as 0; dates outside the chosen week are kept. Everything odd is said as a warning with its
  * row number. Rows sort by engagement (in the file's order), then due date.
  */
-export function normalizeRows(rows: Cell[][], weekStart: string, today: string): ParseResponse {
+export function normalizeRows(rows: Cell[][], weekStart: string, today: string): ParsedSheet {
   const headerIndex = rows.findIndex((row) => row.some((cell) => headerKey(cell) === 'engagementid'));
   const header = rows[headerIndex] ?? [];
   const columns = new Map<Column, number>();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { TRACKER_MESSAGES, type ParseResponse } from '@ce/contract';
+import { TRACKER_MESSAGES, type ParsedSheet } from '@ce/contract';
 import { AppError, errorCode } from '../../core/errors.js';
 
 interface Job {
@@ -13,7 +13,7 @@ interface Job {
   bytes: Buffer;
   weekStart: string;
   today: string;
-  resolve: (result: ParseResponse) => void;
+  resolve: (result: ParsedSheet) => void;
   reject: (error: Error) => void;
 }
 
@@ -74,7 +74,7 @@ export class SheetParser {
   }
 
   /** Reads a file of `owner`'s: one at a time per user, so no one user keeps the others waiting. */
-  parse(bytes: Buffer, weekStart: string, today: string, owner: string): Promise<ParseResponse> {
+  parse(bytes: Buffer, weekStart: string, today: string, owner: string): Promise<ParsedSheet> {
     if (this.current?.owner === owner || this.queue.some((job) => job.owner === owner))
       return Promise.reject(
         new AppError(429, 'parse_in_progress', 'Your previous file is still being read. Wait for it, then try again.'),
@@ -130,7 +130,7 @@ export class SheetParser {
     });
     worker.on(
       'message',
-      (message: { id?: number; ok?: boolean; refused?: boolean; message?: string; result?: ParseResponse }) => {
+      (message: { id?: number; ok?: boolean; refused?: boolean; message?: string; result?: ParsedSheet }) => {
         const job = this.current;
         if (message.id === undefined || !job || message.id !== job.id) return;
         this.finish();

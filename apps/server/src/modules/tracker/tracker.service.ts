@@ -13,7 +13,12 @@ import {
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
 import type { ExclusiveLocks } from '../../core/exclusive-locks.js';
-import { SalesforceError, soqlString, type SalesforceClient } from '../../adapters/salesforce-client.js';
+import {
+  SalesforceError,
+  soqlString,
+  type SalesforceClient,
+  type SaveResult,
+} from '../../adapters/salesforce-client.js';
 import type { UsageService } from '../usage/usage.service.js';
 import { resultsWorkbook } from './results-file.js';
 import type { SheetParser } from './sheet-parser.js';
@@ -28,7 +33,25 @@ export interface TrackerDeps {
   repository: TrackerRepository;
   usage: UsageService;
   /** Where engagements live in the CRM, and the Task field holding each row's key. */
-  crmNames: { engagementObject: string; engagementField: string; taskKeyField: string };
+  crmNames: { engagementObject: string; engagementField: string; engagementStatusField: string; taskKeyField: string };
+}
+
+/** An engagement as the CRM answers it: its record id, and whether it still takes tasks. */
+interface Engagement {
+  id: string;
+  closed: boolean;
+}
+
+/** A status the CRM gives a finished engagement ("Closed", "Closed - Won", ...): it takes no new task. */
+const isClosed = (status: unknown) => typeof status === 'string' && /^closed\b/i.test(status.trim());
+
+/** A CRM message without the error code in front of it ("FIELD_CUSTOM_VALIDATION_EXCEPTION: ..."). */
+const withoutCode = (message: string) => message.replace(/^[A-Z][A-Z0-9_]{2,}:\s*/, '').trim();
+
+/** The CRM's refusal of one record, in its words: its messages without their error codes, each once. */
+export function refusalWords(errors: SaveResult['errors']): string {
+  const words = [...new Set(errors.map((error) => withoutCode(error.message)).filter(Boolean))];
+  return words.length > 0 ? TRACKER_MESSAGES.crmRefused(words.join('; ')) : 'Salesforce did not create the task';
 }
 
 /** Values per SOQL IN list: well under the 100,000-character query limit. */
@@ -59,8 +82,44 @@ export class TrackerService {
 
   constructor(private readonly deps: TrackerDeps) {}
 
-  parse(user: SessionUser, bytes: Buffer, weekStart: string): Promise<ParseResponse> {
-    return this.deps.parser.parse(bytes, weekStart, today(), user.id);
+  /**
+   * Reads the sheet, then asks the CRM which of its engagements are closed, so they are flagged before any task is
+   * asked for. A CRM that cannot answer leaves the rows as read, with a warning: creating says it row by row.
+   */
+  async parse(user: SessionUser, bytes: Buffer, weekStart: string): Promise<ParseResponse> {
+    const sheet = await this.deps.parser.parse(bytes, weekStart, today(), user.id);
+    const crm = this.deps.crm;
+    const ids = [...new Set(sheet.data.map((row) => row.Engagement_ID).filter((id) => id !== UNKNOWN_ENGAGEMENT))];
+    if (!crm || ids.length === 0) return { ...sheet, closedEngagements: [] };
+    try {
+      const engagements = await this.engagements(crm, ids);
+      const closed = ids.filter((id) => engagements.get(id)?.closed);
+      return {
+        data: sheet.data,
+        warnings: [...closed.map(TRACKER_MESSAGES.closedEngagement), ...sheet.warnings],
+        closedEngagements: closed,
+      };
+    } catch (error) {
+      if (!(error instanceof SalesforceError)) throw error;
+      return { ...sheet, warnings: [TRACKER_MESSAGES.statusUnchecked, ...sheet.warnings], closedEngagements: [] };
+    }
+  }
+
+  /** The engagements of these ids the CRM holds, by id: one SOQL query per 200 ids, their status with them. */
+  private async engagements(crm: SalesforceClient, ids: string[]): Promise<Map<string, Engagement>> {
+    const { engagementObject, engagementField, engagementStatusField } = this.deps.crmNames;
+    const engagements = new Map<string, Engagement>();
+    for (const batch of chunks(ids, QUERY_BATCH)) {
+      const found = await crm.query<Record<string, unknown>>(
+        `SELECT Id, ${engagementField}, ${engagementStatusField} FROM ${engagementObject} WHERE ${engagementField} IN (${batch.map(soqlString).join(', ')})`,
+      );
+      for (const record of found) {
+        const id = record[engagementField];
+        if (typeof id === 'string' && id)
+          engagements.set(id, { id: String(record.Id ?? ''), closed: isClosed(record[engagementStatusField]) });
+      }
+    }
+    return engagements;
   }
 
   templateFile(): Promise<Buffer> {
@@ -108,7 +167,7 @@ export class TrackerService {
     fileName: string,
     rows: TrackerRow[],
   ): Promise<CreateTasksResponse> {
-    const { engagementObject, engagementField, taskKeyField } = this.deps.crmNames;
+    const { taskKeyField } = this.deps.crmNames;
     const submitter = submitterOf(user.email);
     const locale = user.locale ?? '';
     const keys = new Map(rows.map((row) => [row.row, rowKey(submitter, row)]));
@@ -121,14 +180,7 @@ export class TrackerService {
       const engagementIds = [
         ...new Set(rows.map((row) => row.Engagement_ID).filter((id) => id !== UNKNOWN_ENGAGEMENT)),
       ];
-      const engagements = new Map<string, string>();
-      for (const batch of chunks(engagementIds, QUERY_BATCH)) {
-        const found = await crm.query<Record<string, string>>(
-          `SELECT Id, ${engagementField} FROM ${engagementObject} WHERE ${engagementField} IN (${batch.map(soqlString).join(', ')})`,
-        );
-        for (const record of found)
-          if (record[engagementField]) engagements.set(record[engagementField], record.Id ?? '');
-      }
+      const engagements = await this.engagements(crm, engagementIds);
       // Rows created before (this file uploaded again): the CRM holds a task with the row's key.
       const existing = new Map<string, string>();
       for (const batch of chunks([...new Set(keys.values())], QUERY_BATCH)) {
@@ -152,12 +204,17 @@ export class TrackerService {
           fail(row, 'The row has no Engagement_ID');
           continue;
         }
-        const whatId = engagements.get(row.Engagement_ID);
-        if (!whatId) {
+        const engagement = engagements.get(row.Engagement_ID);
+        if (!engagement) {
           fail(row, `Engagement ${row.Engagement_ID} was not found in Salesforce`);
           continue;
         }
-        toCreate.push({ row, record: taskRecord(row, whatId, submitter, locale, taskKeyField, key) });
+        // Not sent: the CRM would refuse it, in its own code.
+        if (engagement.closed) {
+          fail(row, TRACKER_MESSAGES.closedEngagementRow(row.Engagement_ID));
+          continue;
+        }
+        toCreate.push({ row, record: taskRecord(row, engagement.id, submitter, locale, taskKeyField, key) });
       }
 
       for (const batch of chunks(toCreate, TRACKER_LIMITS.crmBatch)) {
@@ -170,17 +227,11 @@ export class TrackerService {
             const result = saved[index];
             if (result?.success && result.id)
               results.set(item.row.row, { row: item.row.row, outcome: 'created', id: result.id, error: null });
-            else
-              fail(
-                item.row,
-                result?.errors
-                  .map((error) => `${error.statusCode ?? error.errorCode ?? 'ERROR'}: ${error.message}`)
-                  .join('; ') || 'Salesforce did not create the task',
-              );
+            else fail(item.row, refusalWords(result?.errors ?? []));
           });
         } catch (error) {
           if (!(error instanceof SalesforceError)) throw error;
-          for (const item of batch) fail(item.row, error.message);
+          for (const item of batch) fail(item.row, TRACKER_MESSAGES.crmRefused(withoutCode(error.message)));
         }
       }
     } catch (error) {

@@ -21,7 +21,7 @@ const BADGE_TONES = {
 export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen }: NavbarProps) {
   const badge = ROLE_BADGES[user.role];
   return (
-    // One line at every width: below 768 px the name truncates and the word "Welcome" gives way.
+    // One line at every width: below 768 px the word "Welcome" gives way, below 640 px the person's name too.
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-slate-200 bg-white px-3 md:gap-3 md:px-4">
       <button
         type="button"
@@ -35,10 +35,11 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
           <path d="M3 5h14M3 10h14M3 15h14" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
         </svg>
       </button>
-      <span className="shrink-0">
+      {/* Below 640 px the chosen customer's name needs the logo's room: the menu button and the page's title remain. */}
+      <span className="shrink-0 max-sm:hidden">
         <Logo />
       </span>
-      {/* Below 640 px the logo alone names the product: the chosen customer needs the room. */}
+      {/* Below 640 px the product is named for assistive technology only: the chosen customer needs the room. */}
       <span
         className="min-w-0 truncate whitespace-nowrap font-semibold text-brand-800 max-sm:sr-only"
         data-testid="product-name"
@@ -46,7 +47,8 @@ export function Navbar({ user, isLoggingOut, onLogout, onToggleMenu, isMenuOpen 
         CE Toolkit
       </span>
       <div className="ml-auto flex min-w-0 items-center gap-2 md:gap-3">
-        <span className="min-w-0 truncate whitespace-nowrap text-sm text-slate-700" data-testid="welcome">
+        {/* Below 640 px the signed-in person's own name gives way to the customer's (Settings names them). */}
+        <span className="min-w-0 truncate whitespace-nowrap text-sm text-slate-700 max-sm:hidden" data-testid="welcome">
           <span className="hidden md:inline">Welcome, </span>
           <span className="font-medium">{user.name || user.email}</span>
         </span>

@@ -36,7 +36,11 @@ export function Button({
   children,
   ...rest
 }: ButtonProps) {
-  const shape = variant === 'link' ? '' : `inline-flex items-center justify-center gap-2 rounded-md ${SIZES[size]}`;
+  // A link-looking button still is a 24 px target at least (WCAG 2.5.8), even standing alone in a cell.
+  const shape =
+    variant === 'link'
+      ? 'inline-flex min-h-6 items-center'
+      : `inline-flex items-center justify-center gap-2 rounded-md ${SIZES[size]}`;
   return (
     <button
       type={type}

@@ -120,7 +120,7 @@ export function DataTable<T>({
                         <button
                           type="button"
                           onClick={header.column.getToggleSortingHandler()}
-                          className="inline-flex items-center gap-1 hover:text-slate-900"
+                          className="inline-flex min-h-6 items-center gap-1 hover:text-slate-900"
                         >
                           {title}
                           {sorted === 'asc' ? (

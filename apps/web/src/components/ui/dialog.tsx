@@ -14,6 +14,11 @@ export interface DialogProps {
   footer?: ReactNode;
   /** Tailwind max-width of the panel. */
   width?: string;
+  /**
+   * Below 768 px the panel fills the screen and its content fills the panel (a report's page): no margin, no
+   * rounded frame, the room is the content's.
+   */
+  fullScreenOnPhone?: boolean;
 }
 
 /**
@@ -21,7 +26,15 @@ export interface DialogProps {
  * inside it; it opens on the element marked `data-autofocus` or its first field; and when it closes, focus
  * goes back where it was before it opened.
  */
-export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-w-2xl' }: DialogProps) {
+export function Dialog({
+  title,
+  isOpen,
+  onClose,
+  children,
+  footer,
+  width = 'max-w-2xl',
+  fullScreenOnPhone = false,
+}: DialogProps) {
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   // The latest onClose, without re-running the focus set-up when the caller passes a new function.
@@ -74,7 +87,7 @@ export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-
 
   if (!isOpen) return null;
   return (
-    <div className="fixed inset-0 z-50 flex items-center justify-center p-4">
+    <div className={`fixed inset-0 z-50 flex items-center justify-center p-4 ${fullScreenOnPhone ? 'max-md:p-0' : ''}`}>
       <div
         data-testid="modal-backdrop"
         aria-hidden="true"
@@ -87,22 +100,24 @@ export function Dialog({ title, isOpen, onClose, children, footer, width = 'max-
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        className={`relative z-10 flex max-h-[90vh] w-full ${width} flex-col rounded-xl bg-white shadow-2xl outline-none`}
+        className={`relative z-10 flex max-h-[90vh] w-full ${width} flex-col rounded-xl bg-white shadow-2xl outline-none ${fullScreenOnPhone ? 'max-md:h-full max-md:max-h-none max-md:max-w-none max-md:rounded-none' : ''}`}
       >
         <div className="flex items-center justify-between border-b border-slate-200 px-5 py-3">
-          <h2 id={titleId} className="text-lg font-semibold">
+          <h2 id={titleId} className="min-w-0 text-lg font-semibold break-words">
             {title}
           </h2>
           <button
             type="button"
             aria-label="Close"
             onClick={onClose}
-            className="rounded p-1 text-slate-500 hover:bg-slate-100"
+            className="shrink-0 rounded p-1 text-slate-500 hover:bg-slate-100"
           >
             <X className="h-5 w-5" aria-hidden="true" />
           </button>
         </div>
-        <div className="overflow-y-auto px-5 py-4">
+        <div
+          className={`overflow-y-auto px-5 py-4 ${fullScreenOnPhone ? 'max-md:flex max-md:min-h-0 max-md:flex-1 max-md:flex-col max-md:px-0 max-md:py-0' : ''}`}
+        >
           <BudgetWaitNotice />
           {children}
         </div>

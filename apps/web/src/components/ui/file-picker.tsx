@@ -21,7 +21,8 @@ export function FilePicker({ label, hint, error, accept, onFile, className }: Fi
           {...control}
           type="file"
           accept={accept}
-          className="block w-full text-sm"
+          // Its button a 24 px target at least (WCAG 2.5.8), as every other control.
+          className="block min-h-6 w-full text-sm file:min-h-6"
           onChange={(event) => onFile(event.target.files?.[0] ?? null)}
         />
       )}

@@ -24,8 +24,9 @@ export function Toaster({ store = defaultStore, navigate }: ToasterProps) {
     <section
       aria-live="polite"
       aria-label="Notifications"
-      // Below the navbar (h-14): a toast never covers Logout or the welcome line.
-      className="pointer-events-none fixed top-16 right-4 z-[100] flex w-80 flex-col gap-2"
+      // From 768 px up, below the navbar (h-14) at the right: never over Logout, the welcome line or the page's title
+      // (at the left). On a phone the toast is as wide as the screen, so it sits at the bottom, off the title.
+      className="pointer-events-none fixed inset-x-3 bottom-3 z-[100] flex flex-col gap-2 md:inset-x-auto md:top-16 md:right-4 md:bottom-auto md:w-80"
     >
       {toasts.map((item) => (
         <div
@@ -55,7 +56,8 @@ export function Toaster({ store = defaultStore, navigate }: ToasterProps) {
             </div>
             <button
               type="button"
-              className="text-sm opacity-80 hover:opacity-100"
+              // 24 px at least (WCAG 2.5.8): the cross alone is a smaller target.
+              className="-mr-1 inline-flex h-6 w-6 shrink-0 items-center justify-center rounded text-sm opacity-80 hover:opacity-100"
               aria-label="Dismiss notification"
               onClick={() => store.dismiss(item.id)}
             >

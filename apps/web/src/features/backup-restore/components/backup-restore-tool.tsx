@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Backup } from '@ce/contract';
 import { FilePicker } from '../../../components/ui/file-picker';
@@ -45,6 +45,11 @@ export function BackupRestoreTool() {
   // Open on a backup's row starts its panel afresh (also when the address had it open already).
   const [openings, setOpenings] = useState(0);
   const opened = (openedId && backups?.find((backup) => backup.id === openedId)) || null;
+  // A backup opened from its row is brought into view (it opens below the list, often off the screen).
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (openings > 0) panel.current?.scrollIntoView({ block: 'start' });
+  }, [openings, opened?.id]);
 
   return (
     <div className="space-y-8">
@@ -87,19 +92,21 @@ export function BackupRestoreTool() {
         />
       </section>
 
-      {opened && (
-        <BackupPanel
-          key={`${opened.id}:${openings}`}
-          backup={opened}
-          backups={backups ?? []}
-          token={customer.token}
-          groups={customer.organizationId === opened.organizationId ? customer.inOrganization : []}
-          onRestore={(id, otherToken) => {
-            setTargetToken(otherToken);
-            openRestore(id);
-          }}
-        />
-      )}
+      <div ref={panel} className={opened ? 'scroll-mt-4' : 'hidden'}>
+        {opened && (
+          <BackupPanel
+            key={`${opened.id}:${openings}`}
+            backup={opened}
+            backups={backups ?? []}
+            token={customer.token}
+            groups={customer.organizationId === opened.organizationId ? customer.inOrganization : []}
+            onRestore={(id, otherToken) => {
+              setTargetToken(otherToken);
+              openRestore(id);
+            }}
+          />
+        )}
+      </div>
       {restoreId && (
         <RestoreRunPanel
           key={restoreId}

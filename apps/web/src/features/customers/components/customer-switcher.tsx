@@ -118,9 +118,9 @@ export function CustomerSwitcher() {
       >
         <Building2 aria-hidden="true" className="h-4 w-4 shrink-0" />
         <span className="sr-only">Customer: </span>
-        {/* On a phone the chosen customer stays in sight (shortened); the invitation to choose is the icon. */}
+        {/* On a phone the chosen customer stays in sight (whole, the room is its); the invitation to choose is the icon. */}
         {current ? (
-          <span className="min-w-12 max-w-24 truncate md:max-w-40" data-testid="customer-switcher-name">
+          <span className="min-w-12 truncate sm:max-w-24 md:max-w-40" data-testid="customer-switcher-name">
             {current.organizationName}
           </span>
         ) : (

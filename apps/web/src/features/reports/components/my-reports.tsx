@@ -84,17 +84,20 @@ function HtmlView({ report }: { report: ReportRequest }) {
       <Button variant="secondary" size="sm" onClick={() => setOpen(true)}>
         View report
       </Button>
-      <Dialog title={title} isOpen={open} onClose={() => setOpen(false)} width="max-w-6xl">
+      <Dialog title={title} isOpen={open} onClose={() => setOpen(false)} width="max-w-6xl" fullScreenOnPhone>
         <iframe
           title={title}
           sandbox=""
           src={artifactUrl(report.id, html.id, true)}
-          className="h-[70vh] w-full rounded-md border border-slate-200 bg-white"
+          className="h-[70vh] w-full rounded-md border border-slate-200 bg-white max-md:h-auto max-md:min-h-0 max-md:flex-1 max-md:rounded-none max-md:border-0"
         />
       </Dialog>
     </>
   );
 }
+
+/** A file's type as its name ends ("PDF", "XLSX", "JSON"), for a compact button. */
+const fileType = (filename: string) => /\.(\w+)$/.exec(filename)?.[1]?.toUpperCase() ?? filename;
 
 function FilesCell({ report, rerunning, onRerun }: { report: ReportRequest; rerunning: boolean; onRerun: () => void }) {
   const finished = report.status === 'done' || report.status === 'failed';
@@ -102,15 +105,19 @@ function FilesCell({ report, rerunning, onRerun }: { report: ReportRequest; reru
     <div className="space-y-2">
       <HtmlView report={report} />
       {report.artifacts.length > 0 && (
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-1.5 md:gap-2">
           {report.artifacts.map((artifact) => (
             <a
               key={artifact.id}
               href={artifactUrl(report.id, artifact.id)}
               download={artifact.filename}
-              className="rounded border border-slate-300 px-2 py-1 text-sm text-brand-800 hover:bg-slate-50"
+              aria-label={`Download ${artifact.filename}`}
+              title={artifact.filename}
+              className="rounded border border-slate-300 px-1.5 py-1 text-sm text-brand-800 hover:bg-slate-50 md:px-2"
             >
-              Download {artifact.filename}
+              {/* On a phone the file's type alone (its whole name is the link's name): four files on one line. */}
+              <span className="md:hidden">{fileType(artifact.filename)}</span>
+              <span className="max-md:hidden">Download {artifact.filename}</span>
             </a>
           ))}
         </div>

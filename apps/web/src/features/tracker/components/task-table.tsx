@@ -12,6 +12,8 @@ export interface TaskGroup {
 export interface TaskTableProps {
   groups: TaskGroup[];
   selected: Set<number>;
+  /** The engagements the CRM says are closed: flagged, their rows get no task. */
+  closed: ReadonlySet<string>;
   onSelectedChange: (next: Set<number>) => void;
   results: Map<number, TaskResult>;
   disabled: boolean;
@@ -24,7 +26,7 @@ const OUTCOMES: Record<TaskResult['outcome'], { label: string; tone: 'success' |
 };
 
 /** The parsed rows, one table per engagement with its total, a checkbox per row and per engagement. */
-export function TaskTable({ groups, selected, onSelectedChange, results, disabled }: TaskTableProps) {
+export function TaskTable({ groups, selected, closed, onSelectedChange, results, disabled }: TaskTableProps) {
   const toggle = (rows: number[], on: boolean) => {
     const next = new Set(selected);
     for (const row of rows) {
@@ -95,6 +97,7 @@ export function TaskTable({ groups, selected, onSelectedChange, results, disable
                   onChange={(event) => toggle(numbers, event.target.checked)}
                 />
                 {group.engagement}
+                {closed.has(group.engagement) && <Badge tone="danger">Closed in Salesforce</Badge>}
               </label>
               <span className="text-sm" data-testid="engagement-total">
                 {group.rows.length} row{group.rows.length === 1 ? '' : 's'} · {group.hours} hour

@@ -108,6 +108,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
   const [progress, setProgress] = useState(0);
   const [rows, setRows] = useState<TrackerRow[] | null>(null);
   const [warnings, setWarnings] = useState<string[]>([]);
+  const [closed, setClosed] = useState<Set<string>>(new Set());
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [answer, setAnswer] = useState<CreateTasksResponse | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
@@ -126,6 +127,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
   const startOver = () => {
     setRows(null);
     setWarnings([]);
+    setClosed(new Set());
     setSelected(new Set());
     setAnswer(null);
     form.setValue('file', null);
@@ -166,7 +168,10 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
         onSuccess: (parsed) => {
           setRows(parsed.data);
           setWarnings(parsed.warnings);
-          setSelected(new Set(parsed.data.map((row) => row.row)));
+          const closedNow = new Set(parsed.closedEngagements);
+          setClosed(closedNow);
+          // A closed engagement's rows would be refused: kept out unless ticked again.
+          setSelected(new Set(parsed.data.filter((row) => !closedNow.has(row.Engagement_ID)).map((row) => row.row)));
           if (parsed.warnings.length > 0)
             toast.warning(parsed.warnings.slice(0, 3).join(' ') + (parsed.warnings.length > 3 ? ' …' : ''), {
               title: `${parsed.warnings.length} warning${parsed.warnings.length === 1 ? '' : 's'}`,
@@ -277,6 +282,7 @@ function TrackerDialog({ isOpen, onClose }: { isOpen: boolean; onClose: () => vo
           <TaskTable
             groups={groups}
             selected={selected}
+            closed={closed}
             onSelectedChange={setSelected}
             results={results}
             disabled={create.isPending}

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useController, useWatch, type UseFormReturn } from 'react-hook-form';
 import { TAM_DAYS_RANGES, type ReportAccountGroup, type ReportKind } from '@ce/contract';
 import { CheckList } from '../../../../components/ui/check-list';
@@ -33,6 +33,8 @@ export function SelectionStep({
   const organizationId = useWatch({ control: form.control, name: 'organizationId' });
   const selected = useMemo(() => new Set(accountGroups.field.value), [accountGroups.field.value]);
   const errors = form.formState.errors;
+  // The warning waits for a touch of the list: before it, nobody has chosen wrong yet.
+  const [touched, setTouched] = useState(false);
   return (
     <>
       <Select
@@ -43,6 +45,7 @@ export function SelectionStep({
           // A new organization starts a new choice (spec section 4).
           onChange: () => {
             form.setValue('accountGroups', [], { shouldValidate: true });
+            setTouched(false);
             onSearchChange('');
           },
         })}
@@ -54,7 +57,10 @@ export function SelectionStep({
           renderItem={(group) => <span className="truncate">{group.accountGroupName}</span>}
           matches={byName}
           selected={selected}
-          onSelectedChange={(next) => accountGroups.field.onChange([...next])}
+          onSelectedChange={(next) => {
+            setTouched(true);
+            accountGroups.field.onChange([...next]);
+          }}
           label="Account groups"
           searchLabel="Search account groups"
           emptyText="No account group matches."
@@ -62,9 +68,16 @@ export function SelectionStep({
           onSearchChange={onSearchChange}
         />
       )}
-      {organizationId && needsAccounts && selected.size === 0 && (
-        <p className="text-sm text-amber-700">Please select at least one account group</p>
-      )}
+      {organizationId &&
+        needsAccounts &&
+        selected.size === 0 &&
+        (touched ? (
+          <p className="text-sm text-amber-700" data-testid="groups-warning">
+            Please select at least one account group
+          </p>
+        ) : (
+          <p className="text-sm text-slate-600">Tick the account groups the report covers.</p>
+        ))}
       {isClosure(kind) && (
         <fieldset className="space-y-3">
           <legend className="text-sm font-medium">Details for the document (optional)</legend>
