@@ -18,10 +18,12 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { CSRF_COOKIE, CSRF_HEADER } from '@ce/contract';
+import { percentile, type Stage, type StageResult } from './load-generator.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const SESSIONS = Number(process.env.BENCH_LOAD_SESSIONS ?? 20);
 const REPORTS = Number(process.env.BENCH_LOAD_REPORTS ?? 3);
@@ -31,102 +33,8 @@ const START_PER_S = Number(process.env.BENCH_LOAD_START_PER_S ?? 20);
 const STEP = 1.2;
 const KNEE_P95_MS = 200;
 const PAST = [1.5, 2, 3];
-const TIMEOUT_MS = 30_000;
 const EMAIL = 'bench@load.test';
 const PASSWORD = 'a long bench password';
-
-interface Stage {
-  origin: string;
-  cookies: string[];
-  urls: string[];
-  perSecond: number;
-  seconds: number;
-}
-interface StageResult {
-  sent: number;
-  ok: number;
-  shed: number;
-  /** Neither 200 nor 503: other statuses, errors, timeouts. */
-  other: number;
-  okMs: number[];
-  shedMs: number[];
-  /** What the other answers were, and how many. */
-  others: Record<string, number>;
-  /** The most requests outstanding at once, and the generator's own lateness at its worst (ms). */
-  peakOutstanding: number;
-  lateMs: number;
-}
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? 0;
-};
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The load generator (its own process): one stage at a fixed rate, every request timed from when it was due. */
-function generate(stage: Stage): Promise<StageResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const result: StageResult = {
-    sent: 0,
-    ok: 0,
-    shed: 0,
-    other: 0,
-    okMs: [],
-    shedMs: [],
-    others: {},
-    peakOutstanding: 0,
-    lateMs: 0,
-  };
-  const other = (what: string) => {
-    result.other += 1;
-    result.others[what] = (result.others[what] ?? 0) + 1;
-  };
-  const started = performance.now();
-  const total = Math.round(stage.perSecond * stage.seconds);
-  let answered = 0;
-  return new Promise((resolve) => {
-    const settle = () => {
-      answered += 1;
-      if (answered === total) {
-        agent.destroy();
-        resolve(result);
-      }
-    };
-    const send = (index: number) => {
-      const due = started + (index * 1000) / stage.perSecond;
-      const cookie = stage.cookies[index % stage.cookies.length] ?? '';
-      const url = stage.urls[(index + Math.floor(index / stage.urls.length)) % stage.urls.length] ?? '/api/session';
-      const request = http.get(`${stage.origin}${url}`, { agent, headers: { cookie }, timeout: TIMEOUT_MS }, (res) => {
-        res.resume();
-        res.once('end', () => {
-          const ms = performance.now() - due;
-          if (res.statusCode === 200) {
-            result.ok += 1;
-            result.okMs.push(ms);
-          } else if (res.statusCode === 503) {
-            result.shed += 1;
-            result.shedMs.push(ms);
-          } else other(String(res.statusCode));
-          settle();
-        });
-      });
-      request.once('timeout', () => request.destroy(new Error('timeout')));
-      request.once('error', (error) => {
-        other(error.message === 'timeout' ? 'timeout' : 'error');
-        settle();
-      });
-    };
-    const tick = () => {
-      const expected = started + (result.sent * 1000) / stage.perSecond;
-      result.lateMs = Math.max(result.lateMs, performance.now() - expected);
-      result.peakOutstanding = Math.max(result.peakOutstanding, result.sent - answered);
-      const due = Math.min(total, Math.floor(((performance.now() - started) * stage.perSecond) / 1000) + 1);
-      while (result.sent < due) send(result.sent++);
-      if (result.sent < total) setTimeout(tick, 2);
-    };
-    tick();
-  });
-}
 
 /** A call sent again while the instance answers 503 "busy", after the wait it asks for: as a browser would. */
 async function patiently(send: () => Promise<Response>): Promise<Response> {
@@ -197,7 +105,9 @@ interface InstanceTimes {
   majorGcSeconds: number;
 }
 async function instanceTimes(origin: string): Promise<InstanceTimes> {
-  const text = await (await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const text = await (
+    await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+  ).text();
   const sum = (pattern: RegExp) =>
     text
       .split('\n')
@@ -315,7 +225,8 @@ async function seed(instance: Instance, cookie: string): Promise<string[]> {
 
 async function main(): Promise<void> {
   const instance = await startInstance();
-  const generator: ChildProcess = fork(import.meta.filename, ['generate'], { stdio: 'inherit' });
+  // The load generator, in a process of its own (the instance's CPU is not the generator's).
+  const generator: ChildProcess = fork(path.join(import.meta.dirname, 'load-generator.ts'), { stdio: 'inherit' });
   const run = (stage: Omit<Stage, 'origin' | 'cookies' | 'urls'>, base: Pick<Stage, 'origin' | 'cookies' | 'urls'>) =>
     new Promise<StageResult>((resolve) => {
       generator.once('message', (result) => resolve(result as StageResult));
@@ -412,11 +323,4 @@ async function main(): Promise<void> {
   }
 }
 
-// The same file is the load generator, in a process of its own (the instance's CPU is not the generator's).
-if (process.argv[2] === 'generate') {
-  process.on('message', (stage: Stage) => {
-    void generate(stage).then((result) => process.send?.(result));
-  });
-} else {
-  await main();
-}
+await main();

@@ -1,8 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { PlatformClient } from '@ce/platform-client';
 import type { Sandbox } from '@ce/sandbox';
@@ -46,7 +43,6 @@ import {
   type ModuleContext,
   type ModuleServices,
 } from './core/modules.js';
-import { registerRequestTimeouts } from './core/request-timeouts.js';
 import { SharedRateBudgets } from './core/rate-budget.js';
 import { Metrics } from './core/metrics.js';
 import { SharedThrottle, sharedStateJobs } from './core/shared-throttle.js';
@@ -55,9 +51,8 @@ import { connectExternals } from './adapters/externals.js';
 import { WebexDeliveries } from './adapters/webex-delivery.js';
 import { startJobs } from './core/jobs.js';
 import { diskState } from './core/disk-space.js';
-import { loggerOptions } from './core/logging.js';
 import { registerPlugins } from './core/plugins.js';
-import { PressureGate } from './core/pressure.js';
+import { createServer } from './core/http-server.js';
 import { JobQueue } from './core/queue.js';
 import { SealedTokens, tokenJobs } from './core/sealed-tokens.js';
 import { openTokenVault } from './core/secrets.js';
@@ -195,46 +190,6 @@ const MIN_QUEUE_STOP_MS = 1000;
 /** What the queue's stop may take past its time (its statements under way settle a second later). */
 const QUEUE_STOP_OVERRUN_MS = 1000;
 
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
-
-/** The request's id: the caller's `x-request-id` when well formed (a proxy's, to follow one request), else a new one. */
-function requestIdOf(request: IncomingMessage): string {
-  const incoming = request.headers['x-request-id'];
-  return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-}
-
-function createServer(config: AppConfig, options: BuildOptions) {
-  // Shedding past the knee happens in the HTTP server's own handler, before Fastify reads a request (decision 0036).
-  const gate = new PressureGate(config.pressure, ['/api/', ...Object.values(config.compatPrefixes)], requestIdOf);
-  const app = Fastify({
-    serverFactory: gate.serverFactory(),
-    logger: options.logDestination
-      ? { ...loggerOptions(config.logLevel, config.instanceId), stream: options.logDestination }
-      : loggerOptions(config.logLevel, config.instanceId),
-    // A hop count trusts that many proxies nearest the server; addresses trust those proxies only.
-    trustProxy:
-      typeof config.trustProxy === 'number'
-        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
-        : config.trustProxy,
-    bodyLimit: 1024 * 1024,
-    // Backstops at the socket (an upload is the longest a request may take to arrive, or stay silent);
-    // each route's body has its own, shorter limit (registerRequestTimeouts).
-    requestTimeout: config.requestTimeouts.uploadMs,
-    connectionTimeout: config.requestTimeouts.uploadMs,
-    requestIdHeader: 'x-request-id',
-    genReqId: requestIdOf,
-  }).withTypeProvider<ZodTypeProvider>();
-  // Headers arrive within the request limit, whatever the route.
-  app.server.headersTimeout = Math.min(config.requestTimeouts.requestMs, config.requestTimeouts.uploadMs);
-  registerRequestTimeouts(app, config.requestTimeouts);
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  return { app, gate };
-}
-
 /**
  * Builds the whole application without listening: the data and the queue, plugins, then each module
  * (its services, routes and jobs), the web app, and the workers on instances that take jobs.
@@ -245,7 +200,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     (config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl, poolSize: config.databasePoolSize }
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
-  const { app, gate } = createServer(config, options);
+  const { app, gate } = createServer(config, options.logDestination);
   if (target.kind === 'pglite' && target.dataDir !== null) prepareDataDir(config.dataDir);
   const database = await openDatabase(target, app.log);
   const { db } = database;

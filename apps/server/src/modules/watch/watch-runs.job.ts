@@ -1,12 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import {
-  PATHS,
-  WATCH_PAUSE_REASONS,
-  watchChannelSchema,
-  watchScheduleSchema,
-  watchSpeakWhenSchema,
-} from '@ce/contract';
+import { PATHS, WATCH_PAUSE_REASONS, watchScheduleSchema, watchSpeakWhenSchema } from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import type { CallAudit } from '../../core/call-audit.js';
 import { AppError } from '../../core/errors.js';
@@ -35,9 +29,10 @@ import {
 import { waivedOfKey, waiversOfOthers, withoutWaived } from './watch-findings.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchScheduler } from './watch-schedule.job.js';
-import { roomRefusal, type RoomMembership } from './watch-api.js';
+import type { RoomMembership } from './watch-api.js';
+import { deliverRunMessage } from './watch-run-message.js';
 import type { WatchService } from './watch.service.js';
-import type { DriftAttribution } from './change-attribution.service.js';
+import type { DriftAttribution } from './watch-attribution.service.js';
 
 export const WATCH_RUN_QUEUE = 'watch.run';
 /** How often a run looks at the health check and backups it started, while they work. */
@@ -67,7 +62,7 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
 }
 
 /** What a run found, kept on its row for the next run. */
-interface RunOutcome {
+export interface RunOutcome {
   findings: KeptFindings['checks'] | null;
   backups: { aid: string; backupId: string }[] | null;
   reportId: string | null;
@@ -340,7 +335,9 @@ export class WatchRunJobs {
       changes: { ...changes },
       message,
     });
-    const delivery = message ? await this.deliver(job, watch, message, outcome.pdf) : { status: 'quiet', error: null };
+    const delivery = message
+      ? await deliverRunMessage(this.deps, job, watch, message, outcome.pdf)
+      : { status: 'quiet', error: null };
     await job.mustWrite({
       status: 'done',
       finishedAt: new Date(),
@@ -368,44 +365,6 @@ export class WatchRunJobs {
       for (const change of compared?.changes ?? []) lines.push(driftLine(names.get(aid) ?? aid, change));
     }
     return foldReferences(lines);
-  }
-
-  /** The run's one message, to the owner or the watch's room, with the report's PDF where there is one. */
-  private async deliver(
-    job: HeldJob<typeof watchRuns>,
-    watch: NonNullable<Awaited<ReturnType<WatchRunsRepository['watch']>>>,
-    message: string,
-    pdf: RunOutcome['pdf'],
-  ): Promise<{ status: string; error: string | null }> {
-    const { webex } = this.deps;
-    if (!webex) return { status: 'none', error: null };
-    const channel = watchChannelSchema.parse(watch.channel);
-    const ownerEmail = await this.deps.runs.ownerEmail(watch.userId);
-    // A room only while its owner is a member of it (asked of Webex before each message).
-    const refused = await roomRefusal(this.deps.roomMembership, channel, ownerEmail);
-    if (refused) return { status: 'failed', error: refused };
-    const to = channel.kind === 'room' ? { roomId: channel.roomId } : ownerEmail;
-    // Once, and tried again while Webex does not take it; a worker that lost the run sends nothing (LeaseLostError).
-    const key = `watch-run:${job.row.id}`;
-    const sent = await webex.deliver(
-      key,
-      to,
-      message,
-      pdf ?? undefined,
-      {
-        subject: key,
-        userId: watch.userId,
-        notice: {
-          source: 'watch',
-          path: PATHS.customers,
-          title: 'Account Watch message not sent to Webex',
-          about: job.row.organizationName,
-        },
-      },
-      () => job.stillHeld(),
-    );
-    if (sent.outcome === 'waiting') return { status: 'pending', error: sent.error };
-    return sent.outcome === 'failed' ? { status: 'failed', error: sent.error } : { status: 'sent', error: null };
   }
 
   /** The retries ended a run's message after the run did (sent, or given up): the run says it. */

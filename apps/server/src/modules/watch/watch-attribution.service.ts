@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import type { CallAudit } from '../../core/call-audit.js';
 import { attributeLine, auditKind, auditUser, CLOCK_SKEW_MS, type AuditWrite } from './change-attribution.js';
-import type { ChangeJournalRepository } from './change-journal.repository.js';
+import type { ChangeJournalRepository } from './watch-change-journal.repository.js';
 import type { DriftLine } from './watch-changes.js';
 
 /** The run a drift is attributed for: its organization, account groups and id (its calls are audited with it). */
