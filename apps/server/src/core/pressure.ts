@@ -45,8 +45,8 @@ const UTILIZATION_EVERY_MS = 100;
  * (a burst passes; a standing queue does not): the share of API calls let in shrinks by `SHRINK` a reading. Calmer
  * than `CALM_UTILIZATION`, it grows back by `GROW`.
  */
-const BUSY_UTILIZATION = 0.95;
-const BUSY_READINGS = 3;
+const BUSY_UTILIZATION = 0.98;
+const BUSY_READINGS = 5;
 const SHRINK = 0.85;
 const CALM_UTILIZATION = 0.9;
 const GROW = 0.1;
