@@ -177,6 +177,9 @@ describe.each(DATABASES)('alerts migration (%s)', (kind) => {
       );
     expect(message?.toPersonEmail).toBe('tam@demo.local');
     expect(message?.markdown).toContain('Done: 6');
+    // The run's page says where its summary stands.
+    const shown = await tam().request({ method: 'GET', url: `/api/alerts-migration/runs/${run.id}` });
+    expect(shown.json<{ message: unknown }>().message).toEqual({ status: 'sent', error: null });
 
     const superUser = await signedInClient(suite.app().app, 'superuser@demo.local');
     const audit = (await superUser.request({ method: 'GET', url: '/api/audit-log' })).json().entries as {

@@ -47,6 +47,11 @@ export const changeSetSchema = z.object({
   finishedAt: z.string().nullable(),
   undoOf: z.string().nullable(),
   undoneBy: z.string().nullable(),
+  /**
+   * Where the run's Webex message (its summary) stands, for a tool that sends one: waiting while Webex does not take
+   * it (tried again), sent, or failed once the retries gave up (`error` says why). Null: no message.
+   */
+  message: z.object({ status: z.enum(['waiting', 'sent', 'failed']), error: z.string().nullable() }).nullable(),
 });
 export type ChangeSet = z.infer<typeof changeSetSchema>;
 

@@ -91,3 +91,11 @@ export function givenUpNotifications(
     ];
   });
 }
+
+/** Where messages stand together: failed if one was given up, sent once every one went, else waiting. */
+export function deliveryState(rows: { status: string; error: string | null }[]): SubjectDelivery {
+  const failed = rows.find((row) => row.status === 'failed');
+  if (failed) return { status: 'failed', error: failed.error };
+  if (rows.every((row) => row.status === 'sent')) return { status: 'sent', error: null };
+  return { status: 'waiting', error: rows.find((row) => row.error)?.error ?? null };
+}

@@ -7,6 +7,7 @@ import {
   recipientOf,
   ROOM,
   sha256,
+  deliveryState,
   givenUpNotifications,
   isTransient,
   type DeliveryOf,
@@ -328,16 +329,18 @@ export class WebexDeliveries {
     await this.told.get(kind ?? '')?.(id.join(':'), state);
   }
 
-  /** Where a subject's messages stand: failed if one was given up, sent once every one went, waiting otherwise. */
-  async subjectState(subject: string): Promise<SubjectDelivery> {
+  /** Where a subject's messages stand: failed if one was given up, sent once every one went, else waiting; null: none. */
+  async messageOf(subject: string): Promise<SubjectDelivery | null> {
     const rows = await this.db
       .select({ status: webexDeliveries.status, error: webexDeliveries.error })
       .from(webexDeliveries)
       .where(eq(webexDeliveries.subject, subject));
-    const failed = rows.find((row) => row.status === 'failed');
-    if (failed) return { status: 'failed', error: failed.error };
-    if (rows.every((row) => row.status === 'sent')) return { status: 'sent', error: null };
-    return { status: 'waiting', error: rows.find((row) => row.error)?.error ?? null };
+    return rows.length === 0 ? null : deliveryState(rows);
+  }
+
+  /** Where a subject's messages stand (one with none has nothing left to send). */
+  async subjectState(subject: string): Promise<SubjectDelivery> {
+    return (await this.messageOf(subject)) ?? { status: 'sent', error: null };
   }
 
   /** Every subject with a message due (a lost queued retry, a sender that died), tried again. */

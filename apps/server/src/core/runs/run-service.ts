@@ -11,7 +11,12 @@ import { changeSetProblems, changeSetTotals } from '../change-sets/summaries.js'
 import { assertUndoable, startUndo, type OrganizationReader, type WroteInto } from '../change-sets/undo.js';
 
 /** A run as its tool shows it: the row, who asked for it, and the jobs ahead of it while it is queued. */
-export type RunRow = ChangeSetRow & { requestedBy: string; ahead: number | null };
+export type RunRow = ChangeSetRow & { requestedBy: string; ahead: number | null; message?: RunMessage | null };
+/** Where a run's Webex message stands (`changeSetSchema.message`). */
+export interface RunMessage {
+  status: 'waiting' | 'sent' | 'failed';
+  error: string | null;
+}
 
 /** What every tool's run shows of itself: who asked, where, how it went, when, and its undo. */
 export function runBasics(row: RunRow, totals: ItemTotals[]) {
@@ -27,6 +32,7 @@ export function runBasics(row: RunRow, totals: ItemTotals[]) {
     finishedAt: row.finishedAt?.toISOString() ?? null,
     undoOf: row.undoOf,
     undoneBy: row.undoneBy,
+    message: row.message ?? null,
   };
 }
 
@@ -87,6 +93,8 @@ export interface RunServiceDependencies {
   tokens: SealedTokens;
   customer: OrganizationReader;
   jobsAhead: JobsAhead;
+  /** Where the run's Webex message stands, for a tool that sends one (by its subject, `change-set:<id>`). */
+  messageOf?: (subject: string) => Promise<RunMessage | null>;
 }
 
 /** A run to start: what its tool planned from the request, once the tokens were found to read it. */
@@ -156,13 +164,14 @@ export class RunService<Run, Summary = never> {
 
   async get(user: SessionUser, id: string): Promise<Run> {
     const row = await this.visible(user, id);
-    const [items, totals, requestedBy, ahead] = await Promise.all([
+    const [items, totals, requestedBy, ahead, message] = await Promise.all([
       this.deps.repository.items(id),
       this.deps.repository.totals([id]),
       this.deps.repository.requesterEmail(row.userId),
       this.deps.jobsAhead([row]),
+      this.deps.messageOf?.(`change-set:${id}`) ?? null,
     ]);
-    return this.kind.run({ ...row, requestedBy, ahead: ahead.get(id) ?? null }, items, totals);
+    return this.kind.run({ ...row, requestedBy, ahead: ahead.get(id) ?? null, message }, items, totals);
   }
 
   /** The user's recent runs (of `kinds`, all of the tool's by default), newest first. */

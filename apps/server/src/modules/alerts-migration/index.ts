@@ -17,7 +17,12 @@ export const alertsMigrationModule: AppModule = {
   async register(context) {
     const { changeSets, jobsAhead, queue, tokens, platform, deliveries, services } = context;
     const customer = services.get('customer');
-    const runs = new RunService({ repository: changeSets, queue, tokens, customer, jobsAhead }, MIGRATION_RUNS);
+    // Its summary goes to Webex: the run's page says where the message stands.
+    const messageOf = deliveries ? (subject: string) => deliveries.messageOf(subject) : undefined;
+    const runs = new RunService(
+      { repository: changeSets, queue, tokens, customer, jobsAhead, messageOf },
+      MIGRATION_RUNS,
+    );
     const migration = new AlertsMigrationService({ runs, platform, customer });
     context.routes.add((app) => app.register(alertsMigrationRoutes, { migration }));
     context.changeSetKinds.add(

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChangeSetItem, MigrationRun } from '@ce/contract';
@@ -35,6 +35,7 @@ const finishedRun = (changes: Partial<MigrationRun>): MigrationRun => ({
   finishedAt: '2026-01-05T10:00:02.000Z',
   undoOf: null,
   undoneBy: null,
+  message: null,
   sourceAccountGroupName: 'EMEA',
   targetAccountGroupNames: ['APAC'],
   targetOrganizationName: null,
@@ -81,6 +82,25 @@ describe('the migration panel', () => {
     expect(bar.getAttribute('aria-valuetext')).toBe('1 of 1 handled: 1 failed');
     expect(fill.className).toContain('bg-red-600');
     expect(fill.className).not.toMatch(/bg-(green|brand)-/);
+  });
+
+  it("says where its summary's Webex message stands: given up with why, waiting, or sent", () => {
+    renderPanel(finishedRun({ message: { status: 'failed', error: 'Webex refused the message (403)' } }));
+    expect(screen.getByTestId('run-message').textContent).toBe(
+      'Its summary was not sent to Webex (Webex refused the message (403)). Its results are on this page.',
+    );
+    cleanup();
+    renderPanel(finishedRun({ message: { status: 'waiting', error: 'Webex could not be reached' } }));
+    expect(screen.getByTestId('run-message').textContent).toBe(
+      'Its summary waits for Webex (Webex could not be reached): it is tried again, and sent once.',
+    );
+    cleanup();
+    renderPanel(finishedRun({ message: { status: 'sent', error: null } }));
+    expect(screen.getByText('Its summary was sent to Webex.')).toBeTruthy();
+    cleanup();
+    renderPanel(finishedRun({}));
+    expect(screen.queryByTestId('run-message')).toBeNull();
+    expect(screen.queryByText(/summary/)).toBeNull();
   });
 
   it('asks before it undoes a migration: Undo Migration opens a confirmation, and its Cancel starts nothing', () => {

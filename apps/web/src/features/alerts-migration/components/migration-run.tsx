@@ -4,6 +4,7 @@ import { undoWords } from '../../../components/run-panel/undo-words';
 import { Button } from '../../../components/ui/button';
 import type { ColumnDef } from '../../../components/ui/data-table';
 import { changeSetEndToast } from '../../../components/ui/run-end-toast';
+import { RunMessage } from '../../../components/run-panel/run-message';
 import { RunPanel } from '../../../components/run-panel/run-panel';
 import { resultsUrl, useMigration } from '../api/run';
 import { useUndoMigration } from '../api/undo';
@@ -74,13 +75,18 @@ export function MigrationRunPanel({
               {run.totals.pending} to go
             </p>
           ),
-          details: run.undoneBy && (
-            <p className="text-sm">
-              This migration was undone.{' '}
-              <Button variant="link" onClick={() => onOpen(run.undoneBy ?? '')}>
-                See the undo
-              </Button>
-            </p>
+          details: (
+            <>
+              {run.undoneBy && (
+                <p className="text-sm">
+                  This migration was undone.{' '}
+                  <Button variant="link" onClick={() => onOpen(run.undoneBy ?? '')}>
+                    See the undo
+                  </Button>
+                </p>
+              )}
+              <RunMessage message={run.message} />
+            </>
           ),
           items: {
             data: run.items,

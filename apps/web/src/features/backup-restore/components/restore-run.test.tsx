@@ -22,6 +22,7 @@ const restore = (changes: Partial<RestoreRun>): RestoreRun => ({
   finishedAt: null,
   undoOf: null,
   undoneBy: null,
+  message: null,
   backupId: 'backup-1',
   accountGroupName: 'Acme - Staging',
   targetOrganizationName: null,
