@@ -86,6 +86,11 @@ export interface CallOptions {
    * token, so the token's later calls spend the organization's budget.
    */
   organizationOf?: (body: unknown) => string | undefined;
+  /**
+   * Not kept in the session's journal: a stream of measurements its reader counts as it reads (a week of results is
+   * megabytes a page). A job that resumes reads it again rather than storing every page.
+   */
+  unkept?: boolean;
 }
 
 /** Tokens whose organization the client remembers, at most; the oldest is forgotten first. */
@@ -249,7 +254,7 @@ export class PlatformHttp {
 
   private async send<T>(auth: PlatformAuth, url: URL, options: CallOptions): Promise<T> {
     const method = options.method ?? 'GET';
-    const journalKey = method === 'GET' && auth.journal ? `${url.pathname}${url.search}` : undefined;
+    const journalKey = method === 'GET' && auth.journal && !options.unkept ? `${url.pathname}${url.search}` : undefined;
     if (journalKey !== undefined) {
       const kept = await auth.journal?.get(journalKey);
       if (kept) return kept.body as T;

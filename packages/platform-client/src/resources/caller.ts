@@ -61,7 +61,7 @@ export class Caller {
       yield parse(page, body, path);
       const next = parse(pageLinks, body, path)._links?.next?.href;
       if (!next) return;
-      body = await this.http.follow<unknown>(this.auth, next, { signal: options.signal });
+      body = await this.http.follow<unknown>(this.auth, next, { signal: options.signal, unkept: options.unkept });
     }
   }
 

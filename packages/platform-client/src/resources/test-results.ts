@@ -50,6 +50,8 @@ export const testResults = (caller: Caller) => ({
       aid: options.aid,
       query: { ...rangeQuery(options.range), direction: options.direction },
       signal: options.signal,
+      // Counted as read, never kept: a report that resumes reads its results again.
+      unkept: true,
     });
     for await (const page of pages) {
       const from = options.range && page.startDate ? Date.parse(page.startDate) : Number.NEGATIVE_INFINITY;
