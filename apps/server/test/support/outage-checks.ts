@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import type { Cluster, RoundRobinClient } from '../cluster.js';
+import type { Cluster, ClusterProcess, RoundRobinClient } from '../cluster.js';
 
 // What the cluster's fault suites check once the fault has passed: nothing failed by it, the customer's account holds
 // each write once under the id recorded, and what Webex received is what the toolkit recorded as sent.
@@ -8,6 +8,40 @@ export interface Customer {
   token: string;
   organization: { id: string; name: string };
   groups: { aid: string; accountGroupName: string }[];
+}
+
+/**
+ * The fault suites' deployment: two instances with workers (a run now whenever asked), the platform as `scenario`
+ * says, a TAM signed in through the balancer, and the sandbox's Org Admin customer with its account groups.
+ */
+export async function openOutageCluster(
+  cluster: Cluster,
+  email: string,
+  password: string,
+  scenario: Parameters<Cluster['scenario']>[0],
+): Promise<{ nodes: ClusterProcess[]; browser: RoundRobinClient; customer: Customer }> {
+  await cluster.open();
+  await cluster.scenario(scenario);
+  const env = { WATCH_RUN_NOW_EVERY_MINUTES: '0' };
+  const nodes = await cluster.start([
+    { name: 'node-1', worker: true, env },
+    { name: 'node-2', worker: true, env },
+  ]);
+  const browser = await cluster.signedIn(nodes, email, password);
+  const { token, organizationId } = await cluster.orgAdmin();
+  const groups = (
+    await browser.call<{ accountGroups: { aid: string; accountGroupName: string; organizationName: string }[] }>(
+      'POST',
+      '/api/account-groups',
+      { token },
+    )
+  ).body.accountGroups;
+  const customer = {
+    token,
+    organization: { id: organizationId, name: groups[0]?.organizationName ?? '' },
+    groups: groups.map(({ aid, accountGroupName }) => ({ aid, accountGroupName })),
+  };
+  return { nodes, browser, customer };
 }
 
 /** No job, item or message of the cluster was failed (or left waiting) by the fault. */
