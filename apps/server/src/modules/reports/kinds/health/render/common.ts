@@ -1,5 +1,6 @@
 import { REPORT_KINDS, type HealthCheck, type HealthFindings, type HealthStatus } from '@ce/contract';
 import { barChartSvg, lineChartSvg } from '../../../../../report-kit/charts.js';
+import { utcMinuteOf } from '../../../../../report-kit/dates.js';
 
 /** HTML and PDF show this many rows of a table or evidence items of a check; the spreadsheet has them all. */
 export const SHOWN_ROWS = 200;
@@ -12,7 +13,8 @@ export const STATUS_COLOURS: Record<HealthStatus, { fill: string; text: string }
 };
 const SEVERITY: Record<HealthStatus, number> = { fail: 0, warn: 1, unknown: 2, pass: 3 };
 
-export const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+/** A time the findings hold, printed to the minute in UTC as every report prints one. */
+export const when = utcMinuteOf;
 export const title = (findings: HealthFindings) => `${REPORT_KINDS[findings.kind].label} account health check`;
 export const cell = (value: string | number | null) =>
   value === null ? '—' : typeof value === 'number' ? value.toLocaleString('en-US') : value;
