@@ -11,6 +11,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
+import { watchRequest } from './support/watches.js';
 
 /** A day as the words say it, in the watch's time zone (UTC): "5 Dec". */
 const today = () =>
@@ -30,16 +31,7 @@ describe('Ours or theirs: drift, the watch message and the timeline say who made
     const created = await tam.request({
       method: 'POST',
       url: '/api/watches',
-      payload: {
-        token: customer.token,
-        organization: customer.organization,
-        consent: { contactName: 'Dana Admin', contactEmail: 'dana@acme.example', days: 30 },
-        accountGroups: customer.groups.slice(0, 1),
-        runs: 'backup',
-        schedule: { cadence: 'daily', time: '07:30', timeZone: 'UTC' },
-        channel: { kind: 'owner' },
-        speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: true, weeklyQuietLine: false },
-      },
+      payload: watchRequest(customer, { runs: 'backup' }),
     });
     expect(created.statusCode, created.body).toBe(201);
     watch = created.json<Watch>();

@@ -9,6 +9,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
+import { watchRequest } from './support/watches.js';
 
 /** Friday 2026-11-27 07:00 UTC. */
 const START = new Date('2026-11-27T07:00:00Z');
@@ -34,17 +35,12 @@ describe("a waiver of a watch's finding by someone else", () => {
     const created = await tam.request({
       method: 'POST',
       url: '/api/watches',
-      payload: {
-        token: customer.token,
-        organization: customer.organization,
-        consent: { contactName: 'Dana Admin', contactEmail: 'dana@acme.example', days: 30 },
-        accountGroups: customer.groups.slice(0, 1),
+      payload: watchRequest(customer, {
         runs: 'health',
         schedule: { cadence: 'daily', time: '07:01', timeZone: 'UTC' },
-        channel: { kind: 'owner' },
         // The owner asked to hear of score drops of 50 points only: a waiver by someone else is said all the same.
         speakWhen: { anyChange: false, scoreDrop: 50, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
-      },
+      }),
     });
     expect(created.statusCode, created.body).toBe(201);
     watch = created.json<Watch>();

@@ -9,6 +9,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
+import { watchRequest } from './support/watches.js';
 
 /** Friday 2026-11-27 10:00 UTC, moved on by the tests themselves. */
 const START = new Date('2026-11-27T10:00:00Z');
@@ -46,16 +47,11 @@ describe('Account Watch caps: watches per user and organization, "Run now" space
     client.request({
       method: 'POST',
       url: '/api/watches',
-      payload: {
-        token: customer.token,
-        organization: customer.organization,
-        consent: { contactName: 'Dana Admin', contactEmail: 'dana@acme.example', days: 30 },
-        accountGroups: customer.groups.slice(0, 1),
+      payload: watchRequest(customer, {
         runs: 'health',
         schedule: { cadence: 'daily', time: '03:00', timeZone: 'Europe/Paris' },
-        channel: { kind: 'owner' },
         speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
-      },
+      }),
     });
   const runNow = (client: TestClient, watch: Watch) =>
     client.request({ method: 'POST', url: `/api/watches/${watch.id}/runs` });

@@ -10,6 +10,7 @@ import {
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
+import { watchRequest } from './support/watches.js';
 
 /** Friday 2026-11-27 07:00 UTC; the watch runs daily at 07:30 UTC. */
 const START = new Date('2026-11-27T07:00:00Z');
@@ -36,16 +37,7 @@ describe('Account Watch runs: on schedule, each once, saying only what changed',
     const created = await tam.request({
       method: 'POST',
       url: '/api/watches',
-      payload: {
-        token: customer.token,
-        organization: customer.organization,
-        consent: { contactName: 'Dana Admin', contactEmail: 'dana@acme.example', days: 30 },
-        accountGroups: customer.groups.slice(0, 1),
-        runs: 'both',
-        schedule: { cadence: 'daily', time: '07:30', timeZone: 'UTC' },
-        channel: { kind: 'owner' },
-        speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: true, weeklyQuietLine: false },
-      },
+      payload: watchRequest(customer),
     });
     expect(created.statusCode, created.body).toBe(201);
     watch = created.json<Watch>();
