@@ -165,11 +165,13 @@ describe.runIf(onPostgres)('the database stopped under a cluster at work', () =>
     expect(watch.status, JSON.stringify(watch.body)).toBe(201);
     const run = await browser.call<WatchRun>('POST', `/api/watches/${watch.body.id}/runs`);
     expect(run.status, JSON.stringify(run.body)).toBe(202);
+    // Every account group's rules, each read at the slow platform's pace: the report is still at work when the bulk
+    // run and the watch run are (over two groups it once ended before the watch run began).
     const report = await browser.call<{ id: string }>('POST', '/api/reports', {
       kind: 'alerts-config',
       token,
       organization,
-      accountGroups: [reportGroup, bulkGroup],
+      accountGroups: [reportGroup, ...customer.groups.filter((group) => group.aid !== reportGroup?.aid)],
       options: {},
     });
     expect(report.status).toBe(202);
