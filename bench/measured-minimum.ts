@@ -6,7 +6,7 @@
  *
  * The fewest pages the API allows: a week of a test's results is its rounds over the window, whole rounds to a page
  * of at most 1,000 results (the sandbox's page; one page when there is no round); alerts 50 a page; units by test
- * 100 a page.
+ * 100 a page; the activity log 100 a page; endpoint agents 20 a page.
  *
  * Usage: tsx bench/measured-minimum.ts <now, epoch ms>
  */
@@ -14,6 +14,7 @@ import { HEALTH_PROFILES } from '@ce/contract';
 import { generateWorld } from '@ce/sandbox';
 import { ALERT_LOOKBACK_DAYS } from '../apps/server/src/modules/reports/kinds/health/generator.js';
 import { MEASURED_LIMITS } from '../apps/server/src/modules/reports/kinds/health/checks/measured-limits.js';
+import { isChange } from '../apps/server/src/modules/reports/kinds/health/read-changes.js';
 import { roundSpan } from '../packages/sandbox/src/platform/simulation/rounds.js';
 import { RESULTS_PER_PAGE, RESULT_KINDS } from '../packages/sandbox/src/platform/routes/test-results.js';
 
@@ -21,6 +22,8 @@ export const MIN_TESTS = Number(process.env.BENCH_MEASURED_TESTS ?? 500);
 const DAY = 86_400_000;
 const ALERTS_PAGE = 50;
 const UNITS_PAGE = 100;
+const AUDIT_PAGE = 100;
+const ENDPOINT_AGENTS_PAGE = 20;
 const now = Number(process.argv[2] ?? Date.now());
 const world = generateWorld({ seed: process.env.SANDBOX_SEED ?? 'ce-toolkit', size: 'large' });
 const org = world.organizations[0];
@@ -54,6 +57,23 @@ for (const group of chosen) {
   // Users with roles, agents (with their tests), tests, HTTP server and page-load settings, alert rules and each
   // rule's detail, dashboards, agent notification rules; alerts paged.
   minimum += 8 + rules + pages(started, ALERTS_PAGE) + pages(cleared, ALERTS_PAGE);
+  // The agent-offline rule's detail (the agents it is on), where the group has one.
+  if (!group.noAgentOfflineRule) minimum += 1;
+  // Who changed what: the week's activity log, paged, and the history of each existing test its changes name.
+  const events = world.auditEvents.filter(
+    (event) => event.aid === group.aid && Date.parse(event.date) >= from && Date.parse(event.date) <= now,
+  );
+  minimum += pages(events.length, AUDIT_PAGE);
+  const named = new Set(
+    events
+      .filter(isChange)
+      .flatMap((event) => (event.resources ?? []).flatMap((r) => (r.type === 'test' ? [r.name] : []))),
+  );
+  minimum += new Set(
+    world.tests.filter((test) => test.aid === group.aid && named.has(test.testName)).map((test) => test.testId),
+  ).size;
+  // The endpoint agents' versions, paged.
+  minimum += pages(world.endpointAgents.filter((agent) => agent.aid === group.aid).length, ENDPOINT_AGENTS_PAGE);
   for (const test of world.tests.filter((candidate) => candidate.aid === group.aid)) {
     if (!test.enabled || !measuredTypes.has(test.type)) continue;
     const perRound = Math.max(1, test.agentIds.filter((agentId) => agents.has(agentId)).length);

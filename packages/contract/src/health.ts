@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { measurementsSchema } from './measurements.js';
 import { AHC_IE_DAYS_RANGES, AHC_TABLES } from './reports.js';
 
 /** The three account health check kinds; all read the platform through v7. */
@@ -88,6 +89,7 @@ export const HEALTH_MEASURED_CHECK_IDS = [
   'alerts-missing-tests',
   'alerts-time-to-clear',
   'units-runway',
+  'changes-by-person',
 ] as const;
 export const HEALTH_CHECK_IDS = [...HEALTH_CONFIGURATION_CHECK_IDS, ...HEALTH_MEASURED_CHECK_IDS] as const;
 export type HealthCheckId = (typeof HEALTH_CHECK_IDS)[number];
@@ -121,6 +123,8 @@ export const HEALTH_CHECK_WEIGHTS: Record<HealthCheckId, number> = {
   'alerts-missing-tests': 4,
   'alerts-time-to-clear': 5,
   'units-runway': 8,
+  // Informational: who changed what is said, not graded.
+  'changes-by-person': 0,
 };
 
 export const HEALTH_STATUSES = ['pass', 'warn', 'fail', 'unknown'] as const;
@@ -212,6 +216,8 @@ export const healthFindingsSchema = z.object({
     /** The score of every stored run of this kind for this organization, oldest first, this one last. */
     trend: z.array(z.object({ at: z.string(), score: z.number() })),
   }),
+  /** What the platform measured (AHC v7 and AHC-IE): what a watch run keeps for the trends (decision 0037). */
+  measurements: measurementsSchema.optional(),
 });
 export type HealthFindings = z.infer<typeof healthFindingsSchema>;
 

@@ -35,3 +35,4 @@ export * from './run-outcome.js';
 export * from './watches.js';
 export * from './field-words.js';
 export * from './watch-portfolio.js';
+export * from './measurements.js';

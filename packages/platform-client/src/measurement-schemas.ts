@@ -76,6 +76,13 @@ export const agentNotificationRuleSchema = z.looseObject({
   isDefault: z.boolean().optional(),
 });
 export type AgentNotificationRule = z.infer<typeof agentNotificationRuleSchema>;
+/** One rule with the agents it is assigned to (`/agents/notification-rules/{notificationRuleId}`). */
+export const agentNotificationRuleDetailSchema = agentNotificationRuleSchema.extend({
+  agents: z
+    .array(z.looseObject({ agentId: z.string(), agentName: z.string().optional(), agentType: z.string().optional() }))
+    .optional(),
+});
+export type AgentNotificationRuleDetail = z.infer<typeof agentNotificationRuleDetailSchema>;
 
 /** A local problem of an enterprise agent (`/agents/local-problems`). */
 export const localProblemSchema = z.looseObject({

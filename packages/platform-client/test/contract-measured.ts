@@ -12,6 +12,7 @@ export const MEASURED_OPERATIONS = [
   'GET /events',
   'GET /events/{id}',
   'GET /agents/notification-rules',
+  'GET /agents/notification-rules/{notificationRuleId}',
   'GET /agents/local-problems',
   'GET /usage/units/tests',
   'GET /usage/units/enterprise-agents',
@@ -63,7 +64,14 @@ export async function exerciseMeasured(
   for (const event of events) await admin.events.get(event.id, aid);
   expect(events.map((event) => event.type).sort()).toEqual(['agent-local', 'network', 'target']);
 
-  await admin.agents.notificationRules(aid);
+  // The measured group has no agent-offline rule; another's default rule names the agents it is on.
+  expect(await admin.agents.notificationRules(aid)).toEqual([]);
+  const other = (await admin.accountGroups.list()).find(
+    (candidate) => candidate.accountGroupName === 'Acme - Data Centers',
+  );
+  const [offlineRule] = await admin.agents.notificationRules(other?.aid);
+  const ruleDetail = await admin.agents.notificationRule(offlineRule?.ruleId ?? '', other?.aid);
+  expect(ruleDetail.agents?.length).toBeGreaterThan(0);
   expect((await admin.agents.localProblems({ aid, range: { window: '7d' } })).length).toBe(1);
 
   for await (const _units of admin.usage.testUnits({ aid })) break;

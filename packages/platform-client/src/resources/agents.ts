@@ -1,5 +1,9 @@
 import { agentSchema } from '../schemas.js';
-import { agentNotificationRuleSchema, localProblemSchema } from '../measurement-schemas.js';
+import {
+  agentNotificationRuleDetailSchema,
+  agentNotificationRuleSchema,
+  localProblemSchema,
+} from '../measurement-schemas.js';
 import { rangeQuery, type Caller, type TimeRange } from './caller.js';
 
 export const agents = (caller: Caller) => ({
@@ -29,6 +33,14 @@ export const agents = (caller: Caller) => ({
         aid,
         signal,
       },
+    ),
+  /** One agent notification rule with the agents it is assigned to (the list does not name them). */
+  notificationRule: (ruleId: string, aid?: string, signal?: AbortSignal) =>
+    caller.request(
+      agentNotificationRuleDetailSchema,
+      `agents/notification-rules/${encodeURIComponent(ruleId)}`,
+      'agent notification rule',
+      { aid, signal },
     ),
   /** The enterprise agents' local problems in a range (the last day without one). */
   localProblems: async (options: { aid?: string; range?: TimeRange; signal?: AbortSignal } = {}) =>

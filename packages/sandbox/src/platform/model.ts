@@ -7,7 +7,7 @@ export interface Organization {
   name: string;
   slug: string;
   /** The plan's cloud units a billing period, and whether the organization is on usage-based pricing. */
-  billing?: { cloudUnitsIncluded: number; usagePricing: boolean };
+  billing?: { cloudUnitsIncluded: number; usagePricing: boolean; endpointAgentsIncluded?: number };
 }
 
 export interface AccountGroup {
@@ -23,6 +23,8 @@ export interface AccountGroup {
    * lists none.
    */
   noAgentOfflineRule?: boolean;
+  /** Enterprise agents someone took out of the default agent-offline rule (a measured case): nobody hears of them. */
+  agentsOutsideOfflineRule?: string[];
 }
 
 export interface Agent {

@@ -28,7 +28,7 @@ export function usageRoutes(app: FastifyInstance, { state, worldNow, caller, hal
           monthEnd: iso(end),
           cloudUnitsIncluded: org.billing?.cloudUnitsIncluded ?? 5_000_000,
           enterpriseAgentsIncluded: 50,
-          endpointAgentsIncluded: 500,
+          endpointAgentsIncluded: org.billing?.endpointAgentsIncluded ?? 500,
           endpointAgentsEssentialsIncluded: 250,
         },
         cloudUnitsUsed: sum('cloudUnitsUsed'),

@@ -25,6 +25,12 @@ export const PROJECTED_SHARE_OF_QUOTA = { first: 1.12, others: 0.6, large: 0.8 }
  * - "Retired kiosk checks" still names a deleted test; the group has no agent-offline notification rule;
  * - units: the first organization is on usage pricing, projected at 112% of its included cloud units; the second is
  *   not on usage pricing (its `/usage/units/*` answer 403); the large world's projects 80%.
+ * The other side of three thresholds, planted after the cases above (their ids and alerts stay as they were):
+ * - "Orders API" (HTTP, every minute, one agent) fails one round in every 20,160 s: its rule "Orders API errors"
+ *   fires 30 times a week, more than 21 but 0.3 per 100 rounds: not noisy, beside "Checkout errors";
+ * - in "Acme - Data Centers" the first enterprise agent was taken out of the default agent-offline rule: nobody
+ *   hears of it going offline, while the rule covers the group's other agents;
+ * - endpoint agents: the first organization uses 30% of its 500 licences (flagged); the second 75% of its own.
  */
 export function plantMeasuredCases(world: World, now: number, nextId: () => string): void {
   const group = world.accountGroups.find((candidate) => candidate.accountGroupName === MEASURED_GROUP);
@@ -188,6 +194,17 @@ export function plantMeasuredCases(world: World, now: number, nextId: () => stri
     event: { type: 'agent-local', severity: 'low', typeName: 'Agent Local' },
   });
 
+  const orders = test('Orders API', 'http-server', 60, cloud.slice(14, 15), http('orders.acme.example.com'));
+  rule('Orders API errors', 1, [orders]);
+  incident({ testId: orders.testId, from: now - 8 * DAY, pattern: 'flap', periodSeconds: 20_160, cause: 'HTTP 502' });
+  const dataCenters = world.accountGroups.find(
+    (candidate) => candidate.orgId === org.orgId && candidate.accountGroupName === 'Acme - Data Centers',
+  );
+  const unwatched = world.agents.find(
+    (agent) => agent.agentType === 'enterprise' && dataCenters && agent.aids.includes(dataCenters.aid),
+  );
+  if (dataCenters && unwatched) dataCenters.agentsOutsideOfflineRule = [unwatched.agentId];
+
   // The alerts the rules derive up to the world's moment are part of its history (every reader of the world's
   // alerts sees them); the platform routes derive the later ones on request.
   for (const derived of derivedAlerts(world, group.aid, world.seed, now)) {
@@ -195,6 +212,9 @@ export function plantMeasuredCases(world: World, now: number, nextId: () => stri
     world.alerts.push({ ...alert, derived: true });
   }
 }
+
+/** The second organization's endpoint agents in use, as a share of its licences (see above). */
+export const ENDPOINT_IN_USE_SHARE_SECOND = 0.75;
 
 /** Each organization's plan: included units against the projection of the current period (see above). */
 export function planBilling(world: World, now: number): void {
@@ -211,6 +231,14 @@ export function planBilling(world: World, now: number): void {
         : index === 0
           ? PROJECTED_SHARE_OF_QUOTA.first
           : PROJECTED_SHARE_OF_QUOTA.others;
-    org.billing = { cloudUnitsIncluded: Math.max(1, Math.round(projected / share)), usagePricing: index === 0 };
+    const endpoints = world.endpointAgents.filter((agent) => aids.has(agent.aid)).length;
+    org.billing = {
+      cloudUnitsIncluded: Math.max(1, Math.round(projected / share)),
+      usagePricing: index === 0,
+      // The demo's second organization licenses endpoint agents its people mostly use; the others have 500.
+      ...(index === 1 && world.accountGroups.length <= 50 && endpoints
+        ? { endpointAgentsIncluded: Math.round(endpoints / ENDPOINT_IN_USE_SHARE_SECOND) }
+        : {}),
+    };
   });
 }

@@ -14,7 +14,8 @@ export function changesSince(previous: Pick<HealthFindings, 'checks'> | null, ch
   const changes: HealthChange[] = [];
   for (const check of checks) {
     const earlier = before.get(check.id);
-    if (!earlier) continue;
+    // An informational check (weight 0, such as who changed what) lists people, not findings: nothing to compare.
+    if (!earlier || check.weight === 0) continue;
     if (earlier.status !== check.status)
       changes.push({
         checkId: check.id,

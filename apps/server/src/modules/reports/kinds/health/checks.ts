@@ -24,6 +24,7 @@ import {
   testsWithoutAgents,
 } from './checks/measured-tests.js';
 import { unitsRunway } from './checks/units-runway.js';
+import { changesByPerson } from './checks/changes-by-person.js';
 
 export type {
   HealthAlert,
@@ -66,6 +67,7 @@ function measuredChecks(input: HealthInput): HealthCheck[] {
     alertsMissingTests(input),
     alertsTimeToClear(input),
     unitsRunway(input),
+    changesByPerson(input),
   ];
 }
 

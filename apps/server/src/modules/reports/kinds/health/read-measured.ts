@@ -19,11 +19,13 @@ import {
   type UnitsMeasure,
 } from './checks/measured-input.js';
 import { MEASURED_LIMITS } from './checks/measured-limits.js';
+import { watchesOffline } from './checks/measured-agents.js';
 
 /** The permission each measured read needs, named when the platform refuses it (v7 document). */
 export const MEASURED_PERMISSIONS = {
   results: 'View tests',
   agentRules: 'View agents in account group',
+  endpointAgents: 'View endpoint agents',
   units: 'View Billing, and an organization on usage-based pricing',
 } as const;
 
@@ -83,20 +85,63 @@ export const ruleDetailOf = (rule: AlertRule, accountGroup: string): RuleDetail 
   notifies: notifiesAnyone(rule),
 });
 
+/**
+ * The agent notification rules, and of those on the agents' last contact the agents each is on: the list does not
+ * name them, so each such rule's detail is read once (the other rules' are not needed).
+ */
 export async function readAgentNotificationRules(
   session: PlatformSession,
   aid: string,
   accountGroup: string,
   signal?: AbortSignal,
 ): Promise<Readable<AgentNotificationRule[]>> {
-  return readable(`the agent notification rules of ${accountGroup}`, MEASURED_PERMISSIONS.agentRules, async () =>
-    (await session.agents.notificationRules(aid, signal)).map((rule) => ({
-      ruleId: rule.ruleId,
-      ruleName: rule.ruleName ?? `Rule ${rule.ruleId}`,
-      expression: rule.expression ?? '',
-      accountGroup,
-    })),
-  );
+  return readable(`the agent notification rules of ${accountGroup}`, MEASURED_PERMISSIONS.agentRules, async () => {
+    const rules = await session.agents.notificationRules(aid, signal);
+    return mapPool(rules, READ_CONCURRENCY, async (rule): Promise<AgentNotificationRule> => {
+      const expression = rule.expression ?? '';
+      const agents = watchesOffline(expression)
+        ? (await session.agents.notificationRule(rule.ruleId, aid, signal)).agents
+        : undefined;
+      return {
+        ruleId: rule.ruleId,
+        ruleName: rule.ruleName ?? `Rule ${rule.ruleId}`,
+        expression,
+        accountGroup,
+        ...(agents ? { agentIds: agents.map((agent) => agent.agentId) } : {}),
+      };
+    });
+  });
+}
+
+/**
+ * The endpoint agents of the account groups read, by version (most first): one paged read per group, counted as
+ * the pages arrive. A refusal leaves the versions out; the licences come from the usage.
+ */
+export async function readEndpointVersions(
+  session: PlatformSession,
+  groups: { aid: string; accountGroupName: string }[],
+  signal?: AbortSignal,
+): Promise<Readable<{ version: string; agents: number }[]>> {
+  const counts = new Map<string, number>();
+  for (const group of groups) {
+    const read = await readable(
+      `the endpoint agents of ${group.accountGroupName}`,
+      MEASURED_PERMISSIONS.endpointAgents,
+      async () => {
+        for await (const agent of session.endpointAgents.list(group.aid, signal)) {
+          const version = agent.version ?? 'version not given';
+          counts.set(version, (counts.get(version) ?? 0) + 1);
+        }
+      },
+    );
+    if (!read.ok) return read;
+  }
+  return {
+    ok: true,
+    value: [...counts]
+      .map(([version, agents]) => ({ version, agents }))
+      .sort((a, b) => b.agents - a.agents || b.version.localeCompare(a.version, 'en', { numeric: true })),
+  };
 }
 
 export function measuredAgentsOf(agents: PlatformAgent[], accountGroup: string): MeasuredAgent[] {

@@ -27,11 +27,13 @@ import {
   MEASURED_PERMISSIONS,
   measuredAgentsOf,
   readAgentNotificationRules,
+  readEndpointVersions,
   readResults,
   readUnits,
   resultsWindow,
   ruleDetailOf,
 } from './read-measured.js';
+import { joinedChanges, readChanges, type ChangesTally } from './read-changes.js';
 
 /** The permission each read needs, named when the platform refuses it (v7 document and the API docs). */
 const PERMISSIONS = {
@@ -59,6 +61,8 @@ export interface GroupReading {
     agents: Readable<MeasuredAgent[]>;
     ruleDetails: Readable<RuleDetail[]>;
     agentNotificationRules: Readable<AgentNotificationRule[]>;
+    /** Who changed what in the results window, summed by person. */
+    changes: Readable<ChangesTally>;
   };
 }
 
@@ -130,8 +134,12 @@ async function readGroup(
           : tests,
       )
     : undefined;
+  // Who changed what follows the tests too: the audit log names tests by name, their histories are read by id.
+  const changesRead = measure
+    ? testsRead.then((tests) => readChanges(session, aid, accountGroupName, tests, measure, signal))
+    : undefined;
   // Every read started is awaited in the one Promise.all: a failure of one never leaves another unobserved.
-  const [users, agents, tests, rules, alerts, dashboards, results, agentRules, rulesWith] = await Promise.all([
+  const [users, agents, tests, rules, alerts, dashboards, results, agentRules, rulesWith, changes] = await Promise.all([
     readable(name('the users'), PERMISSIONS.users, async () => {
       const detail = await session.accountGroups.get(aid, ['user'], signal);
       return (detail.users ?? []).map((user): HealthUser => ({
@@ -202,9 +210,10 @@ async function readGroup(
     resultsRead,
     agentNotificationRules,
     rulesRead,
+    changesRead,
   ]);
   const base = { aid, accountGroupName, users, agents, tests, rules, alerts, dashboards };
-  if (!results || !agentRules) return base;
+  if (!results || !agentRules || !changes) return base;
   return {
     ...base,
     measured: {
@@ -214,6 +223,7 @@ async function readGroup(
         ? { ok: true, value: rulesWith.value.map((rule) => ruleDetailOf(rule, accountGroupName)) }
         : rulesWith,
       agentNotificationRules: agentRules,
+      changes,
     },
   };
 }
@@ -268,6 +278,7 @@ function measuredInput(
   groups: GroupReading[],
   usage: Readable<PlatformUsage['usage']>,
   units: MeasuredInput['units'],
+  versions: Readable<{ version: string; agents: number }[]>,
   window: { from: number; to: number },
 ): MeasuredInput {
   const refused = { ok: false as const, reason: 'The measurements were not read.' };
@@ -287,10 +298,14 @@ function measuredInput(
             ...(usage.value.quota?.endpointAgentsIncluded
               ? { licensed: usage.value.quota.endpointAgentsIncluded }
               : {}),
+            ...(versions.ok ? { versions: versions.value } : {}),
           },
         }
       : usage,
     units,
+    changes: joinedChanges(
+      groups.map((group) => group.measured?.changes ?? { ok: false, reason: 'Who changed what was not read.' }),
+    ),
   };
 }
 
@@ -323,7 +338,14 @@ export async function readHealth(options: ReadOptions): Promise<HealthReading> {
     : usage;
   const groupNames = new Map(groups.map((group) => [group.aid, group.accountGroupName]));
   const measured = window
-    ? measuredInput(groups, usage, await readUnits(session, usage, groupNames, signal), window)
+    ? measuredInput(
+        groups,
+        usage,
+        await readUnits(session, usage, groupNames, signal),
+        // The versions go with the licences: without the usage the endpoint check is unknown and they are not read.
+        usage.ok ? await readEndpointVersions(session, options.accountGroups, signal) : usage,
+        window,
+      )
     : undefined;
   return {
     input: {

@@ -1,12 +1,12 @@
 import { HEALTH_CHECK_WEIGHTS, type EvidenceItem, type HealthCheck, type HealthStatus } from '@ce/contract';
 import { ageInDays, day, finished, percent, plural, type CheckSpec, type HealthInput, unknownCheck } from './input.js';
-import type { MeasuredAgent } from './measured-input.js';
+import type { AgentNotificationRule, MeasuredAgent } from './measured-input.js';
 import { MEASURED_LIMITS as L } from './measured-limits.js';
 
 const enterprise = (agent: MeasuredAgent) => agent.agentType !== 'cloud';
 
 /** Enterprise agents once each (an agent shared by several account groups is listed by each). */
-function enterpriseAgents(agents: MeasuredAgent[]): MeasuredAgent[] {
+export function enterpriseAgents(agents: MeasuredAgent[]): MeasuredAgent[] {
   const byId = new Map<string, MeasuredAgent>();
   for (const agent of agents.filter(enterprise)) {
     const known = byId.get(agent.agentId);
@@ -69,40 +69,58 @@ export function agentsErroring(input: HealthInput): HealthCheck {
 }
 
 /** An agent notification rule watches agents going offline when its expression is on their last contact. */
-const watchesOffline = (expression: string) => /last(Contact|Seen)/i.test(expression);
+export const watchesOffline = (expression: string) => /last(Contact|Seen)/i.test(expression);
+
+/**
+ * Who hears of each group's agents going offline: the agents its rules on their last contact are on (a rule whose
+ * agents were not read covers its whole group).
+ */
+function offlineCoverage(rules: AgentNotificationRule[]): { groups: Set<string>; agents: Set<string> } {
+  const groups = new Set<string>();
+  const agents = new Set<string>();
+  for (const rule of rules.filter((candidate) => watchesOffline(candidate.expression))) {
+    if (!rule.agentIds) groups.add(rule.accountGroup);
+    else for (const agentId of rule.agentIds) agents.add(`${rule.accountGroup}|${agentId}`);
+  }
+  return { groups, agents };
+}
 
 export function agentOfflineNotifications(input: HealthInput): HealthCheck {
   const spec: CheckSpec = {
     id: 'agent-offline-notifications',
-    title: 'Account groups nobody tells of an agent offline',
-    threshold: 'no agent-offline notification rule',
+    title: 'Enterprise agents nobody hears of going offline',
+    threshold: 'on no agent-offline notification rule',
     definition:
-      'Account groups with enterprise agents and no agent notification rule on their last contact (/agents/notification-rules: an expression on lastContact): an agent can stop and nobody hears of it.',
+      "Enterprise agents no agent notification rule on their last contact is on (/agents/notification-rules: an expression on lastContact; each such rule's detail, /agents/notification-rules/{id}, names the agents it is on): such an agent can stop and nobody hears of it.",
     remediation:
-      'Add an agent notification rule such as ((lastContact >= 30 min)) with the people who look after the agents.',
+      'Put the agent on an agent notification rule such as ((lastContact >= 30 min)) with the people who look after the agents, or add one to the account group.',
   };
   const measured = input.measured;
   if (!measured) return unknownCheck(spec, 'The agents were not read.');
   if (!measured.agents.ok) return unknownCheck(spec, measured.agents.reason);
   if (!measured.agentNotificationRules.ok) return unknownCheck(spec, measured.agentNotificationRules.reason);
-  const covered = new Set(
-    measured.agentNotificationRules.value
-      .filter((rule) => watchesOffline(rule.expression))
-      .map((rule) => rule.accountGroup),
+  const rules = measured.agentNotificationRules.value;
+  const covered = offlineCoverage(rules);
+  const withRule = new Set(rules.filter((rule) => watchesOffline(rule.expression)).map((rule) => rule.accountGroup));
+  const uncovered = measured.agents.value.filter(
+    (agent) => !covered.groups.has(agent.accountGroup) && !covered.agents.has(`${agent.accountGroup}|${agent.agentId}`),
   );
-  const groups = new Map<string, number>();
-  for (const agent of measured.agents.value.filter(enterprise))
-    groups.set(agent.accountGroup, (groups.get(agent.accountGroup) ?? 0) + 1);
-  const items = [...groups]
-    .filter(([group]) => !covered.has(group))
-    .map(([group, count]): EvidenceItem => ({
-      type: 'account-group',
-      id: group,
-      name: group,
-      detail: `${plural(count, 'enterprise agent')}, no agent notification rule on their last contact`,
-      accountGroup: group,
-    }));
+  // An agent of several groups is listed once, with the groups that leave it uncovered.
+  const items = enterpriseAgents(uncovered).map((agent) =>
+    agentItem(
+      agent,
+      withRule.has(agent.accountGroup)
+        ? "on none of its account group's agent notification rules on their last contact"
+        : 'its account group has no agent notification rule on their last contact',
+    ),
+  );
   return finished(spec, items, 'warn');
+}
+
+/** "60 on 1.204.0, 50 on 1.201.1": the endpoint agents of the groups read, by version. */
+function versionsWords(versions: { version: string; agents: number }[] | undefined): string {
+  if (!versions?.length) return '';
+  return `; versions in the account groups read: ${versions.map((entry) => `${entry.agents.toLocaleString('en-US')} on ${entry.version}`).join(', ')}`;
 }
 
 export function endpointAgentsLicensed(input: HealthInput): HealthCheck {
@@ -125,7 +143,8 @@ export function endpointAgentsLicensed(input: HealthInput): HealthCheck {
     type: 'organization',
     id: 'endpoint-agents',
     name: 'Endpoint agents',
-    detail: `${inUse.toLocaleString('en-US')} in use of ${licensed.toLocaleString('en-US')} licensed (${percent(used)})`,
+    detail: `${inUse.toLocaleString('en-US')} in use of ${licensed.toLocaleString('en-US')} licensed (${percent(used)})${versionsWords(endpoints.value.versions)}`,
   };
-  return { ...spec, status, weight: HEALTH_CHECK_WEIGHTS[spec.id], items: status === 'pass' ? [] : [item] };
+  // Passing, the figures and versions are still said (the item is evidence, not a finding).
+  return { ...spec, status, weight: HEALTH_CHECK_WEIGHTS[spec.id], items: [item] };
 }

@@ -1,3 +1,4 @@
+import type { PersonChanges } from '@ce/contract';
 import type { PlatformTestResult } from '@ce/platform-client';
 import type { Readable } from '../../../../../report-kit/platform-reads.js';
 import { MEASURED_LIMITS } from './measured-limits.js';
@@ -23,6 +24,8 @@ export interface TestMeasure {
   /** Distinct rounds (all agents of one round count once): how often the test ran. */
   rounds: number;
   agents: AgentRounds[];
+  /** The mean of the results' average latency, ms (absent where the type measures none). */
+  latencyMs?: number;
 }
 
 export interface MeasuredAgent {
@@ -52,6 +55,8 @@ export interface AgentNotificationRule {
   ruleName: string;
   expression: string;
   accountGroup: string;
+  /** The agents the rule is on (its detail), for a rule on their last contact; absent when not read. */
+  agentIds?: string[];
 }
 
 export interface TestUnitsUse {
@@ -74,6 +79,8 @@ export interface UnitsMeasure {
 export interface EndpointLicences {
   inUse: number;
   licensed?: number;
+  /** Endpoint agents by version, when the endpoint agents were read. */
+  versions?: { version: string; agents: number }[];
 }
 
 /** What the measured checks read, per account group joined (one refusal makes its checks unknown). */
@@ -87,6 +94,8 @@ export interface MeasuredInput {
   agentNotificationRules: Readable<AgentNotificationRule[]>;
   endpoints: Readable<EndpointLicences>;
   units: Readable<UnitsMeasure>;
+  /** Who changed what in the window, by person (tests' versions and the audit log), when it was read. */
+  changes?: Readable<PersonChanges[]>;
 }
 
 /**
@@ -108,6 +117,8 @@ export class TestTally {
   private good = 0;
   /** Round ids seen (a week of a one-minute test is 10,080 numbers: bounded by the window, not the customer). */
   private readonly rounds = new Set<number>();
+  private latencySum = 0;
+  private latencies = 0;
 
   add(result: PlatformTestResult): void {
     const ok = isGoodRound(result);
@@ -125,6 +136,10 @@ export class TestTally {
       delete agent.failingSince;
     } else agent.failingSince ??= result.date;
     this.rounds.add(result.roundId);
+    if (typeof result.avgLatency === 'number') {
+      this.latencySum += result.avgLatency;
+      this.latencies += 1;
+    }
   }
 
   measure(test: { testId: string; testName: string; accountGroup: string }): TestMeasure {
@@ -134,6 +149,7 @@ export class TestTally {
       good: this.good,
       rounds: this.rounds.size,
       agents: [...this.agents.values()],
+      ...(this.latencies > 0 ? { latencyMs: this.latencySum / this.latencies } : {}),
     };
   }
 }
