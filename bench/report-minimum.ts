@@ -5,34 +5,22 @@
  *
  * Usage: tsx bench/report-minimum.ts <ahc-v7|config-spreadsheet> <now, epoch ms>
  */
-import { HEALTH_PROFILES } from '@ce/contract';
 import { generateWorld } from '@ce/sandbox';
-import { ALERT_LOOKBACK_DAYS } from '../apps/server/src/modules/reports/kinds/health/generator.js';
+import { healthGroupCalls, healthOrganizationCalls, pages } from './health-calls.js';
 
-const DAY = 86_400_000;
-const ALERTS_PAGE = 50; // the sandbox's pages: alerts
-const ENDPOINT_AGENTS_PAGE = 20; // and endpoint agents
+const ENDPOINT_AGENTS_PAGE = 20; // the sandbox's pages of endpoint agents
 const kind = process.argv[2];
 const now = Number(process.argv[3] ?? Date.now());
 const world = generateWorld({ seed: process.env.SANDBOX_SEED ?? 'ce-toolkit', size: 'large' });
 const org = world.organizations[0];
-const pages = (count: number, size: number) => Math.max(1, Math.ceil(count / size));
 const groups = world.accountGroups.filter((group) => group.orgId === org?.orgId);
 
-// One read of the token's account groups; usage and quotas once for the organization.
-let minimum = 1 + 2;
+// One read of the token's account groups (the bench's, as a job's first call); usage and quotas once for the
+// organization (bench:ahc leaves the measured reads out).
+let minimum = 1 + healthOrganizationCalls(world, org?.orgId ?? '', false);
 for (const group of groups) {
-  if (kind === 'ahc-v7') {
-    const profile = HEALTH_PROFILES.v7;
-    const clearedDays = Math.max(profile.alertsActiveDays, profile.alertsCountDays);
-    const alerts = world.alerts.filter((alert) => alert.aid === group.aid);
-    const started = alerts.filter((alert) => now - Date.parse(alert.startDate) <= ALERT_LOOKBACK_DAYS * DAY).length;
-    const cleared = alerts.filter(
-      (alert) => alert.alertState === 'clear' && alert.endDate && now - Date.parse(alert.endDate) <= clearedDays * DAY,
-    ).length;
-    // Users with roles, agents, tests, HTTP server and page-load settings, alert rules, dashboards; alerts paged.
-    minimum += 7 + pages(started, ALERTS_PAGE) + pages(cleared, ALERTS_PAGE);
-  } else if (kind === 'config-spreadsheet') {
+  if (kind === 'ahc-v7') minimum += healthGroupCalls(world, group.aid, now, false).calls;
+  else if (kind === 'config-spreadsheet') {
     const types = new Set(world.tests.filter((test) => test.aid === group.aid).map((test) => test.type)).size;
     const rules = world.alertRules.filter((rule) => rule.aid === group.aid).length;
     const windows = world.suppressionWindows.filter((window) => window.aid === group.aid).length;

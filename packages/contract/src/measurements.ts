@@ -144,5 +144,18 @@ export const customerMeasurementsSchema = z.object({
 });
 export type CustomerMeasurements = z.infer<typeof customerMeasurementsSchema>;
 
+/**
+ * Which runs the customer page's trends come from: those of the last `days` (at most what the watches keep,
+ * `WATCH_HISTORY_DAYS`), of the caller's watches, or everyone's (those allowed to see all runs).
+ */
+export const customerMeasurementsQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(36_500).default(90),
+  everyone: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+});
+export type CustomerMeasurementsQuery = z.infer<typeof customerMeasurementsQuerySchema>;
+
 /** The customer page draws this many tests' availability. */
 export const MEASURED_TREND_TESTS = 5;

@@ -28,6 +28,8 @@ export const OPERATION_ACCESS = {
   getMyBudgetWait: 'signedIn',
   getCustomerTimeline: 'signedIn',
   getCustomerOverview: 'signedIn',
+  // The measured trends come from the watches' health checks: the caller's own watches, or everyone's.
+  getCustomerMeasurements: 'healthCheck',
   // The time tracker's engagements linked to a customer: the Time Tracking tool's.
   listCustomerEngagements: 'tools',
   linkCustomerEngagement: 'tools',

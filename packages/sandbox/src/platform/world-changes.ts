@@ -1,12 +1,27 @@
 import type { User } from './model.js';
+import {
+  PLANTED_CAUSE,
+  PLANTED_FAILING_AGENTS,
+  plantAgentOffline,
+  plantTestFailing,
+  RegressionError,
+} from './simulation/regressions.js';
 import { DAY } from './world-tables.js';
 import type { World } from './world.js';
 
 /**
  * Changes to a customer's world between two runs of a watch (decision 0031), as the customer's admins would make
- * them: a regression a health check finds, a fix it sees resolved, and configuration a backup's drift names.
+ * them: a regression a health check finds, a fix it sees resolved, and configuration a backup's drift names; and
+ * what the customer's monitoring measures moving (`agent-offline`, `test-failing`: simulation/regressions.ts).
  */
-export const WORLD_CHANGES = ['inactive-user', 'fix-inactive-user', 'delete-test', 'rename-rule'] as const;
+export const WORLD_CHANGES = [
+  'inactive-user',
+  'fix-inactive-user',
+  'delete-test',
+  'rename-rule',
+  'agent-offline',
+  'test-failing',
+] as const;
 export type WorldChange = (typeof WORLD_CHANGES)[number];
 
 export interface WorldChangeRequest {
@@ -99,5 +114,26 @@ export function applyWorldChange(
       rule.ruleName = `${before} (renamed)`;
       return done(rule.ruleId, `alert rule '${before}' renamed '${rule.ruleName}'`);
     }
+    case 'agent-offline': {
+      const agent = measured(() => plantAgentOffline(world, group, now));
+      return done(agent.agentId, `enterprise agent '${agent.agentName}' offline`);
+    }
+    case 'test-failing': {
+      const test = measured(() => plantTestFailing(world, group, now, nextId()));
+      return done(
+        test.testId,
+        `${test.type} test '${test.testName}' failing from ${PLANTED_FAILING_AGENTS} of its ${test.agentIds.length} agents (${PLANTED_CAUSE})`,
+      );
+    }
+  }
+}
+
+/** A measured regression, or why the group has nothing to plant it on. */
+function measured<T>(plant: () => T): T {
+  try {
+    return plant();
+  } catch (error) {
+    if (error instanceof RegressionError) throw new WorldChangeError(error.message);
+    throw error;
   }
 }

@@ -80,6 +80,12 @@ export const watchRuns = pgTable(
     >(),
     /** The backups made, by account group: { aid, backupId }. */
     backups: jsonb('backups').$type<{ aid: string; backupId: string }[]>(),
+    /**
+     * What the platform measured at the run (the contract's measurementsSchema, decision 0037): kept with the run,
+     * as long as the score, so the customer page draws trends past the platform's own windows. Null without a
+     * health check, or for a run before it was kept.
+     */
+    measurements: jsonb('measurements').$type<Record<string, unknown>>(),
     /** What changed since the previous run (the message's content, as data). */
     changes: jsonb('changes').$type<Record<string, unknown>>(),
     /** 'pending', 'sent', 'quiet' (nothing to say), 'failed' (Webex refused), 'none' (no Webex). */

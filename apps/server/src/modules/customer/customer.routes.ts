@@ -9,6 +9,8 @@ import {
   customerTimelineQuerySchema,
   customerTimelineSchema,
   customerEngagementsSchema,
+  customerMeasurementsQuerySchema,
+  customerMeasurementsSchema,
   customerOverviewQuerySchema,
   customerOverviewSchema,
   engagementParamsSchema,
@@ -18,6 +20,7 @@ import {
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { BudgetWaits } from '../../core/budget-waits.js';
+import type { CustomerMeasurementsService } from './customer-measurements.service.js';
 import type { CustomerOverviewService } from './customer-overview.service.js';
 import type { CustomerTimelineService } from './customer-timeline.service.js';
 import type { CustomerService } from './customer.service.js';
@@ -31,7 +34,8 @@ export const customerRoutes: FastifyPluginAsyncZod<{
   waits: BudgetWaits;
   timeline: CustomerTimelineService;
   overview: CustomerOverviewService;
-}> = async (app, { customer, waits, timeline, overview }) => {
+  measurements: CustomerMeasurementsService;
+}> = async (app, { customer, waits, timeline, overview, measurements }) => {
   app.get(
     '/api/customers/:organizationId/overview',
     {
@@ -46,6 +50,23 @@ export const customerRoutes: FastifyPluginAsyncZod<{
       },
     },
     async (request) => overview.overview(requireUser(request), request.params.organizationId, request.query),
+  );
+  app.get(
+    '/api/customers/:organizationId/measurements',
+    {
+      schema: {
+        operationId: 'getCustomerMeasurements',
+        tags: ['customer'],
+        summary:
+          "A customer's measured trends: what its watches' runs kept of what the platform measured (availability of the worst tests, alerts, the noisiest rules, agents offline, units), oldest first",
+        description:
+          "From the runs of the caller's watches over the organization (everyone's, for those allowed to see all runs) in the last `days` (at most what the watches keep). `unknown` says what the latest run could not read, and why.",
+        params: customerTimelineParamsSchema,
+        querystring: customerMeasurementsQuerySchema,
+        response: { 200: customerMeasurementsSchema, 400: apiErrorSchema, 401: apiErrorSchema, 403: apiErrorSchema },
+      },
+    },
+    async (request) => measurements.measurements(requireUser(request), request.params.organizationId, request.query),
   );
   app.get(
     '/api/customers/:organizationId/engagements',

@@ -1,5 +1,7 @@
 /** The customer module: a customer's account groups and organizations, read with their token, and its page. */
 import type { AppModule } from '../../core/modules.js';
+import { CustomerMeasurementsRepository } from './customer-measurements.repository.js';
+import { CustomerMeasurementsService } from './customer-measurements.service.js';
 import { CustomerOverviewRepository } from './customer-overview.repository.js';
 import { CustomerOverviewService } from './customer-overview.service.js';
 import { hoursTimeline, waiverTimeline } from './customer-sources.js';
@@ -15,7 +17,7 @@ declare module '../../core/modules.js' {
 
 export const customerModule: AppModule = {
   name: 'customer',
-  async register({ db, platform, routes, budgetWaits, timelineSources, clock }) {
+  async register({ db, config, platform, routes, budgetWaits, timelineSources, clock }) {
     const customer = new CustomerService(platform, budgetWaits);
     const repository = new CustomerOverviewRepository(db);
     // Its page also lists the waivers made for it and the hours logged on its engagements.
@@ -26,7 +28,14 @@ export const customerModule: AppModule = {
       (reports, backups) => repository.watchMarks(reports, backups),
     );
     const overview = new CustomerOverviewService(repository, timeline, clock);
-    routes.add((app) => app.register(customerRoutes, { customer, waits: budgetWaits, timeline, overview }));
+    const measurements = new CustomerMeasurementsService(
+      new CustomerMeasurementsRepository(db),
+      config.watch.historyDays,
+      clock,
+    );
+    routes.add((app) =>
+      app.register(customerRoutes, { customer, waits: budgetWaits, timeline, overview, measurements }),
+    );
     return { customer };
   },
 };

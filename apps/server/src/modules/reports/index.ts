@@ -7,6 +7,8 @@ import { ReportsService } from './reports.service.js';
 
 /** The health check's score, for a watch that counts its checks with waived findings left out. */
 export { scoreOf } from './kinds/health/checks.js';
+/** The measured checks' thresholds, for a watch that says what moved by the same lines. */
+export { MEASURED_LIMITS } from './kinds/health/checks/measured-limits.js';
 
 declare module '../../core/modules.js' {
   interface ModuleServices {

@@ -9,6 +9,8 @@ import { emailOf } from '../../core/requester.js';
 
 export type ReportRow = typeof reportRequests.$inferSelect;
 export type ArtifactSummary = { id: string; reportId: string; filename: string; contentType: string; size: number };
+/** A watch run's health check: where it stands and its steps. */
+export type WatchRunReportRow = Pick<ReportRow, 'id' | 'watchRunId' | 'status' | 'progressDone' | 'progressTotal'>;
 
 /** SQL for report requests, their files and the reads of their jobs. */
 export class ReportsRepository {
@@ -57,10 +59,16 @@ export class ReportsRepository {
     return row;
   }
 
-  async ofWatchRuns(watchRunIds: string[]): Promise<{ id: string; watchRunId: string | null }[]> {
+  async ofWatchRuns(watchRunIds: string[]): Promise<WatchRunReportRow[]> {
     if (watchRunIds.length === 0) return [];
     return this.db
-      .select({ id: reportRequests.id, watchRunId: reportRequests.watchRunId })
+      .select({
+        id: reportRequests.id,
+        watchRunId: reportRequests.watchRunId,
+        status: reportRequests.status,
+        progressDone: reportRequests.progressDone,
+        progressTotal: reportRequests.progressTotal,
+      })
       .from(reportRequests)
       .where(inArray(reportRequests.watchRunId, watchRunIds));
   }

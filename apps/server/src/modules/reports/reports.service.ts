@@ -11,6 +11,7 @@ import {
   REPORT_REQUEST_MESSAGES,
   healthFindingsSchema,
   type HealthFindings,
+  type Measurements,
 } from '@ce/contract';
 import { requireCapability } from '../../core/access.js';
 import type { WatchRunScope } from '../../core/watch-run.js';
@@ -33,8 +34,18 @@ export interface WatchHealthCheck {
   error: string | null;
 }
 
+/** A watch run's report as its runs list shows it: its id, where it stands, its steps done of all. */
+export interface WatchRunReport {
+  id: string;
+  status: string;
+  done: number;
+  total: number;
+}
+
 export interface WatchHealthResults {
   findings: HealthFindings | null;
+  /** What the platform measured, as the health check summed it up (null for a kind that reads none). */
+  measurements: Measurements | null;
   pdf: { filename: string; contentType: string; content: Buffer } | null;
 }
 
@@ -122,10 +133,16 @@ export class ReportsService {
     return report.id;
   }
 
-  /** The reports of these watch runs, by run id. */
-  async watchRunReports(runIds: string[]): Promise<Map<string, string>> {
+  /** The reports of these watch runs, by run id: each one's id, where it stands and its steps. */
+  async watchRunReports(runIds: string[]): Promise<Map<string, WatchRunReport>> {
     const rows = await this.deps.repository.ofWatchRuns(runIds);
-    return new Map(rows.flatMap((row) => (row.watchRunId ? [[row.watchRunId, row.id] as const] : [])));
+    return new Map(
+      rows.flatMap((row) =>
+        row.watchRunId
+          ? [[row.watchRunId, { id: row.id, status: row.status, done: row.progressDone, total: row.progressTotal }]]
+          : [],
+      ),
+    );
   }
 
   /** Where watch run `runId`'s health check stands (a run asks every few seconds: its status only). */
@@ -143,6 +160,7 @@ export class ReportsService {
     const parsed = findings ? healthFindingsSchema.safeParse(JSON.parse(findings.content.toString('utf8'))) : null;
     return {
       findings: parsed?.success ? parsed.data : null,
+      measurements: (parsed?.success && parsed.data.measurements) || null,
       pdf: pdf ? { filename: pdf.filename, contentType: pdf.contentType, content: pdf.content } : null,
     };
   }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldWords, HEALTH_CHECK_IDS, HEALTH_STATUSES, type HealthCheck, type WatchSpeakWhen } from '@ce/contract';
 import { Markdown, mdLines, mdSafe } from '../../report-kit/markdown.js';
 import { actorWords, type ChangeActor } from './change-attribution.js';
+import { measuredMoveSchema, type MeasuredMove } from './measured-moves.js';
 
 /**
  * What a watch run found and what changed since the watch's previous run (decision 0031), and the one message
@@ -37,6 +38,7 @@ export const keptChangesSchema = z.object({
   /** How many of the health check's findings its waivers took out (a whole check's items each count). */
   waivedItems: z.number().nullable().catch(null),
   othersWaivers: z.array(z.string()).catch([]),
+  measured: z.array(measuredMoveSchema).catch([]),
 });
 
 export interface KeptFindings {
@@ -99,6 +101,8 @@ export interface WatchChanges {
   waivedByOthers: WaiverNotice[];
   /** The ids of the waivers by others in force over this watch's findings (the next run says only newer ones). */
   othersWaivers: string[];
+  /** What the platform measured that moved since the previous run (measured-moves.ts). */
+  measured: MeasuredMove[];
 }
 
 const itemKey = (item: { type: string; id: string }) => `${item.type}:${item.id}`;
@@ -139,6 +143,7 @@ export function compareRuns(
     waived,
     waivedByOthers: [],
     othersWaivers: [],
+    measured: [],
   };
   // A finding waived since the previous run is not resolved: it is listed apart.
   const waivedNow = (checkId: string, key: string) =>
@@ -174,8 +179,12 @@ export function compareRuns(
 
 /** Whether anything changed at all (what "any change" speaks on). */
 export const anyChange = (changes: WatchChanges): boolean =>
-  changes.checks.length + changes.newFindings.length + changes.resolvedFindings.length + changes.drift.length > 0 ||
-  changes.score.before !== changes.score.after;
+  changes.checks.length +
+    changes.newFindings.length +
+    changes.resolvedFindings.length +
+    changes.drift.length +
+    changes.measured.length >
+    0 || changes.score.before !== changes.score.after;
 
 const SEVERITY = { pass: 0, unknown: 0, warn: 1, fail: 2 } as const;
 
@@ -195,8 +204,11 @@ export function whatToSay(
   const speaks =
     (when.anyChange && anyChange(changes)) ||
     (when.scoreDrop !== null && before !== null && after !== null && before - after >= when.scoreDrop) ||
+    // A measure that moved the wrong way weighs as a new finding of its status does.
     (when.newFindingsAtLeast !== null &&
-      changes.newFindings.some((finding) => SEVERITY[finding.status] >= SEVERITY[when.newFindingsAtLeast ?? 'fail'])) ||
+      [...changes.newFindings, ...changes.measured].some(
+        (finding) => SEVERITY[finding.status] >= SEVERITY[when.newFindingsAtLeast ?? 'fail'],
+      )) ||
     (when.drift && changes.drift.length > 0);
   if (speaks) return 'changes';
   return when.weeklyQuietLine && quietLineDue ? 'quiet' : null;
@@ -360,6 +372,8 @@ export function watchMessage(
     head,
     moved ? mdSafe`Score ${before} → ${after} (${after - before > 0 ? '+' : ''}${after - before})` : null,
     ...changes.checks.map((check) => mdSafe`- ${check.title}: ${check.before} → ${check.after}`),
+    changes.measured.length > 0 ? mdSafe`**What moved (${changes.measured.length})**` : null,
+    ...changes.measured.map((move) => mdSafe`- ${move.line}`),
     changes.newFindings.length > 0 ? mdSafe`**New findings (${changes.newFindings.length})**` : null,
     ...findingLines(changes.newFindings, true),
     changes.resolvedFindings.length > 0 ? mdSafe`**Resolved (${changes.resolvedFindings.length})**` : null,

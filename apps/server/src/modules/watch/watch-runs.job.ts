@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { PATHS, WATCH_PAUSE_REASONS, watchScheduleSchema, watchSpeakWhenSchema } from '@ce/contract';
+import {
+  measurementsSchema,
+  PATHS,
+  WATCH_PAUSE_REASONS,
+  watchScheduleSchema,
+  watchSpeakWhenSchema,
+  type Measurements,
+} from '@ce/contract';
 import { PlatformError, type PlatformClient } from '@ce/platform-client';
 import type { CallAudit } from '../../core/call-audit.js';
 import { AppError } from '../../core/errors.js';
@@ -27,6 +34,7 @@ import {
   type KeptFindings,
 } from './watch-changes.js';
 import { waivedOfKey, waiversOfOthers, withoutWaived } from './watch-findings.js';
+import { measuredMoves } from './measured-moves.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchScheduler } from './watch-schedule.job.js';
 import type { RoomMembership } from './watch-api.js';
@@ -64,6 +72,8 @@ export interface WatchRunJobDependencies extends LeasedJobDependencies {
 /** What a run found, kept on its row for the next run. */
 export interface RunOutcome {
   findings: KeptFindings['checks'] | null;
+  /** What the platform measured (kept with the run as its score is: the customer page's trends). */
+  measurements: Measurements | null;
   backups: { aid: string; backupId: string }[] | null;
   reportId: string | null;
   pdf: { filename: string; contentType: string; content: Buffer } | null;
@@ -259,6 +269,7 @@ export class WatchRunJobs {
         return {
           result: {
             findings: found?.findings ? keptChecks(found.findings.checks) : null,
+            measurements: found?.measurements ?? null,
             backups: backup ? made.map((row) => ({ aid: row.aid, backupId: row.id })) : null,
             reportId: check?.id ?? null,
             pdf: found?.pdf ?? null,
@@ -313,6 +324,13 @@ export class WatchRunJobs {
         new Map([...(earlier?.success ? earlier.data : []), ...(outcome.findings ?? [])].map((c) => [c.id, c.title])),
       ),
     };
+    const timeZone = watchScheduleSchema.safeParse(watch.schedule).data?.timeZone;
+    // What the platform measured that moved, in the watch's time zone (a run before measurements were kept: none).
+    changes.measured = measuredMoves(
+      measurementsSchema.safeParse(previous?.measurements).data ?? null,
+      outcome.measurements,
+      { now: this.deps.clock(), ...(timeZone ? { timeZone } : {}) },
+    );
     const lastSaid = await runs.lastSaid(run.watchId, run.createdAt);
     const quietLineDue = !lastSaid || this.deps.clock().getTime() - lastSaid.getTime() >= QUIET_LINE_EVERY_MS;
     const say = whatToSay(changes, watchSpeakWhenSchema.parse(watch.speakWhen), quietLineDue);
@@ -324,13 +342,14 @@ export class WatchRunJobs {
           // The drift view: the customer's timeline of the changes at the customer, each with who made it.
           driftUrl: `${this.deps.publicUrl}${PATHS.customers}/${encodeURIComponent(run.organizationId)}?tool=changes&days=30#timeline-heading`,
           nextRunAt: watch.nextRunAt,
-          timeZone: watchScheduleSchema.safeParse(watch.schedule).data?.timeZone,
+          timeZone,
         })
       : null;
     await job.mustWrite({
       score: now?.score ?? null,
       // As the health check found them: lists apply the waivers in force when they read them (`findingsInForce`).
       findings: outcome.findings ?? null,
+      measurements: outcome.measurements,
       backups: outcome.backups,
       changes: { ...changes },
       message,

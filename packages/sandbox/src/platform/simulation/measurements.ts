@@ -167,26 +167,35 @@ export function billingPeriod(now: number): [number, number] {
  * units, enterprise agents' in enterprise units), and projected to `to` as the test and its agents are now.
  */
 export function unitsOfTests(world: World, aids: Set<string>, from: number, to: number, now: number): TestUnits[] {
+  return unitsOf(
+    world,
+    world.tests.filter((test) => aids.has(test.aid)),
+    from,
+    to,
+    now,
+  );
+}
+
+/** The units of the given tests of the world, as `unitsOfTests` counts them (a page of tests costs its own tests). */
+export function unitsOf(world: World, tests: Test[], from: number, to: number, now: number): TestUnits[] {
   const agentsById = new Map(world.agents.map((agent) => [agent.agentId, agent]));
-  return world.tests
-    .filter((test) => aids.has(test.aid))
-    .map((test) => {
-      const units = { cloudUnitsUsed: 0, cloudUnitsProjected: 0, enterpriseUnitsUsed: 0, enterpriseUnitsProjected: 0 };
-      const enterpriseAgents: TestUnits['enterpriseAgents'] = [];
-      for (const agentId of test.agentIds) {
-        const agent = agentsById.get(agentId);
-        if (!agent) continue;
-        const used = countRounds(test, agent, from, Math.min(to, now), now) * UNITS_PER_ROUND[test.type];
-        const projected = now >= to ? used : countRounds(test, agent, from, to, to) * UNITS_PER_ROUND[test.type];
-        if (agent.agentType === 'cloud') {
-          units.cloudUnitsUsed += used;
-          units.cloudUnitsProjected += projected;
-        } else {
-          units.enterpriseUnitsUsed += used;
-          units.enterpriseUnitsProjected += projected;
-          enterpriseAgents.push({ agentId, used, projected });
-        }
+  return tests.map((test) => {
+    const units = { cloudUnitsUsed: 0, cloudUnitsProjected: 0, enterpriseUnitsUsed: 0, enterpriseUnitsProjected: 0 };
+    const enterpriseAgents: TestUnits['enterpriseAgents'] = [];
+    for (const agentId of test.agentIds) {
+      const agent = agentsById.get(agentId);
+      if (!agent) continue;
+      const used = countRounds(test, agent, from, Math.min(to, now), now) * UNITS_PER_ROUND[test.type];
+      const projected = now >= to ? used : countRounds(test, agent, from, to, to) * UNITS_PER_ROUND[test.type];
+      if (agent.agentType === 'cloud') {
+        units.cloudUnitsUsed += used;
+        units.cloudUnitsProjected += projected;
+      } else {
+        units.enterpriseUnitsUsed += used;
+        units.enterpriseUnitsProjected += projected;
+        enterpriseAgents.push({ agentId, used, projected });
       }
-      return { test, ...units, enterpriseAgents };
-    });
+    }
+    return { test, ...units, enterpriseAgents };
+  });
 }

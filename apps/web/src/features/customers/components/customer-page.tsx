@@ -20,6 +20,7 @@ import { useSession } from '../../../lib/session';
 import { useCustomerOverview } from '../api/overview';
 import { useCustomerTimeline, type TimelineFilters } from '../api/timeline';
 import { CustomerHeader } from './customer-header';
+import { MeasuredTrends } from './measured-trends';
 import { TimelineOutcome } from './timeline-outcome';
 
 const isTool = (value: string | null): value is TimelineTool =>
@@ -136,9 +137,9 @@ export interface CustomerSlots {
 }
 
 /**
- * /home/customers/{organization}, in the order a TAM works: the header at a glance, what needs attention, the
- * watches, then everything done for it through the toolkit, newest first. `attention` and `more` are other
- * features' sections (the app composes them: Account Watch).
+ * /home/customers/{organization}, in the order a TAM works: the header at a glance, what needs attention, what
+ * the platform measured over the watches' runs, the watches, then everything done for it through the toolkit,
+ * newest first. `attention` and `more` are other features' sections (the app composes them: Account Watch).
  */
 export function CustomerPage({
   attention,
@@ -208,6 +209,12 @@ export function CustomerPage({
       />
       {overview.isError && <p className="text-sm text-red-700">This customer’s overview could not be read.</p>}
       {attention?.(slots)}
+      <MeasuredTrends
+        organizationId={organizationId}
+        days={filters.days}
+        everyone={asked.everyone}
+        watchLink="#watch-heading"
+      />
       {more?.(slots)}
       <h2 id="timeline-heading" className="text-xl font-semibold">
         Timeline

@@ -9,6 +9,7 @@ import {
 import { CONTENT_TYPES, reportFiles, type ReportGenerator } from '../../report-generator.js';
 import { changesSince } from './changes.js';
 import { runChecks, scoreOf } from './checks.js';
+import { measurementsOf } from './measurements.js';
 import { readHealth } from './read.js';
 import { healthHtml } from './render/html.js';
 import { healthSummaryMarkdown } from './render/markdown.js';
@@ -71,6 +72,7 @@ export function healthCheckGenerator(
     const earlier = await earlierFindings(context.history);
     const previous = earlier[0] ?? null;
     const generatedAt = context.now.toISOString();
+    const measurements = measurementsOf(reading.input);
     const findings: HealthFindings = {
       kind,
       organization: context.organization,
@@ -92,6 +94,7 @@ export function healthCheckGenerator(
           { at: generatedAt, score: score.value },
         ],
       },
+      ...(measurements ? { measurements } : {}),
     };
     const [pdf, xlsx] = [await healthPdf(findings), await healthWorkbook(findings)];
     const total = context.accountGroups.length + 1;
