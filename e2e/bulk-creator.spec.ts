@@ -66,6 +66,12 @@ test('2 templates x 3 account groups: plan, create, skip on a second run, undo e
   await expect(results.getByTestId('failed')).toHaveText('0');
   await expect(results.getByTestId('execution-time')).toHaveText(/^[\d,]+ ms$/);
   await expect(results.getByTestId('run-item')).toHaveCount(6);
+  // The results come above the spent plan, focused and in view: what the person reads next.
+  await expect(results).toBeFocused();
+  await expect(results).toBeInViewport();
+  const resultsBox = await results.boundingBox();
+  const planBox = await page.getByTestId('plan').boundingBox();
+  expect(resultsBox && planBox && resultsBox.y < planBox.y).toBe(true);
   await expectNoAxeViolations(page);
   const created = (
     await platformGet<{ tests: { testId: string; testName: string }[] }>(page, token, `/tests?aid=${groups[0]?.aid}`)

@@ -319,6 +319,32 @@ describe.each(DATABASES)('backups (%s)', (kind) => {
     expect((await driftNow(backup.id)).changes).toEqual([]);
   });
 
+  it("says a deleted test restored under a new id, its history staying with the old one's", async () => {
+    const backup = await backUp();
+    const test = world().tests.find((candidate) => candidate.aid === group().aid && candidate.type === 'http-server');
+    if (!test) throw new Error('the group has an HTTP server test');
+    // Deleted as the platform deletes a test: the rules that named it no longer do.
+    world().tests.splice(world().tests.indexOf(test), 1);
+    for (const rule of world().alertRules) rule.testIds = rule.testIds.filter((id) => id !== test.testId);
+    const removed = (await driftNow(backup.id)).changes.find(
+      (change) => change.kind === 'test' && change.change === 'removed',
+    );
+    if (!removed) throw new Error('the drift finds the test removed');
+    const run = await suite.restore(backup.id, { items: [restoreItemRef(removed)] });
+    const recreated = world().tests.find(
+      (candidate) => candidate.aid === group().aid && candidate.testName === test.testName,
+    );
+    expect(recreated?.testId).toBeDefined();
+    expect(recreated?.testId).not.toBe(test.testId);
+    expect(run.items.map((item) => [item.action, item.status, item.note])).toEqual([
+      [
+        'restore-create',
+        'done',
+        `'${test.testName}' restored as test ${recreated?.testId}: its history stays with the old test (${test.testId})`,
+      ],
+    ]);
+  });
+
   // Last in the file: the app's backup job stays stopped.
   it('gives a backup under way back when its instance stops: its claim let go, its token kept, queued again', async () => {
     const testApp = suite.app();

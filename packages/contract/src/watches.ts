@@ -285,6 +285,18 @@ export const watchRunSchema = z.object({
   /** Findings open now, and those waived (left out of the score and the message). */
   openFindings: z.number().nullable(),
   waivedFindings: z.number().nullable(),
+  /**
+   * Where a run under way stands (null once it ended): its health check's steps, as its report in My Reports counts
+   * them (null before it started), and how many of its account groups' backups ended (null when it makes none).
+   */
+  progress: z
+    .object({
+      health: z
+        .object({ status: z.enum(WATCH_RUN_STATUSES), done: z.number().int(), total: z.number().int() })
+        .nullable(),
+      backups: z.object({ done: z.number().int(), total: z.number().int() }).nullable(),
+    })
+    .nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });

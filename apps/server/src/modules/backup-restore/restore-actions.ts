@@ -12,7 +12,11 @@ import { writePartsSchema, type Json, type Refs } from './kinds/kind.js';
 /** What a restore sends for an item: its kind and key, the body and what it names (kinds/kind.ts). */
 const write = z.object({ kind: z.enum(RESTORABLE_KINDS), key: z.string() }).extend(writePartsSchema.shape);
 type Write = z.infer<typeof write>;
-const createPayload = write.extend({ knownIds: z.array(z.string()).default([]) });
+const createPayload = write.extend({
+  knownIds: z.array(z.string()).default([]),
+  /** The id a test had in this group when it was backed up: recreated, it has a new one and its history stays there. */
+  formerId: z.string().optional(),
+});
 const updatePayload = write.extend({ id: z.string() });
 const deletePayload = z.object({
   kind: z.enum(RESTORABLE_KINDS),
@@ -49,16 +53,23 @@ function idsOf(kind: string, named: Refs | undefined, set: SetContext): string[]
 const sent = (payload: Write, set: SetContext): Json =>
   restoreOf(payload.kind).send?.(payload, (kind, named) => idsOf(kind, named, set)) ?? payload.body;
 
+/**
+ * What a create says: a test deleted since its backup comes back under the id the platform gives it now, and
+ * the platform keeps its measured history with the old id, which it never gives again.
+ */
+function createdNote(payload: z.infer<typeof createPayload>, name: string, resultId: string): string {
+  if (payload.kind !== 'test' || !payload.formerId || payload.formerId === resultId) return 'Created';
+  return `'${name}' restored as test ${resultId}: its history stays with the old test (${payload.formerId})`;
+}
+
 /** The writes of a restore, as the change-set engine performs, reconciles and undoes them. */
 export const RESTORE_ACTIONS: Record<string, AnyChangeHandler> = {
   'restore-create': changeHandler({
     payload: createPayload,
     failure: 'Failed to restore the item',
     async execute(session, payload, item, set) {
-      return {
-        resultId: await restoreOf(payload.kind).platform.create(session, payload, sent(payload, set), item.aid),
-        note: 'Created',
-      };
+      const resultId = await restoreOf(payload.kind).platform.create(session, payload, sent(payload, set), item.aid);
+      return { resultId, note: createdNote(payload, item.subject, resultId) };
     },
     /** Only an item of the name sent that the group did not have when planned: never a customer's own. */
     async reconcile(session, payload, item) {

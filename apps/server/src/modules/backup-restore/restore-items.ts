@@ -17,10 +17,22 @@ function toWrite(
   return { kind: item.kind, key: item.key, ...restoreOf(item.kind).write(item, target, ids) };
 }
 
-/** A restore plan as change-set items: one per step, the writes ready to send, the rest kept with the reason. */
+/** The key `formerIds` holds an item's id under: its kind and key in the backup. */
+export const formerKey = (item: Pick<BackupItem, 'kind' | 'key'>) => `${item.kind}\u0000${item.key}`;
+
+const formerIdOf = (formerIds: ReadonlyMap<string, string>, step: RestoreStep) => {
+  const id = formerIds.get(formerKey(step));
+  return id ? { formerId: id } : {};
+};
+
+/**
+ * A restore plan as change-set items: one per step, the writes ready to send, the rest kept with the reason.
+ * `formerIds`: the ids the items had in the backup, when it is of the target group itself (kind and key: id).
+ */
 export function restoreItems(
   steps: RestoreStep[],
   target: RestoreTarget & { aid: string; side: string },
+  formerIds: ReadonlyMap<string, string> = new Map(),
 ): NewChangeItem[] {
   const ids = targetIdsOf(target.items);
   const writeOf = (item: Pick<BackupItem, 'kind' | 'key' | 'config'>) => toWrite(item, target, ids);
@@ -49,7 +61,11 @@ export function restoreItems(
       return {
         ...common,
         action: 'restore-create',
-        payload: { ...writeOf({ ...step, config: step.config }), knownIds: [] },
+        payload: {
+          ...writeOf({ ...step, config: step.config }),
+          knownIds: [],
+          ...formerIdOf(formerIds, step),
+        },
       };
     if (step.status === 'update' && step.config && step.existingId && there)
       return {

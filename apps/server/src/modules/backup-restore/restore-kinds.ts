@@ -6,10 +6,11 @@ import type { ArchiveLimits } from './archive-reader.js';
 import type { BackupItem } from './archive.js';
 import { backupItems } from './backup-index.js';
 import type { BackupsRepository } from './backup-restore.repository.js';
+import { platformIdOf } from './drift.js';
 import { endpointAgentNames } from './kinds/endpoint-test.js';
 import { readGroup } from './read.js';
 import { RESTORE_ACTIONS } from './restore-actions.js';
-import { restoreItems } from './restore-items.js';
+import { formerKey, restoreItems } from './restore-items.js';
 import { planRestore, type RestoreStep, type RestoreTarget } from './restore-plan.js';
 
 export const RESTORE_KINDS = ['restore', 'undo-restore'];
@@ -65,14 +66,24 @@ export async function restorePlan(
   limits: ArchiveLimits,
   input: RestoreInput,
   session: PlatformSession,
-): Promise<{ steps: RestoreStep[]; target: RestoreTarget }> {
+): Promise<{ steps: RestoreStep[]; target: RestoreTarget; formerIds: Map<string, string> }> {
   const wanted = new Set(input.items);
   const removing = new Set(input.remove);
   const chosen = (await backupItems(repository, input.backupId, limits)).filter((item) => wanted.has(itemId(item)));
   const testTypes = chosen.filter((item) => item.kind === 'test').map((item) => item.key.split(':')[0] ?? '');
   const target = await readRestoreTarget(session, input.aid, input.accountGroupName, testTypes);
   const removals = target.items.filter((item) => removing.has(itemId(item)));
-  return { steps: planRestore(chosen, target, removals), target };
+  // Back into the group it was taken of, an item's id in the backup was its id there (what a recreated test leaves).
+  const backup = input.crossOrganization ? undefined : await repository.find(input.backupId);
+  const formerIds = new Map(
+    backup?.aid === input.aid
+      ? chosen.flatMap((item) => {
+          const id = platformIdOf(item);
+          return id ? [[formerKey(item), id] as const] : [];
+        })
+      : [],
+  );
+  return { steps: planRestore(chosen, target, removals), target, formerIds };
 }
 
 /** Backup & Restore on the change-set engine: a restore and its undo, and their writes. */
@@ -83,12 +94,12 @@ export function restoreChangeSets(repository: BackupsRepository, limits: Archive
         async plan(run: ChangeSetRow, sessions) {
           const input = restoreInputSchema.parse(run.input);
           const session = input.crossOrganization && sessions.target ? sessions.target : sessions.source;
-          const { steps, target } = await restorePlan(repository, limits, input, session);
-          return restoreItems(steps, {
-            ...target,
-            aid: input.aid,
-            side: input.crossOrganization ? 'target' : 'source',
-          });
+          const { steps, target, formerIds } = await restorePlan(repository, limits, input, session);
+          return restoreItems(
+            steps,
+            { ...target, aid: input.aid, side: input.crossOrganization ? 'target' : 'source' },
+            formerIds,
+          );
         },
       },
       'undo-restore': undoKind(() => RESTORE_ACTIONS),

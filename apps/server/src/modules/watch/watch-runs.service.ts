@@ -23,6 +23,35 @@ function summaryOf(changes: unknown): Pick<WatchRun, 'moved' | 'openFindings' | 
   return { moved: checks, openFindings, waivedFindings: waivedItems ?? waived.length };
 }
 
+/** A run's report as its list reads it. */
+interface RunReport {
+  id: string;
+  status: string;
+  done: number;
+  total: number;
+}
+
+const underWay = (status: string) => status === 'queued' || status === 'running';
+
+/** Where a run under way stands: its health check's steps (once started) and its backups ended of all. */
+function progressOf(
+  row: WatchRunRow,
+  report: RunReport | undefined,
+  backups: { status: string }[],
+): WatchRun['progress'] {
+  const health = report ? z.enum(WATCH_RUN_STATUSES).safeParse(report.status) : null;
+  return {
+    health: report && health?.success ? { status: health.data, done: report.done, total: report.total } : null,
+    backups:
+      row.kind === 'health'
+        ? null
+        : {
+            done: backups.filter((backup) => backup.status === 'done' || backup.status === 'failed').length,
+            total: row.accountGroups.length,
+          },
+  };
+}
+
 /** A watch's runs are listed this many at a time, newest first. */
 const RUNS_LISTED = 50;
 
@@ -38,8 +67,10 @@ export interface WatchRunsDependencies {
   audit: AuditLog;
   /** Queues a run for a worker. */
   send: (runId: string) => Promise<void>;
-  /** Each run's report (its health check), by run id. */
-  reportOf: (runIds: string[]) => Promise<Map<string, string>>;
+  /** Each run's report (its health check), by run id: its id, where it stands, its steps. */
+  reportOf: (runIds: string[]) => Promise<Map<string, RunReport>>;
+  /** A run's backups made so far, one per account group, each with where it stands. */
+  backupsOf: (runId: string) => Promise<{ status: string }[]>;
   /** "Run now" runs one watch at most once in this many minutes (WATCH_RUN_NOW_EVERY_MINUTES; 0: no limit). */
   runNowEveryMinutes: number;
   clock: () => Date;
@@ -85,7 +116,11 @@ export class WatchRunsService {
     await this.deps.watches.visibleRow(user, watchId);
     const rows = await this.deps.runs.list(watchId, RUNS_LISTED);
     const reports = await this.deps.reportOf(rows.map((row) => row.id));
-    return rows.map((row) => this.toApi(row, reports));
+    // Only a run under way (one at most per watch) reads its backups: where it stands, said live.
+    const backups = new Map<string, { status: string }[]>();
+    for (const row of rows.filter((run) => underWay(run.status) && run.kind !== 'health'))
+      backups.set(row.id, await this.deps.backupsOf(row.id));
+    return rows.map((row) => this.toApi(row, reports, backups.get(row.id)));
   }
 
   /**
@@ -104,8 +139,9 @@ export class WatchRunsService {
     };
   }
 
-  private toApi(row: WatchRunRow, reports: Map<string, string>): WatchRun {
+  private toApi(row: WatchRunRow, reports: Map<string, RunReport>, backups?: { status: string }[]): WatchRun {
     const { status, trigger, deliveryStatus } = storedState.parse(row);
+    const report = reports.get(row.id);
     return {
       id: row.id,
       watchId: row.watchId,
@@ -114,10 +150,11 @@ export class WatchRunsService {
       status,
       error: row.error,
       score: row.score,
-      reportId: reports.get(row.id) ?? null,
+      reportId: report?.id ?? null,
       delivery: { status: deliveryStatus, error: row.deliveryError },
       message: row.message,
       ...summaryOf(row.changes),
+      progress: underWay(status) ? progressOf(row, report, backups ?? []) : null,
       createdAt: row.createdAt.toISOString(),
       finishedAt: row.finishedAt?.toISOString() ?? null,
     };

@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { toast } from '../ui/toast-store';
 import type { ColumnDef } from '../ui/data-table';
 import { RunPanel, type PanelRun, type RunView } from './run-panel';
@@ -66,6 +66,12 @@ function show(shown: Run | undefined, view: Partial<RunView<Item>> = {}, undo?: 
   return { onConfirm, rerender: (next: Run) => rerender(routed(next)) };
 }
 
+// The browser's scrolling, which jsdom has not: what the panel asked of it.
+const scrolled = vi.fn();
+beforeEach(() => {
+  scrolled.mockClear();
+  Element.prototype.scrollIntoView = scrolled;
+});
 afterEach(() => {
   for (const shown of toast.getSnapshot()) toast.dismiss(shown.id);
 });
@@ -132,6 +138,21 @@ describe('the run panel of the writing tools', () => {
     fireEvent.change(screen.getByLabelText('OAuth Token'), { target: { value: '  typed-token ' } });
     fireEvent.click(confirm);
     expect(onConfirm).toHaveBeenCalledWith(['typed-token'], expect.any(Function));
+  });
+
+  it('brings its results into view and focus when a run this page saw going ends, not when it opens ended', () => {
+    const { rerender } = show(run({ status: 'running', totals: { ...run().totals, pending: 1 } }));
+    const results = screen.getByRole('region', { name: 'Results' });
+    expect(document.activeElement).not.toBe(results);
+    rerender(run());
+    expect(document.activeElement).toBe(results);
+    expect(scrolled).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the focus where it is when a run opens already ended', () => {
+    show(run());
+    expect(document.activeElement).toBe(document.body);
+    expect(scrolled).not.toHaveBeenCalled();
   });
 
   it('offers no undo when the tool says the run cannot be undone', () => {

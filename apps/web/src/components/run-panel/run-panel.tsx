@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import {
   isFinished,
@@ -127,6 +127,32 @@ export interface RunPanelProps<Run extends PanelRun> {
 }
 
 /**
+ * The panel's section: brought into view and focused when a run this page saw going ends, so its results are
+ * what the person reads next (the tool's spent form stays below them).
+ */
+function useResultsInView(run: PanelRun | undefined) {
+  const section = useRef<HTMLElement>(null);
+  const seenGoing = useRef<string | null>(null);
+  const status = run?.status;
+  const id = run?.id;
+  useEffect(() => {
+    if (!id || !status) return;
+    if (status === 'queued' || status === 'running') {
+      seenGoing.current = id;
+      return;
+    }
+    if (seenGoing.current !== id) return;
+    seenGoing.current = null;
+    const element = section.current;
+    if (!element) return;
+    // Browsers scroll; a page without layout (a test's DOM) has nothing to scroll and only focuses.
+    if (typeof element.scrollIntoView === 'function') element.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    element.focus({ preventScroll: true });
+  }, [id, status]);
+  return section;
+}
+
+/**
  * The run panel of every writing tool (bulk, alerts migration, restore, and their undos): progress bar
  * (handled of total, coloured by outcome), where the run stands, each item's status, the results files,
  * Undo with a confirmation, and the end-of-run toast. A tool gives its run, its words and its item columns.
@@ -145,6 +171,7 @@ export function RunPanel<Run extends PanelRun>({
     ...agreeing(ended, endToast(ended)),
     link: { to: runHref(ended.id), label: 'Open the run' },
   }));
+  const section = useResultsInView(run);
   if (error) return failed(error);
   if (!run) return <Spinner label={loadingLabel} />;
   const shown = view(run);
@@ -152,7 +179,7 @@ export function RunPanel<Run extends PanelRun>({
   const Title = shown.level === 3 ? 'h3' : 'h2';
   const finished = isFinished(run);
   return (
-    <section className="space-y-4" aria-label={shown.label}>
+    <section ref={section} tabIndex={-1} className="space-y-4 outline-none" aria-label={shown.label}>
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-2">
         <Title className={shown.level === 3 ? 'text-lg font-semibold' : 'text-xl font-semibold'}>{shown.title}</Title>
         <Link to={runHref(run.id)} className="text-sm text-brand-700 underline" data-testid="run-link">

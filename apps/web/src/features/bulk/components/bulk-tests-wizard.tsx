@@ -224,6 +224,7 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
   );
 
   const recent = !runId && step === 1 && <RecentRuns view="tests" onOpen={openRun} />;
+  // A run's results come first, above the spent form they came from.
   const results = runId && (
     <TestRunPanel runId={runId} knownToken={platform.token} onOpenRun={openRun} onNewSession={reset} />
   );
@@ -241,8 +242,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     return (
       <div className="space-y-4">
         {progress}
-        {content}
         {results}
+        {content}
         {recent}
       </div>
     );
@@ -250,8 +251,8 @@ export function BulkTestsWizard({ variant }: BulkTestsWizardProps) {
     <div className="flex flex-col gap-6 md:flex-row">
       {progress}
       <div className="min-w-0 flex-1 space-y-6">
-        {content}
         {results}
+        {content}
         {recent}
       </div>
     </div>

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { PATHS, TIMELINE_TOOL_LABELS, type CustomerOverview } from '@ce/contract';
+import { PATHS, TIMELINE_TOOL_LABELS, WAIVER_MESSAGES, type CustomerOverview } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { TextInput } from '../../../components/ui/field';
+import { useCustomers } from '../../../lib/customer';
 import { useLinkEngagement } from '../api/overview';
 
 /** A grade's colour: A and B green, C amber, D and F red (the text dark enough to read on its tint). */
@@ -15,6 +16,13 @@ export const GRADE_TONE: Record<string, string> = {
 };
 
 const SEVERITY = { fail: 'text-red-800', warn: 'text-amber-800', pass: 'text-green-800', unknown: 'text-slate-700' };
+
+/** What a caller not tied to the customer, or without the tools, is told is not theirs to see, and why. */
+export const UNSEEN = {
+  watches:
+    'You cannot see what others’ watches found here (the changes at the customer, their health checks): only a watch’s owner or a Super User can. What is counted here is your own work.',
+  hours: 'You cannot see the hours logged for this customer: your role does not include the tools.',
+};
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
 
@@ -78,6 +86,15 @@ export function CustomerHeader({
   const here = `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
   const health = overview?.health ?? null;
   const period = overview?.period;
+  const { current, recent } = useCustomers();
+  // Tied to the customer by neither a watch of theirs nor being a Super User (the server then counts no waiver).
+  const untied = period?.waivers === null;
+  const holdsToken = [current, ...recent].some((customer) => customer?.organizationId === organizationId);
+  const unseen = [
+    ...(untied && !holdsToken ? [WAIVER_MESSAGES.cannotSee] : []),
+    ...(untied ? [UNSEEN.watches] : []),
+    ...(period && period.hours === null ? [UNSEEN.hours] : []),
+  ];
   const parts: { key: string; node: React.ReactNode }[] = [];
   if (period) {
     const work = period.runs.reduce((sum, run) => sum + run.count, 0);
@@ -101,14 +118,16 @@ export function CustomerHeader({
           </>
         ),
     });
-    parts.push({
-      key: 'drift',
-      node: (
-        <Link to={timelineLink('changes')} className="text-brand-800 underline" data-testid="period-drift">
-          {period.drift} change{period.drift === 1 ? '' : 's'} at the customer
-        </Link>
-      ),
-    });
+    // Only watches find the changes at the customer: one tied to none would read a zero that is not the customer's.
+    if (!untied)
+      parts.push({
+        key: 'drift',
+        node: (
+          <Link to={timelineLink('changes')} className="text-brand-800 underline" data-testid="period-drift">
+            {period.drift} change{period.drift === 1 ? '' : 's'} at the customer
+          </Link>
+        ),
+      });
     if (period.hours !== null)
       parts.push({
         key: 'hours',
@@ -145,7 +164,11 @@ export function CustomerHeader({
             </span>
           </Link>
         ) : (
-          overview && <span className="text-sm text-slate-600">No health check yet.</span>
+          overview && (
+            <span className="text-sm text-slate-600">
+              {untied ? 'No health check of yours yet.' : 'No health check yet.'}
+            </span>
+          )
         )}
         {health && <Sparkline trend={health.trend} />}
       </div>
@@ -159,6 +182,13 @@ export function CustomerHeader({
             </span>
           ))}
         </p>
+      )}
+      {unseen.length > 0 && (
+        <ul className="space-y-0.5 text-sm text-slate-700" aria-label="What you cannot see here" data-testid="unseen">
+          {unseen.map((words) => (
+            <li key={words}>{words}</li>
+          ))}
+        </ul>
       )}
       {overview && overview.topActions.length > 0 && (
         <ol className="list-decimal space-y-0.5 pl-5 text-sm" aria-label="Top actions" data-testid="top-actions">

@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WATCH_DEFAULTS, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
+import { customers } from '../../../lib/customer';
+import { setStorageOwner } from '../../../lib/user-storage';
 import { PASTE_TOKEN } from '../watch-form-fields';
 import { NewWatchDialog } from './new-watch-dialog';
 
@@ -12,6 +14,7 @@ const group: ReportAccountGroup = {
   organizationId: acme.id,
   organizationName: acme.name,
 };
+const staging: ReportAccountGroup = { ...group, aid: '5678', accountGroupName: 'Staging' };
 
 type Sent = { url: string; method: string; body: unknown };
 
@@ -19,18 +22,19 @@ beforeEach(() => {
   document.cookie = 'ce_csrf=test-csrf';
 });
 afterEach(() => {
+  act(() => void customers.clear({ everywhere: true }));
   vi.unstubAllGlobals();
 });
 
 /** The dialog over a server that knows Acme's one group and takes any watch; every request it was sent. */
-function openDialog() {
+function openDialog(groups: ReportAccountGroup[] = [group]) {
   const sent: Sent[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init?: RequestInit) => {
       const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
       sent.push({ url, method: init?.method ?? 'GET', body });
-      if (url === '/api/account-groups') return Response.json({ accountGroups: [group] });
+      if (url === '/api/account-groups') return Response.json({ accountGroups: groups });
       if (url === '/api/watches' && init?.method === 'POST')
         return Response.json({ organizationName: acme.name, nextRunAt: null }, { status: 201 });
       return Response.json({});
@@ -86,5 +90,29 @@ describe('A new watch', () => {
       channel: { kind: 'room', roomId: 'Y2lzY29zcGFyazovL3VzL1JPT00v' },
       consent: { contactName: 'Dana Scully', contactEmail: 'dana@acme.example', days: WATCH_DEFAULTS.tokenMaxDays },
     });
+  });
+
+  it('with the customer chosen, shows its account groups at once, every one ticked', async () => {
+    setStorageOwner('u-1');
+    act(() =>
+      customers.choose({
+        token: 'acme-org-admin-token',
+        organizationId: acme.id,
+        organizationName: acme.name,
+        groups: [group, staging],
+      }),
+    );
+    const { dialog } = openDialog([group, staging]);
+    expect(within(dialog).queryByRole('button', { name: 'Load account groups' })).toBeNull();
+    expect(await within(dialog).findByRole('checkbox', { name: 'Production' })).toHaveProperty('checked', true);
+    expect(within(dialog).getByRole('checkbox', { name: 'Staging' })).toHaveProperty('checked', true);
+  });
+
+  it('ticks every account group a pasted token reaches in the customer', async () => {
+    const { dialog } = openDialog([group, staging]);
+    fill(dialog, 'Org Admin token', 'acme-org-admin-token');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
+    expect(await within(dialog).findByRole('checkbox', { name: 'Staging' })).toHaveProperty('checked', true);
+    expect(within(dialog).getByRole('checkbox', { name: 'Production' })).toHaveProperty('checked', true);
   });
 });

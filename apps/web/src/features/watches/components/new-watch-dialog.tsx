@@ -19,6 +19,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { Select, TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { TokenField } from '../../../components/ui/token-field';
+import { useCustomers } from '../../../lib/customer';
 import { useTokenGroups } from '../../../lib/use-token-groups';
 import { useCreateWatch } from '../api/create-watch';
 import { consentFields, tokenField } from '../watch-form-fields';
@@ -123,8 +124,11 @@ export function NewWatchDialog({
       days: String(WATCH_DEFAULTS.tokenMaxDays),
     },
   });
-  const [cadence, channel] = useWatch({ control: form.control, name: ['cadence', 'channel'] });
+  const [cadence, channel, token] = useWatch({ control: form.control, name: ['cadence', 'channel', 'token'] });
   const { errors } = form.formState;
+  const { current } = useCustomers();
+  // The field holds the chosen customer's own token: its groups are read without being asked for.
+  const customersToken = current?.organizationId === organization.id && current.token === token.trim();
 
   const loadGroups = async () => {
     // The token field's own check first: its words when empty, the contract's when malformed.
@@ -135,14 +139,23 @@ export function NewWatchDialog({
       if (loaded.length === 0)
         return form.setError('token', { message: `This token does not reach ${organization.name}.` });
       setGroups(loaded);
+      // A watch covers the whole customer unless the TAM unticks some.
       form.setValue(
         'aids',
-        loaded.slice(0, 1).map((group) => group.aid),
+        loaded.map((group) => group.aid),
       );
     } catch {
       setGroups(null);
     }
     return undefined;
+  };
+
+  // The field takes the chosen customer's token (when the dialog opens, or after a switch): its groups are read then.
+  const tokenInput = form.register('token');
+  const onTokenChange: typeof tokenInput.onChange = async (event) => {
+    await tokenInput.onChange(event);
+    const typed = String((event as { target?: { value?: unknown } }).target?.value ?? '').trim();
+    if (current?.organizationId === organization.id && current.token === typed) await loadGroups();
   };
 
   const submit = form.handleSubmit(async (values) => {
@@ -176,15 +189,29 @@ export function NewWatchDialog({
       <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
         <div className="flex flex-wrap items-end gap-2">
           <div className="min-w-0 flex-1">
-            <TokenField label="Org Admin token" {...form.register('token')} error={errors.token?.message} />
+            <TokenField
+              label="Org Admin token"
+              {...tokenInput}
+              onChange={onTokenChange}
+              error={errors.token?.message}
+            />
           </div>
-          <Button variant="secondary" onClick={() => void loadGroups()} busy={tokenGroups.loading} busyLabel="Loading">
-            Load account groups
-          </Button>
+          {!customersToken && (
+            <Button
+              variant="secondary"
+              onClick={() => void loadGroups()}
+              busy={tokenGroups.loading}
+              busyLabel="Loading"
+            >
+              Load account groups
+            </Button>
+          )}
         </div>
         {!groups && (
           <p className="text-sm text-slate-600">
-            Load the token’s account groups to choose which ones the watch covers.
+            {customersToken && tokenGroups.loading
+              ? 'Reading the customer’s account groups…'
+              : 'Load the token’s account groups to choose which ones the watch covers.'}
           </p>
         )}
         {groups && (

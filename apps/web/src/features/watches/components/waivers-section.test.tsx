@@ -104,7 +104,12 @@ describe("a customer's findings and waivers on its page", () => {
         : Response.json({ at: null, findings: [] }),
     );
     renderSection();
-    expect((await screen.findByRole('alert')).textContent).toBe(WAIVER_MESSAGES.notTied);
+    expect((await screen.findByTestId('waivers-closed')).textContent).toBe(
+      `${WAIVER_MESSAGES.cannotSee} Choose the customer with its token to see them.`,
+    );
+    // No count nor "none waived" that would read as the customer having none.
+    expect(screen.queryByTestId('waived-count')).toBeNull();
+    expect(screen.queryByText('No finding is waived for this customer.')).toBeNull();
     expect(sent.find((call) => call.url === '/api/watch-waivers/list')?.body).toEqual({ organizationId: '9000' });
   });
 });

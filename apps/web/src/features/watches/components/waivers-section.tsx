@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react';
-import type { WatchFindings } from '@ce/contract';
+import { WAIVER_MESSAGES, type WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { ApiRequestError } from '../../../lib/api-client';
 import { useCustomers } from '../../../lib/customer';
@@ -39,14 +39,16 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
     'findings-heading',
   );
   const open = watchId ? (findings.data?.findings ?? []) : [];
+  // Closed to a caller not tied to the customer: said in words, with no count that would read as none.
+  const closed = waivers.error instanceof ApiRequestError && waivers.error.status === 403;
   return (
     <section aria-labelledby="findings-heading" className="space-y-3">
       <h2 id="findings-heading" tabIndex={-1} className="text-xl font-semibold">
         Findings and waivers
       </h2>
-      {waivers.error instanceof ApiRequestError && waivers.error.status === 403 && (
-        <p role="alert" className="text-sm text-red-700">
-          {waivers.error.message}
+      {closed && (
+        <p className="text-sm text-slate-700" data-testid="waivers-closed">
+          {WAIVER_MESSAGES.cannotSee} Choose the customer with its token to see them.
         </p>
       )}
       {open.length === 0 ? (
@@ -89,10 +91,12 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
           </ul>
         </>
       )}
-      <h3 className="text-lg font-medium" data-testid="waived-count">
-        Waived{waivers.data ? ` (${inForce.length})` : ''}
-      </h3>
-      {inForce.length === 0 ? (
+      {!closed && (
+        <h3 className="text-lg font-medium" data-testid="waived-count">
+          Waived{waivers.data ? ` (${inForce.length})` : ''}
+        </h3>
+      )}
+      {closed ? null : inForce.length === 0 ? (
         <p className="text-sm text-slate-600">No finding is waived for this customer.</p>
       ) : (
         <ul className="space-y-1" aria-label="Waived findings">

@@ -9,6 +9,7 @@ import { usePauseOrResumeWatch } from '../api/pause-or-resume-watch';
 import { useRevokeWatchToken } from '../api/revoke-watch-token';
 import { useRunWatchNow } from '../api/run-watch-now';
 import { useWatchRuns } from '../api/watch-runs';
+import { runProgressWords, STARTING } from '../run-progress';
 import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { ScoreTrend } from './score-trend';
 
@@ -67,7 +68,10 @@ export function WatchCard({ watch }: { watch: Watch }) {
   const remove = useDeleteWatch();
   const confirmation = useConfirmation();
   const [storing, setStoring] = useState(false);
-  const underWay = (runs.data ?? []).some((run) => run.status === 'queued' || run.status === 'running');
+  const listed = runs.data ?? [];
+  const underWay = listed.some((run) => run.status === 'queued' || run.status === 'running');
+  // Asked, not yet answered: the run is shown starting at once.
+  const starting = runNow.isPending && !underWay;
   const groups = watch.accountGroups.map((group) => group.accountGroupName).join(', ');
   const active = watch.status === 'active';
 
@@ -167,12 +171,23 @@ export function WatchCard({ watch }: { watch: Watch }) {
           Delete
         </Button>
       </div>
-      <ScoreTrend runs={runs.data ?? []} />
+      <ScoreTrend runs={listed} />
       <section aria-label="Runs" className="space-y-2">
         <h4 className="text-sm font-medium">Runs</h4>
-        {(runs.data ?? []).length === 0 && <p className="text-sm text-slate-600">No run yet.</p>}
+        {listed.length === 0 && !starting && <p className="text-sm text-slate-600">No run yet.</p>}
         <ul className="space-y-2">
-          {(runs.data ?? []).slice(0, 10).map((run) => (
+          {starting && (
+            <li className="rounded border border-slate-100 p-2 text-sm" data-testid="watch-run-starting">
+              <div className="flex flex-wrap items-center gap-2">
+                <Badge tone={RUN_TONE.queued}>{STATUS_WORDS.queued}</Badge>
+                <span>Run now</span>
+              </div>
+              <p className="text-slate-600" role="status">
+                {STARTING}
+              </p>
+            </li>
+          )}
+          {listed.slice(0, 10).map((run) => (
             <li key={run.id} className="rounded border border-slate-100 p-2 text-sm" data-testid="watch-run">
               <div className="flex flex-wrap items-center gap-2">
                 <time dateTime={run.createdAt}>{when(run.createdAt)}</time>
@@ -190,6 +205,11 @@ export function WatchCard({ watch }: { watch: Watch }) {
                   </Link>
                 )}
               </div>
+              {runProgressWords(run) && (
+                <p className="text-slate-600" role="status" data-testid="run-progress">
+                  {runProgressWords(run)}
+                </p>
+              )}
               {run.error && <p className="text-red-700">{run.error}</p>}
               {run.status === 'done' && run.delivery.error && run.delivery.status !== 'sent' && (
                 <p className="text-amber-700">

@@ -1,0 +1,107 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Watch, WatchRun } from '@ce/contract';
+import { WatchCard } from './watch-card';
+
+const watch: Watch = {
+  id: 'w-1',
+  accountGroups: [
+    { aid: '1', accountGroupName: 'Production' },
+    { aid: '2', accountGroupName: 'Staging' },
+  ],
+  runs: 'both',
+  channel: { kind: 'owner' },
+  speakWhen: { anyChange: true, drift: true, scoreDrop: null, newFindingsAtLeast: null, weeklyQuietLine: false },
+  schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
+  owner: { email: 'tam@demo.local', name: 'Taylor TAM' },
+  organizationId: '9000',
+  organizationName: 'Acme Corporation',
+  status: 'active',
+  pausedReason: null,
+  token: {
+    last4: 'b755',
+    storedAt: '2026-11-20T07:00:00Z',
+    storedBy: { email: 'tam@demo.local', name: 'Taylor TAM' },
+    contactName: 'Dana Admin',
+    contactEmail: 'dana@acme.example',
+    expiresAt: '2027-02-20T07:00:00Z',
+  },
+  nextRunAt: '2026-11-30T07:00:00Z',
+  lastRunAt: null,
+  createdAt: '2026-11-20T07:00:00Z',
+};
+
+const run = (progress: WatchRun['progress'], status: WatchRun['status'] = 'running'): WatchRun => ({
+  id: 'run-1',
+  watchId: watch.id,
+  dueAt: '2026-11-27T07:00:00Z',
+  trigger: 'now',
+  status,
+  error: null,
+  score: null,
+  reportId: null,
+  delivery: { status: 'pending', error: null },
+  message: null,
+  moved: [],
+  openFindings: null,
+  waivedFindings: null,
+  progress,
+  createdAt: '2026-11-27T07:00:00Z',
+  finishedAt: null,
+});
+
+beforeEach(() => {
+  document.cookie = 'ce_csrf=test-csrf';
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/**
+ * The card over a server with no run yet, whose "Run now" answers only when `answer` is called; the runs it lists
+ * afterwards are `listed()`.
+ */
+function renderCard(listed: () => WatchRun[]) {
+  let answer: (run: WatchRun) => void = () => undefined;
+  let asked = false;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === `/api/watches/${watch.id}/runs` && init?.method === 'POST') {
+        asked = true;
+        return new Promise<Response>((resolve) => {
+          answer = (made) => resolve(Response.json(made, { status: 201 }));
+        });
+      }
+      if (url === `/api/watches/${watch.id}/runs`) return Response.json({ runs: asked ? listed() : [] });
+      return Response.json({});
+    }),
+  );
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <WatchCard watch={watch} />
+      </MemoryRouter>
+    </QueryClientProvider>,
+  );
+  return { answer: (made: WatchRun) => answer(made) };
+}
+
+describe("a watch's card while a run starts", () => {
+  it('shows the run starting at once, never "No run yet.", then its parts\' progress', async () => {
+    const underWay = run({ health: { status: 'running', done: 2, total: 3 }, backups: { done: 1, total: 2 } });
+    const server = renderCard(() => [underWay]);
+    const runs = screen.getByRole('region', { name: 'Runs' });
+    expect(await within(runs).findByText('No run yet.')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Run now' }));
+    expect(await within(runs).findByText('Starting…')).toBeTruthy();
+    expect(within(runs).queryByText('No run yet.')).toBeNull();
+
+    server.answer(run({ health: null, backups: { done: 0, total: 2 } }, 'queued'));
+    expect(await within(runs).findByText('Health check: 2 of 3 steps · Backups: 1 of 2 account groups')).toBeTruthy();
+    expect(within(runs).queryByText('No run yet.')).toBeNull();
+  });
+});
