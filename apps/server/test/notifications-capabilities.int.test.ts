@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Capability, CreatedApiToken, NotificationsResponse } from '@ce/contract';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Capability, CreatedApiToken, NotificationsResponse, ReportRequest } from '@ce/contract';
 import {
   bgpTemplate,
   createTestApp,
+  requestReport,
   sandboxCustomer,
   signedInClient,
   startBulkTests,
@@ -112,5 +113,90 @@ describe("notifications through a personal API token: only what the token's capa
       active: answer.active,
       titles: answer.notifications.map((notification) => notification.title).sort(),
     }).toEqual(all);
+  });
+});
+
+describe("a Webex message given up: heard of through a personal API token only carrying its tool's capabilities", () => {
+  let testApp: TestApp;
+  let tam: TestClient;
+  let customer: SandboxCustomer;
+  let since = '';
+
+  beforeAll(async () => {
+    testApp = await createTestApp('pglite', {
+      WEBEX_RETRY_FIRST_MS: '300',
+      WEBEX_RETRY_MAX_MS: '600',
+      WEBEX_GIVE_UP_MS: '3000',
+    });
+    tam = await signedInClient(testApp.app, 'tam@demo.local');
+    customer = await sandboxCustomer(testApp, tam);
+    since = new Date().toISOString();
+    if (!testApp.sandbox) throw new Error('the sandbox is mounted in tests');
+    // Webex takes nothing: the report's messages are tried again, then given up, and the retries tell of it.
+    testApp.sandbox.webex.unavailableUntil = Date.now() + 60 * 60_000;
+    const done = await requestReport(tam, customer, 'alerts-config');
+    await vi.waitFor(
+      async () =>
+        expect((await tam.request({ url: `/api/reports/${done.id}` })).json<ReportRequest>().delivery.status).toBe(
+          'failed',
+        ),
+      { timeout: 30_000, interval: 200 },
+    );
+    // A watch's pause message given up, recorded by the release before, whose notice names no capability.
+    await testApp.database.sql.executeSql(
+      `insert into webex_deliveries (key, to_email, markdown_sha256, status, subject, user_id, notice, error, finished_at)
+       select 'watch-token-erased:old', email, 'x', 'failed', 'watch:old:old', id, $1::jsonb, 'Webex refused the message (429)', now()
+       from users where email = 'tam@demo.local'`,
+      [
+        JSON.stringify({
+          source: 'watch',
+          path: '/home/customers',
+          title: 'Account Watch pause not sent to Webex',
+          about: customer.organization.name,
+        }),
+      ],
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await testApp?.close();
+  });
+
+  const titlesOf = (response: { json: <T>() => T }) =>
+    response
+      .json<NotificationsResponse>()
+      .notifications.map((notification) => notification.title)
+      .sort();
+  const pollWith = async (...capabilities: Capability[]) => {
+    const made = await tam.request({
+      method: 'POST',
+      url: '/api/account/api-tokens',
+      payload: { name: `Only ${capabilities.join(' and ')}`, expiresInDays: 7, capabilities },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: `/api/notifications?since=${encodeURIComponent(since)}`,
+      headers: { authorization: `Bearer ${made.json<CreatedApiToken>().secret}` },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return titlesOf(response);
+  };
+
+  it("a token carrying only Support, or only Health check, hears of no report's message given up", async () => {
+    expect(await pollWith('support')).toEqual([]);
+    expect(await pollWith('healthCheck')).toEqual([]);
+  });
+
+  it("a token carrying the report's capability hears of it once; none hears of a notice naming no capability", async () => {
+    expect(await pollWith('reporting')).toEqual(['Alerts Configuration Report not sent to Webex']);
+    expect(await pollWith('healthCheck', 'reporting', 'tools')).toEqual([
+      'Alerts Configuration Report not sent to Webex',
+    ]);
+    // The session hears of both.
+    const session = await tam.request({ url: `/api/notifications?since=${encodeURIComponent(since)}` });
+    expect(titlesOf(session)).toEqual([
+      'Account Watch pause not sent to Webex',
+      'Alerts Configuration Report not sent to Webex',
+    ]);
   });
 });

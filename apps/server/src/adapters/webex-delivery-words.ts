@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { WorkNotification } from '@ce/contract';
+import { CAPABILITIES, userMay, type Capability, type SessionUser, type WorkNotification } from '@ce/contract';
 import type { WebexError, WebexRecipient } from './webex-client.js';
 
 // What a durable Webex delivery (webex-delivery.ts) is given and answers, and how one given up is told.
@@ -29,6 +29,12 @@ export interface DeliveryNotice {
   title: string;
   about: string;
   after?: string;
+  /**
+   * What one must be allowed to hear of it: the capabilities of the tool whose message it is (a report's kind's, a
+   * watch's runs'). A personal API token hears of it only carrying every one of them, as the tool's own lists show
+   * it; a notice naming none (a row of the release before) is told to a session only.
+   */
+  capabilities?: readonly Capability[];
 }
 const noticeSchema = z.object({
   source: z.string(),
@@ -36,7 +42,17 @@ const noticeSchema = z.object({
   title: z.string(),
   about: z.string(),
   after: z.string().optional(),
+  capabilities: z
+    .array(z.enum(Object.keys(CAPABILITIES) as [Capability, ...Capability[]]))
+    .optional()
+    .catch(undefined),
 });
+
+/** Whether `user` may hear that a message of this notice was given up (`DeliveryNotice.capabilities`). */
+function mayHear(user: SessionUser, capabilities: readonly Capability[] | undefined): boolean {
+  if (capabilities === undefined) return !user.apiToken;
+  return capabilities.every((capability) => userMay(user, capability));
+}
 
 /** Whose message it is: its subject (`report:<id>`...), its place among the subject's, who hears of a failure. */
 export interface DeliveryOf {
@@ -68,8 +84,12 @@ export interface SubjectDelivery {
 export const isTransient = (error: WebexError) =>
   error.status <= 0 || error.status === 408 || error.status === 429 || error.status >= 500;
 
-/** The notifications of messages given up (newest first), one per subject: keyed as their tool keys its own. */
+/**
+ * The notifications of messages given up (newest first) that `user` may hear of, one per subject: keyed as their tool
+ * keys its own.
+ */
 export function givenUpNotifications(
+  user: SessionUser,
   rows: { key: string; subject: string | null; notice: unknown; error: string | null; finishedAt: Date | null }[],
 ): WorkNotification[] {
   const seen = new Set<string>();
@@ -77,6 +97,7 @@ export function givenUpNotifications(
     const notice = noticeSchema.safeParse(row.notice);
     const subject = row.subject ?? row.key;
     if (!notice.success || !row.finishedAt || seen.has(subject)) return [];
+    if (!mayHear(user, notice.data.capabilities)) return [];
     seen.add(subject);
     return [
       {

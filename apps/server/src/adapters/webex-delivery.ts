@@ -382,7 +382,7 @@ export class WebexDeliveries {
       )
       .orderBy(desc(webexDeliveries.finishedAt))
       .limit(limit);
-    return givenUpNotifications(rows);
+    return givenUpNotifications(user, rows);
   }
 
   /** Messages still to go are not work the person waits on in the shell's count. */

@@ -86,6 +86,7 @@ async function deliverSummary(
       title: `${undo ? 'Undo of an alerts migration' : 'Alerts migration'}: summary not sent to Webex`,
       about: run.organizationName,
       after: ". Its results are on the run's page.",
+      capabilities: ['tools'],
     },
   });
 }

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { CustomerOverviewRepository } from './customer-overview.repository.js';
 import type { CustomerTimelineService } from './customer-timeline.service.js';
+import { findingsInForce } from '../watch/watch-findings.js';
 
 const DAY_MS = 86_400_000;
 /** The header's actions: the heaviest checks to act on. */
@@ -28,18 +29,21 @@ const driftSchema = z.object({ drift: z.array(z.unknown()).catch([]) }).catch({ 
 type Waived = { checkId: string; itemKey: string | null };
 type OpenCheck = { check: HealthCheck; items: HealthCheck['items'] };
 
-/** The checks that warn or fail and the items of each no waiver takes out (a whole-check waiver takes the check). */
+/**
+ * The checks that warn or fail and the items of each no waiver takes out, heaviest first: the open findings as every
+ * list counts them (`findingsInForce`), by check. A check whose items are all waived (or waived whole) is not open; one
+ * that found no item to name stays, as it warns or fails.
+ */
 export function openChecks(checks: readonly HealthCheck[], waivers: readonly Waived[]): OpenCheck[] {
+  const open = new Set(findingsInForce(checks, waivers).open.map((finding) => `${finding.checkId}|${finding.itemKey}`));
   return checks
     .filter((check) => check.status === 'warn' || check.status === 'fail')
     .filter((check) => !waivers.some((waiver) => waiver.checkId === check.id && waiver.itemKey === null))
     .map((check) => ({
       check,
-      items: check.items.filter(
-        (item) =>
-          !waivers.some((waiver) => waiver.checkId === check.id && waiver.itemKey === `${item.type}:${item.id}`),
-      ),
+      items: check.items.filter((item) => open.has(`${check.id}|${item.type}:${item.id}`)),
     }))
+    .filter(({ check, items }) => check.items.length === 0 || items.length > 0)
     .sort((a, b) => b.check.weight - a.check.weight || (a.check.status === 'fail' ? -1 : 1));
 }
 

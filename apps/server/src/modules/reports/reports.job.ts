@@ -229,6 +229,8 @@ export class ReportJobs {
       title: `${kind.success ? REPORT_KINDS[kind.data].label : 'Report'} not sent to Webex`,
       about: report.organizationName,
       after: '. Its files are in My Reports.',
+      // Heard of by those who may list the report: a personal API token carrying its kind's capability.
+      ...(kind.success ? { capabilities: [REPORT_KINDS[kind.data].capability] } : {}),
     } as const;
     const [first, ...rest] = generated.artifacts.filter((artifact) => !artifact.contentType.startsWith('text/html'));
     const messages = [

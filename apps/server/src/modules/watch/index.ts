@@ -1,5 +1,5 @@
 /** The watch module: Account Watch, scheduled health checks and backups per customer (decision 0031). */
-import { PATHS } from '@ce/contract';
+import { PATHS, watchRunsSchema } from '@ce/contract';
 import { databaseClockOf } from '../../core/database-clock.js';
 import type { AppModule } from '../../core/modules.js';
 import { emailOf } from '../../core/requester.js';
@@ -17,7 +17,7 @@ import { WatchScheduler } from './watch-schedule.job.js';
 import { WatchScheduleRepository } from './watch-schedule.repository.js';
 import { WatchRepository } from './watch.repository.js';
 import { watchRoutes } from './watch.routes.js';
-import { WatchService } from './watch.service.js';
+import { CAPABILITIES_OF, WatchService } from './watch.service.js';
 
 export { WatchService } from './watch.service.js';
 
@@ -78,6 +78,8 @@ export const watchModule: AppModule = {
             path: PATHS.customers,
             title: 'Account Watch pause not sent to Webex',
             about: watch.organizationName,
+            // Heard of by those who see the watch: a personal API token carrying the capabilities of what it runs.
+            capabilities: CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)],
           },
         } as const;
         await deliveries
@@ -126,6 +128,7 @@ export const watchModule: AppModule = {
       audit,
       send: (runId) => watchRunJobs.send(runId),
       reportOf: (runIds) => reports.watchRunReports(runIds),
+      backupsOf: (runId) => services.get('backups').ofWatchRun(runId),
       runNowEveryMinutes: config.watch.runNowEveryMinutes,
       clock,
     });

@@ -1,9 +1,10 @@
-import { PATHS, watchChannelSchema } from '@ce/contract';
+import { PATHS, watchChannelSchema, watchRunsSchema } from '@ce/contract';
 import type { HeldJob } from '../../core/leased-job.js';
 import type { watchRuns } from '../../db/schema.js';
 import { roomRefusal } from './watch-api.js';
 import type { RunOutcome, WatchRunJobDependencies } from './watch-runs.job.js';
 import type { WatchRunsRepository } from './watch-runs.repository.js';
+import { CAPABILITIES_OF } from './watch.service.js';
 
 /** A run's one message, to the owner or the watch's room, with the report's PDF where there is one. */
 export async function deliverRunMessage(
@@ -36,6 +37,8 @@ export async function deliverRunMessage(
         path: PATHS.customers,
         title: 'Account Watch message not sent to Webex',
         about: job.row.organizationName,
+        // Heard of by those who see the watch: a personal API token carrying the capabilities of what it runs.
+        capabilities: CAPABILITIES_OF[watchRunsSchema.parse(watch.runs)],
       },
     },
     () => job.stillHeld(),
