@@ -35,4 +35,7 @@ export * from './run-outcome.js';
 export * from './watches.js';
 export * from './field-words.js';
 export * from './watch-portfolio.js';
+export * from './waiver-words.js';
 export * from './measurements.js';
+export * from './review.js';
+export * from './review-words.js';

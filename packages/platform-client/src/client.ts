@@ -7,6 +7,8 @@ import { Caller } from './resources/caller.js';
 import { dashboards } from './resources/dashboards.js';
 import { endpointAgents, endpointLabels, endpointTests } from './resources/endpoint.js';
 import { events } from './resources/events.js';
+import { outages } from './resources/outages.js';
+import { snapshots } from './resources/snapshots.js';
 import { tags } from './resources/tags.js';
 import { testResults } from './resources/test-results.js';
 import { tests } from './resources/tests.js';
@@ -66,6 +68,9 @@ export class PlatformSession {
   /** What the platform measured: test results by type, and the events its detection found. */
   readonly testResults: ReturnType<typeof testResults>;
   readonly events: ReturnType<typeof events>;
+  /** What a customer review reads besides: Internet Insights outages, and test snapshots (evidence links). */
+  readonly outages: ReturnType<typeof outages>;
+  readonly snapshots: ReturnType<typeof snapshots>;
 
   constructor(
     http: PlatformHttp,
@@ -90,6 +95,8 @@ export class PlatformSession {
     this.endpointLabels = endpointLabels(this.caller);
     this.testResults = testResults(this.caller);
     this.events = events(this.caller);
+    this.outages = outages(this.caller);
+    this.snapshots = snapshots(this.caller);
   }
 
   /** Follows `_links.next` until it is absent, yielding the items under `key` page by page. */

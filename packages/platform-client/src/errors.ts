@@ -81,3 +81,13 @@ export function errorFromResponse(status: number, body: unknown): PlatformError 
   }
   return new PlatformError(status, message, fieldErrors, detail);
 }
+
+/** A refusal by an operation's own limit: its words, and when to try again when the platform said. */
+export function operationLimitError(words: string, retryAfter: number | undefined, body: unknown): PlatformError {
+  const seconds = retryAfter === undefined ? undefined : Math.max(1, Math.ceil(retryAfter / 1000));
+  const when =
+    seconds === undefined
+      ? 'try again in a few minutes'
+      : `try again in ${seconds >= 60 ? `${Math.ceil(seconds / 60)} minute(s)` : `${seconds} s`}`;
+  return new PlatformError(429, `${words}: ${when}.`, [], errorFromResponse(429, body).detail);
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { errorFromResponse, messageForStatus, PlatformError, TIMEOUT_STATUS } from './errors.js';
+import { errorFromResponse, messageForStatus, operationLimitError, PlatformError, TIMEOUT_STATUS } from './errors.js';
 import { readRateHeaders, retryAfterMs, type RateHeaders } from './rate-headers.js';
 import {
   realClock,
@@ -91,6 +91,11 @@ export interface CallOptions {
    * megabytes a page). A job that resumes reads it again rather than storing every page.
    */
   unkept?: boolean;
+  /**
+   * The operation's own limit, in words (snapshots: 5 in 5 minutes). A 429 while the rate headers still show budget
+   * is that limit: told at once, not waited out against the organization's budget (its other calls go on).
+   */
+  operationLimit?: string;
 }
 
 /** Tokens whose organization the client remembers, at most; the oldest is forgotten first. */
@@ -294,7 +299,7 @@ export class PlatformHttp {
         const rate = readRateHeaders(headers);
         this.observer?.answered(key, status);
         auth.onAnswer?.({ method, path: url.pathname, status });
-        if (status === 429) {
+        if (status === 429 && !(options.operationLimit && rate && rate.remaining > 0)) {
           const waitMs = await limiter.exhausted(rate, retryAfterMs(headers, this.clock.now()), slot);
           // Not lost to a passing 429 storm: wait for the window to roll over and send again, within the budget.
           this.refuseEndlessWait(firstRefusal, waitMs, url);
@@ -303,6 +308,8 @@ export class PlatformHttp {
           continue;
         }
         await limiter.release(rate, slot);
+        if (status === 429)
+          throw operationLimitError(options.operationLimit ?? '', retryAfterMs(headers, this.clock.now()), body);
         this.logger?.debug({ method, path: url.pathname, status }, 'platform call');
         if (status >= 200 && status < 300) {
           const organizationId = key.startsWith('token:') ? options.organizationOf?.(body) : undefined;

@@ -33,6 +33,8 @@ export { readRateHeaders, FALLBACK_429_WAIT_MS, type RateHeaders } from './rate-
 export * from './schemas.js';
 export * from './alert-schemas.js';
 export * from './measurement-schemas.js';
+export * from './review-schemas.js';
+export type { OutageFilter } from './resources/outages.js';
 export { ENDPOINT_SCHEDULED_TYPES, type EndpointScheduledType } from './resources/endpoint.js';
 export { apiTestType } from './resources/tests.js';
 export { TEST_RESULT_KINDS, type TestResultsOptions } from './resources/test-results.js';

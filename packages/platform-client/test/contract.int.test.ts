@@ -8,6 +8,7 @@ import {
 } from '../src/index.js';
 import { ENDPOINT_WRITE_OPERATIONS, exerciseEndpointWrites } from './contract-endpoint.js';
 import { exerciseMeasured, MEASURED_OPERATIONS } from './contract-measured.js';
+import { exerciseReview, REVIEW_OPERATIONS } from './contract-review.js';
 import { findOpenApiDocument, OpenApiValidator } from './openapi-validator.js';
 import { startSandbox } from './start-sandbox.js';
 
@@ -71,6 +72,7 @@ const CLIENT_OPERATIONS = [
   'GET /endpoint/labels',
   ...ENDPOINT_WRITE_OPERATIONS,
   ...MEASURED_OPERATIONS,
+  ...REVIEW_OPERATIONS,
 ];
 
 const documentPath = findOpenApiDocument();
@@ -322,6 +324,7 @@ describe.runIf(documentPath)('the sandbox and the client honour the published v7
       readOnly: session(started.token('read-only')),
       unpriced: session(started.token('org-admin', 1)),
     });
+    await exerciseReview(admin);
 
     // Error answers are part of the contract too.
     await admin.tests

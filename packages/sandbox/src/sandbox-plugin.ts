@@ -6,6 +6,7 @@ import { MailOutbox, mailRoutes } from './mail/mail-routes.js';
 import type { WorldSize } from './platform/generator.js';
 import { sandboxOpenApi } from './platform/openapi.js';
 import { platformRoutes } from './platform/platform-routes.js';
+import { snapshotShareRoutes } from './platform/routes/snapshots.js';
 import type { Token } from './platform/model.js';
 import { DEFAULT_SCENARIO, PlatformState, type Scenario } from './platform/state.js';
 import { WORLD_CHANGES, WorldChangeError } from './platform/world-changes.js';
@@ -138,6 +139,8 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
 
   const routes: { method: string; url: string }[] = [];
   await app.register(platformRoutes, { prefix: '/te/v7', state: sandbox.platform, routes });
+  // The share links of test snapshots: opened without a token, as a customer opens one.
+  snapshotShareRoutes(app, sandbox.platform);
   // The document of the operations the sandbox implements, made from its own routes (for the API explorer).
   app.get('/te/openapi.json', async (request) =>
     sandboxOpenApi(

@@ -11,6 +11,8 @@ import { dashboardRoutes } from './routes/dashboards.js';
 import { endpointRoutes } from './routes/endpoint.js';
 import { endpointWriteRoutes } from './routes/endpoint-writes.js';
 import { eventRoutes } from './routes/events.js';
+import { outageRoutes } from './routes/outages.js';
+import { snapshotRoutes } from './routes/snapshots.js';
 import { list, problem, queryOf, sleep } from './routes/http.js';
 import { tagRoutes } from './routes/tags.js';
 import { testHistoryRoutes } from './routes/test-history.js';
@@ -104,7 +106,9 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     if (token.kind === 'read-only') {
       const readsUsers = /^\/account-groups\/[^/]+$/.test(path) && list(queryOf(request).expand).includes('user');
       const own = path === '/users/current';
-      if (request.method !== 'GET' || readsUsers || (!own && ADMIN_PATHS.some((pattern) => pattern.test(path)))) {
+      // The outage filter is a POST that only reads.
+      const writes = request.method !== 'GET' && path !== '/internet-insights/outages/filter';
+      if (writes || readsUsers || (!own && ADMIN_PATHS.some((pattern) => pattern.test(path)))) {
         return problem(reply, 403, 'Forbidden', 'The token does not have permission for this operation');
       }
     }
@@ -145,6 +149,9 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
     agentHealthRoutes,
     usageUnitRoutes,
     testHistoryRoutes,
+    // What a customer review reads besides: Internet Insights outages, and test snapshots for evidence links.
+    outageRoutes,
+    snapshotRoutes,
   ])
     resource(app, context);
 };

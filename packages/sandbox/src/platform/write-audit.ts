@@ -29,6 +29,14 @@ interface AuditedResource {
 const text = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
 const RESOURCES: AuditedResource[] = [
+  // Before tests: a snapshot's path is under its test's, and making one changes no test.
+  {
+    path: /^\/tests\/[^/]+\/snapshot$/,
+    noun: 'Snapshot',
+    type: 'snapshot',
+    nameOf: (body) => text(body.displayName),
+    find: () => undefined,
+  },
   {
     path: /^\/tests\/[^/]+(?:\/([^/]+))?$/,
     noun: 'Test',
