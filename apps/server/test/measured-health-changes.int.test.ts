@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { healthFindingsSchema, type HealthFindings } from '@ce/contract';
 import { reportFile, reportSuite, testClock, untilFinished } from './build-test-app.js';
+import { sandboxTruth, type Json } from './support/sandbox-truth.js';
 
 const DAY = 86_400_000;
-type Json = Record<string, unknown>;
 
 /**
  * The measured health check of the second organization, on one account group: who changed what and the endpoint
@@ -15,24 +15,10 @@ describe('the measured health check: who changed what, endpoint agents in use', 
   let token = '';
   let aid = '';
 
-  const v7 = async (path: string): Promise<Json> => {
-    const response = await suite.app.app.inject({
-      method: 'GET',
-      url: path.startsWith('http') ? new URL(path).pathname + new URL(path).search : `/sandbox/te/v7${path}`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode, `${path}: ${response.body.slice(0, 200)}`).toBe(200);
-    return response.json<Json>();
-  };
-  const pages = async (path: string, key: string): Promise<Json[]> => {
-    const all: Json[] = [];
-    for (let next: string | undefined = path; next;) {
-      const page = await v7(next);
-      all.push(...((page[key] as Json[] | undefined) ?? []));
-      next = (page._links as { next?: { href: string } } | undefined)?.next?.href;
-    }
-    return all;
-  };
+  const { v7, pages } = sandboxTruth(
+    () => suite.app.app,
+    () => token,
+  );
   const check = (id: string) => {
     const found = findings.checks.find((candidate) => candidate.id === id);
     if (!found) throw new Error(`no check ${id}`);

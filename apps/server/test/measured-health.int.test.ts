@@ -2,9 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { HEALTH_CONFIGURATION_CHECK_IDS, HEALTH_MEASURED_CHECK_IDS, healthFindingsSchema } from '@ce/contract';
 import type { HealthFindings } from '@ce/contract';
 import { reportFile, reportSuite, testClock, untilFinished } from './build-test-app.js';
+import { sandboxTruth, type Json } from './support/sandbox-truth.js';
 
 const DAY = 86_400_000;
-type Json = Record<string, unknown>;
 type Result = { agent: { agentId: string; agentName?: string }; date: string; roundId: number } & Json;
 
 /**
@@ -16,25 +16,10 @@ describe('the measured health check (AHC v7)', () => {
   let findings: HealthFindings;
   let refused: HealthFindings;
 
-  const v7 = async (path: string, token = suite.customer.token): Promise<Json> => {
-    const response = await suite.app.app.inject({
-      method: 'GET',
-      url: path.startsWith('http') ? new URL(path).pathname + new URL(path).search : `/sandbox/te/v7${path}`,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    expect(response.statusCode, `${path}: ${response.body.slice(0, 200)}`).toBe(200);
-    return response.json<Json>();
-  };
-  /** Every page of a list, following `_links.next`. */
-  const pages = async (path: string, key: string): Promise<Json[]> => {
-    const all: Json[] = [];
-    for (let next: string | undefined = path; next;) {
-      const page = await v7(next);
-      all.push(...((page[key] as Json[] | undefined) ?? []));
-      next = (page._links as { next?: { href: string } } | undefined)?.next?.href;
-    }
-    return all;
-  };
+  const { v7, pages } = sandboxTruth(
+    () => suite.app.app,
+    () => suite.customer.token,
+  );
   const check = (report: HealthFindings, id: string) => {
     const found = report.checks.find((candidate) => candidate.id === id);
     if (!found) throw new Error(`no check ${id}`);
