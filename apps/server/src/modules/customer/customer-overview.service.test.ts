@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { HealthCheck } from '@ce/contract';
-import { findingsInForce } from '../watch/watch-findings.js';
+import { findingsInForce } from '../../core/findings-in-force.js';
 import { openChecks } from './customer-overview.service.js';
 
-const user = (id: string) => ({ type: 'user', id, name: `User ${id}`, detail: 'never signed in' });
+const user = (id: string) => ({ type: 'user' as const, id, name: `User ${id}`, detail: 'never signed in' });
 const check = (id: string, status: HealthCheck['status'], weight: number, items: HealthCheck['items']) =>
   ({ id, title: id, status, weight, items }) as unknown as HealthCheck;
 const checks = [

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { CustomerOverviewRepository } from './customer-overview.repository.js';
 import type { CustomerTimelineService } from './customer-timeline.service.js';
-import { findingsInForce } from '../watch/watch-findings.js';
+import { findingsInForce } from '../../core/findings-in-force.js';
 
 const DAY_MS = 86_400_000;
 /** The header's actions: the heaviest checks to act on. */
