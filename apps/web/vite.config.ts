@@ -16,6 +16,8 @@ const ROUTE_MODULES: Record<string, string[]> = {
   '/home/dashboard': ['src/app/routes/dashboard-page.tsx'],
   '/home/settings': ['src/app/routes/settings-page.tsx'],
   '/home/customers': ['src/app/routes/customer-pages.tsx'],
+  // A `:name` segment stands for any one segment of the address (a customer's review pack).
+  '/home/customers/:organizationId/review': ['src/app/routes/review-page.tsx'],
   '/home/reports': ['src/app/routes/report-pages.tsx'],
   '/home/tools/account-health': ['src/app/routes/report-pages.tsx'],
   '/home/tools/config-report': ['src/app/routes/report-pages.tsx'],

@@ -20,6 +20,7 @@ import { identityModule } from './modules/identity/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { pcapModule } from './modules/pcap/index.js';
 import { reportsModule } from './modules/reports/index.js';
+import { reviewModule } from './modules/review/index.js';
 import { ssoModule } from './modules/sso/index.js';
 import { trackerModule } from './modules/tracker/index.js';
 import { usageModule } from './modules/usage/index.js';
@@ -178,6 +179,7 @@ const MODULES: readonly AppModule[] = [
   changeSetEngine,
   dashboardsModule,
   trackerModule,
+  reviewModule,
   pcapModule,
   explorerModule,
   diagnosticsModule,

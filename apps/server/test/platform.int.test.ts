@@ -85,6 +85,7 @@ const PRELOADS = JSON.stringify({
   routes: [
     { path: '/home', files: ['/assets/shell-1.js', '/assets/icons-1.js'] },
     { path: '/home/customers', files: ['/assets/customer-1.js', '/assets/icons-1.js'] },
+    { path: '/home/customers/:organizationId/review', files: ['/assets/review-1.js'] },
   ],
 });
 const PAGE = '<!doctype html><html><head><title>CE</title></head><body><div id="root"></div></body></html>';
@@ -138,6 +139,14 @@ describe('the built web app', () => {
       '/assets/customer-1.js',
     ]);
     expect(await scripts('/home/dashboard')).toEqual(['/assets/shell-1.js', '/assets/icons-1.js']);
+    // A `:name` segment stands for any one segment: a customer's review page, and only that page.
+    expect(await scripts('/home/customers/9000/review')).toEqual([
+      '/assets/shell-1.js',
+      '/assets/icons-1.js',
+      '/assets/customer-1.js',
+      '/assets/review-1.js',
+    ]);
+    expect(await scripts('/home/customers/9000/reviews')).not.toContain('/assets/review-1.js');
     expect(await scripts('/home/customersandmore')).toEqual(['/assets/shell-1.js', '/assets/icons-1.js']);
     expect(await scripts('/login')).toEqual([]);
   });

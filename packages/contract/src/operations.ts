@@ -34,6 +34,10 @@ export const OPERATION_ACCESS = {
   listCustomerEngagements: 'tools',
   linkCustomerEngagement: 'tools',
   unlinkCustomerEngagement: 'tools',
+  // The review pack is built from the watches' health checks, as the measured trends are.
+  getReviewNarrative: 'healthCheck',
+  saveReviewNarrative: 'healthCheck',
+  previewReviewPack: 'healthCheck',
   // A watch needs the capabilities of what it runs (the health check's, the backup's), which its service checks.
   listWatches: 'signedIn',
   createWatch: 'signedIn',

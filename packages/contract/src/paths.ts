@@ -25,3 +25,10 @@ export const PATHS = {
 } as const;
 
 export type AppPath = (typeof PATHS)[keyof typeof PATHS];
+
+/** A customer's review pack (issue 60): /home/customers/{organization id}/review, as the router declares it. */
+export const CUSTOMER_REVIEW_ROUTE = `${PATHS.customers}/:organizationId/review`;
+
+/** The review pack's page of one customer. */
+export const customerReviewPath = (organizationId: string) =>
+  `${PATHS.customers}/${encodeURIComponent(organizationId)}/review`;

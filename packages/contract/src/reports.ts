@@ -67,6 +67,12 @@ export const REPORT_KINDS = {
     capability: 'tools',
     needsAccounts: true,
   },
+  'review-pack': {
+    label: 'Review pack',
+    tool: 'review-pack',
+    capability: 'healthCheck',
+    needsAccounts: true,
+  },
 } as const satisfies Record<
   string,
   /** `tool` is the usage tool its requests count under on the dashboard (`USAGE_TOOLS`). */
@@ -124,6 +130,10 @@ export const REPORT_TOASTS: Record<ReportKind, { success: string; failure: strin
     success: 'Dashboard Report submitted successfully',
     failure: 'Failed to submit Dashboard Report',
   },
+  'review-pack': {
+    success: 'Review pack requested: it is in My Reports when it is ready',
+    failure: 'Failed to request the review pack',
+  },
 };
 
 /**
@@ -180,6 +190,11 @@ export const createReportInputSchema = z.object({
       engagementName: z.string().optional(),
       customerContact: z.string().optional(),
       notes: z.string().optional(),
+      /** The review pack's period, cut-off, key tests and narrative (checked by reviewPackOptionsSchema). */
+      period: z.unknown().optional(),
+      cutOff: z.unknown().optional(),
+      keyTests: z.unknown().optional(),
+      narrative: z.unknown().optional(),
     })
     .default({}),
 });

@@ -16,6 +16,7 @@ export const USAGE_TOOLS = [
   'dashboard-report',
   'tests-created',
   'hours-logged',
+  'review-pack',
 ] as const;
 
 export type UsageTool = (typeof USAGE_TOOLS)[number];

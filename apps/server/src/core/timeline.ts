@@ -1,6 +1,13 @@
 import { and, eq, gte, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Capability, SessionUser, TimelineEntry, TimelineTool, WorkOutcome } from '@ce/contract';
+import {
+  userMay,
+  type Capability,
+  type SessionUser,
+  type TimelineEntry,
+  type TimelineTool,
+  type WorkOutcome,
+} from '@ce/contract';
 import { users } from '../db/schema.js';
 
 /** Which work of one organization a customer's page asks for. */
@@ -65,4 +72,10 @@ export const personOf = (user: { name: string | null; email: string }) => ({
 /** The newest entries of all sources, at most `limit`. */
 export function newestFirst(entries: SourcedEntry[], limit: number): SourcedEntry[] {
   return entries.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+}
+
+/** Every source's entries of one organization that `query.caller` may see, as a customer's page reads them. */
+export async function readTimeline(sources: readonly TimelineSource[], query: TimelineQuery): Promise<SourcedEntry[]> {
+  const allowed = sources.filter((source) => !source.capability || userMay(query.caller, source.capability));
+  return newestFirst((await Promise.all(allowed.map((source) => source.timeline(query)))).flat(), query.limit);
 }

@@ -92,11 +92,19 @@ function pageTemplate(indexFile: string, preloadsFile: string) {
   const headEnd = html.lastIndexOf('</head>');
   const at = headEnd >= 0 ? headEnd : (/^<!doctype[^>]*>\s*/i.exec(html)?.[0].length ?? 0);
   const [before, after] = [html.slice(0, at), html.slice(at)];
+  // A path covers itself and what lies under it; a `:name` segment stands for any one segment (a customer's pages).
+  const matchers = routes.map((route) => ({
+    route,
+    matches: new RegExp(
+      `^${route.path
+        .split('/')
+        .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}(?:/|$)`,
+    ),
+  }));
   return (pathname: string, boot: BootData | undefined) => {
     const files = new Set(
-      routes
-        .filter((route) => pathname === route.path || pathname.startsWith(`${route.path}/`))
-        .flatMap((route) => route.files),
+      matchers.filter(({ matches }) => matches.test(pathname)).flatMap(({ route }) => route.files),
     );
     const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
     const data = boot

@@ -13,3 +13,4 @@ export * from './schema/support.js';
 export * from './schema/backups.js';
 export * from './schema/watches.js';
 export * from './schema/customers.js';
+export * from './schema/review.js';

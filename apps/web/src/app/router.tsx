@@ -1,6 +1,6 @@
 import { lazy, Suspense, type JSX } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { PATHS } from '@ce/contract';
+import { CUSTOMER_REVIEW_ROUTE, PATHS } from '@ce/contract';
 import { Spinner } from '../components/ui/spinner';
 import { loadDashboard, loadShell } from './preload';
 
@@ -41,6 +41,7 @@ const BackupRestorePage = lazy(() =>
 const customerPages = () => import('./routes/customer-pages');
 const CustomersPage = lazy(() => customerPages().then((module) => ({ default: module.CustomersPage })));
 const CustomerPage = lazy(() => customerPages().then((module) => ({ default: module.CustomerPage })));
+const ReviewPage = lazy(() => import('./routes/review-page').then((module) => ({ default: module.ReviewPage })));
 const SettingsPage = lazy(() => import('./routes/settings-page').then((module) => ({ default: module.SettingsPage })));
 
 const Loading = ({ label }: { label: string }) => (
@@ -69,6 +70,7 @@ const BUILT_PAGES: Partial<Record<string, JSX.Element>> = {
   [PATHS.apiTools]: <ApiToolsPage />,
   [PATHS.alertsMigration]: <AlertsMigrationPage />,
   [PATHS.backupRestore]: <BackupRestorePage />,
+  [CUSTOMER_REVIEW_ROUTE]: <ReviewPage />,
 };
 
 const toolRoutes: RouteObject[] = [

@@ -7,6 +7,7 @@ import { configSpreadsheetGenerator } from './kinds/config/spreadsheet.generator
 import { testsConfigGenerator } from './kinds/config/tests-config.generator.js';
 import { healthCheckGenerator } from './kinds/health/generator.js';
 import { maintenanceWindowGenerator } from './kinds/maintenance-window/generator.js';
+import { reviewPackGenerator } from './kinds/review-pack/generator.js';
 import { tamActivityGenerator } from './kinds/tam-activity/generator.js';
 import type { ReportGenerator } from './report-generator.js';
 
@@ -24,6 +25,7 @@ const GENERATORS: Record<ReportKind, ReportGenerator> = {
   'closure-units': closureUnitsGenerator,
   'closure-endpoints': closureEndpointsGenerator,
   'dashboard-report': dashboardReportGenerator,
+  'review-pack': reviewPackGenerator,
 };
 
 /** The generator of a stored kind, or undefined for a kind this version no longer makes. */

@@ -43,6 +43,7 @@ export const reportsModule: AppModule = {
       metrics: context.metrics,
       clock: context.clock,
       callAudit: context.callAudit,
+      stored: { db, timelineSources: () => context.timelineSources.items },
     });
     deliveries?.onEnd('report', (id, state) => reportJobs.deliveryEnded(id, state));
     context.routes.add((app) => app.register(reportsRoutes, { reports }));

@@ -1,4 +1,7 @@
+import type { SessionUser } from '@ce/contract';
 import type { PlatformSession } from '@ce/platform-client';
+import type { Db } from '../../core/database.js';
+import type { SourcedEntry, TimelineQuery } from '../../core/timeline.js';
 import type { Markdown } from '../../report-kit/markdown.js';
 
 export interface ReportArtifactFile {
@@ -28,6 +31,17 @@ export interface ReportContext {
    */
   history?(filename: string, limit: number): Promise<{ createdAt: Date; content: Buffer }[]>;
   signal?: AbortSignal;
+  /** The product's own records, for a kind built from what the toolkit stored (the review pack). */
+  stored?: StoredRecords;
+}
+
+/** What a kind built from the toolkit's own records reads them with, as its requester may see them. */
+export interface StoredRecords {
+  db: Db;
+  /** Who asked, as a session of theirs sees the product (their role's capabilities). */
+  requester: SessionUser;
+  /** The customer's timeline as its page reads it (every module's work). */
+  timeline(query: TimelineQuery): Promise<SourcedEntry[]>;
 }
 
 export type ReportGenerator = (context: ReportContext) => Promise<GeneratedReport>;
@@ -39,6 +53,7 @@ export const CONTENT_TYPES = {
   xlsx: XLSX_TYPE,
   html: 'text/html; charset=utf-8',
   pdf: 'application/pdf',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   json: 'application/json',
 } as const;

@@ -3,11 +3,13 @@ import {
   ahcIeOptionsSchema,
   closureOptionsSchema,
   reportRequestSchema,
+  reviewPackOptionsSchema,
   tamActivityOptionsSchema,
   type CreateReportInput,
   type ReportRequest,
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
+import { reviewWindow } from '../review/index.js';
 import type { ArtifactSummary, ReportRow } from './reports.repository.js';
 
 // A report request as the API takes it (its options checked) and answers it (a stored row in the API's words).
@@ -58,5 +60,11 @@ export function optionsFor(input: CreateReportInput): Record<string, unknown> {
   if (input.kind === 'tam-activity') return checked(tamActivityOptionsSchema, input.options);
   if (input.kind === 'closure-units' || input.kind === 'closure-endpoints')
     return checked(closureOptionsSchema, input.options);
+  if (input.kind === 'review-pack') {
+    const options = reviewPackOptionsSchema.parse(checked(reviewPackOptionsSchema, input.options));
+    // A period yet to start, or a cut-off before it, is refused now rather than failing in the background.
+    reviewWindow(options, new Date());
+    return options;
+  }
   return {};
 }

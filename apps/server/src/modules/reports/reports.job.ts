@@ -16,6 +16,8 @@ import { GENERATED_KINDS, generatorOf } from './generators.js';
 import type { GeneratedReport } from './report-generator.js';
 import type { ReportRow, ReportsRepository } from './reports.repository.js';
 import { laneOfJob } from '../../core/watch-run.js';
+import type { Db } from '../../core/database.js';
+import { readTimeline, type TimelineSource } from '../../core/timeline.js';
 
 /** One queue, and so one worker, per report kind: a slow kind never holds up another. */
 export const reportQueue = (kind: string) => `reports.generate.${kind}`;
@@ -62,6 +64,8 @@ export interface ReportJobsDependencies extends LeasedJobDependencies {
   clock?: () => Date;
   /** Audits the platform calls of a watch's health check with the watch's id. */
   callAudit?: CallAudit;
+  /** The database and the modules' timeline sources, for a kind built from the toolkit's own records. */
+  stored?: { db: Db; timelineSources: () => readonly TimelineSource[] };
 }
 
 /**
@@ -185,6 +189,8 @@ export class ReportJobs {
     if (token === null)
       throw new AppError(400, 'token_gone', 'The token is no longer available: run the report again.');
     const requestedBy = await repository.requesterEmail(report.userId);
+    const { stored } = this.deps;
+    const requester = stored ? await repository.requester(report.userId) : null;
     const generated = await generator({
       platform: this.deps.platform.as({
         token,
@@ -202,6 +208,15 @@ export class ReportJobs {
       progress: (done, total) => job.mustWrite({ progressDone: done, progressTotal: total }),
       history: (filename, limit) =>
         repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
+      ...(stored && requester
+        ? {
+            stored: {
+              db: stored.db,
+              requester,
+              timeline: (query) => readTimeline(stored.timelineSources(), query),
+            },
+          }
+        : {}),
     });
     signal.throwIfAborted();
     await job.fenced((tx) => repository.replaceArtifacts(reportId, generated.artifacts, tx));

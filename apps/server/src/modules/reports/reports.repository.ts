@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { roleFromLocale, type SessionUser } from '@ce/contract';
 import type { ReadJournal } from '@ce/platform-client';
 import type { Db } from '../../core/database.js';
 import { Leases } from '../../core/lease.js';
@@ -141,6 +142,15 @@ export class ReportsRepository {
   /** How many of the user's reports (of `kinds` when given) are queued or running (delivery is part of running). */
   activeCount(userId: string, kinds?: readonly string[]): Promise<number> {
     return this.leases.activeCount(userId, kinds ? [...kinds] : undefined);
+  }
+
+  /** The requester as a session of theirs would be (their role), or null once their account is gone. */
+  async requester(userId: string): Promise<SessionUser | null> {
+    const [row] = await this.db
+      .select({ id: users.id, email: users.email, name: users.name, locale: users.locale })
+      .from(users)
+      .where(eq(users.id, userId));
+    return row ? { ...row, role: roleFromLocale(row.locale) } : null;
   }
 
   requesterEmail(userId: string): Promise<string> {

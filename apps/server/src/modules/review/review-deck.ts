@@ -177,7 +177,9 @@ function drawSlide(deck: Deck, plan: SlidePlan): void {
       });
       return;
     case 'bullets': {
-      const half = (body.w - 0.4) / 2;
+      // One column a group (goals, outcomes, actions), side by side.
+      const columns = Math.max(1, plan.groups.length);
+      const half = (body.w - 0.4 * (columns - 1)) / columns;
       plan.groups.forEach((group, index) => {
         slide.addText(
           [

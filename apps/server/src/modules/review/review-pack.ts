@@ -57,6 +57,8 @@ export interface ReviewPack {
   /** The TAM who prepared it, by name. */
   preparedBy: string;
   executiveSummary: Section<{
+    /** The customer's goals for the period, as the TAM wrote them. */
+    goals?: string[];
     /** The top outcomes and the top actions, in words (at most three each). */
     outcomes: string[];
     actions: string[];
@@ -80,8 +82,8 @@ export interface ReviewPack {
   }>;
   alerts: Section<{
     weeks: string[];
-    /** Alerts triggered per week. */
-    volume: number[];
+    /** Alerts triggered per week (null: no watch run stands for that week). */
+    volume: (number | null)[];
     noisiestRules: { rule: string; alerts: number }[];
     /** Rules that never fired in the period. */
     silentRules: string[];
@@ -93,8 +95,11 @@ export interface ReviewPack {
     outages: { start: string; end?: string; provider: string; tests: string[]; evidenceUrl?: string }[];
     /** The platform's events on the customer's tests. */
     events: { start: string; end?: string; type: string; severity: string; tests: string[] }[];
+    /** What the section leaves out and why (evidence links past the platform's snapshot limit). */
+    notes?: string[];
   }>;
   agents: Section<{
+    /** `lastSeen` is '' where the platform gives none. */
     offline: { agent: string; lastSeen: string }[];
     outdated: { agent: string; problem: string }[];
   }>;
@@ -114,6 +119,7 @@ export interface ReviewPack {
     hours: Figure;
   }>;
   recommendations: Section<{
+    /** `due` is an ISO date, or '' when none was set. */
     items: { recommendation: string; owner: string; due: string }[];
   }>;
 }

@@ -102,6 +102,7 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
         title: t.executiveSummary,
         footer: foot,
         groups: [
+          ...(content.goals?.length ? [{ heading: 'Goals', items: content.goals }] : []),
           { heading: 'Top outcomes', items: content.outcomes.slice(0, 3) },
           { heading: 'Top actions', items: content.actions.slice(0, 3) },
         ],
@@ -180,7 +181,9 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
           series: [{ name: 'Alerts triggered', values: alerts.volume }],
           unit: 'alerts triggered each week',
         },
-        lines: [`Median time to clear: ${figure(alerts.medianMinutesToClear, ' minutes')}`],
+        lines: [
+          `Median time to clear: ${figure(alerts.medianMinutesToClear, alerts.medianMinutesToClear === 1 ? ' minute' : ' minutes')}`,
+        ],
       },
       ...listSlides(
         'Noisiest alert rules',
@@ -210,6 +213,7 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
           outage.evidenceUrl ?? 'no snapshot',
         ]),
         'No Internet Insights outage touched your tests in the period.',
+        found.notes ?? [],
       ),
       ...listSlides(
         'Events on your tests',
@@ -231,7 +235,11 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
         foot,
         ['Agent', 'State', 'Since or why'],
         [
-          ...agents.offline.map((agent) => [agent.agent, 'Offline', `last seen ${when(agent.lastSeen)}`]),
+          ...agents.offline.map((agent) => [
+            agent.agent,
+            'Offline',
+            agent.lastSeen ? `last seen ${when(agent.lastSeen)}` : 'last seen unknown',
+          ]),
           ...agents.outdated.map((agent) => [agent.agent, 'Needs attention', agent.problem]),
         ],
         'Every agent was online and up to date at the cut-off.',
@@ -277,7 +285,7 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
         t.recommendations,
         foot,
         ['Recommendation', 'Owner', 'Due'],
-        open.items.map((item) => [item.recommendation, item.owner, day(item.due)]),
+        open.items.map((item) => [item.recommendation, item.owner, item.due ? day(item.due) : 'not set']),
         'No recommendation is open.',
       ),
     ),

@@ -1,0 +1,155 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { PATHS, REVIEW_KEY_TESTS_MAX, type ReviewNarrative } from '@ce/contract';
+import { Banner } from '../../../components/ui/banner';
+import { Spinner } from '../../../components/ui/spinner';
+import { useCustomers } from '../../../lib/customer';
+import { useReviewNarrative, useReviewPreview, useSaveNarrative } from '../api/review';
+import { cleanNarrative, EMPTY_NARRATIVE } from '../narrative';
+import { cutOffInput, cutOffNow, cutOffOf, cutOffProblem, defaultPeriod, periodProblem, utcMinute } from '../period';
+import { BuildPack } from './build-pack';
+import { KeyTests } from './key-tests';
+import { NarrativeEditor } from './narrative-editor';
+import { PeriodPicker } from './period-picker';
+import { SlideCard } from './slide-card';
+
+const systemNow = () => new Date();
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="min-w-0 space-y-3">
+      <h2 id={id} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * /home/customers/{organization}/review: a customer's review pack. The period and its cut-off, the key tests, the
+ * narrative only a person writes (kept for the next pack), "Build the pack", and the slides as the pack will show
+ * them, read from what the toolkit stored.
+ */
+export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
+  const { organizationId = '' } = useParams();
+  const { current, recent } = useCustomers();
+  const [period, setPeriod] = useState(() => defaultPeriod('month', now()));
+  const [cutOffText, setCutOffText] = useState(() => cutOffInput(cutOffNow(now())));
+  /** The key tests the person chose; null while the pack follows those the measurements propose (worst first). */
+  const [keyTests, setKeyTests] = useState<string[] | null>(null);
+  const [draft, setDraft] = useState<ReviewNarrative | null>(null);
+
+  const cutOff = cutOffOf(cutOffText);
+  const periodSaid = periodProblem(period, now());
+  const cutOffSaid = periodSaid ? null : cutOffProblem(cutOff, period, now());
+  const valid = !periodSaid && !cutOffSaid && cutOff !== null;
+  const preview = useReviewPreview(organizationId, valid ? { period, cutOff, keyTests } : null);
+  const kept = useReviewNarrative(organizationId);
+  const save = useSaveNarrative(organizationId);
+
+  const proposed = preview.data?.proposedKeyTests;
+  const followed = keyTests ?? (proposed ?? []).slice(0, REVIEW_KEY_TESTS_MAX).map((test) => test.testId);
+  // The narrative is edited from the kept one.
+  if (draft === null && kept.data) setDraft(kept.data.narrative);
+
+  const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId);
+  const customer = preview.data?.customer ?? known?.organizationName ?? `Organization ${organizationId}`;
+  const customerPage = `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
+
+  const options = () => {
+    if (periodSaid || cutOffSaid || !cutOff) return { problem: periodSaid ?? cutOffSaid ?? 'Choose the cut-off.' };
+    const { narrative, problem } = cleanNarrative(draft ?? kept.data?.narrative ?? EMPTY_NARRATIVE);
+    if (problem) return { problem };
+    return { options: { period, cutOff, keyTests: followed, narrative } };
+  };
+
+  return (
+    <div className="max-w-6xl min-w-0 space-y-6">
+      <div className="space-y-1">
+        <Link to={customerPage} className="inline-flex min-h-6 items-center text-sm text-brand-800 underline">
+          Back to {customer}
+        </Link>
+        <h1 className="text-2xl font-semibold break-words">Review pack: {customer}</h1>
+        <p className="text-sm text-slate-600">
+          A monthly or quarterly business review from what the watches measured and the team did, as a deck (PPTX) and
+          its PDF, kept in My Reports.
+        </p>
+      </div>
+
+      <Section id="review-period" title="Period">
+        <PeriodPicker
+          period={period}
+          onPeriodChange={setPeriod}
+          cutOffText={cutOffText}
+          onCutOffTextChange={setCutOffText}
+          periodProblem={periodSaid}
+          cutOffProblem={cutOffSaid}
+          now={now}
+        />
+      </Section>
+
+      <Section id="review-key-tests" title="Key tests">
+        {proposed ? (
+          <KeyTests proposed={proposed} selected={followed} onChange={setKeyTests} />
+        ) : (
+          <p className="text-sm text-slate-600">The tests are proposed with the preview.</p>
+        )}
+      </Section>
+
+      <Section id="review-narrative" title="What only you can write">
+        {kept.isError ? (
+          <p className="text-sm text-red-700">The narrative kept for this customer could not be read.</p>
+        ) : draft && kept.data ? (
+          <NarrativeEditor
+            draft={draft}
+            onChange={setDraft}
+            kept={kept.data}
+            onSave={(narrative) => save.mutateAsync(narrative)}
+            saving={save.isPending}
+          />
+        ) : (
+          <Spinner label="Reading the narrative" className="h-5 w-5 text-brand-700" />
+        )}
+      </Section>
+
+      <Section id="review-build" title="Build the pack">
+        <BuildPack organizationId={organizationId} customer={customer} options={options} />
+      </Section>
+
+      <Section id="review-preview" title="Preview">
+        {!valid ? (
+          <p className="text-sm text-slate-600">Choose a period and a cut-off to see the pack.</p>
+        ) : preview.isError ? (
+          <Banner tone="error">
+            {preview.error.message || 'The preview could not be read.'} The period and cut-off above may be changed.
+          </Banner>
+        ) : !preview.data ? (
+          <Spinner label="Reading what the watches stored" className="h-6 w-6 text-brand-700" />
+        ) : (
+          <div className="space-y-3" aria-busy={preview.isFetching || undefined}>
+            <p className="text-sm text-slate-700" data-testid="preview-period">
+              {preview.data.periodLabel}, figures up to {utcMinute(preview.data.cutOff)}.
+            </p>
+            {preview.data.platformLater.length > 0 && (
+              <Banner tone="info">
+                Read from the platform when the pack is built: {preview.data.platformLater.join('; ')}.
+              </Banner>
+            )}
+            <ol className="grid gap-4 lg:grid-cols-2" aria-label="Slides">
+              {preview.data.slides.map((slide, index) => (
+                // A table of many columns takes the whole width, where its words need not wrap in every cell.
+                <li
+                  key={`${index}:${slide.title}`}
+                  className={`min-w-0 ${slide.kind === 'table' && slide.columns.length > 3 ? 'lg:col-span-2' : ''}`}
+                >
+                  <SlideCard slide={slide} number={index + 1} />
+                </li>
+              ))}
+            </ol>
+          </div>
+        )}
+      </Section>
+    </div>
+  );
+}
