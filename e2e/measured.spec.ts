@@ -106,7 +106,7 @@ async function measuredWatch(page: Page, admin: Admin): Promise<{ id: string; ai
 }
 
 /** At the sandbox, between two runs: what the customer's monitoring measures moves; answers what moved, in words. */
-async function worldChange(page: Page, admin: Admin, aid: string, change: 'agent-offline') {
+async function worldChange(page: Page, admin: Admin, aid: string, change: 'agent-offline' | 'test-failing') {
   const changed = await page.request.post('/sandbox/te/world-changes', {
     data: { change, organizationId: admin.organizationId, aid },
   });
@@ -151,10 +151,23 @@ test("the customer page's measured trends over a watch's two runs, at desktop an
   await expect(trends.getByTestId('trends-one-run')).toContainText('trends start with the second');
   await expect(trends.getByTestId('trend-chart')).toHaveCount(0);
 
-  // Between the runs, one more of the group's Enterprise agents goes offline.
+  // Between the runs, one more of the group's Enterprise agents goes offline, and a test starts failing.
   expect(await worldChange(page, admin, watch.aid, 'agent-offline')).toMatch(/^enterprise agent '.+' offline$/);
+  const [, failing = ''] =
+    /test '(.+)' failing from/.exec(await worldChange(page, admin, watch.aid, 'test-failing')) ?? [];
+  expect(failing).not.toBe('');
   await runNow(page, watch.id, 2);
   await page.goto(customer);
+  // The test that fell is drawn, in words and as its line, whether or not it is among the worst.
+  const fell = trends.getByTestId('trend-fell-test').filter({ hasText: failing });
+  const name = failing.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await expect(fell.locator('p')).toHaveText(
+    new RegExp(`^${name} \\d+\\.\\d% → \\d+\\.\\d%, 3 of \\d+ agents failing \\(${MEASURED_GROUP}\\)$`),
+  );
+  await expect(fell.getByRole('img')).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^${name} availability, at each run, oldest first: availability: .+%, .+%$`),
+  );
   const payroll = trends.getByTestId('trend-test').filter({ hasText: 'Payroll HTTP' });
   await expect(payroll).toContainText(/^Payroll HTTP \d+\.\d%, was \d+\.\d% \(Acme - EMEA Branches\)/);
   // In the page's order: needs attention, measured trends, then the watches.

@@ -1,31 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import {
-  measurementsSchema,
-  type CustomerMeasurements,
-  type Measurements,
-  type TestMeasurement,
-  type Watch,
-  type WatchRun,
-} from '@ce/contract';
+import { type CustomerMeasurements, type Measurements, type TestMeasurement, type Watch } from '@ce/contract';
 import { DEFAULT_SCENARIO } from '@ce/sandbox';
-import { watchRuns } from '../src/db/schema.js';
 import {
   createTestApp,
   sandboxCustomer,
   signedInClient,
-  untilFinished,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
 import { watchRequest } from './support/watches.js';
+import { keptMeasurements, MEASURED_GROUP, runWatchNow } from './support/measured-watch.js';
 
 type Json = Record<string, unknown>;
 type Result = { agent: { agentId: string }; date: string; roundId: number } & Json;
 
-/** The account group the sandbox plants its measured cases in. */
-const MEASURED_GROUP = 'Acme - EMEA Branches';
 const KINDS: Record<string, string> = {
   'agent-to-server': 'network',
   'http-server': 'http-server',
@@ -67,24 +56,9 @@ describe('a watch keeps the measurements and says what moved', () => {
     await testApp.close();
   });
 
-  const runNow = async (client: TestClient, of: Watch, count: number): Promise<WatchRun> => {
-    const started = await client.request({ method: 'POST', url: `/api/watches/${of.id}/runs` });
-    expect(started.statusCode, started.body).toBe(202);
-    const run = await untilFinished(async () => {
-      const runs = (await client.request({ url: `/api/watches/${of.id}/runs` })).json<{ runs: WatchRun[] }>().runs;
-      expect(runs).toHaveLength(count);
-      const [latest] = runs;
-      if (!latest) throw new Error('no run yet');
-      return latest;
-    }, 300_000);
-    expect(run.status, run.error ?? '').toBe('done');
-    return run;
-  };
+  const runNow = runWatchNow;
   /** What the run's row keeps. */
-  const kept = async (runId: string): Promise<Measurements> => {
-    const [row] = await testApp.database.db.select().from(watchRuns).where(eq(watchRuns.id, runId));
-    return measurementsSchema.parse(row?.measurements);
-  };
+  const kept = (runId: string) => keptMeasurements(testApp, runId);
   const v7 = async (path: string, token = customer.token): Promise<Json> => {
     const response = await testApp.app.inject({
       method: 'GET',
@@ -166,6 +140,8 @@ describe('a watch keeps the measurements and says what moved', () => {
 
   let first: Measurements;
   let latest: Measurements;
+  /** The test the sandbox set failing between the two runs. */
+  let planted = '';
 
   it('keeps with its run what the platform measured, equal to its v7 answers', async () => {
     const run = await runNow(tam, watch, 1);
@@ -190,6 +166,7 @@ describe('a watch keeps the measurements and says what moved', () => {
   it('after an agent goes offline and a test starts failing, its next message says what moved', async () => {
     const agent = await change('agent-offline');
     const failing = await change('test-failing');
+    planted = failing.id;
     const before = first.tests.ok ? first.tests.value.find((test) => test.testId === failing.id) : undefined;
     if (!before) throw new Error('the first run did not measure the planted test');
     const run = await runNow(tam, watch, 2);
@@ -250,6 +227,38 @@ describe('a watch keeps the measurements and says what moved', () => {
     expect((await user.request({ url: `/api/customers/${customer.organization.id}/measurements` })).statusCode).toBe(
       403,
     );
+  });
+
+  it('names the tests whose availability fell most since the run before, the planted one among them', async () => {
+    const seen = await trends(tam, customer.organization.id);
+    const was = new Map(
+      (first.tests.ok ? first.tests.value : []).map((test) => [`${test.accountGroup}|${test.testId}`, test]),
+    );
+    // A fall of a point or more between the two runs' kept availability, the largest first, at most three.
+    const fell = (latest.tests.ok ? latest.tests.value : [])
+      .flatMap((test) => {
+        const before = was.get(`${test.accountGroup}|${test.testId}`)?.availability ?? null;
+        if (before === null || test.availability === null) return [];
+        const fall = Math.round((before - test.availability) * 10) / 10;
+        return fall >= 1 ? [{ test, before, fall }] : [];
+      })
+      .sort((a, b) => b.fall - a.fall || (a.test.availability ?? 0) - (b.test.availability ?? 0))
+      .slice(0, 3);
+    expect(seen.fell.map(({ points: _points, ...test }) => test)).toEqual(
+      fell.map(({ test, before }) => ({
+        testId: test.testId,
+        testName: test.testName,
+        accountGroup: test.accountGroup,
+        before,
+        latest: test.availability,
+        agents: test.agents,
+        failingAgents: test.failingAgents,
+      })),
+    );
+    const fallen = seen.fell.find((test) => test.testId === planted);
+    expect(fallen, 'the planted failing test fell').toBeDefined();
+    expect(fallen?.failingAgents).toBe(3);
+    expect(fallen?.points.map((point) => point.value)).toEqual([fallen?.before, fallen?.latest]);
   });
 
   it('keeps the units of an organization not on usage pricing as unknown, and says why, never 0', async () => {

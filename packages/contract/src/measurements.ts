@@ -124,6 +124,25 @@ export const customerMeasurementsSchema = z.object({
   availability: z.array(
     z.object({ testId: z.string(), testName: z.string(), accountGroup: z.string(), points: z.array(pointSchema) }),
   ),
+  /**
+   * The tests whose availability fell most since the run before that measured them (at least
+   * `MEASURED_FELL_POINTS` points; at most `MEASURED_FELL_TESTS`, the largest fall first), whether or not they are
+   * among the worst: a test falling from 100% to 91% is what a TAM asks about even where others stay lower.
+   */
+  fell: z.array(
+    z.object({
+      testId: z.string(),
+      testName: z.string(),
+      accountGroup: z.string(),
+      /** Availability at that run before, and at the latest run, in percent. */
+      before: z.number(),
+      latest: z.number(),
+      /** At the latest run: agents that made rounds, and of those the ones whose last round failed. */
+      agents: z.number().int(),
+      failingAgents: z.number().int(),
+      points: z.array(pointSchema),
+    }),
+  ),
   /** Alerts that started in each run's window, all rules; and the noisiest rules by the latest run. */
   alerts: z.array(pointSchema),
   noisiestRules: z.array(z.object({ ruleName: z.string(), accountGroup: z.string(), points: z.array(pointSchema) })),
@@ -159,3 +178,7 @@ export type CustomerMeasurementsQuery = z.infer<typeof customerMeasurementsQuery
 
 /** The customer page draws this many tests' availability. */
 export const MEASURED_TREND_TESTS = 5;
+
+/** The customer page names this many tests that fell since the run before, and a fall is at least this many points. */
+export const MEASURED_FELL_TESTS = 3;
+export const MEASURED_FELL_POINTS = 1;

@@ -1,4 +1,6 @@
 import {
+  MEASURED_FELL_POINTS,
+  MEASURED_FELL_TESTS,
   MEASURED_TREND_TESTS,
   measurementsSchema,
   userMay,
@@ -56,6 +58,18 @@ export function trendsOf(organizationId: string, runs: MeasuredRun[]): CustomerM
     .filter((test) => test.availability !== null)
     .sort((a, b) => (a.availability ?? 0) - (b.availability ?? 0))
     .slice(0, MEASURED_TREND_TESTS);
+  // A fall is against the run before that measured the test (as the page's "was"), by the largest first.
+  const fell = (latest ? (testsOf(latest) ?? []) : []).flatMap((test) => {
+    const points = testPoints(`${test.accountGroup}|${test.testId}`);
+    const before = points.slice(0, -1).findLast((point) => point.value !== null)?.value ?? null;
+    if (before === null || test.availability === null) return [];
+    // Both are one decimal, so is the fall: 92.3 → 91.3 is one point, not 0.9999….
+    const fall = Math.round((before - test.availability) * 10) / 10;
+    if (fall < MEASURED_FELL_POINTS) return [];
+    const { testId, testName, accountGroup, agents, failingAgents } = test;
+    return [{ testId, testName, accountGroup, before, latest: test.availability, fall, agents, failingAgents, points }];
+  });
+  fell.sort((a, b) => b.fall - a.fall || a.latest - b.latest);
   const noisiest = (latest ? (rulesOf(latest) ?? []) : [])
     .filter((rule) => rule.alerts > 0)
     .sort((a, b) => b.alerts - a.alerts)
@@ -71,6 +85,7 @@ export function trendsOf(organizationId: string, runs: MeasuredRun[]): CustomerM
       accountGroup: test.accountGroup,
       points: testPoints(`${test.accountGroup}|${test.testId}`),
     })),
+    fell: fell.slice(0, MEASURED_FELL_TESTS).map(({ fall: _fall, ...test }) => test),
     alerts: each((measured) => rulesOf(measured)?.reduce((sum, rule) => sum + rule.alerts, 0) ?? null),
     noisiestRules: noisiest.map((rule) => ({
       ruleName: rule.ruleName,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineEntry } from '@ce/contract';
-import { namesTool } from './customer-page';
+import { namesTool } from './timeline-table';
 
 const entry = (tool: TimelineEntry['tool'], what: string) => ({ tool, what });
 

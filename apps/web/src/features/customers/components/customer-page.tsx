@@ -1,27 +1,27 @@
-import { useMemo, type ReactNode } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import {
+  customerReviewPath,
   TIMELINE_DAYS,
   TIMELINE_TOOL_LABELS,
   TIMELINE_TOOLS,
-  WORK_OUTCOME_LABELS,
-  type ChangeActorKind,
   type CustomerOverview,
-  type TimelineEntry,
   type TimelineTool,
 } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
-import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Select } from '../../../components/ui/field';
 import { customerLabel, customers, useCustomers } from '../../../lib/customer';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
+import { useCustomerMeasurements } from '../api/measurements';
 import { useCustomerOverview } from '../api/overview';
 import { useCustomerTimeline, type TimelineFilters } from '../api/timeline';
 import { CustomerHeader } from './customer-header';
 import { MeasuredTrends } from './measured-trends';
-import { TimelineOutcome } from './timeline-outcome';
+
+// The table library comes with the timeline, after the page's first paint (its scripts stay lean).
+const TimelineTable = lazy(() => import('./timeline-table').then((module) => ({ default: module.TimelineTable })));
 
 const isTool = (value: string | null): value is TimelineTool =>
   value !== null && (TIMELINE_TOOLS as readonly string[]).includes(value);
@@ -49,85 +49,6 @@ function useFilters(): [TimelineFilters, (changes: Partial<TimelineFilters>) => 
     });
   return [filters, change];
 }
-
-/**
- * Whether what an entry says already names its tool ("Alerts migration", "Undo of a restore", "Backup",
- * "Dashboard … pushed"): then the tool is not said again under it.
- */
-export function namesTool(entry: Pick<TimelineEntry, 'what' | 'tool'>): boolean {
-  const what = entry.what.toLowerCase();
-  const tool = TIMELINE_TOOL_LABELS[entry.tool].toLowerCase();
-  const one = tool.replace(/e?s$/, '');
-  const first = (words: string) => words.split(' ')[0]?.replace(/e?s$/, '') ?? '';
-  return what.includes(one) || first(what) === first(tool);
-}
-
-/** Who made a change, in a colour that tells ours from theirs (text dark enough on white). */
-const ACTOR_TONE: Record<ChangeActorKind, string> = {
-  us: 'font-medium text-brand-800',
-  customer: 'font-medium text-amber-900',
-  unknown: 'text-slate-700',
-};
-
-const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
-  {
-    id: 'when',
-    header: 'When',
-    accessorFn: (entry) => entry.createdAt,
-    cell: ({ row: { original } }) => (
-      <time dateTime={original.createdAt} className="whitespace-nowrap">
-        {new Date(original.createdAt).toLocaleString()}
-      </time>
-    ),
-  },
-  {
-    id: 'what',
-    header: 'What',
-    accessorFn: (entry) => entry.what,
-    cell: ({ row: { original } }) => (
-      <span className="flex flex-col">
-        <Link to={original.path} className="font-medium text-brand-800 underline">
-          {original.what}
-        </Link>
-        {!namesTool(original) && <span className="text-xs text-slate-500">{TIMELINE_TOOL_LABELS[original.tool]}</span>}
-      </span>
-    ),
-  },
-  {
-    id: 'groups',
-    header: 'Account groups',
-    accessorFn: (entry) => entry.accountGroups.join(', '),
-    cell: ({ getValue }) => String(getValue()) || '—',
-  },
-  {
-    id: 'who',
-    header: 'Who',
-    accessorFn: (entry) => entry.by?.words ?? entry.watch?.label ?? entry.person.name,
-    // A change at the customer says who made it (us, the customer, unknown); a watch's run is the watch's, not its
-    // owner's by hand: said first, the owner under it.
-    cell: ({ row: { original } }) =>
-      original.by ? (
-        <span className={ACTOR_TONE[original.by.kind]} data-testid="change-actor" data-actor={original.by.kind}>
-          {original.by.words}
-        </span>
-      ) : original.watch ? (
-        <span className="flex flex-col" data-testid="watch-mark">
-          <span className="font-medium text-purple-800">{original.watch.label}</span>
-          <span className="text-xs text-slate-600" title={original.person.email}>
-            watch of {original.person.name}
-          </span>
-        </span>
-      ) : (
-        <span title={original.person.email}>{original.person.name}</span>
-      ),
-  },
-  {
-    id: 'status',
-    header: 'Status',
-    accessorFn: (entry) => WORK_OUTCOME_LABELS[entry.outcome],
-    cell: ({ row: { original } }) => <TimelineOutcome outcome={original.outcome} />,
-  },
-];
 
 /** What the app's other features show on a customer's page (the app composes them). */
 export interface CustomerSlots {
@@ -158,6 +79,11 @@ export function CustomerPage({
   // The header's period is the timeline's (this week or 30 days), so its counts are the timeline's.
   const overviewDays = filters.days === 7 ? 7 : 30;
   const overview = useCustomerOverview(organizationId, { ...asked, days: overviewDays });
+  // Asked here too (the trends section asks the same, answered once), so it starts with the overview.
+  const measurements = useCustomerMeasurements(organizationId, { days: filters.days, everyone: asked.everyone });
+  // The sections under the header come with the header's and the trends' first answers, all at once: shown before,
+  // each would push the ones under it down as its answer arrived (the page jumping under the reader's eyes).
+  const firstAnswers = !overview.isPending && !measurements.isPending;
   const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId) ?? null;
   const name =
     timeline.data?.organizationName ??
@@ -186,6 +112,12 @@ export function CustomerPage({
         ) : (
           known && <Button onClick={() => customers.choose(known)}>Work for {known.organizationName}</Button>
         )}
+        <Link
+          to={customerReviewPath(organizationId)}
+          className="inline-flex items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-800 hover:bg-slate-50"
+        >
+          Review pack
+        </Link>
         <span className="flex gap-1" role="group" aria-label="Period">
           {([7, 30] as const).map((days) => (
             <Button
@@ -208,72 +140,76 @@ export function CustomerPage({
         mayLink={userCan(user, 'tools')}
       />
       {overview.isError && <p className="text-sm text-red-700">This customer’s overview could not be read.</p>}
-      {attention?.(slots)}
-      <MeasuredTrends
-        organizationId={organizationId}
-        days={filters.days}
-        everyone={asked.everyone}
-        watchLink="#watch-heading"
-      />
-      {more?.(slots)}
-      <h2 id="timeline-heading" className="text-xl font-semibold">
-        Timeline
-      </h2>
-      <p className="text-sm text-slate-600">
-        Everything done for this customer through the toolkit, newest first, with the waivers made and the hours logged.{' '}
-        {current?.organizationId === organizationId && `(${customerLabel(current)})`}
-      </p>
-      <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
-        <Select
-          label="Tool"
-          value={filters.tool}
-          onChange={(event) => change({ tool: isTool(event.target.value) ? event.target.value : '' })}
-          options={[
-            { value: '', label: 'Every tool' },
-            ...TIMELINE_TOOLS.map((tool) => ({ value: tool, label: TIMELINE_TOOL_LABELS[tool] })),
-          ]}
-        />
-        <Select
-          label="Period"
-          value={String(filters.days)}
-          onChange={(event) => change({ days: Number(event.target.value) })}
-          options={TIMELINE_DAYS.map((days) => ({ value: String(days), label: `Last ${days} days` }))}
-        />
-        {mayAll && (
-          <Select
-            label="Whose"
-            value={filters.everyone ? 'everyone' : 'mine'}
-            onChange={(event) => change({ everyone: event.target.value === 'everyone', person: '' })}
-            options={[
-              { value: 'mine', label: 'Mine' },
-              { value: 'everyone', label: "Everyone's" },
-            ]}
+      {firstAnswers ? (
+        <>
+          {attention?.(slots)}
+          <MeasuredTrends
+            organizationId={organizationId}
+            days={filters.days}
+            everyone={asked.everyone}
+            watchLink="#watch-heading"
           />
-        )}
-        {mayAll && filters.everyone && (
-          <Select
-            label="Person"
-            value={filters.person}
-            onChange={(event) => change({ person: event.target.value })}
-            options={[{ value: '', label: 'Everyone' }, ...people]}
-          />
-        )}
-      </div>
-      <DataTable
-        label={`Work for ${name}`}
-        data={entries}
-        columns={COLUMNS}
-        getRowId={(entry) => `${entry.tool}:${entry.id}`}
-        initialSorting={[{ id: 'when', desc: true }]}
-        empty={
-          timeline.isPending
-            ? 'Loading…'
-            : timeline.isError
-              ? 'The work for this customer could not be read.'
-              : 'Nothing done for this customer in this period.'
-        }
-        rowProps={(entry) => ({ 'data-testid': 'timeline-row', 'data-tool': entry.tool })}
-      />
+          {more?.(slots)}
+          <h2 id="timeline-heading" className="text-xl font-semibold">
+            Timeline
+          </h2>
+          <p className="text-sm text-slate-600">
+            Everything done for this customer through the toolkit, newest first, with the waivers made and the hours
+            logged. {current?.organizationId === organizationId && `(${customerLabel(current)})`}
+          </p>
+          <div className="flex flex-wrap items-end gap-3" role="group" aria-label="Filters">
+            <Select
+              label="Tool"
+              value={filters.tool}
+              onChange={(event) => change({ tool: isTool(event.target.value) ? event.target.value : '' })}
+              options={[
+                { value: '', label: 'Every tool' },
+                ...TIMELINE_TOOLS.map((tool) => ({ value: tool, label: TIMELINE_TOOL_LABELS[tool] })),
+              ]}
+            />
+            <Select
+              label="Period"
+              value={String(filters.days)}
+              onChange={(event) => change({ days: Number(event.target.value) })}
+              options={TIMELINE_DAYS.map((days) => ({ value: String(days), label: `Last ${days} days` }))}
+            />
+            {mayAll && (
+              <Select
+                label="Whose"
+                value={filters.everyone ? 'everyone' : 'mine'}
+                onChange={(event) => change({ everyone: event.target.value === 'everyone', person: '' })}
+                options={[
+                  { value: 'mine', label: 'Mine' },
+                  { value: 'everyone', label: "Everyone's" },
+                ]}
+              />
+            )}
+            {mayAll && filters.everyone && (
+              <Select
+                label="Person"
+                value={filters.person}
+                onChange={(event) => change({ person: event.target.value })}
+                options={[{ value: '', label: 'Everyone' }, ...people]}
+              />
+            )}
+          </div>
+          <Suspense fallback={<p className="text-sm text-slate-700">Loading the timeline…</p>}>
+            <TimelineTable
+              name={name}
+              entries={entries}
+              empty={
+                timeline.isPending
+                  ? 'Loading…'
+                  : timeline.isError
+                    ? 'The work for this customer could not be read.'
+                    : 'Nothing done for this customer in this period.'
+              }
+            />
+          </Suspense>
+        </>
+      ) : (
+        overview.isPending && <p className="text-sm text-slate-700">Loading this customer…</p>
+      )}
     </section>
   );
 }

@@ -27,6 +27,29 @@ function twoRuns(): CustomerMeasurements {
       { testId: 't-1', testName: 'Payroll HTTP', accountGroup: 'Acme - EMEA Branches', points: points(99.2, 91) },
       { testId: 't-2', testName: 'Branch DNS', accountGroup: 'Acme - EMEA Branches', points: points(0, 0) },
     ],
+    // 'Portal login' fell most, yet is not among the worst tests.
+    fell: [
+      {
+        testId: 't-3',
+        testName: 'Portal login',
+        accountGroup: 'Acme - EMEA Branches',
+        before: 100,
+        latest: 91.4,
+        agents: 5,
+        failingAgents: 3,
+        points: points(100, 91.4),
+      },
+      {
+        testId: 't-1',
+        testName: 'Payroll HTTP',
+        accountGroup: 'Acme - EMEA Branches',
+        before: 99.2,
+        latest: 91,
+        agents: 5,
+        failingAgents: 0,
+        points: points(99.2, 91),
+      },
+    ],
     alerts: points(380, 412),
     noisiestRules: [{ ruleName: 'Checkout errors', accountGroup: 'Acme - EMEA Branches', points: points(371, 400) }],
     agentsOffline: points(0, 1),
@@ -68,25 +91,58 @@ describe("the customer page's measured trends", () => {
       /used: .+ 40,000, .+ 60,000; projected: .+ 105,000, .+ 112,000; included 100,000$/,
     );
     expect(units.textContent).toContain('Dashed with squares: projected. Dotted: included.');
-    expect(screen.getAllByRole('img')).toHaveLength(5);
+    expect(screen.getAllByRole('img')).toHaveLength(7);
     expect(screen.queryByTestId('trends-one-run')).toBeNull();
   });
 
+  it('names the tests that fell since the run before, first, with their agents failing and their line', () => {
+    view(twoRuns());
+    const cards = screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent);
+    expect(cards[0]).toBe('Fell since the last run');
+    const fell = screen.getAllByTestId('trend-fell-test');
+    expect(fell.map((test) => test.querySelector('p')?.textContent)).toEqual([
+      'Portal login 100.0% → 91.4%, 3 of 5 agents failing (Acme - EMEA Branches)',
+      'Payroll HTTP 99.2% → 91.0% (Acme - EMEA Branches)',
+    ]);
+    expect(
+      within(fell[0] as HTMLElement)
+        .getByRole('img')
+        .getAttribute('aria-label'),
+    ).toMatch(/^Portal login availability, at each run, oldest first: availability: .+ 100\.0%, .+ 91\.4%$/);
+  });
+
+  it('says when no test fell since the run before', () => {
+    view({ ...twoRuns(), fell: [] });
+    expect(screen.getByTestId('trend-fell').textContent).toBe(
+      'Fell since the last runNo test’s availability fell by a point or more since the run before.',
+    );
+  });
+
   it('before any watch run, says trends come from a watch and links to making one', () => {
-    view({ ...twoRuns(), runs: [], availability: [], alerts: [], noisiestRules: [], agentsOffline: [], units: [] });
+    view({
+      ...twoRuns(),
+      runs: [],
+      availability: [],
+      fell: [],
+      alerts: [],
+      noisiestRules: [],
+      agentsOffline: [],
+      units: [],
+    });
     const empty = screen.getByTestId('trends-empty');
     expect(empty.textContent).toContain('Trends come from a watch’s runs');
     expect(within(empty).getByRole('link', { name: 'make a watch' }).getAttribute('href')).toBe('#watch-heading');
     expect(screen.queryAllByRole('img')).toHaveLength(0);
   });
 
-  it('after one run, says trends start with the second and gives its measures without a line', () => {
+  it('after one run, says trends start with the second and gives its measures without a line or a fall', () => {
     const data = twoRuns();
     const one = (points: { at: string; value: number | null }[]) => points.slice(1);
     view({
       ...data,
       runs: data.runs.slice(1),
       availability: data.availability.map((test) => ({ ...test, points: one(test.points) })),
+      fell: [],
       alerts: one(data.alerts),
       noisiestRules: data.noisiestRules.map((rule) => ({ ...rule, points: one(rule.points) })),
       agentsOffline: one(data.agentsOffline),
@@ -97,6 +153,7 @@ describe("the customer page's measured trends", () => {
     );
     expect(screen.getAllByTestId('trend-test')[0]?.textContent).toBe('Payroll HTTP 91.0% (Acme - EMEA Branches)');
     expect(screen.getByTestId('trend-agents').textContent).toContain('Offline at the run: 1.');
+    expect(screen.queryByTestId('trend-fell')).toBeNull();
     expect(screen.queryAllByRole('img')).toHaveLength(0);
   });
 

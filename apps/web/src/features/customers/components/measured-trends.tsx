@@ -48,6 +48,40 @@ function Unknown({ reason }: { reason: string }) {
 }
 
 /**
+ * The tests whose availability fell most since the run before, whether or not they are among the worst: the move a
+ * TAM is asked about ("Payroll HTTP 100.0% → 91.4%").
+ */
+function FellCard({ fell }: { fell: CustomerMeasurements['fell'] }) {
+  return (
+    <Card title="Fell since the last run" testId="trend-fell">
+      {fell.length === 0 ? (
+        <p className="text-sm text-slate-700">No test’s availability fell by a point or more since the run before.</p>
+      ) : (
+        <ul className="space-y-3">
+          {fell.map((test) => (
+            <li key={`${test.accountGroup}:${test.testId}`} className="space-y-1" data-testid="trend-fell-test">
+              <p className="text-sm break-words">
+                <span className="font-medium">{test.testName}</span> {percent(test.before)} → {percent(test.latest)}
+                {test.failingAgents > 0 && `, ${test.failingAgents} of ${plural(test.agents, 'agent')} failing`}{' '}
+                <span className="text-slate-600">({test.accountGroup})</span>
+              </p>
+              <TrendChart
+                label={`${test.testName} availability`}
+                at={test.points.map((point) => point.at)}
+                series={[{ name: 'availability', values: valuesOf(test.points) }]}
+                format={percent}
+                floor={floorOf(test.points)}
+                ceiling={100}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/**
  * The measures themselves, each with its latest value in words and, from the second run on, its line over the
  * runs. A part the latest run could not read says why, never a zero.
  */
@@ -87,6 +121,7 @@ export function MeasuredTrendsView({ data, watchLink }: { data: CustomerMeasurem
         </p>
       )}
       <div className="grid gap-4 md:grid-cols-2">
+        {charts && !unknown('tests') && <FellCard fell={data.fell} />}
         <Card title="Availability of the worst tests" testId="trend-availability">
           {unknown('tests') ? (
             <Unknown reason={unknown('tests') ?? ''} />
@@ -201,7 +236,8 @@ export function MeasuredTrendsView({ data, watchLink }: { data: CustomerMeasurem
 
 /**
  * The customer page's measured trends: what the platform measured at each of the watches' runs over the customer
- * in the page's period (availability of the worst tests, alerts, agents offline, units against included).
+ * in the page's period (the tests that fell since the run before, availability of the worst tests, alerts, agents
+ * offline, units against included).
  */
 export function MeasuredTrends({
   organizationId,
