@@ -52,6 +52,8 @@ export const OPERATION_ACCESS = {
   listWatchRuns: 'signedIn',
   listWatchFindings: 'signedIn',
   watchPortfolio: 'signedIn',
+  // The fleet summary reads the measurements the watches' health checks stored, as the customer page's trends do.
+  watchFleetSummary: 'healthCheck',
   // Waivers: also tied to the organization (a watch over it, its token, or a Super User), which the service checks.
   listWaivers: 'healthCheck',
   listWaiversWithToken: 'healthCheck',

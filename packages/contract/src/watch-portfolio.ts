@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOMER_STATES, printable } from './customers.js';
 import { HEALTH_CHECK_IDS } from './health.js';
 import { platformTokenSchema } from './reports.js';
+import { REVIEW_PERIOD_KINDS } from './review-words.js';
 import { WAIVER_MAX_DAYS, WAIVER_MESSAGES } from './waiver-words.js';
 
 /**
@@ -55,6 +56,18 @@ export const waiverIdParamsSchema = z.object({ id: z.uuid() });
 /** Ending a waiver: the customer's token, for a caller tied to the organization by it. */
 export const endWaiverSchema = z.object({ token: customerTokenField }).nullish();
 
+/** A finished review pack, as My customers and the fleet summary name it (its report opens in My Reports). */
+export const lastPackSchema = z.object({
+  reportId: z.string(),
+  periodKind: z.enum(REVIEW_PERIOD_KINDS),
+  /** The period's first and last day (both included), and the period in words ("Q2 2026", "April 2026"). */
+  from: z.iso.date(),
+  to: z.iso.date(),
+  periodLabel: z.string(),
+  builtAt: z.string(),
+});
+export type LastPack = z.infer<typeof lastPackSchema>;
+
 /** One watched organization in "My customers". */
 export const portfolioEntrySchema = z.object({
   organizationId: z.string(),
@@ -82,6 +95,10 @@ export const portfolioEntrySchema = z.object({
   /** Red (needs the TAM now), amber (keep an eye on) or green, and why in words, the weightiest reason first. */
   state: z.enum(CUSTOMER_STATES),
   reasons: z.array(z.string()),
+  /** The customer's latest review pack the caller may open (the latest period first), null before any. */
+  lastPack: lastPackSchema.nullable(),
+  /** The first day after the period that follows the last pack's (the next pack can be built then), null before any. */
+  nextPackDue: z.iso.date().nullable(),
 });
 export type PortfolioEntry = z.infer<typeof portfolioEntrySchema>;
 export const portfolioSchema = z.object({ customers: z.array(portfolioEntrySchema) });
@@ -91,3 +108,44 @@ export const portfolioQuerySchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
 });
+
+/** A part of the fleet summary read from the latest stored measurements, or why it could not be determined. */
+const fleetPart = <T extends z.ZodType>(value: T) =>
+  z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), value }),
+    z.object({ ok: z.literal(false), reason: z.string() }),
+  ]);
+
+/** One customer of the TAM's book in the fleet summary: what the latest watch run measured, and its packs. */
+export const fleetEntrySchema = z.object({
+  organizationId: z.string(),
+  organizationName: z.string(),
+  owners: z.array(z.string()),
+  /** When the measurements shown were taken (the end of that run's results window), null before any. */
+  measuredAt: z.string().nullable(),
+  /** This term's units: used, projected to the term's end, included, and the day the projection crosses them. */
+  units: fleetPart(
+    z.object({
+      termEnd: z.string(),
+      used: z.number(),
+      projected: z.number(),
+      included: z.number().nullable(),
+      runOutAt: z.string().nullable(),
+    }),
+  ),
+  /** Tests below the availability target of the measured checks, the worst first. */
+  belowTarget: fleetPart(
+    z.array(z.object({ testName: z.string(), accountGroup: z.string(), availability: z.number() })),
+  ),
+  commonRegressions: z.array(z.string()),
+  lastPack: lastPackSchema.nullable(),
+  nextPackDue: z.iso.date().nullable(),
+});
+export type FleetEntry = z.infer<typeof fleetEntrySchema>;
+export const fleetSchema = z.object({
+  /** The availability target tests are held to, in percent. */
+  availabilityTargetPercent: z.number(),
+  customers: z.array(fleetEntrySchema),
+});
+export type FleetSummary = z.infer<typeof fleetSchema>;
+export const fleetQuerySchema = portfolioQuerySchema.extend({ format: z.enum(['json', 'csv']).default('json') });

@@ -103,9 +103,7 @@ function pageTemplate(indexFile: string, preloadsFile: string) {
     ),
   }));
   return (pathname: string, boot: BootData | undefined) => {
-    const files = new Set(
-      matchers.filter(({ matches }) => matches.test(pathname)).flatMap(({ route }) => route.files),
-    );
+    const files = new Set(matchers.filter(({ matches }) => matches.test(pathname)).flatMap(({ route }) => route.files));
     const links = [...files].map((file) => `    <link rel="modulepreload" crossorigin href="${file}">\n`).join('');
     const data = boot
       ? `    <script type="application/json" id="${BOOT_DATA_ELEMENT_ID}">${scriptSafeJson(boot)}</script>\n`

@@ -7,6 +7,7 @@ import { mdSafe } from '../../report-kit/markdown.js';
 import { DriftAttribution } from './watch-attribution.service.js';
 import { ChangeJournalRepository } from './watch-change-journal.repository.js';
 import { changesTimeline } from './changes-timeline.js';
+import { WatchFleetService } from './watch-fleet.service.js';
 import { WatchPortfolioRepository } from './watch-portfolio.repository.js';
 import { watchPortfolioRoutes } from './watch-portfolio.routes.js';
 import { WatchPortfolioService } from './watch-portfolio.service.js';
@@ -132,8 +133,9 @@ export const watchModule: AppModule = {
       runNowEveryMinutes: config.watch.runNowEveryMinutes,
       clock,
     });
+    const portfolioRepository = new WatchPortfolioRepository(db);
     const portfolio = new WatchPortfolioService({
-      repository: new WatchPortfolioRepository(db),
+      repository: portfolioRepository,
       audit,
       customer: services.get('customer'),
       waiversMax: config.waiversPerOrganizationMax,
@@ -142,7 +144,8 @@ export const watchModule: AppModule = {
     // A customer's page lists the changes its watches found there, each with who made it.
     context.timelineSources.add(changesTimeline(db));
     routes.add((app) => app.register(watchRoutes, { watches, runs }));
-    routes.add((app) => app.register(watchPortfolioRoutes, { portfolio }));
+    const fleet = new WatchFleetService({ portfolio, repository: portfolioRepository, clock });
+    routes.add((app) => app.register(watchPortfolioRoutes, { portfolio, fleet }));
     // Every minute: tokens past their consent go (their watches pause), then the due runs are made, each once.
     context.jobs.add(...watchRunJobs.jobs());
     context.jobs.onStarted.add((embedded) => watchRunJobs.recoverOrphans(embedded));

@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../core/database.js';
-import { users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
+import { reportRequests, users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
 import type { Waived } from './watch-findings.js';
+import type { PackRow } from './watch-packs.js';
 
 export type WaiverRow = typeof watchWaivers.$inferSelect & { createdByEmail: string | null };
 
@@ -205,5 +206,61 @@ export class WatchPortfolioRepository {
       .select({ organizationId: watchRuns.organizationId, checks: sql<unknown>`${watchRuns.changes} -> 'checks'` })
       .from(watchRuns)
       .where(and(eq(watchRuns.status, 'done'), gte(watchRuns.createdAt, since)));
+  }
+
+  /**
+   * Each organization's finished report of `kind` with the latest period (`options.period.to`), the newest of those:
+   * of `userId`'s reports, or anyone's. One row per organization, read from the organization's index.
+   */
+  async latestPacks(kind: string, organizationIds: string[], userId?: string): Promise<Map<string, PackRow>> {
+    if (organizationIds.length === 0) return new Map();
+    const periodEnd = sql`${reportRequests.options} -> 'period' ->> 'to'`;
+    const rows = await this.db
+      .selectDistinctOn([reportRequests.organizationId], {
+        organizationId: reportRequests.organizationId,
+        id: reportRequests.id,
+        options: reportRequests.options,
+        finishedAt: reportRequests.finishedAt,
+        createdAt: reportRequests.createdAt,
+      })
+      .from(reportRequests)
+      .where(
+        and(
+          inArray(reportRequests.organizationId, organizationIds),
+          eq(reportRequests.kind, kind),
+          eq(reportRequests.status, 'done'),
+          isNotNull(periodEnd),
+          userId ? eq(reportRequests.userId, userId) : undefined,
+        ),
+      )
+      .orderBy(reportRequests.organizationId, desc(periodEnd), desc(reportRequests.createdAt));
+    return new Map(rows.map(({ organizationId, ...row }) => [organizationId, row]));
+  }
+
+  /** The measurements of the latest run that kept them of these watches, per organization (newest of its watches). */
+  async latestMeasurements(watchIds: string[]): Promise<Map<string, unknown>> {
+    if (watchIds.length === 0) return new Map();
+    const latest = this.db
+      .select({
+        organizationId: watchRuns.organizationId,
+        measurements: watchRuns.measurements,
+        createdAt: watchRuns.createdAt,
+      })
+      .from(watchRuns)
+      .where(and(eq(watchRuns.watchId, watches.id), eq(watchRuns.status, 'done'), isNotNull(watchRuns.measurements)))
+      .orderBy(desc(watchRuns.createdAt))
+      .limit(1)
+      .as('latest');
+    const rows = await this.db
+      .select({ organizationId: latest.organizationId, measurements: latest.measurements, createdAt: latest.createdAt })
+      .from(watches)
+      .crossJoinLateral(latest)
+      .where(inArray(watches.id, watchIds));
+    const newest = new Map<string, { measurements: unknown; createdAt: Date }>();
+    for (const row of rows) {
+      const kept = newest.get(row.organizationId);
+      if (!kept || row.createdAt > kept.createdAt) newest.set(row.organizationId, row);
+    }
+    return new Map([...newest].map(([organizationId, row]) => [organizationId, row.measurements]));
   }
 }

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import {
   createWaiverSchema,
   endWaiverSchema,
+  fleetQuerySchema,
+  fleetSchema,
   portfolioQuerySchema,
   portfolioSchema,
   waiverIdParamsSchema,
@@ -12,17 +14,19 @@ import {
   waiverSchema,
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
+import { sendAttachment } from '../../core/attachment.js';
 import { errorResponses } from '../../core/errors.js';
+import type { WatchFleetService } from './watch-fleet.service.js';
 import type { WatchPortfolioService } from './watch-portfolio.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409, 502);
 const tags = ['watches'];
 
 /** "My customers" and the waivers of findings per customer. */
-export const watchPortfolioRoutes: FastifyPluginAsyncZod<{ portfolio: WatchPortfolioService }> = async (
-  app,
-  { portfolio },
-) => {
+export const watchPortfolioRoutes: FastifyPluginAsyncZod<{
+  portfolio: WatchPortfolioService;
+  fleet: WatchFleetService;
+}> = async (app, { portfolio, fleet }) => {
   app.get(
     '/api/watch-portfolio',
     {
@@ -35,6 +39,26 @@ export const watchPortfolioRoutes: FastifyPluginAsyncZod<{ portfolio: WatchPortf
       },
     },
     async (request) => ({ customers: await portfolio.portfolio(requireUser(request), request.query.everyone) }),
+  );
+
+  app.get(
+    '/api/watch-portfolio/fleet',
+    {
+      schema: {
+        operationId: 'watchFleetSummary',
+        tags,
+        summary: "The fleet summary of the TAM's book: units against included, tests below target, packs",
+        description:
+          "Per customer of My customers, from the latest measurements its watches stored (no platform call): this term's units used and projected against included and the day they run out, the tests below the measured checks' availability target, the regressions common to several customers, the last review pack and when the next is due. `format=csv` answers a CSV download.",
+        querystring: fleetQuerySchema,
+        response: { 200: fleetSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (request.query.format === 'csv') return sendAttachment(reply, await fleet.csv(user, request.query.everyone));
+      return fleet.summary(user, request.query.everyone);
+    },
   );
 
   app.get(

@@ -4,6 +4,7 @@ import {
   WAIVER_MESSAGES,
   type CustomerState,
   type CreateWaiver,
+  type LastPack,
   type WaiverListRequest,
   type PortfolioEntry,
   type SessionUser,
@@ -17,6 +18,7 @@ import type { CustomerService } from '../customer/customer.service.js';
 import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
 import { keptChangesSchema, keptChecksSchema } from './watch-changes.js';
 import { findingsInForce } from './watch-findings.js';
+import { lastPackOf, mayOpenPacks, nextPackDue, PACK_KIND } from './watch-packs.js';
 import { CAPABILITIES_OF } from './watch.service.js';
 
 const DAY_MS = 86_400_000;
@@ -226,6 +228,11 @@ export class WatchPortfolioService {
    * first. A check that regressed (from passing) this ISO week in three or more watched customers is marked common.
    */
   async portfolio(user: SessionUser, everyone: boolean): Promise<PortfolioEntry[]> {
+    return (await this.book(user, everyone)).entries;
+  }
+
+  /** My customers' entries and the ids of the watches they come from (what the fleet summary reads further). */
+  async book(user: SessionUser, everyone: boolean): Promise<{ entries: PortfolioEntry[]; watchIds: string[] }> {
     const { repository } = this.deps;
     const now = this.deps.clock();
     // A personal API token sees the watches of the capabilities it carries, as the watch list does.
@@ -251,12 +258,14 @@ export class WatchPortfolioService {
       organizations.set(watch.organizationId, entry);
     }
     const ids = [...organizations.keys()];
-    const [runs, latestFindings, waivers, common, emails] = await Promise.all([
-      repository.latestRuns(watched.map((watch) => watch.id)),
-      repository.latestFindings(watched.map((watch) => watch.id)),
+    const watchIds = watched.map((watch) => watch.id);
+    const [runs, latestFindings, waivers, common, emails, packs] = await Promise.all([
+      repository.latestRuns(watchIds),
+      repository.latestFindings(watchIds),
       repository.waiversOf(ids, now),
       this.commonRegressions(now),
       repository.emailsOf([...new Set(watched.map((watch) => watch.userId))]),
+      this.packsOf(user, ids),
     ]);
     const entries = [...organizations].map(([organizationId, organization]): PortfolioEntry => {
       const mine = runs.filter((run) => run.organizationId === organizationId);
@@ -285,6 +294,7 @@ export class WatchPortfolioService {
         commonRegressions,
         ran: mine.length > 0,
       });
+      const lastPack = packs.get(organizationId) ?? null;
       return {
         organizationId,
         organizationName: organization.name,
@@ -302,16 +312,38 @@ export class WatchPortfolioService {
         nextRunAt: organization.nextRunAt?.toISOString() ?? null,
         commonRegressions,
         ...judged,
+        lastPack,
+        nextPackDue: lastPack ? nextPackDue(lastPack) : null,
       };
     });
     // Worst first: red, amber, green; within each the largest drop first, then those without a trend yet, by name.
     const rank: Record<CustomerState, number> = { red: 0, amber: 1, green: 2 };
-    return entries.sort(
+    entries.sort(
       (a, b) =>
         rank[a.state] - rank[b.state] ||
         (a.change ?? Number.POSITIVE_INFINITY) - (b.change ?? Number.POSITIVE_INFINITY) ||
         a.organizationName.localeCompare(b.organizationName),
     );
+    return { entries, watchIds };
+  }
+
+  /**
+   * Each organization's latest review pack the caller may open in My Reports: their own, or anyone's for those who
+   * see everyone's runs; none for a personal API token that does not carry the packs' capability.
+   */
+  private async packsOf(user: SessionUser, organizationIds: string[]): Promise<Map<string, LastPack>> {
+    if (!mayOpenPacks(user)) return new Map();
+    const rows = await this.deps.repository.latestPacks(
+      PACK_KIND,
+      organizationIds,
+      userMay(user, 'seeAllRuns') ? undefined : user.id,
+    );
+    const packs = new Map<string, LastPack>();
+    for (const [organizationId, row] of rows) {
+      const pack = lastPackOf(row);
+      if (pack) packs.set(organizationId, pack);
+    }
+    return packs;
   }
 
   /** Per organization, the checks that regressed this ISO week in at least COMMON_AT watched customers. */

@@ -27,6 +27,8 @@ const entry = (owners: string[]): PortfolioEntry => ({
   commonRegressions: [],
   state: 'amber',
   reasons: ['score −9 since last week', '4 open findings'],
+  lastPack: null,
+  nextPackDue: null,
 });
 
 describe('My customers', () => {
@@ -56,5 +58,44 @@ describe('My customers', () => {
     fireEvent.change(await screen.findByLabelText('Whose'), { target: { value: 'everyone' } });
     expect(await within(table).findByText('dana@demo.local, su@demo.local')).toBeTruthy();
     expect(within(table).getByRole('columnheader', { name: /Owners/ })).toBeTruthy();
+  });
+
+  it('shows each customer’s last review pack with a link to it and when the next is due, or no pack yet', async () => {
+    const packed: PortfolioEntry = {
+      ...entry(['tam@demo.local']),
+      organizationId: '9001',
+      organizationName: 'Globex',
+      lastPack: {
+        reportId: 'report-1',
+        periodKind: 'quarter',
+        from: '2026-01-01',
+        to: '2026-03-31',
+        periodLabel: 'Q1 2026',
+        builtAt: '2026-04-02T09:00:00Z',
+      },
+      nextPackDue: '2099-07-01',
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url.startsWith('/api/session')
+          ? Response.json({ user: { id: 'u-2', email: 'tam@demo.local', name: 'Tam', role: 'TAM', locale: 'en' } })
+          : Response.json({ customers: [entry(['tam@demo.local']), packed] }),
+      ),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MemoryRouter>
+          <Portfolio />
+        </MemoryRouter>
+      </QueryClientProvider>,
+    );
+    const table = await screen.findByRole('table', { name: 'My customers' });
+    const [acme, globex] = await within(table).findAllByTestId('portfolio-pack');
+    expect(acme?.textContent).toBe('No pack yet');
+    const link = within(globex as HTMLElement).getByRole('link', { name: /Q1 2026 review pack of Globex/ });
+    expect(link.getAttribute('href')).toBe('/home/reports?report=report-1');
+    expect(globex?.textContent).toContain('Next due 1 Jul 2099');
+    expect(screen.getByRole('button', { name: 'Export fleet summary' })).toBeTruthy();
   });
 });

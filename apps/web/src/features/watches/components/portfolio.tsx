@@ -7,6 +7,7 @@ import { Select } from '../../../components/ui/field';
 import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { usePortfolio } from '../api/portfolio';
+import { ExportFleetButton, PackCell } from './portfolio-packs';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
@@ -114,6 +115,12 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
       ),
   },
   {
+    id: 'pack',
+    header: 'Review pack',
+    accessorFn: (entry) => entry.nextPackDue ?? '',
+    cell: ({ row: { original } }) => <PackCell entry={original} />,
+  },
+  {
     id: 'next',
     header: 'Next run',
     accessorFn: (entry) => entry.nextRunAt ?? '',
@@ -125,6 +132,8 @@ const COLUMNS: ColumnDef<PortfolioEntry, unknown>[] = [
 export function Portfolio() {
   const { data: user } = useSession();
   const mayAll = userCan(user, 'seeAllRuns');
+  // The fleet summary reads what the watches' health checks measured.
+  const mayMeasure = userCan(user, 'healthCheck');
   const [everyone, setEveryone] = useState(false);
   const [owner, setOwner] = useState('');
   const [state, setState] = useState<CustomerState | ''>('');
@@ -176,6 +185,7 @@ export function Portfolio() {
             ...CUSTOMER_STATES.map((value) => ({ value, label: CUSTOMER_STATE_LABELS[value] })),
           ]}
         />
+        {mayMeasure && (portfolio.data?.length ?? 0) > 0 && <ExportFleetButton everyone={everyone && mayAll} />}
       </div>
       <p className="text-sm text-slate-600">
         Every customer you watch, worst first: red needs you now, amber to keep an eye on, green is fine.
