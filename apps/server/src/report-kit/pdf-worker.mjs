@@ -61,7 +61,10 @@ parentPort?.on('message', ({ id, definition, pageNumbered }) => {
   queue = queue.then(async () => {
     try {
       const bytes = await render({ ...DEFAULTS, ...definition, ...(pageNumbered ? { footer: pageNumbers } : {}) });
-      parentPort?.postMessage({ id, ok: true, bytes });
+      // The file's memory is handed over, not copied (a large report's PDF is megabytes); a small one may sit in
+      // Node's shared pool of small buffers, which is copied.
+      const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+      parentPort?.postMessage({ id, ok: true, bytes }, own ? [bytes.buffer] : []);
     } catch (error) {
       parentPort?.postMessage({ id, ok: false, message: error instanceof Error ? error.message : String(error) });
     }
