@@ -1,44 +1,12 @@
 import { expect, test, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
 import { csrf, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
-
-type Admin = Awaited<ReturnType<typeof sandboxOrgAdmin>>;
-type Group = { aid: string; accountGroupName: string };
-
-/** Runs the watch now and waits until its `count`-th run is done. */
-async function runNow(page: Page, watchId: string, count: number) {
-  expect((await page.request.post(`/api/watches/${watchId}/runs`, { headers: await csrf(page) })).status()).toBe(202);
-  await expect
-    .poll(
-      async () => {
-        const { runs } = (await (await page.request.get(`/api/watches/${watchId}/runs`)).json()) as {
-          runs: { status: string }[];
-        };
-        return runs.length === count ? runs[0]?.status : 'waiting';
-      },
-      { timeout: 90_000 },
-    )
-    .toBe('done');
-}
+import { createWatch, runWatchNow, type Admin, type Group } from './watch-helpers';
 
 /** A backup watch over the group, with its first run (the baseline) done. */
 async function backupWatch(page: Page, admin: Admin, group: Group): Promise<string> {
-  const created = await page.request.post('/api/watches', {
-    headers: await csrf(page),
-    data: {
-      token: admin.token,
-      organization: { id: admin.organizationId, name: admin.organizationName },
-      consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
-      accountGroups: [group],
-      runs: 'backup',
-      schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
-      channel: { kind: 'owner' },
-      speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: true, weeklyQuietLine: false },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  await runNow(page, id, 1);
+  const id = await createWatch(page, admin, [group], { runs: 'backup', drift: true });
+  await runWatchNow(page, id, 1);
   return id;
 }
 
@@ -92,7 +60,7 @@ test("the customer's page says who made each change its watch found: us, or the 
   const ours = `E2E ours ${Date.now()}`;
   await bulkCreate(page, admin, group, ours);
   const theirs = await deleteAsTheCustomer(page, admin, group, ours);
-  await runNow(page, watchId, 2);
+  await runWatchNow(page, watchId, 2);
 
   // The header's count of changes opens the drift view: the timeline's changes at the customer.
   await page.goto(`/home/customers/${admin.organizationId}`);

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
 import { csrf, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
+import { createWatch, runWatchNow } from './watch-helpers';
 
 /** The sandbox's account group with the measured cases planted (a failing test among them). */
 const MEASURED_GROUP = 'Acme - EMEA Branches';
@@ -35,27 +36,8 @@ test('My customers: each customer’s last review pack and when the next is due,
   const organization = { id: admin.organizationId, name: admin.organizationName };
 
   // A watch with a health check, run once: it stores what the platform measured.
-  const created = await page.request.post('/api/watches', {
-    headers: await csrf(page),
-    data: {
-      token: admin.token,
-      organization,
-      consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
-      accountGroups,
-      runs: 'health',
-      schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
-      channel: { kind: 'owner' },
-      speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id: watchId } = (await created.json()) as { id: string };
-  expect((await page.request.post(`/api/watches/${watchId}/runs`, { headers: await csrf(page) })).status()).toBe(202);
-  await finished(
-    page,
-    `/api/watches/${watchId}/runs`,
-    (body) => (body as { runs: { status: string }[] }).runs[0]?.status,
-  );
+  const watchId = await createWatch(page, admin, accountGroups);
+  await runWatchNow(page, watchId);
 
   await page.goto('/home/customers');
   const row = page.getByTestId('portfolio-row').filter({ hasText: admin.organizationName });

@@ -2,20 +2,18 @@ import { expect, test, type FrameLocator, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
 import {
   chooseCustomer,
-  csrf,
   dialog,
   doneReport,
   expectNoAxeViolations,
   sandboxOrgAdmin,
   signInAsNewUser,
 } from './helpers';
+import { createWatch, runWatchNow, type Admin } from './watch-helpers';
 
 /** The sandbox's account group with the measured cases planted (a failing test, a noisy rule, an agent offline). */
 const MEASURED_GROUP = 'Acme - EMEA Branches';
 const DESKTOP = { width: 1366, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-type Admin = Awaited<ReturnType<typeof sandboxOrgAdmin>>;
 
 /** The page scrolls only down: nothing is wider than the screen. */
 const noSidewaysScroll = (page: Page) =>
@@ -88,21 +86,7 @@ test("the health check's measured part: the report shows what the platform measu
 async function measuredWatch(page: Page, admin: Admin): Promise<{ id: string; aid: string }> {
   const group = (await groupsOf(page, admin.token)).find((candidate) => candidate.accountGroupName === MEASURED_GROUP);
   if (!group) throw new Error(`the organization has the group ${MEASURED_GROUP}`);
-  const created = await page.request.post('/api/watches', {
-    headers: await csrf(page),
-    data: {
-      token: admin.token,
-      organization: { id: admin.organizationId, name: admin.organizationName },
-      consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
-      accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
-      runs: 'health',
-      schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
-      channel: { kind: 'owner' },
-      speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return { id: ((await created.json()) as { id: string }).id, aid: group.aid };
+  return { id: await createWatch(page, admin, [group]), aid: group.aid };
 }
 
 /** At the sandbox, between two runs: what the customer's monitoring measures moves; answers what moved, in words. */
@@ -112,22 +96,6 @@ async function worldChange(page: Page, admin: Admin, aid: string, change: 'agent
   });
   expect(changed.status(), await changed.text()).toBe(200);
   return ((await changed.json()) as { what: string }).what;
-}
-
-/** Runs the watch now and waits until its `count`-th run is done. */
-async function runNow(page: Page, watchId: string, count: number) {
-  expect((await page.request.post(`/api/watches/${watchId}/runs`, { headers: await csrf(page) })).status()).toBe(202);
-  await expect
-    .poll(
-      async () => {
-        const { runs } = (await (await page.request.get(`/api/watches/${watchId}/runs`)).json()) as {
-          runs: { status: string }[];
-        };
-        return runs.length === count ? runs[0]?.status : 'waiting';
-      },
-      { timeout: 90_000 },
-    )
-    .toBe('done');
 }
 
 test("the customer page's measured trends over a watch's two runs, at desktop and phone widths", async ({ page }) => {
@@ -146,7 +114,7 @@ test("the customer page's measured trends over a watch's two runs, at desktop an
   await expect(page).toHaveURL(/#watch-heading$/);
 
   const watch = await measuredWatch(page, admin);
-  await runNow(page, watch.id, 1);
+  await runWatchNow(page, watch.id, 1);
   await page.reload();
   await expect(trends.getByTestId('trends-one-run')).toContainText('trends start with the second');
   await expect(trends.getByTestId('trend-chart')).toHaveCount(0);
@@ -156,7 +124,7 @@ test("the customer page's measured trends over a watch's two runs, at desktop an
   const [, failing = ''] =
     /test '(.+)' failing from/.exec(await worldChange(page, admin, watch.aid, 'test-failing')) ?? [];
   expect(failing).not.toBe('');
-  await runNow(page, watch.id, 2);
+  await runWatchNow(page, watch.id, 2);
   await page.goto(customer);
   // The test that fell is drawn, in words and as its line, whether or not it is among the worst.
   const fell = trends.getByTestId('trend-fell-test').filter({ hasText: failing });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
 import { chooseCustomer, csrf, dialog, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
+import { createWatch, runWatchNow } from './watch-helpers';
 
 /** The messages the sandbox's Webex received for one person, oldest first. */
 async function messagesTo(page: Page, email: string): Promise<{ markdown?: string }[]> {
@@ -146,30 +147,8 @@ test('My customers lists each watched customer with its score and next run, at d
   const [group] = await groupsOf(page, admin.token);
   if (!group) throw new Error('the organization has account groups');
   // A watch made through the API, run once: what the portfolio shows.
-  const created = await page.request.post('/api/watches', {
-    headers: await csrf(page),
-    data: {
-      token: admin.token,
-      organization: { id: admin.organizationId, name: admin.organizationName },
-      consent: { contactName: 'Dana Admin', contactEmail: 'dana@customer.example', days: 30 },
-      accountGroups: [{ aid: group.aid, accountGroupName: group.accountGroupName }],
-      runs: 'health',
-      schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'Europe/Paris' },
-      channel: { kind: 'owner' },
-      speakWhen: { anyChange: true, scoreDrop: null, newFindingsAtLeast: null, drift: false, weeklyQuietLine: false },
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  expect((await page.request.post(`/api/watches/${id}/runs`, { headers: await csrf(page) })).status()).toBe(202);
-  await expect
-    .poll(
-      async () =>
-        ((await (await page.request.get(`/api/watches/${id}/runs`)).json()) as { runs: { status: string }[] }).runs[0]
-          ?.status,
-      { timeout: 60_000 },
-    )
-    .toBe('done');
+  const id = await createWatch(page, admin, [group]);
+  await runWatchNow(page, id);
 
   for (const viewport of [
     { width: 1366, height: 900 },
