@@ -1,4 +1,7 @@
 import {
+  MEASURED_FELL_POINTS,
+  MEASURED_FELL_TESTS,
+  REVIEW_KEY_TESTS_MAX,
   REVIEW_MESSAGES,
   TIMELINE_TOOL_LABELS,
   type HealthFindings,
@@ -17,8 +20,8 @@ import { runsByWeek, weekSpans } from './review-weeks.js';
 
 /** The availability target of the measured checks, in percent (MEASURED_LIMITS.availabilityTarget). */
 export const TARGET_PERCENT = 99;
-/** Worst tests proposed as key when the TAM chose none (as many as the customer page draws). */
-export const PROPOSED_KEY_TESTS = 5;
+/** Tests proposed as key (and followed when the TAM chose none): as many as a pack follows. */
+export const PROPOSED_KEY_TESTS = REVIEW_KEY_TESTS_MAX;
 /** Rows of the noisiest rules a pack names. */
 const NOISIEST_RULES = 10;
 /** Top open findings a pack adds to the narrative's next steps. */
@@ -84,13 +87,29 @@ export class StoredSections {
     return this.spans.map((span) => span.label);
   }
 
-  /** The tests of the latest run worst by availability first: what the pack proposes as key. */
+  /**
+   * What the pack proposes as key: the tests that fell most over the period (the first run that measured each against
+   * the latest, by at least `MEASURED_FELL_POINTS`; at most `MEASURED_FELL_TESTS`), then the latest run's worst by
+   * availability, `PROPOSED_KEY_TESTS` in all. A test that fell is what a review is about, even when others are worse.
+   */
   proposedKeyTests() {
     const tests = latestPart(this.facts.runs, 'tests');
     if (!tests.ok) return [];
-    return tests.value
-      .filter((test) => test.availability !== null)
-      .sort((a, b) => (a.availability ?? 0) - (b.availability ?? 0) || a.testName.localeCompare(b.testName))
+    const first = new Map<string, number>();
+    for (const run of this.facts.runs)
+      if (run.tests.ok)
+        for (const test of run.tests.value)
+          if (test.availability !== null && !first.has(test.testId)) first.set(test.testId, test.availability);
+    const measured = tests.value.filter((test) => test.availability !== null);
+    const drop = (test: (typeof measured)[number]) => (first.get(test.testId) ?? 0) - (test.availability ?? 0);
+    const fell = measured
+      .filter((test) => drop(test) >= MEASURED_FELL_POINTS)
+      .sort((a, b) => drop(b) - drop(a) || a.testName.localeCompare(b.testName))
+      .slice(0, MEASURED_FELL_TESTS);
+    const worst = measured
+      .filter((test) => !fell.includes(test))
+      .sort((a, b) => (a.availability ?? 0) - (b.availability ?? 0) || a.testName.localeCompare(b.testName));
+    return [...fell, ...worst]
       .slice(0, PROPOSED_KEY_TESTS)
       .map(({ testId, testName, accountGroup, availability }) => ({ testId, testName, accountGroup, availability }));
   }
@@ -190,7 +209,14 @@ export class StoredSections {
       })),
       // The measurements count outdated agents without naming them.
       outdated:
-        outdated > 0 ? [{ agent: `${outdated} enterprise agent(s)`, problem: 'running an outdated version' }] : [],
+        outdated > 0
+          ? [
+              {
+                agent: outdated === 1 ? '1 enterprise agent' : `${outdated} enterprise agents`,
+                problem: 'running an outdated version',
+              },
+            ]
+          : [],
     };
   }
 

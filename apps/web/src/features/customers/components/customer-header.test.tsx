@@ -66,4 +66,16 @@ describe("the customer page's header for someone not tied to the customer", () =
     );
     expect(screen.getByText('No health check yet.')).toBeTruthy();
   });
+
+  it('counts one of a kind in the singular: "1 report", "2 bulk runs"', () => {
+    renderHeader(
+      overview({
+        runs: [
+          { tool: 'reports', count: 1 },
+          { tool: 'bulk', count: 2 },
+        ],
+      }),
+    );
+    expect(screen.getAllByTestId('period-run').map((run) => run.textContent)).toEqual(['1 report', '2 bulk runs']);
+  });
 });

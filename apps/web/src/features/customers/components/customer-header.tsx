@@ -24,6 +24,12 @@ export const UNSEEN = {
   hours: 'You cannot see the hours logged for this customer: your role does not include the tools.',
 };
 
+/** A tool's label after a count: "1 report", "3 bulk runs". */
+const countedLabel = (tool: keyof typeof TIMELINE_TOOL_LABELS, count: number) => {
+  const label = TIMELINE_TOOL_LABELS[tool].toLowerCase();
+  return count === 1 ? label.replace(/s$/, '') : label;
+};
+
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
 
 /** The score over its health checks, for the eye (the points are said in its title). */
@@ -110,7 +116,7 @@ export function CustomerHeader({
               <span key={run.tool}>
                 {index > 0 && ', '}
                 <Link to={timelineLink(run.tool)} className="text-brand-800 underline" data-testid="period-run">
-                  {run.count} {TIMELINE_TOOL_LABELS[run.tool].toLowerCase()}
+                  {run.count} {countedLabel(run.tool, run.count)}
                 </Link>
               </span>
             ))}

@@ -43,7 +43,7 @@ export function agentsOffline(input: HealthInput): HealthCheck {
       return agentItem(
         agent,
         agent.lastSeen && days !== undefined
-          ? `offline since ${day(agent.lastSeen)} (${Math.floor(days)} days); ${plural(agent.testIds.length, 'test')} on it`
+          ? `offline since ${day(agent.lastSeen)} (${plural(Math.floor(days), 'day')}); ${plural(agent.testIds.length, 'test')} on it`
           : `offline, never seen; ${plural(agent.testIds.length, 'test')} on it`,
       );
     });
