@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readBody } from './well-formed.js';
 import { errorFromResponse, messageForStatus, operationLimitError, PlatformError, TIMEOUT_STATUS } from './errors.js';
 import { readRateHeaders, retryAfterMs, type RateHeaders } from './rate-headers.js';
 import {
@@ -386,15 +387,4 @@ export interface PlatformExchange {
   headers: Record<string, string>;
   durationMs: number;
   body: unknown;
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  if (response.status === 204) return undefined;
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

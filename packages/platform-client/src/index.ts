@@ -29,6 +29,7 @@ export {
   type OrgBudget,
   type RateBudgets,
 } from './rate-limiter.js';
+export { wellFormed, wellFormedJson, wellFormedText } from './well-formed.js';
 export { readRateHeaders, FALLBACK_429_WAIT_MS, type RateHeaders } from './rate-headers.js';
 export * from './schemas.js';
 export * from './alert-schemas.js';

@@ -1,16 +1,6 @@
 import type { Capability } from '@ce/contract';
-import {
-  bigserial,
-  boolean,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { jsonb } from './jsonb.js';
 
 /**
  * Local accounts; emails are stored lower-cased. `locale` holds the role: the original product kept it

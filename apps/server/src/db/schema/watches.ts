@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import { jsonb } from './jsonb.js';
 import { users } from './identity.js';
 import { jobColumns } from './job-columns.js';
 import { sealedTokens } from './shared-state.js';

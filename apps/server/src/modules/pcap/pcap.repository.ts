@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { wellFormedJson } from '@ce/platform-client';
 import { pcapCaptures, pcapChunks, users } from '../../db/schema.js';
 import type { Db } from '../../core/database.js';
 import { deleteCreatedBefore } from '../../core/retention.js';
@@ -87,7 +88,7 @@ export class PcapRepository {
   async share(id: string, entry: { email: string; caseNumber: string; at: string }): Promise<void> {
     await this.db
       .update(pcapCaptures)
-      .set({ sharedWith: sql`${pcapCaptures.sharedWith} || ${JSON.stringify([entry])}::jsonb` })
+      .set({ sharedWith: sql`${pcapCaptures.sharedWith} || ${wellFormedJson([entry])}::jsonb` })
       .where(eq(pcapCaptures.id, id));
   }
 
