@@ -67,6 +67,7 @@ export const WATCH_MESSAGES = {
     'The Webex room was not found: add the bot to the room (or check its id), or send the messages to yourself.',
   roomNotChecked: 'Webex could not be asked who is in the room: try again in a moment.',
   contactName: 'The contact’s full name (first and last), as letters: not a note, a number or an address.',
+  packNeedsHealth: 'A monthly review pack is built from the watch’s health checks: let the watch run the health check.',
 } as const;
 
 /**
@@ -205,10 +206,22 @@ const settingsShape = {
   runs: watchRunsSchema,
   channel: watchChannelSchema,
   speakWhen: watchSpeakWhenSchema,
+  /**
+   * A duty: the first run that ends in a new month (UTC, as a pack's periods are), its health check done, requests
+   * the previous month's review pack, kept in My Reports and sent to the owner's Webex. Only with the health check.
+   */
+  monthlyReviewPack: z.boolean(),
 };
 
-/** What a watch is set to do; created with the token and its consent, edited without them. */
-export const watchSettingsSchema = z.object({ ...settingsShape, schedule: watchScheduleSchema });
+/**
+ * What a watch is set to do; created with the token and its consent, edited without them. A request without
+ * `monthlyReviewPack` creates a watch without the duty, and leaves an edited watch's as it was.
+ */
+export const watchSettingsSchema = z.object({
+  ...settingsShape,
+  schedule: watchScheduleSchema,
+  monthlyReviewPack: z.boolean().optional(),
+});
 export type WatchSettings = z.infer<typeof watchSettingsSchema>;
 
 export const createWatchSchema = watchSettingsSchema.extend({

@@ -24,10 +24,16 @@ export const reportRequests = pgTable(
      * says what changed), its platform calls audited with the watch's id. One report per run.
      */
     watchRunId: uuid('watch_run_id'),
+    /**
+     * A watch's duty this report is ("review-pack:<watch id>:<month>", decision 0031): unique, so a duty is
+     * requested once whatever retries, runs or workers ask for it; null for any other report.
+     */
+    watchDuty: text('watch_duty'),
   },
   (table) => [
     index('report_requests_user_idx').on(table.userId, table.createdAt),
     uniqueIndex('report_requests_watch_run_unique').on(table.watchRunId),
+    uniqueIndex('report_requests_watch_duty_unique').on(table.watchDuty),
     // A customer's page reads one organization's reports by date.
     index('report_requests_organization_idx').on(table.organizationId, table.createdAt),
   ],

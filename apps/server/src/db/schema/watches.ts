@@ -27,6 +27,8 @@ export const watches = pgTable(
     /** { kind: 'owner' } or { kind: 'room', roomId }. */
     channel: jsonb('channel').$type<Record<string, unknown>>().notNull(),
     speakWhen: jsonb('speak_when').$type<Record<string, unknown>>().notNull(),
+    /** Its duty of last month's review pack, requested by the first run that ends in a new month. */
+    monthlyReviewPack: boolean('monthly_review_pack').notNull().default(false),
     /** 'active' or 'paused'. */
     status: text('status').notNull().default('active'),
     /** Why it is paused (a key of WATCH_PAUSE_REASONS); null while active. */

@@ -197,7 +197,8 @@ export class ReportJobs {
         organizationId: report.organizationId,
         journal: repository.journal(reportId),
         signal,
-        lane: laneOfJob(report.watchRunId),
+        // A watch's parts and duties (its review pack) are scheduled work.
+        lane: laneOfJob(report.watchRunId ?? report.watchDuty),
         onAnswer: this.deps.callAudit?.observer(report.watchRunId),
       }),
       organization: { id: report.organizationId, name: report.organizationName },

@@ -12,6 +12,7 @@ import {
   healthFindingsSchema,
   type HealthFindings,
   type Measurements,
+  type ReviewPackOptions,
 } from '@ce/contract';
 import { requireCapability } from '../../core/access.js';
 import type { WatchRunScope } from '../../core/watch-run.js';
@@ -131,6 +132,36 @@ export class ReportsService {
     const report = row ?? (await this.deps.repository.findByWatchRun(run.id));
     if (!report) throw new Error('the watch run has no report');
     return report.id;
+  }
+
+  /**
+   * A watch's review pack (its monthly duty): the owner's, with the watch's token, kept in My Reports and sent to
+   * the owner's Webex like any report. Requested once under `duty` (unique), whatever retries or workers ask again:
+   * the report's id, or null when it was requested before.
+   */
+  async startPackForWatch(
+    run: WatchRunScope,
+    token: string,
+    options: ReviewPackOptions,
+    duty: string,
+  ): Promise<string | null> {
+    const row = await this.deps.repository.insertOnce(
+      {
+        userId: run.userId,
+        kind: 'review-pack',
+        organizationId: run.organizationId,
+        organizationName: run.organizationName,
+        accountGroups: run.accountGroups,
+        options,
+        deliveryStatus: this.deps.delivers ? 'pending' : 'skipped',
+        watchDuty: duty,
+      },
+      (tx) => this.deps.tokens.seal(token, tx),
+    );
+    if (!row) return null;
+    await sendReportJob(this.deps.queue, this.deps.repository, row);
+    await this.deps.usage.record({ tool: REPORT_KINDS['review-pack'].tool, userId: run.userId });
+    return row.id;
   }
 
   /** The reports of these watch runs, by run id: each one's id, where it stands and its steps. */

@@ -56,6 +56,7 @@ export function toApi({ watch, owner, storedBy }: WatchWithPeople): Watch {
     schedule: watchScheduleAnswerSchema.parse(watch.schedule),
     channel: watchChannelSchema.parse(watch.channel),
     speakWhen: watchSpeakWhenSchema.parse(watch.speakWhen),
+    monthlyReviewPack: watch.monthlyReviewPack,
     status: watch.status === 'active' ? 'active' : 'paused',
     pausedReason: watch.pausedReason ? (PAUSE_WORDS.get(watch.pausedReason) ?? null) : null,
     token,

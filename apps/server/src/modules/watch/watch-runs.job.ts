@@ -39,6 +39,7 @@ import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.j
 import type { WatchScheduler } from './watch-schedule.job.js';
 import type { RoomMembership } from './watch-api.js';
 import { deliverRunMessage } from './watch-run-message.js';
+import { requestDuePack } from './watch-review-duty.js';
 import type { WatchService } from './watch.service.js';
 import type { DriftAttribution } from './watch-attribution.service.js';
 
@@ -214,6 +215,8 @@ export class WatchRunJobs {
       throw new RunStopped(outcome.failed);
     }
     await this.conclude(job, outcome.result, token, signal);
+    // Last month's pack, once its last measurements are stored.
+    if (health) await requestDuePack(this.deps, watch, scope, token);
   }
 
   /** One cheap call with the stored token: a 401 (revoked or expired at the customer) stops the watch. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../core/database.js';
 import { Leases, type Lease } from '../../core/lease.js';
@@ -179,6 +179,23 @@ export class WatchRunsRepository {
       .orderBy(desc(watchRuns.createdAt))
       .limit(1);
     return row;
+  }
+
+  /** Whether the watch has a run done that was due in [from, to): a month it watched. */
+  async doneWithin(watchId: string, from: Date, to: Date): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: watchRuns.id })
+      .from(watchRuns)
+      .where(
+        and(
+          eq(watchRuns.watchId, watchId),
+          eq(watchRuns.status, 'done'),
+          gte(watchRuns.dueAt, from),
+          lt(watchRuns.dueAt, to),
+        ),
+      )
+      .limit(1);
+    return row !== undefined;
   }
 
   /** When the watch last said something (a message sent), before `before`. */

@@ -26,6 +26,7 @@ import type { CustomerService } from '../customer/customer.service.js';
 import type { UserRow } from '../users/index.js';
 import { nextRunAfter } from './schedule.js';
 import { roomRefusal, toApi, type RoomMembership } from './watch-api.js';
+import { requirePackWithHealth } from './watch-review-duty.js';
 import type { WatchRepository, WatchRow, WatchWithPeople } from './watch.repository.js';
 
 const DAY_MS = 86_400_000;
@@ -74,6 +75,7 @@ export class WatchService {
 
   async create(user: SessionUser, input: CreateWatch): Promise<Watch> {
     this.requireRuns(user, input.runs);
+    requirePackWithHealth(input.runs, input.monthlyReviewPack ?? false);
     const expiresAt = this.expiry(input.consent);
     await this.requireRoom(input.channel, user.email);
     const scope = await this.deps.customer.scope(
@@ -92,6 +94,7 @@ export class WatchService {
         schedule: input.schedule,
         channel: input.channel,
         speakWhen: input.speakWhen,
+        monthlyReviewPack: input.monthlyReviewPack ?? false,
         status: 'active',
         nextRunAt: nextRunAfter(input.schedule, now),
         ...this.consentColumns(user, input.token, input.consent, now, expiresAt),
@@ -129,6 +132,8 @@ export class WatchService {
     const found = await this.visible(user, id);
     const { watch } = found;
     this.requireRuns(user, settings.runs);
+    const monthlyReviewPack = settings.monthlyReviewPack ?? watch.monthlyReviewPack;
+    requirePackWithHealth(settings.runs, monthlyReviewPack);
     // A Super User's edit cannot make a watch run what its owner's role does not, nor speak in a room its owner is not in.
     this.requireOwnerMay({ ...found, watch: { ...watch, runs: settings.runs } });
     await this.requireRoom(settings.channel, found.owner.email);
@@ -155,6 +160,7 @@ export class WatchService {
       schedule: settings.schedule,
       channel: settings.channel,
       speakWhen: settings.speakWhen,
+      monthlyReviewPack,
       nextRunAt: watch.status === 'active' ? nextRunAfter(settings.schedule, this.deps.clock()) : null,
     });
     await this.deps.audit.record(user, 'watch.changed', watch.organizationName, { watchId: id });

@@ -92,6 +92,30 @@ describe('A new watch', () => {
     });
   });
 
+  it('builds last month’s review pack only when asked, and never for a watch of backups alone', async () => {
+    const { dialog, sent } = openDialog();
+    fill(dialog, 'Org Admin token', 'acme-org-admin-token');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
+    expect(await within(dialog).findByLabelText('Production')).toBeTruthy();
+    const duty = 'Build last month’s review pack on the first run of each month';
+    const checkbox = within(dialog).getByRole('checkbox', { name: duty });
+    expect(checkbox).toHaveProperty('checked', false);
+    fireEvent.click(checkbox);
+    // A watch of backups alone measures nothing a pack is built from: the choice goes, and is not sent.
+    fill(dialog, 'What runs', 'backup');
+    expect(within(dialog).queryByRole('checkbox', { name: duty })).toBeNull();
+    fill(dialog, 'What runs', 'health');
+    expect(within(dialog).getByRole('checkbox', { name: duty })).toHaveProperty('checked', true);
+    fill(dialog, 'Approved by (name)', 'Dana Scully');
+    fill(dialog, 'Their email', 'dana@acme.example');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create watch' }));
+    await waitFor(() => expect(sent.some((call) => call.url === '/api/watches')).toBe(true));
+    expect(sent.find((call) => call.url === '/api/watches')?.body).toMatchObject({
+      runs: 'health',
+      monthlyReviewPack: true,
+    });
+  });
+
   it('with the customer chosen, shows its account groups at once, every one ticked', async () => {
     setStorageOwner('u-1');
     act(() =>

@@ -43,6 +43,7 @@ const formSchema = z
     scoreDrop: z.string().regex(/^(|[1-9]\d?|100)$/, 'Points from 1 to 100, or empty'),
     newFindingsAtLeast: z.enum(['', ...WATCH_SEVERITIES]),
     weeklyQuietLine: z.boolean(),
+    monthlyReviewPack: z.boolean(),
     ...consentFields,
   })
   .superRefine((form, context) => {
@@ -82,6 +83,8 @@ function request(
       newFindingsAtLeast: form.newFindingsAtLeast === '' ? null : form.newFindingsAtLeast,
       weeklyQuietLine: form.weeklyQuietLine,
     },
+    // The pack is built from the watch's health checks: a watch of backups alone has no such duty.
+    monthlyReviewPack: form.runs !== 'backup' && form.monthlyReviewPack,
     consent: { contactName: form.contactName, contactEmail: form.contactEmail, days: form.days },
   };
 }
@@ -119,12 +122,16 @@ export function NewWatchDialog({
       scoreDrop: '',
       newFindingsAtLeast: '',
       weeklyQuietLine: false,
+      monthlyReviewPack: false,
       contactName: '',
       contactEmail: '',
       days: String(WATCH_DEFAULTS.tokenMaxDays),
     },
   });
-  const [cadence, channel, token] = useWatch({ control: form.control, name: ['cadence', 'channel', 'token'] });
+  const [cadence, channel, token, runs] = useWatch({
+    control: form.control,
+    name: ['cadence', 'channel', 'token', 'runs'],
+  });
   const { errors } = form.formState;
   const { current } = useCustomers();
   // The field holds the chosen customer's own token: its groups are read without being asked for.
@@ -295,6 +302,17 @@ export function NewWatchDialog({
             />
           </div>
         </fieldset>
+        {runs !== 'backup' && (
+          <div className="space-y-1">
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" aria-describedby="monthly-pack-hint" {...form.register('monthlyReviewPack')} />{' '}
+              Build last month’s review pack on the first run of each month
+            </label>
+            <p id="monthly-pack-hint" className="text-sm text-slate-600">
+              Kept in My Reports and sent to you in Webex, from what the watch measured that month.
+            </p>
+          </div>
+        )}
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium">The customer’s consent to keep their token</legend>
           <p className="text-sm text-slate-600">

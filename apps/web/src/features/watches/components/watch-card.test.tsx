@@ -31,6 +31,7 @@ const watch: Watch = {
   nextRunAt: '2026-11-30T07:00:00Z',
   lastRunAt: null,
   createdAt: '2026-11-20T07:00:00Z',
+  monthlyReviewPack: false,
 };
 
 const run = (progress: WatchRun['progress'], status: WatchRun['status'] = 'running'): WatchRun => ({
@@ -61,9 +62,9 @@ afterEach(() => {
 
 /**
  * The card over a server with no run yet, whose "Run now" answers only when `answer` is called; the runs it lists
- * afterwards are `listed()`.
+ * afterwards are `listed()`; the card is `shown`'s.
  */
-function renderCard(listed: () => WatchRun[]) {
+function renderCard(listed: () => WatchRun[], shown: Watch = watch) {
   let answer: (run: WatchRun) => void = () => undefined;
   let asked = false;
   vi.stubGlobal(
@@ -82,7 +83,7 @@ function renderCard(listed: () => WatchRun[]) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <MemoryRouter>
-        <WatchCard watch={watch} />
+        <WatchCard watch={shown} />
       </MemoryRouter>
     </QueryClientProvider>,
   );
@@ -103,5 +104,17 @@ describe("a watch's card while a run starts", () => {
     server.answer(run({ health: null, backups: { done: 0, total: 2 } }, 'queued'));
     expect(await within(runs).findByText('Health check: 2 of 3 steps · Backups: 1 of 2 account groups')).toBeTruthy();
     expect(within(runs).queryByText('No run yet.')).toBeNull();
+  });
+
+  it('says a watch builds last month’s review pack', () => {
+    renderCard(() => [], { ...watch, monthlyReviewPack: true });
+    const card = screen.getByRole('article', { name: 'Watch of Production, Staging' });
+    expect(within(card).getByText('Review pack')).toBeTruthy();
+    expect(within(card).getByText('Last month’s, built on the first run of each month (in My Reports)')).toBeTruthy();
+  });
+
+  it('says nothing of a review pack on a watch without the duty', () => {
+    renderCard(() => []);
+    expect(screen.queryByText('Review pack')).toBeNull();
   });
 });

@@ -101,6 +101,12 @@ export function WatchCard({ watch }: { watch: Watch }) {
         </dd>
         <dt className="text-slate-600">Owner</dt>
         <dd>{watch.owner.name}</dd>
+        {watch.monthlyReviewPack && (
+          <>
+            <dt className="text-slate-600">Review pack</dt>
+            <dd>Last month’s, built on the first run of each month (in My Reports)</dd>
+          </>
+        )}
       </dl>
       <div className="flex flex-wrap gap-2">
         {active && (
