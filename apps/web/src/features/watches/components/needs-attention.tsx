@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { CustomerOverview, WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { useCustomers } from '../../../lib/customer';
+import { itemsOf } from '../attention-items';
 
 type Waivable = Omit<WatchFindings['findings'][number], 'itemKey'> & { itemKey: string | null };
 
@@ -83,7 +84,7 @@ export function NeedsAttention({
                   </span>
                   <span className="font-medium">{group.check}</span>{' '}
                   <span className="text-sm text-slate-600">
-                    ({group.items.length} item{group.items.length === 1 ? '' : 's'}, weight {group.weight})
+                    ({itemsOf(group, people)}, weight {group.weight})
                   </span>
                 </summary>
                 <div className="mt-1 space-y-1">
