@@ -45,7 +45,7 @@ describe('the review deck', () => {
       'Key tests over the period',
       'Alerts',
       'Noisiest alert rules',
-      'Alert rules that never fired',
+      'Alert rules with no new alert in the period',
       'Outages that touched your tests',
       'Events on your tests',
       'Agents',

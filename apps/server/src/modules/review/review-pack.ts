@@ -85,7 +85,7 @@ export interface ReviewPack {
     /** Alerts triggered per week (null: no watch run stands for that week). */
     volume: (number | null)[];
     noisiestRules: { rule: string; alerts: number }[];
-    /** Rules that never fired in the period. */
+    /** Rules with no alert that started in the period (one still active from before is not new). */
     silentRules: string[];
     /** Median time from trigger to clear, minutes. */
     medianMinutesToClear: Figure;

@@ -193,11 +193,12 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
         'No alert rule fired in the period.',
       ),
       ...listSlides(
-        'Alert rules that never fired',
+        // The watches count the alerts that started in a run's window: one still active from before is not new.
+        'Alert rules with no new alert in the period',
         foot,
         ['Alert rule'],
         alerts.silentRules.map((rule) => [rule]),
-        'Every alert rule fired at least once in the period.',
+        'Every alert rule had a new alert in the period.',
       ),
     ]),
     ...sectionSlides(pack.outages, t.outages, (found, foot) => [
