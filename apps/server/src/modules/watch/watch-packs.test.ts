@@ -7,6 +7,16 @@ describe('when the next review pack is due', () => {
     expect(nextPackDue({ periodKind: 'month', from: '2026-01-01', to: '2026-01-31' })).toBe('2026-03-01');
     expect(nextPackDue({ periodKind: 'quarter', from: '2026-10-01', to: '2026-12-31' })).toBe('2027-04-01');
     expect(nextPackDue({ periodKind: 'dates', from: '2026-03-01', to: '2026-03-14' })).toBe('2026-03-29');
+    // Built after its period ended: the rule above.
+    const april = { periodKind: 'month' as const, from: '2026-04-01', to: '2026-04-30' };
+    expect(nextPackDue({ ...april, builtAt: '2026-05-02T09:00:00.000Z' })).toBe('2026-06-01');
+  });
+
+  it('keeps the whole period due when its pack was built before it ended (the month so far)', () => {
+    const december = { periodKind: 'month' as const, from: '2026-12-01', to: '2026-12-31' };
+    expect(nextPackDue({ ...december, builtAt: '2026-12-02T13:37:00.000Z' })).toBe('2027-01-01');
+    const q4 = { periodKind: 'quarter' as const, from: '2026-10-01', to: '2026-12-31' };
+    expect(nextPackDue({ ...q4, builtAt: '2026-12-31T23:00:00.000Z' })).toBe('2027-01-01');
   });
 
   it('names the period as a customer says it', () => {

@@ -59,10 +59,12 @@ export function periodLabel(kind: LastPack['periodKind'], from: string, to: stri
 
 /**
  * When the next pack is due: the first day after the period that follows the last pack's, as long as it (month:
- * the next month; quarter: the next quarter; dates: as many days again).
+ * the next month; quarter: the next quarter; dates: as many days again). A pack built before its period ended (the
+ * month so far) does not cover it: the pack of that whole period is due the day after it ends.
  */
-export function nextPackDue(pack: Pick<LastPack, 'periodKind' | 'from' | 'to'>): string {
+export function nextPackDue(pack: Pick<LastPack, 'periodKind' | 'from' | 'to'> & { builtAt?: string }): string {
   const after = new Date(parseDay(pack.to).getTime() + DAY_MS);
+  if (pack.builtAt !== undefined && Date.parse(pack.builtAt) < after.getTime()) return dayOf(after);
   if (pack.periodKind === 'month') return dayOf(addMonths(after, 1));
   if (pack.periodKind === 'quarter') return dayOf(addMonths(after, 3));
   const days = Math.round((after.getTime() - parseDay(pack.from).getTime()) / DAY_MS);
