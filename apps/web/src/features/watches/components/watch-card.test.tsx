@@ -100,6 +100,9 @@ describe("a watch's card while a run starts", () => {
     fireEvent.click(screen.getByRole('button', { name: 'Run now' }));
     expect(await within(runs).findByText('Starting…')).toBeTruthy();
     expect(within(runs).queryByText('No run yet.')).toBeNull();
+    // The run's trigger is said in words no one takes for a second button.
+    expect(within(runs).getByText('Asked for now')).toBeTruthy();
+    expect(within(runs).queryByText('Run now')).toBeNull();
 
     server.answer(run({ health: null, backups: { done: 0, total: 2 } }, 'queued'));
     expect(await within(runs).findByText('Health check: 2 of 3 steps · Backups: 1 of 2 account groups')).toBeTruthy();

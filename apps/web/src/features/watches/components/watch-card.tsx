@@ -186,7 +186,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
             <li className="rounded border border-slate-100 p-2 text-sm" data-testid="watch-run-starting">
               <div className="flex flex-wrap items-center gap-2">
                 <Badge tone={RUN_TONE.queued}>{STATUS_WORDS.queued}</Badge>
-                <span>Run now</span>
+                <span className="text-slate-600">Asked for now</span>
               </div>
               <p className="text-slate-600" role="status">
                 {STARTING}
@@ -198,7 +198,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
               <div className="flex flex-wrap items-center gap-2">
                 <time dateTime={run.createdAt}>{when(run.createdAt)}</time>
                 <Badge tone={RUN_TONE[run.status]}>{STATUS_WORDS[run.status]}</Badge>
-                <span>{run.trigger === 'now' ? 'Run now' : 'On schedule'}</span>
+                <span>{run.trigger === 'now' ? 'Asked for now' : 'On schedule'}</span>
                 {run.score !== null && <span>Score {run.score}/100</span>}
                 {run.waivedFindings ? <span>{run.waivedFindings} waived</span> : null}
                 {run.status === 'done' && <span className="text-slate-600">{SAID[run.delivery.status]}</span>}
