@@ -100,7 +100,7 @@ export const CAPABILITY_DESCRIPTIONS: Record<Capability, string> = {
   public: 'Pages anyone may open.',
   signedIn: 'What every signed-in user may do.',
   healthCheck:
-    'Request AHC v6 and AHC v7 health checks, and list, read and download their reports (the original te-health/{id} call too).',
+    "Request AHC v6 and AHC v7 health checks, and list, read and download their reports (the original te-health/{id} call too); read a customer's measured trends and the fleet summary; preview and build review packs and keep their narrative; see, make and end waivers of findings.",
   reporting:
     'Request the configuration, alerts, closure, TAM activity and maintenance window reports, and list, read and download them (the original te-health/{id} call too).',
   tools:

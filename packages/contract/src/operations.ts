@@ -34,7 +34,8 @@ export const OPERATION_ACCESS = {
   listCustomerEngagements: 'tools',
   linkCustomerEngagement: 'tools',
   unlinkCustomerEngagement: 'tools',
-  // The review pack is built from the watches' health checks, as the measured trends are.
+  // The review pack is built from the watches' health checks, as the measured trends are; its narrative and preview
+  // are also tied to the organization (a watch over it, its token, or a Super User), which the service checks.
   getReviewNarrative: 'healthCheck',
   saveReviewNarrative: 'healthCheck',
   previewReviewPack: 'healthCheck',

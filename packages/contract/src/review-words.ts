@@ -11,13 +11,32 @@ export const REVIEW_KEY_TESTS_MAX = 8;
 export const REVIEW_NARRATIVE_MAX_ITEMS = 10;
 /** Snapshots (evidence links) a pack makes at most: the platform allows 5 per organization in 5 minutes. */
 export const REVIEW_SNAPSHOTS_MAX = 5;
+/** The first day a pack may cover: nothing the toolkit measured is older, and a year 0000 is no period. */
+export const REVIEW_EARLIEST_DAY = '2000-01-01';
 
 export const REVIEW_MESSAGES = {
-  periodOrder: 'The period ends after it starts: choose its first and last day again.',
+  periodOrder: 'The period ends before it starts: choose its first and last day again.',
   periodTooLong: `A review pack covers at most ${REVIEW_PERIOD_MAX_DAYS} days: choose a month, a quarter, or shorter dates.`,
   periodInFuture: 'The period has not started yet: choose one that has begun.',
+  periodTooEarly: 'A review pack covers days from 1 January 2000 on: choose a later period.',
+  notAMonth: 'A month runs from its first day to its last: choose the month again, or choose dates.',
+  notAQuarter:
+    'A quarter runs from the first day of January, April, July or October to the last day of its third month: choose the quarter again, or choose dates.',
   cutOffBeforePeriod: 'The cut-off falls before the period starts: choose a later cut-off or an earlier period.',
   narrativeSaved: 'Saved: the next pack for this customer starts from it.',
   noStoredMeasurements:
     'before the first watch run over this customer: a watch stores what the platform measured each run',
+  /** Who may read and save a customer's narrative and see its preview (decision 0038): those tied to it. */
+  notTied:
+    'Only the owner of a watch over this customer, someone with this customer’s token, or a Super User reads or saves its review narrative and sees its preview. Choose the customer with its token and try again.',
+  tokenElsewhere:
+    'This token is not one of this customer’s: the platform names another organization for it, so its review narrative and preview stay closed to it.',
+  hoursRole: 'your role does not include the time tracker',
+  hoursToken: 'the personal API token does not carry Tools (the time tracker)',
+  /** The platform refused the first snapshot for its limit: no link at all. */
+  noEvidenceLink: (max: number) =>
+    `No evidence link: the platform allows ${max} test snapshots per organization in 5 minutes.`,
+  /** The platform refused a snapshot for its limit after `made` were made. */
+  evidenceStopped: (made: number, max: number) =>
+    `Evidence links for the first ${made} outage(s) only: the platform allows ${max} test snapshots per organization in 5 minutes.`,
 } as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { printable } from './customers.js';
+import { platformTokenSchema } from './reports.js';
 import {
+  REVIEW_EARLIEST_DAY,
   REVIEW_KEY_TESTS_MAX,
   REVIEW_MESSAGES,
   REVIEW_NARRATIVE_MAX_ITEMS,
@@ -18,12 +20,43 @@ const DAY_MS = 86_400_000;
 const isoDay = z.iso.date();
 const text = (max: number) => z.string().trim().min(1).max(max).refine(printable, 'Printable text only');
 
-/** A period: `from` and `to` are its first and last day (UTC), both included. */
+/** The last day of the month `months` after the one `day` is in ("2026-11-10", 0: "2026-11-30"). */
+const lastDayOf = (day: string, months: number) => {
+  const [year = 0, month = 1] = day.split('-').map(Number);
+  return new Date(Date.UTC(year, month + months, 0)).toISOString().slice(0, 10);
+};
+
+/** Whether a month is one calendar month and a quarter one calendar quarter, first day to last; dates are free. */
+export function periodFitsKind(period: { kind: (typeof REVIEW_PERIOD_KINDS)[number]; from: string; to: string }) {
+  if (period.kind === 'dates') return true;
+  const [, month = 0, date = 0] = period.from.split('-').map(Number);
+  if (date !== 1 || (period.kind === 'quarter' && (month - 1) % 3 !== 0)) return false;
+  return period.to === lastDayOf(period.from, period.kind === 'month' ? 0 : 2);
+}
+
+/**
+ * A period: `from` and `to` are its first and last day (UTC), both included; none before REVIEW_EARLIEST_DAY. A
+ * `month` is one calendar month and a `quarter` one calendar quarter, as the pack's title names them.
+ */
 export const reviewPeriodSchema = z
   .object({ kind: z.enum(REVIEW_PERIOD_KINDS), from: isoDay, to: isoDay })
-  .refine((period) => period.from <= period.to, { message: REVIEW_MESSAGES.periodOrder, path: ['to'] })
+  .refine((period) => period.from >= REVIEW_EARLIEST_DAY, {
+    message: REVIEW_MESSAGES.periodTooEarly,
+    path: ['from'],
+    abort: true,
+  })
+  .refine((period) => period.from <= period.to, { message: REVIEW_MESSAGES.periodOrder, path: ['to'], abort: true })
   .refine((period) => (Date.parse(period.to) - Date.parse(period.from)) / DAY_MS < REVIEW_PERIOD_MAX_DAYS, {
     message: REVIEW_MESSAGES.periodTooLong,
+    path: ['to'],
+    abort: true,
+  })
+  .refine((period) => period.kind !== 'month' || periodFitsKind(period), {
+    message: REVIEW_MESSAGES.notAMonth,
+    path: ['to'],
+  })
+  .refine((period) => period.kind !== 'quarter' || periodFitsKind(period), {
+    message: REVIEW_MESSAGES.notAQuarter,
     path: ['to'],
   });
 export type ReviewPeriod = z.infer<typeof reviewPeriodSchema>;
@@ -47,13 +80,16 @@ export const reviewNarrativeResponseSchema = z.object({
 });
 export type ReviewNarrativeResponse = z.infer<typeof reviewNarrativeResponseSchema>;
 
-/** The `review-pack` report kind's options. Without a cut-off the pack takes the moment it is built. */
+/**
+ * The `review-pack` report kind's options. Without a cut-off the pack takes the moment it is built; without a
+ * narrative it takes the one kept for the customer when it is built (the preview's). The pack never saves one.
+ */
 export const reviewPackOptionsSchema = z.object({
   period: reviewPeriodSchema,
   cutOff: z.iso.datetime().optional(),
   /** The tests followed week over week, by test id; none: the worst ones of the stored measurements. */
   keyTests: z.array(z.string().min(1).max(64)).max(REVIEW_KEY_TESTS_MAX).default([]),
-  narrative: reviewNarrativeSchema.default({ goals: [], highlights: [], nextSteps: [] }),
+  narrative: reviewNarrativeSchema.optional(),
 });
 export type ReviewPackOptions = z.infer<typeof reviewPackOptionsSchema>;
 
@@ -88,19 +124,30 @@ export const reviewSlideSchema = z.intersection(
 );
 export type ReviewSlide = z.infer<typeof reviewSlideSchema>;
 
-/** The preview's query: the period (and cut-off, key tests) the pack would cover. */
-export const reviewPreviewQuerySchema = z.object({
-  kind: z.enum(REVIEW_PERIOD_KINDS),
-  from: isoDay,
-  to: isoDay,
-  cutOff: z.iso.datetime().optional(),
-  /** Test ids, comma-separated. */
-  keyTests: z
-    .string()
-    .max(REVIEW_KEY_TESTS_MAX * 65)
-    .optional()
-    .transform((value) => (value ? value.split(',').filter(Boolean).slice(0, REVIEW_KEY_TESTS_MAX) : [])),
+const organizationIdField = z.string().min(1).max(64).refine(printable, 'An organization id is printable text');
+
+/**
+ * Whose narrative or preview is asked for: the organization, and the customer's token for a caller tied to it by that
+ * alone (the owner of a watch over it and a Super User need none). The token is used once, never stored.
+ */
+export const reviewCustomerSchema = z.object({
+  organizationId: organizationIdField,
+  token: platformTokenSchema.optional(),
 });
+export type ReviewCustomer = z.infer<typeof reviewCustomerSchema>;
+
+/** Saving a customer's narrative over the one kept. */
+export const reviewNarrativeSaveSchema = reviewCustomerSchema.extend({ narrative: reviewNarrativeSchema });
+export type ReviewNarrativeSave = z.infer<typeof reviewNarrativeSaveSchema>;
+
+/** The preview's request: the period (and cut-off, key tests) the pack would cover. */
+export const reviewPreviewRequestSchema = reviewCustomerSchema.extend({
+  period: reviewPeriodSchema,
+  cutOff: z.iso.datetime().optional(),
+  /** Test ids; none: the worst ones of the stored measurements. */
+  keyTests: z.array(z.string().min(1).max(64)).max(REVIEW_KEY_TESTS_MAX).default([]),
+});
+export type ReviewPreviewRequest = z.input<typeof reviewPreviewRequestSchema>;
 
 /**
  * A pack's preview: its slides from what the toolkit stored (the watches' measurements, its health checks, its

@@ -24,6 +24,11 @@ export interface SandboxConfig {
   salesforceClientSecret?: string | null;
   /** The moment the world's dates are spread back from (tests fix it); the start of today, UTC, by default. */
   worldNow?: number;
+  /**
+   * Where people open the sandbox's pages (the product's PUBLIC_URL when it embeds the sandbox): a snapshot's share
+   * link points there. The request's host when not given (the sandbox run on its own).
+   */
+  publicUrl?: string;
 }
 
 /** The state of every stand-in, shared by the HTTP routes and the in-process users (tests, the mailer). */
@@ -138,7 +143,12 @@ export const sandboxPlugin: FastifyPluginAsync<SandboxOptions> = async (app, { s
   });
 
   const routes: { method: string; url: string }[] = [];
-  await app.register(platformRoutes, { prefix: '/te/v7', state: sandbox.platform, routes });
+  await app.register(platformRoutes, {
+    prefix: '/te/v7',
+    state: sandbox.platform,
+    routes,
+    publicUrl: sandbox.config.publicUrl,
+  });
   // The share links of test snapshots: opened without a token, as a customer opens one.
   snapshotShareRoutes(app, sandbox.platform);
   // The document of the operations the sandbox implements, made from its own routes (for the API explorer).

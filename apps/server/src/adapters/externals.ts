@@ -49,7 +49,13 @@ export async function connectExternals(
 ): Promise<Externals> {
   const sandbox =
     config.demoMode && config.platformApiUrl === null
-      ? new Sandbox({ ...config.sandbox, webexBotToken: config.webex.botToken, worldNow: clock?.().getTime() })
+      ? new Sandbox({
+          ...config.sandbox,
+          webexBotToken: config.webex.botToken,
+          worldNow: clock?.().getTime(),
+          // The share links it makes (test snapshots) are opened by people, at the product's address.
+          publicUrl: config.publicUrl,
+        })
       : null;
   if (sandbox) await app.register(sandboxPlugin, { prefix: '/sandbox', sandbox, demoMode: config.demoMode });
   const inProcess = sandbox ? injectFetch(app, EMBEDDED_SANDBOX_ORIGIN) : undefined;

@@ -35,12 +35,14 @@ export interface PlatformRoutesOptions {
   state: PlatformState;
   /** Filled with every route registered here (the sandbox's OpenAPI document is made from it). */
   routes?: { method: string; url: string }[];
+  /** Where people open the sandbox's pages (a snapshot's share link); the request's host when not given. */
+  publicUrl?: string | undefined;
 }
 
 /** The platform API v7 stand-in, mounted under /sandbox/te/v7. */
 export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
   app: FastifyInstance,
-  { state, routes },
+  { state, routes, publicUrl },
 ) => {
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) if (method !== 'HEAD') routes?.push({ method, url: route.url });
@@ -129,7 +131,7 @@ export const platformRoutes: FastifyPluginAsync<PlatformRoutesOptions> = async (
   };
   const hal = (reply: FastifyReply) => reply.type('application/hal+json');
 
-  const context: RouteContext = { state, now, worldNow, caller, hal };
+  const context: RouteContext = { state, now, worldNow, caller, hal, publicUrl };
   // After the gate: what it refuses is no write, and is recorded as none.
   auditWrites(app, state, worldNow);
   for (const resource of [

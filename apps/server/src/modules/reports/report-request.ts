@@ -7,9 +7,10 @@ import {
   tamActivityOptionsSchema,
   type CreateReportInput,
   type ReportRequest,
+  type SessionUser,
 } from '@ce/contract';
 import { AppError } from '../../core/errors.js';
-import { reviewWindow } from '../review/index.js';
+import { reviewWindow, withRequestedWith } from '../review/index.js';
 import type { ArtifactSummary, ReportRow } from './reports.repository.js';
 
 // A report request as the API takes it (its options checked) and answers it (a stored row in the API's words).
@@ -55,7 +56,7 @@ function checked(schema: z.ZodType<Record<string, unknown>>, options: unknown): 
 }
 
 /** The options a kind takes, checked (defaults filled in): AHC-IE's tables and days range, TAM activity's days range and planner; none for the others. */
-export function optionsFor(input: CreateReportInput): Record<string, unknown> {
+export function optionsFor(input: CreateReportInput, caller: SessionUser): Record<string, unknown> {
   if (input.kind === 'ahc-ie') return checked(ahcIeOptionsSchema, input.options);
   if (input.kind === 'tam-activity') return checked(tamActivityOptionsSchema, input.options);
   if (input.kind === 'closure-units' || input.kind === 'closure-endpoints')
@@ -64,7 +65,8 @@ export function optionsFor(input: CreateReportInput): Record<string, unknown> {
     const options = reviewPackOptionsSchema.parse(checked(reviewPackOptionsSchema, input.options));
     // A period yet to start, or a cut-off before it, is refused now rather than failing in the background.
     reviewWindow(options, new Date());
-    return options;
+    // Built from the stored records, as the caller may read them: a personal API token's capabilities go with it.
+    return withRequestedWith(options, caller);
   }
   return {};
 }

@@ -73,7 +73,7 @@ export class ReportsService {
         { path: 'accountGroups', message: REPORT_REQUEST_MESSAGES.noAccountGroups },
       ]);
     }
-    const options = optionsFor(input);
+    const options = optionsFor(input, user);
     const scope = await this.deps.customer.scope(
       input.token,
       input.organization.id,

@@ -13,18 +13,27 @@ export { isUnknown, unknownText, SECTION_TITLES, type ReviewPack, type Section, 
 export { planSlides, TABLE_ROWS_PER_SLIDE, type SlidePlan } from './review-slides.js';
 export { renderReviewDeck } from './review-deck.js';
 export { renderReviewPdf } from './review-pdf.js';
-export { buildReviewPack, reviewWindow, type ReviewSources, type ReviewRequest } from './review-build.js';
+export {
+  buildReviewPack,
+  requesterAsAsked,
+  reviewWindow,
+  withRequestedWith,
+  type ReviewSources,
+  type ReviewRequest,
+} from './review-build.js';
+export { printableText, printableValue } from './review-text.js';
 export { makeReviewPack, reviewSummary, type MakeReviewPack, type MadeReviewPack } from './review-make.js';
 export { ReviewRepository } from './review.repository.js';
 
 export const reviewModule: AppModule = {
   name: 'review',
-  async register({ db, routes, timelineSources, clock }) {
+  async register({ db, routes, services, timelineSources, clock }) {
     const repository = new ReviewRepository(db);
-    const review = new ReviewService(
-      { repository, timeline: (query) => readTimeline(timelineSources.items, query) },
-      clock,
-    );
+    const review = new ReviewService({
+      sources: { repository, timeline: (query) => readTimeline(timelineSources.items, query) },
+      customer: services.get('customer'),
+      ...(clock ? { clock } : {}),
+    });
     routes.add((app) => app.register(reviewRoutes, { review }));
     return {};
   },

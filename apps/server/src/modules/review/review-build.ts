@@ -1,18 +1,22 @@
 import {
   REVIEW_MESSAGES,
   TIMELINE_LIMIT,
+  can,
   WORK_TOOLS,
   healthFindingsSchema,
   measurementsSchema,
+  reviewNarrativeSchema,
   userMay,
   type HealthFindings,
   type Measurements,
+  type ReviewNarrative,
   type ReviewPackOptions,
   type ReviewPreview,
   type SessionUser,
   type TimelineTool,
 } from '@ce/contract';
 import type { PlatformSession } from '@ce/platform-client';
+import { z } from 'zod';
 import { AppError } from '../../core/errors.js';
 import type { SourcedEntry, TimelineQuery } from '../../core/timeline.js';
 import { openChecks } from '../customer/customer-overview.service.js';
@@ -20,6 +24,7 @@ import type { ReviewPack } from './review-pack.js';
 import { readOutages } from './review-platform.js';
 import type { ReviewRepository, StoredScope } from './review.repository.js';
 import { StoredSections } from './review-stored.js';
+import { printableValue } from './review-text.js';
 
 /**
  * The one builder of a review pack (decision 0038): the preview calls it without the platform, the report kind with
@@ -81,6 +86,38 @@ export function reviewWindow(options: Pick<ReviewPackOptions, 'period' | 'cutOff
   return { from, to, cutOff, until, label };
 }
 
+const EMPTY_NARRATIVE: ReviewNarrative = { goals: [], highlights: [], nextSteps: [] };
+
+/** The narrative kept for the organization (an empty one before anyone saved one), and its row. */
+export async function keptNarrative(repository: ReviewRepository, organizationId: string) {
+  const row = await repository.narrative(organizationId);
+  const parsed = row ? reviewNarrativeSchema.safeParse(row.narrative) : null;
+  return { row, narrative: parsed?.success ? parsed.data : EMPTY_NARRATIVE };
+}
+
+/** Why the team's hours are left out: the requester's role lacks the time tracker, or the API token it came with. */
+const hoursUnknown = (requester: SessionUser) => ({
+  unknown: can(requester.role, 'tools') ? REVIEW_MESSAGES.hoursToken : REVIEW_MESSAGES.hoursRole,
+});
+
+/**
+ * The capabilities of the personal API token a pack was requested with, kept in its stored options by the server
+ * (never taken from the caller): the job reads the stored records as that token may, not as the whole role may.
+ */
+const requestedWithSchema = z.object({ requestedWith: z.array(z.string()).optional() });
+
+/** A pack's checked options as they are stored: with the capabilities of the caller's API token, if one asked. */
+export function withRequestedWith(options: ReviewPackOptions, caller: SessionUser): Record<string, unknown> {
+  return caller.apiToken ? { ...options, requestedWith: [...caller.apiToken.capabilities] } : { ...options };
+}
+
+/** The job's requester (their role) as the request was made: with its API token's capabilities, if one asked. */
+export function requesterAsAsked(requester: SessionUser, stored: unknown): SessionUser {
+  const parsed = requestedWithSchema.safeParse(stored);
+  const capabilities = parsed.success ? parsed.data.requestedWith : undefined;
+  return capabilities ? { ...requester, apiToken: { id: 'pack', name: 'the pack request', capabilities } } : requester;
+}
+
 const parsedFindings = (content: Buffer): HealthFindings | null => {
   try {
     const parsed = healthFindingsSchema.safeParse(JSON.parse(content.toString('utf8')));
@@ -90,7 +127,10 @@ const parsedFindings = (content: Buffer): HealthFindings | null => {
   }
 };
 
-/** Builds the pack: its stored sections always, its platform sections when `platform` is given. */
+/**
+ * Builds the pack: its stored sections always, its platform sections when `platform` is given. Every string of it is
+ * made printable here, once (`review-text.ts`), so the deck, its PDF, its JSON and the Webex message say the same.
+ */
 export async function buildReviewPack(
   sources: ReviewSources,
   request: ReviewRequest,
@@ -105,7 +145,7 @@ export async function buildReviewPack(
     userId: userMay(requester, 'seeAllRuns') ? null : requester.id,
   };
   const { repository } = sources;
-  const [runRows, healthRows, waivers, hours, entries] = await Promise.all([
+  const [runRows, healthRows, waivers, hours, entries, narrative] = await Promise.all([
     repository.measuredRuns(scope),
     repository.healthChecks(scope),
     repository.waiversAt(organization.id, window.until),
@@ -117,6 +157,8 @@ export async function buildReviewPack(
       since: window.from,
       limit: TIMELINE_LIMIT,
     }),
+    // Asked without one, the pack says the narrative kept for the customer when it is built, as the preview does.
+    options.narrative ?? keptNarrative(repository, organization.id).then((kept) => kept.narrative),
   ]);
   const runs = runRows.flatMap((row): Measurements[] => {
     // A run kept under an older shape that no longer parses is left out, not counted as zeros.
@@ -150,8 +192,8 @@ export async function buildReviewPack(
       ? openChecks(latest.checks, waivers).map(({ check }) => ({ title: check.title, remediation: check.remediation }))
       : [],
     work: WORK_TOOLS.flatMap((tool) => (counts.get(tool) ? [{ tool, count: counts.get(tool) ?? 0 }] : [])),
-    hours: hours ?? { unknown: 'your role does not include the time tracker' },
-    narrative: options.narrative,
+    hours: hours ?? hoursUnknown(requester),
+    narrative,
   });
   const at = (source: string) => ({ source, cutOff });
   const outages = platform
@@ -163,7 +205,7 @@ export async function buildReviewPack(
         platform.signal,
       )
     : { unknown: 'read from the platform when the pack is built' };
-  const pack: ReviewPack = {
+  const pack: ReviewPack = printableValue({
     customer: organization.name,
     periodLabel: window.label,
     from: window.from.toISOString(),
@@ -183,6 +225,6 @@ export async function buildReviewPack(
     health: { ...at('Health checks of the period'), content: stored.health() },
     teamWork: { ...at("The toolkit's timeline and time tracker"), content: stored.teamWork() },
     recommendations: { ...at('Your next steps and the open findings'), content: stored.recommendations() },
-  };
-  return { pack, proposedKeyTests: stored.proposedKeyTests() };
+  } satisfies ReviewPack);
+  return { pack, proposedKeyTests: printableValue(stored.proposedKeyTests()) };
 }

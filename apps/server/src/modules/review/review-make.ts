@@ -32,17 +32,13 @@ export interface MadeReviewPack {
   summary: Markdown;
 }
 
-const hasNarrative = (options: ReviewPackOptions) =>
-  options.narrative.goals.length + options.narrative.highlights.length + options.narrative.nextSteps.length > 0;
-
 /**
- * A review pack built and drawn (the report kind's work, and what a bench calls): the narrative it was asked with
- * kept for the next pack, the pack from the stored rows and the platform, its deck, its PDF and its JSON.
+ * A review pack built and drawn (the report kind's work, and what a bench calls): the pack from the stored rows and
+ * the platform, its deck, its PDF and its JSON. It saves no narrative: a job run again, or taken up again after a
+ * crash, must not write an older narrative over one saved since (only PUT /api/review-narrative keeps one).
  */
 export async function makeReviewPack(input: MakeReviewPack): Promise<MadeReviewPack> {
   const repository = new ReviewRepository(input.db);
-  if (hasNarrative(input.options))
-    await repository.saveNarrative(input.organization.id, input.options.narrative, input.requester.id, input.now);
   await input.progress?.(1, 4);
   const { pack } = await buildReviewPack(
     { repository, timeline: input.timeline ?? (async () => []) },
@@ -50,8 +46,10 @@ export async function makeReviewPack(input: MakeReviewPack): Promise<MadeReviewP
     { session: input.session, accountGroups: input.accountGroups, signal: input.signal },
   );
   await input.progress?.(2, 4);
-  const pptx = await renderReviewDeck(pack);
+  // The PDF before the deck: the PDF thread's heap is given back when it ends, and the deck is then drawn in that
+  // room; the other way round the deck's garbage was still held while the PDF was laid out (13 MB more at the peak).
   const pdf = await renderReviewPdf(pack);
+  const pptx = await renderReviewDeck(pack);
   await input.progress?.(3, 4);
   return { pack, files: { pptx, pdf, json: JSON.stringify(pack, null, 2) }, summary: reviewSummary(pack) };
 }

@@ -1,4 +1,4 @@
-import { REVIEW_SNAPSHOTS_MAX } from '@ce/contract';
+import { REVIEW_MESSAGES, REVIEW_SNAPSHOTS_MAX } from '@ce/contract';
 import { PlatformError, SNAPSHOT_RANGE_HOURS, type PlatformEvent, type PlatformSession } from '@ce/platform-client';
 import { mapPool } from '../../core/map-pool.js';
 import { READ_CONCURRENCY, collect, readable } from '../../report-kit/platform-reads.js';
@@ -119,10 +119,13 @@ async function evidence(session: PlatformSession, found: Found[], now: number, s
       if (link) entry.outage.evidenceUrl = link;
     } catch (error) {
       if (!(error instanceof PlatformError) || (error.status !== 403 && error.status !== 429)) throw error;
+      // The platform's own limit: said as the document says it, without the retry a pack being read cannot take.
       notes.push(
         error.status === 403
           ? `Evidence links could not be made: the platform answered 403 Forbidden (permission needed: Create snapshot shares).`
-          : `Evidence links stopped at ${made}: ${error.message}`,
+          : made === 0
+            ? REVIEW_MESSAGES.noEvidenceLink(REVIEW_SNAPSHOTS_MAX)
+            : REVIEW_MESSAGES.evidenceStopped(made, REVIEW_SNAPSHOTS_MAX),
       );
       return notes;
     }

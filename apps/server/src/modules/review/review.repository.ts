@@ -10,6 +10,7 @@ import {
   users,
   watchRuns,
   watchWaivers,
+  watches,
 } from '../../db/schema.js';
 
 /** The file a health check keeps its findings in (the health kinds' `FINDINGS_FILE`). */
@@ -108,6 +109,16 @@ export class ReviewRepository {
         ),
       );
     return rows.reduce((sum, row) => sum + row.hours, 0);
+  }
+
+  /** Whether the user owns a watch over the organization (what ties them to it, with its token or a Super User's role). */
+  async watchesOrganization(userId: string, organizationId: string): Promise<boolean> {
+    const [row] = await this.db
+      .select({ id: watches.id })
+      .from(watches)
+      .where(and(eq(watches.userId, userId), eq(watches.organizationId, organizationId)))
+      .limit(1);
+    return row !== undefined;
   }
 
   /** A person's name (or email) by id; null for none. */

@@ -1,63 +1,93 @@
 import {
-  reviewNarrativeSchema,
-  type ReviewNarrative,
+  REVIEW_MESSAGES,
+  userMay,
+  type ReviewCustomer,
   type ReviewNarrativeResponse,
+  type ReviewNarrativeSave,
   type ReviewPreview,
   type SessionUser,
-  type reviewPreviewQuerySchema,
+  type reviewPreviewRequestSchema,
 } from '@ce/contract';
 import type { z } from 'zod';
-import { buildReviewPack, type ReviewSources } from './review-build.js';
+import { AppError } from '../../core/errors.js';
+import type { CustomerService } from '../customer/customer.service.js';
+import { buildReviewPack, keptNarrative, type ReviewSources } from './review-build.js';
 import { SECTION_TITLES } from './review-pack.js';
 import { planSlides } from './review-slides.js';
 import { PLATFORM_READS } from './review-platform.js';
 
-const EMPTY: ReviewNarrative = { goals: [], highlights: [], nextSteps: [] };
+export interface ReviewDependencies {
+  sources: ReviewSources;
+  /** Asks the platform which organization a customer's token reaches (used once, never stored). */
+  customer: Pick<CustomerService, 'scope'>;
+  clock?: () => Date;
+}
 
-/** A customer's kept narrative and the pack's preview (from the database only). */
+/**
+ * A customer's kept narrative and the pack's preview (from the database only), for those tied to the organization
+ * (decision 0038, as its waivers are: decision 0031).
+ */
 export class ReviewService {
-  constructor(
-    private readonly sources: ReviewSources,
-    private readonly clock: () => Date = () => new Date(),
-  ) {}
+  private readonly clock: () => Date;
 
-  async narrative(organizationId: string): Promise<ReviewNarrativeResponse> {
-    const row = await this.sources.repository.narrative(organizationId);
-    const parsed = row ? reviewNarrativeSchema.safeParse(row.narrative) : null;
+  constructor(private readonly deps: ReviewDependencies) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  /**
+   * Whether the caller is tied to the organization: a Super User, the owner of a watch over it, or a caller whose
+   * request carries a token the platform names that organization for (then its name, as the platform gives it).
+   * Anyone else is refused in words (403), before anything is read or saved.
+   */
+  private async mustBeTied(user: SessionUser, { organizationId, token }: ReviewCustomer): Promise<string | null> {
+    if (userMay(user, 'seeAllRuns')) return null;
+    if (await this.deps.sources.repository.watchesOrganization(user.id, organizationId)) return null;
+    if (token === undefined) throw new AppError(403, 'not_tied_to_organization', REVIEW_MESSAGES.notTied);
+    try {
+      return (await this.deps.customer.scope(token, organizationId, [])).organization.name;
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unknown_organization')
+        throw new AppError(403, 'token_of_another_organization', REVIEW_MESSAGES.tokenElsewhere);
+      throw error;
+    }
+  }
+
+  private async kept(organizationId: string): Promise<ReviewNarrativeResponse> {
+    const { repository } = this.deps.sources;
+    const { row, narrative } = await keptNarrative(repository, organizationId);
     return {
-      narrative: parsed?.success ? parsed.data : EMPTY,
+      narrative,
       updatedAt: row?.updatedAt.toISOString() ?? null,
-      updatedBy: row ? await this.sources.repository.personName(row.updatedBy) : null,
+      updatedBy: row ? await repository.personName(row.updatedBy) : null,
     };
   }
 
-  /** Keeps the narrative for the customer's next pack (a request of a pack with one saves it too). */
-  async saveNarrative(
-    user: SessionUser,
-    organizationId: string,
-    narrative: ReviewNarrative,
-  ): Promise<ReviewNarrativeResponse> {
-    await this.sources.repository.saveNarrative(organizationId, narrative, user.id, this.clock());
-    return this.narrative(organizationId);
+  async narrative(user: SessionUser, customer: ReviewCustomer): Promise<ReviewNarrativeResponse> {
+    await this.mustBeTied(user, customer);
+    return this.kept(customer.organizationId);
   }
 
-  async preview(
-    user: SessionUser,
-    organizationId: string,
-    query: z.output<typeof reviewPreviewQuerySchema>,
-  ): Promise<ReviewPreview> {
-    const kept = await this.narrative(organizationId);
-    const name = (await this.sources.repository.organizationName(organizationId)) ?? organizationId;
+  /** Keeps the narrative for the customer's next pack: the only place one is saved (a pack saves none). */
+  async saveNarrative(user: SessionUser, { narrative, ...customer }: ReviewNarrativeSave) {
+    await this.mustBeTied(user, customer);
+    await this.deps.sources.repository.saveNarrative(customer.organizationId, narrative, user.id, this.clock());
+    return this.kept(customer.organizationId);
+  }
+
+  async preview(user: SessionUser, request: z.output<typeof reviewPreviewRequestSchema>): Promise<ReviewPreview> {
+    const { organizationId } = request;
+    const named = await this.mustBeTied(user, request);
+    const name = named ?? (await this.deps.sources.repository.organizationName(organizationId)) ?? organizationId;
     const { pack, proposedKeyTests } = await buildReviewPack(
-      this.sources,
+      this.deps.sources,
       {
         organization: { id: organizationId, name },
         requester: user,
+        // No narrative: the pack's builder reads the kept one, as a pack requested without one does.
         options: {
-          period: { kind: query.kind, from: query.from, to: query.to },
-          ...(query.cutOff ? { cutOff: query.cutOff } : {}),
-          keyTests: query.keyTests,
-          narrative: kept.narrative,
+          period: request.period,
+          ...(request.cutOff ? { cutOff: request.cutOff } : {}),
+          keyTests: request.keyTests,
         },
         now: this.clock(),
       },

@@ -53,6 +53,7 @@ describe("the review pack's period", () => {
     expect(dates('2026-07-01', '2026-10-15')).toBe(REVIEW_MESSAGES.periodTooLong);
     expect(dates('2026-12-03', '2026-12-10')).toBe(REVIEW_MESSAGES.periodInFuture);
     expect(dates('', '2026-12-10')).toBe('Choose the period’s first and last day.');
+    expect(dates('0000-01-01', '0000-01-31')).toBe(REVIEW_MESSAGES.periodTooEarly);
   });
 });
 

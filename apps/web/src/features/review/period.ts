@@ -1,4 +1,4 @@
-import { REVIEW_MESSAGES, REVIEW_PERIOD_MAX_DAYS, type ReviewPeriodKind } from '@ce/contract';
+import { REVIEW_EARLIEST_DAY, REVIEW_MESSAGES, REVIEW_PERIOD_MAX_DAYS, type ReviewPeriodKind } from '@ce/contract';
 
 /**
  * The review pack's period and cut-off, in UTC days as the contract takes them (`from` and `to` its first and last
@@ -67,6 +67,7 @@ export function defaultPeriod(kind: ReviewPeriodKind, now: Date): PeriodChoice {
 export function periodProblem(period: PeriodChoice, now: Date): string | null {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(period.from) || !/^\d{4}-\d{2}-\d{2}$/.test(period.to))
     return 'Choose the period’s first and last day.';
+  if (period.from < REVIEW_EARLIEST_DAY) return REVIEW_MESSAGES.periodTooEarly;
   if (period.from > period.to) return REVIEW_MESSAGES.periodOrder;
   if ((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS >= REVIEW_PERIOD_MAX_DAYS)
     return REVIEW_MESSAGES.periodTooLong;

@@ -20,4 +20,9 @@ export interface RouteContext {
   worldNow(): number;
   caller(request: FastifyRequest): SandboxCaller;
   hal(reply: FastifyReply): FastifyReply;
+  /**
+   * Where people open the sandbox's pages: the product's public address when the sandbox is embedded (its own calls
+   * reach it in-process, at a host nobody can open); the request's host when not given.
+   */
+  publicUrl?: string | undefined;
 }

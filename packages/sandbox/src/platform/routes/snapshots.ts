@@ -65,7 +65,7 @@ function fieldErrors(body: Record<string, unknown>, now: number) {
 }
 
 /** `POST /tests/{testId}/snapshot`: a share link to a test's results over a range. */
-export function snapshotRoutes(app: FastifyInstance, { state, worldNow, caller, hal }: RouteContext): void {
+export function snapshotRoutes(app: FastifyInstance, { state, worldNow, caller, hal, publicUrl }: RouteContext): void {
   app.post<{ Params: { testId: string } }>('/tests/:testId/snapshot', async (request, reply) => {
     const { org, group, serializer } = caller(request);
     const now = worldNow();
@@ -108,7 +108,10 @@ export function snapshotRoutes(app: FastifyInstance, { state, worldNow, caller, 
       uid: user?.uid ?? '',
     };
     kept.push(snapshot);
-    const share = `${serializer.link('').href.replace(/\/v7$/, '')}/snapshots/${snapshot.id}`;
+    // The link a person opens: at the product's public address when there is one, as the share page is served there.
+    const api = new URL(serializer.link('').href);
+    const root = publicUrl ? publicUrl.replace(/\/+$/, '') : api.origin;
+    const share = `${root}${api.pathname.replace(/\/v7$/, '')}/snapshots/${snapshot.id}`;
     return hal(reply)
       .status(201)
       .send({

@@ -11,9 +11,6 @@ import { apiRequest } from '../../../lib/api-client';
 import { SHOWN_IN_PLACE } from '../../../lib/error-toasts';
 import type { PeriodChoice } from '../period';
 
-const customerPath = (organizationId: string, part: string) =>
-  `/api/customers/${encodeURIComponent(organizationId)}/${part}`;
-
 export interface PreviewQuery {
   period: PeriodChoice;
   cutOff: string;
@@ -22,17 +19,33 @@ export interface PreviewQuery {
 }
 
 /**
- * GET /api/customers/{organization}/review-preview: the pack's slides from what the toolkit stored (no platform
- * call), for the period up to the cut-off. The slides shown stay while the next ones are read.
+ * The customer a narrative or preview is asked for, and the token the browser holds for it (the chosen or a recent
+ * customer's): the server shows them only to those tied to the organization (a watch over it, its token, a Super
+ * User). The token goes in the body, never in the URL nor in a query's key.
  */
-export function useReviewPreview(organizationId: string, query: PreviewQuery | null) {
+const customerBody = (organizationId: string, token: string | undefined) => ({
+  organizationId,
+  ...(token ? { token } : {}),
+});
+
+/**
+ * POST /api/review-preview: the pack's slides from what the toolkit stored (no platform call), for the period up to
+ * the cut-off. The slides shown stay while the next ones are read.
+ */
+export function useReviewPreview(organizationId: string, token: string | undefined, query: PreviewQuery | null) {
   return useQuery({
-    queryKey: ['review-preview', organizationId, query],
+    queryKey: ['review-preview', organizationId, token !== undefined, query],
     queryFn: () => {
       if (!query) throw new Error('no period');
-      const params = new URLSearchParams({ ...query.period, cutOff: query.cutOff });
-      if (query.keyTests) params.set('keyTests', query.keyTests.join(','));
-      return apiRequest<ReviewPreview>(`${customerPath(organizationId, 'review-preview')}?${params.toString()}`);
+      return apiRequest<ReviewPreview>('/api/review-preview', {
+        method: 'POST',
+        body: {
+          ...customerBody(organizationId, token),
+          period: query.period,
+          cutOff: query.cutOff,
+          ...(query.keyTests ? { keyTests: query.keyTests } : {}),
+        },
+      });
     },
     enabled: query !== null,
     placeholderData: keepPreviousData,
@@ -40,28 +53,37 @@ export function useReviewPreview(organizationId: string, query: PreviewQuery | n
   });
 }
 
-const narrativeKey = (organizationId: string) => ['review-narrative', organizationId] as const;
+const narrativeKey = (organizationId: string, token: string | undefined) =>
+  ['review-narrative', organizationId, token !== undefined] as const;
 
-/** GET /api/customers/{organization}/review-narrative: what the last pack's author wrote, kept for the next. */
-export function useReviewNarrative(organizationId: string) {
+/** POST /api/review-narrative/read: what the last pack's author wrote, kept for the next. */
+export function useReviewNarrative(organizationId: string, token: string | undefined) {
   return useQuery({
-    queryKey: narrativeKey(organizationId),
-    queryFn: () => apiRequest<ReviewNarrativeResponse>(customerPath(organizationId, 'review-narrative')),
+    queryKey: narrativeKey(organizationId, token),
+    queryFn: () =>
+      apiRequest<ReviewNarrativeResponse>('/api/review-narrative/read', {
+        method: 'POST',
+        body: customerBody(organizationId, token),
+      }),
+    retry: false,
   });
 }
 
-/** PUT the same: the narrative kept for this customer's next pack; the preview is read again with it. */
-export function useSaveNarrative(organizationId: string) {
+/**
+ * PUT /api/review-narrative: the narrative kept for this customer's next pack, with the token the browser holds for
+ * it (or the one "Build the pack" checked); the preview is read again with it.
+ */
+export function useSaveNarrative(organizationId: string, held: string | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     meta: SHOWN_IN_PLACE,
-    mutationFn: (narrative: ReviewNarrative) =>
-      apiRequest<ReviewNarrativeResponse>(customerPath(organizationId, 'review-narrative'), {
+    mutationFn: ({ narrative, token = held }: { narrative: ReviewNarrative; token?: string | undefined }) =>
+      apiRequest<ReviewNarrativeResponse>('/api/review-narrative', {
         method: 'PUT',
-        body: narrative,
+        body: { ...customerBody(organizationId, token), narrative },
       }),
     onSuccess: async (saved) => {
-      queryClient.setQueryData(narrativeKey(organizationId), saved);
+      queryClient.setQueryData(narrativeKey(organizationId, held), saved);
       await queryClient.invalidateQueries({ queryKey: ['review-preview', organizationId] });
     },
   });
@@ -77,8 +99,8 @@ export interface ReviewPackRequest {
 }
 
 /**
- * POST /api/reports with kind `review-pack`: the pack is built in the background and kept in My Reports. The server
- * keeps the narrative it was requested with, so the kept one is read again.
+ * POST /api/reports with kind `review-pack`: the pack is built in the background and kept in My Reports. The pack
+ * saves no narrative: the page saves an edited one first (PUT /api/review-narrative).
  */
 export function useBuildPack() {
   const queryClient = useQueryClient();
@@ -86,11 +108,7 @@ export function useBuildPack() {
     meta: SHOWN_IN_PLACE,
     mutationFn: (request: ReviewPackRequest) =>
       apiRequest<ReportRequest>('/api/reports', { method: 'POST', body: request }),
-    onSuccess: (_report, request) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['reports'] }),
-        queryClient.invalidateQueries({ queryKey: narrativeKey(request.organization.id) }),
-      ]),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['reports'] }),
   });
 }
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { PATHS, type ReportRequest, type ReviewPackOptions } from '@ce/contract';
+import { PATHS, type ReportRequest, type ReviewNarrative, type ReviewPackOptions } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TokenField } from '../../../components/ui/token-field';
@@ -20,6 +20,7 @@ export const BUILD_WORDS = {
   otherOrganization: (customer: string) =>
     `This token does not reach ${customer}: paste a token of ${customer}’s organization.`,
   checkFailed: 'The token could not be checked. Try again in a moment.',
+  notSaved: (why: string) => `The narrative could not be saved, so the pack was not requested: ${why}`,
 } as const;
 
 /** Where a pack being built stands, and its files once it is done. */
@@ -91,15 +92,18 @@ function PackProgress({ report }: { report: ReportRequest }) {
 export interface BuildPackProps {
   organizationId: string;
   customer: string;
-  /** The pack's options, or why it cannot be built yet. */
-  options: () => { options: ReviewPackOptions } | { problem: string };
+  /** The pack's options and the narrative edited but not saved yet, or why it cannot be built yet. */
+  options: () => { options: ReviewPackOptions; unsaved: ReviewNarrative | null } | { problem: string };
+  /** Saves the narrative with the token checked here (the pack saves none): done before the pack is requested. */
+  keep: (narrative: ReviewNarrative, token: string) => Promise<unknown>;
 }
 
 /**
  * "Build the pack": a report request of kind `review-pack` with the customer's token (the one chosen in the navbar, or
- * one pasted) and every account group it sees in the organization; then its progress and files.
+ * one pasted) and every account group it sees in the organization; then its progress and files. An edited narrative
+ * is saved first, so the pack and the narrative kept for the next one say the same.
  */
-export function BuildPack({ organizationId, customer, options }: BuildPackProps) {
+export function BuildPack({ organizationId, customer, options, keep }: BuildPackProps) {
   const { current } = useCustomers();
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -131,6 +135,14 @@ export function BuildPack({ organizationId, customer, options }: BuildPackProps)
     if (!first) {
       setProblem(BUILD_WORDS.otherOrganization(customer));
       return;
+    }
+    if (asked.unsaved) {
+      try {
+        await keep(asked.unsaved, token.trim());
+      } catch (error) {
+        setProblem(BUILD_WORDS.notSaved(error instanceof Error && error.message ? error.message : 'try again.'));
+        return;
+      }
     }
     build.mutate(
       {

@@ -172,7 +172,7 @@ export function NarrativeEditor({ draft, onChange, kept, onSave, saving }: Narra
         >
           {said?.text ??
             (changed
-              ? 'Not saved yet.'
+              ? 'Not saved yet: “Build the pack” saves it first.'
               : kept.updatedAt
                 ? `Kept since ${new Date(kept.updatedAt).toLocaleString()}${kept.updatedBy ? `, by ${kept.updatedBy}` : ''}.`
                 : 'Nothing kept for this customer yet.')}

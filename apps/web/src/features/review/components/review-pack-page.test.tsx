@@ -7,6 +7,7 @@ import {
   type ReportAccountGroup,
   type ReviewNarrativeResponse,
   type ReviewPreview,
+  type ReviewPreviewRequest,
 } from '@ce/contract';
 import { customers } from '../../../lib/customer';
 import { setStorageOwner } from '../../../lib/user-storage';
@@ -111,16 +112,16 @@ function serve() {
     const method = init.method ?? 'GET';
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
     calls.push({ method, path, body });
-    if (path.startsWith('/api/customers/9000/review-preview')) return Response.json(preview());
-    if (path === '/api/customers/9000/review-narrative' && method === 'PUT') {
+    if (path === '/api/review-preview' && method === 'POST') return Response.json(preview());
+    if (path === '/api/review-narrative' && method === 'PUT') {
       kept = {
-        narrative: body as ReviewNarrativeResponse['narrative'],
+        narrative: (body as { narrative: ReviewNarrativeResponse['narrative'] }).narrative,
         updatedAt: NOW.toISOString(),
         updatedBy: 'Tara Tam',
       };
       return Response.json(kept);
     }
-    if (path === '/api/customers/9000/review-narrative') return Response.json(kept);
+    if (path === '/api/review-narrative/read' && method === 'POST') return Response.json(kept);
     if (path === '/api/account-groups') return Response.json({ accountGroups: GROUPS });
     if (path === '/api/reports' && method === 'POST') return Response.json(report('queued'), { status: 202 });
     if (path === '/api/reports/r-1') return Response.json(report(++readings > 1 ? 'done' : 'running'));
@@ -143,9 +144,7 @@ function renderPage() {
 }
 
 const previews = (calls: Call[]) =>
-  calls
-    .filter((call) => call.path.includes('review-preview'))
-    .map((call) => new URL(call.path, 'http://x').searchParams);
+  calls.filter((call) => call.path === '/api/review-preview').map((call) => call.body as ReviewPreviewRequest);
 
 beforeEach(() => setStorageOwner('user-1'));
 afterEach(() => {
@@ -166,9 +165,12 @@ describe("a customer's review pack page", () => {
       'Outages and events',
     ]);
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Review pack: Acme Corporation');
-    expect(previews(calls)[0]?.toString()).toBe(
-      'kind=month&from=2026-11-01&to=2026-11-30&cutOff=2026-12-02T13%3A07%3A30.000Z',
-    );
+    // No customer chosen: no token goes with it (a watch owner's or a Super User's preview).
+    expect(previews(calls)[0]).toEqual({
+      organizationId: '9000',
+      period: { kind: 'month', from: '2026-11-01', to: '2026-11-30' },
+      cutOff: '2026-12-02T13:07:30.000Z',
+    });
     expect(within(slides[1] as HTMLElement).getByTestId('slide-footer').textContent).toBe(FOOTER);
     // The chart says every value in words, a week without rounds too.
     expect(
@@ -199,7 +201,7 @@ describe("a customer's review pack page", () => {
     ).toEqual([true, true]);
     expect(previews(calls)).toHaveLength(1);
     fireEvent.click(within(keyTests).getByLabelText(/Branch DNS/));
-    await vi.waitFor(() => expect(previews(calls).at(-1)?.get('keyTests')).toBe('t-1'));
+    await vi.waitFor(() => expect(previews(calls).at(-1)?.keyTests).toEqual(['t-1']));
     expect(screen.getByTestId('key-tests-said').textContent).toBe(
       '1 of at most 8 chosen, worst first as the measurements propose.',
     );
@@ -210,12 +212,13 @@ describe("a customer's review pack page", () => {
     renderPage();
     await screen.findAllByTestId('slide');
     fireEvent.click(screen.getByRole('button', { name: 'Quarter' }));
-    await vi.waitFor(() => expect(previews(calls).at(-1)?.get('from')).toBe('2026-07-01'));
-    expect(previews(calls).at(-1)?.get('kind')).toBe('quarter');
+    await vi.waitFor(() => expect(previews(calls).at(-1)?.period.from).toBe('2026-07-01'));
+    expect(previews(calls).at(-1)?.period.kind).toBe('quarter');
     expect((screen.getByLabelText('Quarter') as HTMLSelectElement).selectedOptions[0]?.textContent).toBe(
       'Q3 2026 (Jul–Sep)',
     );
     fireEvent.click(screen.getByRole('button', { name: 'Dates' }));
+    await vi.waitFor(() => expect(previews(calls).at(-1)?.period.kind).toBe('dates'));
     const asked = previews(calls).length;
     fireEvent.change(screen.getByLabelText('First day'), { target: { value: '2026-12-10' } });
     expect(screen.getByText(REVIEW_MESSAGES.periodOrder)).toBeTruthy();
@@ -224,10 +227,12 @@ describe("a customer's review pack page", () => {
     fireEvent.change(screen.getByLabelText('First day'), { target: { value: '2026-11-20' } });
     fireEvent.change(screen.getByLabelText('Cut-off (UTC)'), { target: { value: '2026-11-10T09:00' } });
     expect(screen.getByText(REVIEW_MESSAGES.cutOffBeforePeriod)).toBeTruthy();
-    expect(previews(calls).length).toBe(asked + 1);
+    // Only the period that could be covered was asked for (its own cut-off is asked for next).
+    await vi.waitFor(() => expect(previews(calls).length).toBe(asked + 1));
+    expect(previews(calls).at(-1)?.period).toEqual({ kind: 'dates', from: '2026-11-20', to: '2026-12-12' });
     fireEvent.change(screen.getByLabelText('Cut-off (UTC)'), { target: { value: '2026-11-30T18:00' } });
-    await vi.waitFor(() => expect(previews(calls).at(-1)?.get('cutOff')).toBe('2026-11-30T18:00:00.000Z'));
-    expect(previews(calls).at(-1)?.get('to')).toBe('2026-12-12');
+    await vi.waitFor(() => expect(previews(calls).at(-1)?.cutOff).toBe('2026-11-30T18:00:00.000Z'));
+    expect(previews(calls).at(-1)?.period.to).toBe('2026-12-12');
     expect(screen.getByTestId('cut-off').textContent).toMatch(/^Figures up to 30 Nov 2026, 18:00 UTC/);
   });
 
@@ -252,9 +257,12 @@ describe("a customer's review pack page", () => {
       expect(screen.getByTestId('narrative-said').textContent).toBe(REVIEW_MESSAGES.narrativeSaved),
     );
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
-      goals: ['Cut the time to clear'],
-      highlights: ['No outage missed'],
-      nextSteps: [{ step: 'Review the noisy rules', owner: 'Dana Admin', due: '2027-01-15' }],
+      organizationId: '9000',
+      narrative: {
+        goals: ['Cut the time to clear'],
+        highlights: ['No outage missed'],
+        nextSteps: [{ step: 'Review the noisy rules', owner: 'Dana Admin', due: '2027-01-15' }],
+      },
     });
     expect((screen.getByRole('button', { name: 'Save the narrative' }) as HTMLButtonElement).disabled).toBe(true);
   });
@@ -294,6 +302,58 @@ describe("a customer's review pack page", () => {
     expect(screen.getByRole('link', { name: 'Open in My Reports' }).getAttribute('href')).toBe(
       '/home/reports?report=r-1',
     );
+    // The narrative and the preview were asked with the customer's token, in the body; nothing was saved.
+    expect(calls.find((call) => call.path === '/api/review-narrative/read')?.body).toEqual({
+      organizationId: '9000',
+      token: TOKEN,
+    });
+    expect(previews(calls)[0]?.token).toBe(TOKEN);
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
+
+  it('saves an edited narrative before it requests the pack, so the pack and the kept one say the same', async () => {
+    customers.choose({ token: TOKEN, organizationId: '9000', organizationName: 'Acme Corporation', groups: GROUPS });
+    const calls = serve();
+    renderPage();
+    await screen.findAllByTestId('slide');
+    fireEvent.click(screen.getByRole('button', { name: 'Add a highlight' }));
+    fireEvent.change(screen.getByLabelText('Highlight 1'), { target: { value: 'No outage missed' } });
+    expect(screen.getByTestId('narrative-said').textContent).toBe('Not saved yet: “Build the pack” saves it first.');
+    fireEvent.click(screen.getByRole('button', { name: 'Build the pack' }));
+    await screen.findByTestId('pack-files', {}, { timeout: 4000 });
+    const narrative = { goals: ['Cut the time to clear'], highlights: ['No outage missed'], nextSteps: [] };
+    const saved = calls.findIndex((call) => call.method === 'PUT');
+    const requested = calls.findIndex((call) => call.path === '/api/reports' && call.method === 'POST');
+    expect(calls[saved]?.body).toEqual({ organizationId: '9000', token: TOKEN, narrative });
+    expect(saved).toBeGreaterThan(-1);
+    expect(requested).toBeGreaterThan(saved);
+    expect((calls[requested]?.body as { options: { narrative: unknown } }).options.narrative).toEqual(narrative);
+    expect(screen.getByTestId('narrative-said').textContent).toMatch(/^Kept since .+, by Tara Tam\.$/);
+  });
+
+  it('says who may read the narrative when the server refuses it, and then sends none with the pack', async () => {
+    const calls = serve();
+    const served = globalThis.fetch;
+    vi.stubGlobal('fetch', async (path: string, init: RequestInit = {}) =>
+      path === '/api/review-narrative/read'
+        ? Response.json(
+            { error: { code: 'not_tied_to_organization', message: REVIEW_MESSAGES.notTied } },
+            { status: 403 },
+          )
+        : served(path, init),
+    );
+    renderPage();
+    expect((await screen.findByTestId('narrative-closed')).textContent).toBe(REVIEW_MESSAGES.notTied);
+    await screen.findAllByTestId('slide');
+    fireEvent.change(screen.getByLabelText('Org Admin token'), { target: { value: TOKEN } });
+    fireEvent.click(screen.getByRole('button', { name: 'Build the pack' }));
+    await screen.findByTestId('pack-files', {}, { timeout: 4000 });
+    const requested = calls.find((call) => call.path === '/api/reports' && call.method === 'POST');
+    expect((requested?.body as { options: Record<string, unknown> }).options).toEqual({
+      period: { kind: 'month', from: '2026-11-01', to: '2026-11-30' },
+      cutOff: '2026-12-02T13:07:30.000Z',
+      keyTests: ['t-1', 't-2'],
+    });
   });
 
   it('says a token of another organization does not reach the customer, and sends nothing', async () => {

@@ -1,11 +1,12 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { PATHS, REVIEW_KEY_TESTS_MAX, type ReviewNarrative } from '@ce/contract';
+import { ApiRequestError } from '../../../lib/api-client';
 import { Banner } from '../../../components/ui/banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { useCustomers } from '../../../lib/customer';
 import { useReviewNarrative, useReviewPreview, useSaveNarrative } from '../api/review';
-import { cleanNarrative, EMPTY_NARRATIVE } from '../narrative';
+import { cleanNarrative, sameNarrative } from '../narrative';
 import { cutOffInput, cutOffNow, cutOffOf, cutOffProblem, defaultPeriod, periodProblem, utcMinute } from '../period';
 import { BuildPack } from './build-pack';
 import { KeyTests } from './key-tests';
@@ -44,25 +45,32 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
   const periodSaid = periodProblem(period, now());
   const cutOffSaid = periodSaid ? null : cutOffProblem(cutOff, period, now());
   const valid = !periodSaid && !cutOffSaid && cutOff !== null;
-  const preview = useReviewPreview(organizationId, valid ? { period, cutOff, keyTests } : null);
-  const kept = useReviewNarrative(organizationId);
-  const save = useSaveNarrative(organizationId);
+  const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId);
+  // The token the browser holds for the customer: what ties a caller without a watch over it to its narrative.
+  const token = known?.token;
+  const preview = useReviewPreview(organizationId, token, valid ? { period, cutOff, keyTests } : null);
+  const kept = useReviewNarrative(organizationId, token);
+  const save = useSaveNarrative(organizationId, token);
 
   const proposed = preview.data?.proposedKeyTests;
   const followed = keyTests ?? (proposed ?? []).slice(0, REVIEW_KEY_TESTS_MAX).map((test) => test.testId);
   // The narrative is edited from the kept one.
   if (draft === null && kept.data) setDraft(kept.data.narrative);
 
-  const known = [current, ...recent].find((customer) => customer?.organizationId === organizationId);
   const customer = preview.data?.customer ?? known?.organizationName ?? `Organization ${organizationId}`;
   const customerPage = `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
 
+  // The pack says the narrative shown; an edited one is saved before the pack is requested (the pack saves none).
+  // Not read (the page may not see it), none is sent: the pack then says the one kept when it is built.
   const options = () => {
     if (periodSaid || cutOffSaid || !cutOff) return { problem: periodSaid ?? cutOffSaid ?? 'Choose the cut-off.' };
-    const { narrative, problem } = cleanNarrative(draft ?? kept.data?.narrative ?? EMPTY_NARRATIVE);
+    if (draft === null || !kept.data) return { options: { period, cutOff, keyTests: followed }, unsaved: null };
+    const { narrative, problem } = cleanNarrative(draft);
     if (problem) return { problem };
-    return { options: { period, cutOff, keyTests: followed, narrative } };
+    const unsaved = sameNarrative(narrative, kept.data.narrative) ? null : narrative;
+    return { options: { period, cutOff, keyTests: followed, narrative }, unsaved };
   };
+  const closed = (error: Error | null) => error instanceof ApiRequestError && error.status === 403;
 
   return (
     <div className="max-w-6xl min-w-0 space-y-6">
@@ -99,13 +107,15 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
 
       <Section id="review-narrative" title="What only you can write">
         {kept.isError ? (
-          <p className="text-sm text-red-700">The narrative kept for this customer could not be read.</p>
+          <p className="text-sm text-red-700" data-testid="narrative-closed">
+            {closed(kept.error) ? kept.error.message : 'The narrative kept for this customer could not be read.'}
+          </p>
         ) : draft && kept.data ? (
           <NarrativeEditor
             draft={draft}
             onChange={setDraft}
             kept={kept.data}
-            onSave={(narrative) => save.mutateAsync(narrative)}
+            onSave={(narrative) => save.mutateAsync({ narrative })}
             saving={save.isPending}
           />
         ) : (
@@ -114,7 +124,12 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
       </Section>
 
       <Section id="review-build" title="Build the pack">
-        <BuildPack organizationId={organizationId} customer={customer} options={options} />
+        <BuildPack
+          organizationId={organizationId}
+          customer={customer}
+          options={options}
+          keep={(narrative, checked) => save.mutateAsync({ narrative, token: checked })}
+        />
       </Section>
 
       <Section id="review-preview" title="Preview">
@@ -122,7 +137,9 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
           <p className="text-sm text-slate-600">Choose a period and a cut-off to see the pack.</p>
         ) : preview.isError ? (
           <Banner tone="error">
-            {preview.error.message || 'The preview could not be read.'} The period and cut-off above may be changed.
+            {closed(preview.error)
+              ? preview.error.message
+              : `${preview.error.message || 'The preview could not be read.'} The period and cut-off above may be changed.`}
           </Banner>
         ) : !preview.data ? (
           <Spinner label="Reading what the watches stored" className="h-6 w-6 text-brand-700" />
