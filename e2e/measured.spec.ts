@@ -1,13 +1,6 @@
 import { expect, test, type FrameLocator, type Page } from './fixtures.js';
 import { groupsOf } from './bulk-helpers';
-import {
-  chooseCustomer,
-  dialog,
-  doneReport,
-  expectNoAxeViolations,
-  sandboxOrgAdmin,
-  signInAsNewUser,
-} from './helpers';
+import { chooseCustomer, dialog, doneReport, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
 import { createWatch, runWatchNow, type Admin } from './watch-helpers';
 
 /** The sandbox's account group with the measured cases planted (a failing test, a noisy rule, an agent offline). */
