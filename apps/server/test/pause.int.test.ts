@@ -70,14 +70,22 @@ describe.runIf(onPostgres)('a worker paused past its lease, then resumed', () =>
     const templates = Array.from({ length: 8 }, (_, index) => bgpTemplate(`Paused ${index + 1}`));
     const names = templates.map((template) => template.testName);
 
-    const [bulk, report, backup] = await Promise.all([
-      browser.call<{ id: string }>('POST', '/api/bulk/runs', {
-        kind: 'tests',
-        token,
-        organization,
-        accountGroups: chosen,
-        templates,
-      }),
+    // The run first, until worker-1 has created some of its tests; then the report and the backup, so that both
+    // are surely under way when the worker stops (started with the run, they could end before it created one).
+    const bulk = await browser.call<{ id: string }>('POST', '/api/bulk/runs', {
+      kind: 'tests',
+      token,
+      organization,
+      accountGroups: chosen,
+      templates,
+    });
+    expect(bulk.status).toBe(202);
+    const readRun = async () => (await browser.call<Run>('GET', `/api/bulk/runs/${bulk.body.id}`)).body;
+    await vi.waitFor(async () => expect((await readRun()).totals.done).toBeGreaterThanOrEqual(2), {
+      timeout: 90_000,
+      interval: 50,
+    });
+    const [report, backup] = await Promise.all([
       browser.call<{ id: string }>('POST', '/api/reports', {
         kind: 'alerts-config',
         token,
@@ -91,7 +99,7 @@ describe.runIf(onPostgres)('a worker paused past its lease, then resumed', () =>
         accountGroups: [{ aid: chosen[0]?.aid }],
       }),
     ]);
-    expect([bulk.status, report.status, backup.status]).toEqual([202, 202, 202]);
+    expect([report.status, backup.status]).toEqual([202, 202]);
     const backupId = (backup.body as unknown as { backups: { id: string }[] }).backups[0]?.id ?? '';
     const jobs = [
       { table: 'change_sets', id: bulk.body.id, url: `/api/bulk/runs/${bulk.body.id}` },
@@ -105,17 +113,22 @@ describe.runIf(onPostgres)('a worker paused past its lease, then resumed', () =>
           [id],
         )
       )[0];
-    const readRun = async () => (await browser.call<Run>('GET', jobs[0]?.url ?? '')).body;
 
-    // All three under way on worker-1, the run with some tests created: then the worker stops, mid-run.
-    await vi.waitFor(
-      async () => {
-        for (const job of jobs)
-          expect(await rowOf(job.table, job.id)).toMatchObject({ status: 'running', lease_owner: 'worker-1' });
-        expect((await readRun()).totals.done).toBeGreaterThanOrEqual(2);
-      },
-      { timeout: 90_000, interval: 50 },
-    );
+    // All three under way on worker-1: then the worker stops, mid-run. The three rows are read at once, right
+    // before it stops.
+    const underWay = async () =>
+      (
+        await cluster.query<{ status: string; lease_owner: string | null }>(
+          `select status, lease_owner from change_sets where id = $1
+           union all select status, lease_owner from report_requests where id = $2
+           union all select status, lease_owner from backups where id = $3`,
+          jobs.map((job) => job.id),
+        )
+      ).map((row) => `${row.status} on ${row.lease_owner}`);
+    await vi.waitFor(async () => expect(await underWay()).toEqual(Array(3).fill('running on worker-1')), {
+      timeout: 90_000,
+      interval: 50,
+    });
     paused.process.kill('SIGSTOP');
 
     // Its leases lapse (on the database's clock); a second worker starts and takes the three jobs over.
@@ -155,7 +168,7 @@ describe.runIf(onPostgres)('a worker paused past its lease, then resumed', () =>
         for (const job of jobs)
           expect(
             lost.some((line) => line.includes(job.id)),
-            job.table,
+            `${job.table}; worker-1 printed last: ${paused.output().slice(-4000)}`,
           ).toBe(true);
       },
       { timeout: 60_000, interval: 100 },

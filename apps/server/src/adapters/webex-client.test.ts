@@ -124,6 +124,18 @@ describe('the Webex client', () => {
     expect(sandbox.webex.messages.map((message) => message.text ?? message.markdown)).toEqual(['after the storm']);
   });
 
+  it("deletes one of the bot's messages: gone from its lists; one gone already is no error", async () => {
+    const kept = await client().send('tam@demo.local', 'kept');
+    const second = await client().send('tam@demo.local', 'sent twice');
+    await client().deleteMessage(second.id ?? '');
+    expect((await client().directMessages('tam@demo.local')).map((message) => message.id)).toEqual([kept.id]);
+    await expect(client().deleteMessage(second.id ?? '')).resolves.toBeUndefined();
+    await expect(client({ botToken: 'wrong-token-value' }).deleteMessage(kept.id ?? '')).rejects.toThrow(
+      /Webex refused to delete the message \(401\)/,
+    );
+    expect(sandbox.webex.messages.map((message) => message.markdown)).toEqual(['kept']);
+  });
+
   it('says why Webex refused a message', async () => {
     const refused = client({ botToken: 'wrong-token-value' });
     await expect(refused.send('tam@demo.local', 'hi')).rejects.toBeInstanceOf(WebexError);

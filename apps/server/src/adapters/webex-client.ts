@@ -157,6 +157,25 @@ export class WebexClient {
   }
 
   /**
+   * Deletes one of the bot's messages (DELETE /v1/messages/{id}): a message found gone already (404) is gone too.
+   */
+  async deleteMessage(messageId: string): Promise<void> {
+    const url = `${this.options.baseUrl.replace(/\/$/, '')}/v1/messages/${encodeURIComponent(messageId)}`;
+    let response: Response;
+    try {
+      response = await this.fetchImpl(url, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${this.options.botToken}` },
+        signal: AbortSignal.timeout(30_000),
+      });
+    } catch {
+      throw new WebexError(0, 'Webex could not be reached');
+    }
+    if (!response.ok && response.status !== 404)
+      throw new WebexError(response.status, `Webex refused to delete the message (${response.status})`);
+  }
+
+  /**
    * The latest messages of the bot's direct space with a person (GET /v1/messages/direct), newest first:
    * how a delivery cut short by a crash finds out whether its message went out.
    */

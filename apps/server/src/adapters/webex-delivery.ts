@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { SessionUser, WorkNotification } from '@ce/contract';
 import {
@@ -16,6 +16,7 @@ import {
   type SubjectDelivery,
 } from './webex-delivery-words.js';
 import { webexDeliveries } from '../db/schema.js';
+import { recordable, retriable } from './webex-delivery-rows.js';
 export type { DeliveryNotice, DeliveryOf, DeliveryResult, SubjectDelivery } from './webex-delivery-words.js';
 import type { Db } from '../core/database.js';
 import { EVERY_MINUTE, periodicJob, queuedJob, type Job } from '../core/jobs.js';
@@ -29,8 +30,6 @@ const CLOCK_SKEW_MS = 60_000;
  * out); past it, the sender died and another takes the message over (looking for it in Webex first).
  */
 const RETRY_CLAIM_MS = 5 * 60_000;
-/** A message a job recorded and never confirmed, whose job never came back for it: the retries take it over. */
-const ABANDONED_MS = 60 * 60_000;
 /** Subjects the periodic retry takes on at once. */
 const RETRY_BATCH = 100;
 export const DELIVERY_QUEUE = 'webex.deliver';
@@ -46,9 +45,11 @@ interface Held {
  * Every message the product sends, once per key, whatever dies when (issue 56): the message is recorded (with what it
  * says and its file) under a key before it is sent, and confirmed after. A key already confirmed is not sent again;
  * a key recorded but not confirmed (its sender died between the two) is looked for among the bot's latest messages
- * there, and sent again only when it is not there. A message Webex did not take waits and is tried again with a
- * back-off by whichever instance's retry finds it due (a queued retry at its time, and a sweep every minute), until
- * it is sent or given up; its subject (the run) is told either way.
+ * there, and sent again only when it is not there. Webex fences no sender: one stopped (a paused process) between
+ * its last check and its request reaching Webex sends once it runs again, maybe after another took the key over and
+ * sent it; its answer then finds another message recorded under the key, and it deletes its own. A message Webex
+ * did not take waits and is tried again with a back-off by whichever instance's retry finds it due (a queued retry
+ * at its time, and a sweep every minute), until it is sent or given up; its subject (the run) is told either way.
  */
 export class WebexDeliveries {
   private readonly retry: DeliveryRetry;
@@ -90,8 +91,7 @@ export class WebexDeliveries {
     try {
       await beforeSend?.();
       const sent = await this.webex.send(to, fitted, file, beforeSend);
-      await this.confirm(key, sent.id);
-      return 'sent';
+      return (await this.confirmSent(key, sent.id)) ? 'sent' : 'already sent';
     } catch (error) {
       await this.letGo(key);
       throw error;
@@ -202,8 +202,7 @@ export class WebexDeliveries {
       await beforeSend?.();
       // A file is uploaded as it is read: the check runs again before its last bytes (a worker paused mid-upload).
       const sent = await this.webex.send(recipientOf(row.toEmail), fitted, file, beforeSend);
-      await this.confirm(row.key, sent.id);
-      return { outcome: 'sent', error: null };
+      return { outcome: (await this.confirmSent(row.key, sent.id)) ? 'sent' : 'already sent', error: null };
     } catch (error) {
       if (!(error instanceof WebexError)) {
         // The job stopped (its lease lost, the database away): the message stays for whoever resumes the job.
@@ -230,9 +229,11 @@ export class WebexDeliveries {
         finishedAt: sql`case when ${givenUp} then now() else null end`,
         fileContent: sql`case when ${givenUp} then null else ${webexDeliveries.fileContent} end`,
       })
-      .where(eq(webexDeliveries.key, row.key))
+      // A sender that went late (stopped past its hold) finds the message sent by another: it stays sent.
+      .where(and(eq(webexDeliveries.key, row.key), ne(webexDeliveries.status, 'sent')))
       .returning({ status: webexDeliveries.status });
-    if (ended?.status === 'failed') return { outcome: 'failed', error: error.message };
+    if (!ended) return { outcome: 'already sent', error: null };
+    if (ended.status === 'failed') return { outcome: 'failed', error: error.message };
     await this.options.queue
       ?.send(DELIVERY_QUEUE, { subject: row.subject ?? row.key }, { startAfter: Math.ceil(delayMs / 1000) })
       .catch((failure: unknown) =>
@@ -248,8 +249,26 @@ export class WebexDeliveries {
     return this.webex.roomMessages(recipient.slice(ROOM.length)).catch(() => []);
   }
 
-  private async confirm(key: string, messageId: string | null): Promise<void> {
-    await this.db
+  /**
+   * Records the message this sender just sent under `key`; false when another sender's message is recorded there
+   * already (this one went late: its sender was stopped past its hold): this one is then deleted, the key keeps one.
+   */
+  private async confirmSent(key: string, messageId: string | null): Promise<boolean> {
+    if (await this.confirm(key, messageId)) return true;
+    if (messageId === null) return false;
+    this.options.logger?.warn({ key }, 'a Webex message went out twice under its key; the later one is deleted');
+    await this.webex.deleteMessage(messageId).catch((error: unknown) => {
+      this.options.logger?.warn({ err: error, key }, 'a Webex message sent twice under its key could not be deleted');
+    });
+    return false;
+  }
+
+  /**
+   * Records `messageId` as the key's message, unless another is recorded there already (the first recorded stays);
+   * answers whether it is the one recorded.
+   */
+  private async confirm(key: string, messageId: string | null): Promise<boolean> {
+    const recorded = await this.db
       .update(webexDeliveries)
       .set({
         status: 'sent',
@@ -259,7 +278,9 @@ export class WebexDeliveries {
         error: null,
         finishedAt: sql`now()`,
       })
-      .where(eq(webexDeliveries.key, key));
+      .where(recordable(key, messageId))
+      .returning({ key: webexDeliveries.key });
+    return recorded.length > 0;
   }
 
   /** A sender that stopped before the message went lets it go: the next holder takes it at once. */
@@ -268,26 +289,6 @@ export class WebexDeliveries {
       .update(webexDeliveries)
       .set({ claimedUntil: null })
       .where(and(eq(webexDeliveries.key, key), eq(webexDeliveries.status, 'sending')));
-  }
-
-  /** A retry may take a message: due, or its sender's claim lapsed (or its job never came back for it). */
-  private retriable(): SQL {
-    return and(
-      isNotNull(webexDeliveries.markdown),
-      or(
-        and(eq(webexDeliveries.status, 'waiting'), sql`${webexDeliveries.nextAttemptAt} <= now()`),
-        and(
-          eq(webexDeliveries.status, 'sending'),
-          or(
-            lt(webexDeliveries.claimedUntil, sql`now()`),
-            and(
-              sql`${webexDeliveries.claimedUntil} is null`,
-              sql`${webexDeliveries.createdAt} < now() - ${ABANDONED_MS}::int * interval '1 millisecond'`,
-            ),
-          ),
-        ),
-      ),
-    ) as SQL;
   }
 
   /**
@@ -308,7 +309,7 @@ export class WebexDeliveries {
           claimedUntil: sql`now() + ${RETRY_CLAIM_MS}::int * interval '1 millisecond'`,
           attempts: sql`${webexDeliveries.attempts} + 1`,
         })
-        .where(and(eq(webexDeliveries.key, key), this.retriable()))
+        .where(and(eq(webexDeliveries.key, key), retriable()))
         .returning();
       // Not due yet, or another sender has it: what comes after it waits behind it.
       if (!row) break;
@@ -348,7 +349,7 @@ export class WebexDeliveries {
     const due = await this.db
       .selectDistinct({ subject: webexDeliveries.subject })
       .from(webexDeliveries)
-      .where(and(isNotNull(webexDeliveries.subject), this.retriable()))
+      .where(and(isNotNull(webexDeliveries.subject), retriable()))
       .limit(RETRY_BATCH);
     for (const { subject } of due) if (subject) await this.retrySubject(subject);
     return due.length;

@@ -218,6 +218,12 @@ export class LeasedJobs<T extends LeasedTable> {
       // as after a crash: reconciled, never repeated).
       const fault = databaseFault(error);
       if (fault) {
+        // A transaction the database ended while this process was stopped (SIGSTOP): the job is another's by now.
+        const taken = await job.stillHeld().then(
+          () => false,
+          (failure: unknown) => failure instanceof LeaseLostError,
+        );
+        if (taken) return lost();
         this.deps.logger.warn({ ...log, err: error, fault }, `${name} handed back: the database failed it`);
         return;
       }

@@ -228,6 +228,13 @@ export const webexRoutes: FastifyPluginAsync<{ state: WebexState; botToken: stri
     };
   });
 
+  // Delete a Message: the bot's own, gone from every list (204).
+  app.delete<{ Params: { id: string } }>('/v1/messages/:id', async (request, reply) => {
+    if (!authorized(request.headers.authorization)) return unauthorized(reply);
+    if (!state.remove(request.params.id)) return webexError(reply, 404, 'Message not found.');
+    return reply.status(204).send();
+  });
+
   app.get('/messages', async (request) => {
     const { toPersonEmail, roomId } = request.query as { toPersonEmail?: string; roomId?: string };
     return {

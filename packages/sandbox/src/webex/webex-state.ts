@@ -83,6 +83,15 @@ export class WebexState {
     }
   }
 
+  /** Deletes a message (DELETE /v1/messages/{id}); false when there is none by that id. */
+  remove(id: string): boolean {
+    const index = this.messages.findIndex((message) => message.id === id);
+    if (index < 0) return false;
+    const [removed] = this.messages.splice(index, 1);
+    this.fileBytes -= removed?.file?.content.length ?? 0;
+    return true;
+  }
+
   /** A room the bot made (POST /v1/rooms): the bot is its moderator. */
   createRoom(title: string): WebexRoom {
     const id = webexId('ROOM');
