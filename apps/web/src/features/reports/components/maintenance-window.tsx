@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ApiRequestError } from '../../../lib/api-client';
-import { artifactUrl } from '../api/artifact-url';
+import { artifactUrl } from '../../../lib/report-files';
 import { useReports } from '../api/reports';
 import { ReportWizard } from './report-wizard';
 

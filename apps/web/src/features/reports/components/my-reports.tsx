@@ -6,7 +6,8 @@ import { JobLine } from '../../../components/ui/job-line';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { Dialog } from '../../../components/ui/dialog';
-import { artifactUrl } from '../api/artifact-url';
+import { artifactUrl, reportPercent } from '../../../lib/report-files';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useSession } from '../../../lib/session';
 import { useReports } from '../api/reports';
 import { RerunForm } from './rerun-form';
@@ -18,32 +19,16 @@ const STATUS_TONE: Record<ReportRequest['status'], BadgeTone> = {
   failed: 'danger',
 };
 
-const percentOf = (report: ReportRequest) =>
-  report.progress.total
-    ? Math.round((report.progress.done / report.progress.total) * 100)
-    : report.status === 'done'
-      ? 100
-      : 0;
-
 /** A report's state; `you` is the signed-in user's email (someone else's report was sent to them, not to you). */
 function StatusCell({ report, you }: { report: ReportRequest; you: string | undefined }) {
-  const percent = percentOf(report);
+  const percent = reportPercent(report);
   return (
     <div className="min-w-32 space-y-1">
       <Badge tone={STATUS_TONE[report.status]} data-testid="report-status">
         {report.status}
       </Badge>
       {(report.status === 'queued' || report.status === 'running') && (
-        <div
-          className="h-2 overflow-hidden rounded bg-slate-100"
-          role="progressbar"
-          aria-valuenow={percent}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-label="Progress"
-        >
-          <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
-        </div>
+        <ProgressBar percent={percent} label="Progress" />
       )}
       <JobLine
         status={report.status}

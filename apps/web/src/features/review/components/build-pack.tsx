@@ -4,7 +4,9 @@ import { PATHS, type ReportRequest, type ReviewNarrative, type ReviewPackOptions
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TokenField } from '../../../components/ui/token-field';
+import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useCustomers } from '../../../lib/customer';
+import { artifactUrl, reportPercent } from '../../../lib/report-files';
 import { customerTokenErrors } from '../../../lib/error-toasts';
 import { useTokenGroups } from '../../../lib/use-token-groups';
 import { useBuildPack, useReport } from '../api/review';
@@ -12,8 +14,6 @@ import { useBuildPack, useReport } from '../api/review';
 // The kit's job line reads its words from a contract module that also holds a schema: loaded once a pack is
 // requested, so the page's first screen carries no schema library.
 const JobLine = lazy(() => import('../../../components/ui/job-line').then((module) => ({ default: module.JobLine })));
-
-const artifactUrl = (reportId: string, artifactId: string) => `/api/reports/${reportId}/artifacts/${artifactId}`;
 
 export const BUILD_WORDS = {
   noToken: 'Paste the customer’s Org Admin token, or choose the customer in the navbar.',
@@ -26,11 +26,7 @@ export const BUILD_WORDS = {
 /** Where a pack being built stands, and its files once it is done. */
 function PackProgress({ report }: { report: ReportRequest }) {
   const running = report.status === 'queued' || report.status === 'running';
-  const percent = report.progress.total
-    ? Math.round((report.progress.done / report.progress.total) * 100)
-    : report.status === 'done'
-      ? 100
-      : 0;
+  const percent = reportPercent(report);
   return (
     <div className="space-y-2 rounded-md border border-slate-200 p-3" data-testid="pack-progress">
       <p className="flex flex-wrap items-center gap-2 text-sm">
@@ -42,18 +38,7 @@ function PackProgress({ report }: { report: ReportRequest }) {
           {report.status}
         </Badge>
       </p>
-      {running && (
-        <div
-          className="h-2 overflow-hidden rounded bg-slate-100"
-          role="progressbar"
-          aria-valuenow={percent}
-          aria-valuemin={0}
-          aria-valuemax={100}
-          aria-label="Progress of the pack"
-        >
-          <div className="h-full bg-brand-600 transition-[width]" style={{ width: `${percent}%` }} />
-        </div>
-      )}
+      {running && <ProgressBar percent={percent} label="Progress of the pack" />}
       <Suspense fallback={null}>
         <JobLine
           status={report.status}
