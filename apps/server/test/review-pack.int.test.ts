@@ -14,22 +14,23 @@ import {
   type ReportRequest,
   type ReviewNarrativeResponse,
   type ReviewPreview,
-  type Watch,
 } from '@ce/contract';
-import { DEFAULT_SCENARIO } from '@ce/sandbox';
 import { planSlides, type ReviewPack } from '../src/modules/review/index.js';
 import {
-  createTestApp,
   reportFile,
   requestReport,
-  sandboxCustomer,
   signedInClient,
   type SandboxCustomer,
   type TestApp,
   type TestClient,
 } from './build-test-app.js';
-import { keptMeasurements, keptScore, MEASURED_GROUP, runWatchNow } from './support/measured-watch.js';
-import { watchRequest } from './support/watches.js';
+import {
+  keptMeasurements,
+  keptScore,
+  measuredGroup,
+  measuredWatchSuite,
+  runWatchNow,
+} from './support/measured-watch.js';
 
 const run = promisify(execFile);
 const SOFFICE = ['/usr/bin/soffice', '/usr/local/bin/soffice'].find((candidate) => existsSync(candidate));
@@ -61,11 +62,7 @@ describe('the review pack', () => {
   let scores: (number | null)[];
   let cutOffBetween = '';
   const period = quarterOf(Date.now());
-  const group = () => {
-    const found = customer.groups.find((candidate) => candidate.accountGroupName === MEASURED_GROUP);
-    if (!found) throw new Error(`the token sees no ${MEASURED_GROUP}`);
-    return found;
-  };
+  const group = () => measuredGroup(customer);
   const narrative = {
     goals: ['Keep payroll reachable from every branch'],
     highlights: ['Branch rollout finished on time'],
@@ -83,17 +80,9 @@ describe('the review pack', () => {
   };
 
   beforeAll(async () => {
-    testApp = await createTestApp('pglite', { WATCH_RUN_NOW_EVERY_MINUTES: '0' });
-    testApp.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000 });
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    customer = await sandboxCustomer(testApp, tam);
-    const created = await tam.request({
-      method: 'POST',
-      url: '/api/watches',
-      payload: watchRequest(customer, { accountGroups: [group()], runs: 'health' }),
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const watch = created.json<Watch>();
+    const suite = await measuredWatchSuite();
+    ({ testApp, tam, customer } = suite);
+    const { watch } = suite;
     const one = await runWatchNow(tam, watch, 1);
     cutOffBetween = new Date().toISOString();
     const two = await runWatchNow(tam, watch, 2);

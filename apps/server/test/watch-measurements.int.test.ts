@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CustomerMeasurements, type Measurements, type TestMeasurement, type Watch } from '@ce/contract';
-import { DEFAULT_SCENARIO } from '@ce/sandbox';
-import {
-  createTestApp,
-  sandboxCustomer,
-  signedInClient,
-  type SandboxCustomer,
-  type TestApp,
-  type TestClient,
-} from './build-test-app.js';
+import { signedInClient, type SandboxCustomer, type TestApp, type TestClient } from './build-test-app.js';
 import { watchRequest } from './support/watches.js';
-import { keptMeasurements, MEASURED_GROUP, runWatchNow } from './support/measured-watch.js';
+import { keptMeasurements, measuredGroup, measuredWatchSuite, runWatchNow } from './support/measured-watch.js';
 
 type Json = Record<string, unknown>;
 type Result = { agent: { agentId: string }; date: string; roundId: number } & Json;
@@ -33,24 +25,10 @@ describe('a watch keeps the measurements and says what moved', () => {
   let tam: TestClient;
   let customer: SandboxCustomer;
   let watch: Watch;
-  const group = () => {
-    const found = customer.groups.find((candidate) => candidate.accountGroupName === MEASURED_GROUP);
-    if (!found) throw new Error(`the token sees no ${MEASURED_GROUP}`);
-    return found;
-  };
+  const group = () => measuredGroup(customer);
 
   beforeAll(async () => {
-    testApp = await createTestApp('pglite', { WATCH_RUN_NOW_EVERY_MINUTES: '0' });
-    testApp.sandbox?.platform.setScenario({ ...DEFAULT_SCENARIO, rateLimitPerMinute: 100_000 });
-    tam = await signedInClient(testApp.app, 'tam@demo.local');
-    customer = await sandboxCustomer(testApp, tam);
-    const created = await tam.request({
-      method: 'POST',
-      url: '/api/watches',
-      payload: watchRequest(customer, { accountGroups: [group()], runs: 'health' }),
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    watch = created.json<Watch>();
+    ({ testApp, tam, customer, watch } = await measuredWatchSuite());
   });
   afterAll(async () => {
     await testApp.close();
