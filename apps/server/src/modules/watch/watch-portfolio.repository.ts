@@ -1,10 +1,40 @@
-import { and, desc, eq, gt, gte, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../core/database.js';
 import { reportRequests, users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
 import type { Waived } from './watch-findings.js';
 import type { PackRow } from './watch-packs.js';
 
+/** A finished run as My customers reads it. */
+export interface LatestRun {
+  score: number | null;
+  /** Drift lines the run's backups found; null when the run took no backups. */
+  drift: number | null;
+  finishedAt: Date | null;
+  createdAt: Date;
+}
+
 export type WaiverRow = typeof watchWaivers.$inferSelect & { createdByEmail: string | null };
+
+const regressionRowsSchema = z.object({
+  rows: z.array(z.object({ organization_id: z.string(), title: z.string() })),
+});
+
+const latestRunRowsSchema = z.object({
+  rows: z.array(
+    z.object({
+      organization_id: z.string(),
+      runs: z.array(
+        z.object({
+          score: z.number().nullable(),
+          drift: z.number().nullable(),
+          finishedAt: z.string().nullable(),
+          createdAt: z.string(),
+        }),
+      ),
+    }),
+  ),
+});
 
 /** "My customers" reads this many of the latest finished runs per organization. */
 const RUNS_PER_ORGANIZATION = 8;
@@ -157,55 +187,70 @@ export class WatchPortfolioRepository {
   }
 
   /**
-   * The latest finished runs of these watches (at most RUNS_PER_ORGANIZATION per organization), newest first: each
-   * watch's latest few read from its index (a LATERAL join), so the cost follows what is shown, not the history kept.
+   * The latest finished runs of these watches (at most RUNS_PER_ORGANIZATION per organization), newest first, by
+   * organization: each watch's latest few read from its index (a LATERAL join), so the cost follows what is shown, not
+   * the history kept. Only what My customers shows leaves the database, one row per watch: the score, when, and how
+   * many drift lines a run that took backups kept (counted in SQL; null for a run without backups).
    */
-  async latestRuns(watchIds: string[]) {
-    if (watchIds.length === 0) return [];
-    const latest = this.db
-      .select({
-        organizationId: watchRuns.organizationId,
-        score: watchRuns.score,
-        backups: watchRuns.backups,
-        changes: watchRuns.changes,
-        finishedAt: watchRuns.finishedAt,
-        createdAt: watchRuns.createdAt,
-      })
-      .from(watchRuns)
-      .where(and(eq(watchRuns.watchId, watches.id), eq(watchRuns.status, 'done')))
-      .orderBy(desc(watchRuns.createdAt))
-      .limit(RUNS_PER_ORGANIZATION)
-      .as('latest');
-    const rows = await this.db
-      .select({
-        organizationId: latest.organizationId,
-        score: latest.score,
-        backups: latest.backups,
-        changes: latest.changes,
-        finishedAt: latest.finishedAt,
-        createdAt: latest.createdAt,
-      })
-      .from(watches)
-      .crossJoinLateral(latest)
-      .where(inArray(watches.id, watchIds));
-    // By organization, newest first, as many as the portfolio shows.
-    const sorted = rows.sort(
-      (a, b) => a.organizationId.localeCompare(b.organizationId) || b.createdAt.getTime() - a.createdAt.getTime(),
-    );
-    const kept = new Map<string, number>();
-    return sorted.filter((row) => {
-      const count = (kept.get(row.organizationId) ?? 0) + 1;
-      kept.set(row.organizationId, count);
-      return count <= RUNS_PER_ORGANIZATION;
-    });
+  async latestRuns(watchIds: string[]): Promise<Map<string, LatestRun[]>> {
+    if (watchIds.length === 0) return new Map();
+    const result = await this.db.execute(sql`
+      select watch.organization_id, latest.runs
+      from ${watches} watch
+        cross join lateral (
+          select coalesce(json_agg(json_build_object('score', run.score, 'finishedAt', run.finished_at,
+            'createdAt', run.created_at, 'drift', run.drift) order by run.created_at desc), '[]'::json) as runs
+          from (
+            select score, finished_at, created_at,
+              case when backups is null then null
+                when jsonb_typeof(changes -> 'drift') = 'array' then jsonb_array_length(changes -> 'drift')
+                else 0 end as drift
+            from ${watchRuns}
+            where watch_id = watch.id and status = 'done'
+            order by created_at desc
+            limit ${RUNS_PER_ORGANIZATION}
+          ) run
+        ) latest
+      where watch.id in ${watchIds}`);
+    const byOrganization = new Map<string, LatestRun[]>();
+    for (const row of latestRunRowsSchema.parse(result).rows) {
+      const runs = row.runs.map((run) => ({
+        score: run.score,
+        drift: run.drift,
+        finishedAt: run.finishedAt === null ? null : new Date(run.finishedAt),
+        createdAt: new Date(run.createdAt),
+      }));
+      const before = byOrganization.get(row.organization_id);
+      // An organization watched twice: its watches' runs together, newest first, as many as one watch gives.
+      byOrganization.set(
+        row.organization_id,
+        before
+          ? [...before, ...runs]
+              .sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime())
+              .slice(0, RUNS_PER_ORGANIZATION)
+          : runs,
+      );
+    }
+    return byOrganization;
   }
 
-  /** The checks that went from passing to not passing since `since`, by organization (every watched one). */
-  async regressionsSince(since: Date): Promise<{ organizationId: string; checks: unknown }[]> {
-    return this.db
-      .select({ organizationId: watchRuns.organizationId, checks: sql<unknown>`${watchRuns.changes} -> 'checks'` })
-      .from(watchRuns)
-      .where(and(eq(watchRuns.status, 'done'), gte(watchRuns.createdAt, since)));
+  /**
+   * The checks that went from passing to warning or failing since `since`, once per organization and check title
+   * (every watched organization): unnested and deduplicated in SQL, so a week of runs comes back as its regressions.
+   */
+  async regressionsSince(since: Date): Promise<{ organizationId: string; title: string }[]> {
+    const result = await this.db.execute(sql`
+      select distinct run.organization_id, check_change ->> 'title' as title
+      from ${watchRuns} run
+        cross join lateral jsonb_array_elements(
+          case when jsonb_typeof(run.changes -> 'checks') = 'array' then run.changes -> 'checks' else '[]'::jsonb end
+        ) check_change
+      where run.status = 'done' and run.created_at >= ${since}
+        and check_change ->> 'before' = 'pass' and check_change ->> 'after' in ('warn', 'fail')
+        and jsonb_typeof(check_change -> 'title') = 'string'`);
+    return regressionRowsSchema
+      .parse(result)
+      .rows.map((row) => ({ organizationId: row.organization_id, title: row.title }));
   }
 
   /**

@@ -16,7 +16,7 @@ import { AppError } from '../../core/errors.js';
 import type { AuditLog } from '../audit/index.js';
 import type { CustomerService } from '../customer/customer.service.js';
 import type { WaiverRow, WatchPortfolioRepository } from './watch-portfolio.repository.js';
-import { keptChangesSchema, keptChecksSchema } from './watch-changes.js';
+import { keptChecksSchema } from './watch-changes.js';
 import { findingsInForce } from './watch-findings.js';
 import { lastPackOf, mayOpenPacks, nextPackDue, PACK_KIND } from './watch-packs.js';
 import { CAPABILITIES_OF } from './watch.service.js';
@@ -268,13 +268,13 @@ export class WatchPortfolioService {
       this.packsOf(user, ids),
     ]);
     const entries = [...organizations].map(([organizationId, organization]): PortfolioEntry => {
-      const mine = runs.filter((run) => run.organizationId === organizationId);
+      const mine = runs.get(organizationId) ?? [];
       const scored = mine.filter((run) => run.score !== null);
       const trend = scored
         .slice(0, TREND_RUNS)
         .map((run) => run.score ?? 0)
         .reverse();
-      const backedUp = mine.find((run) => run.backups !== null);
+      const backedUp = mine.find((run) => run.drift !== null);
       const latest = scored[0];
       const first = trend[0];
       const last = trend.at(-1);
@@ -282,7 +282,7 @@ export class WatchPortfolioService {
       const kept = keptChecksSchema.safeParse(latestFindings.get(organizationId));
       const counted = findingsInForce(kept.success ? kept.data : null, waivers.get(organizationId) ?? []);
       const openFindings = kept.success && latestFindings.has(organizationId) ? counted.open.length : null;
-      const driftSinceBackup = backedUp ? keptChangesSchema.parse(backedUp.changes ?? {}).drift.length : null;
+      const driftSinceBackup = backedUp?.drift ?? null;
       const commonRegressions = common.get(organizationId) ?? [];
       const judged = customerState({
         score: latest?.score ?? null,
@@ -348,12 +348,9 @@ export class WatchPortfolioService {
 
   /** Per organization, the checks that regressed this ISO week in at least COMMON_AT watched customers. */
   private async commonRegressions(now: Date): Promise<Map<string, string[]>> {
-    const rows = await this.deps.repository.regressionsSince(isoWeekStart(now));
     const byCheck = new Map<string, Set<string>>();
-    for (const row of rows)
-      for (const check of keptChangesSchema.shape.checks.parse(row.checks ?? []))
-        if (check.before === 'pass' && (check.after === 'warn' || check.after === 'fail'))
-          byCheck.set(check.title, (byCheck.get(check.title) ?? new Set()).add(row.organizationId));
+    for (const { organizationId, title } of await this.deps.repository.regressionsSince(isoWeekStart(now)))
+      byCheck.set(title, (byCheck.get(title) ?? new Set()).add(organizationId));
     const common = new Map<string, string[]>();
     for (const [title, organizations] of byCheck)
       if (organizations.size >= COMMON_AT)
