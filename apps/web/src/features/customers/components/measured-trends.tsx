@@ -29,6 +29,20 @@ function moved(values: (number | null)[], format: (value: number) => string): st
   return before === null ? format(latest) : `${format(latest)}, was ${format(before)}`;
 }
 
+/** One test's availability over the runs, from its floor to 100%. */
+function AvailabilityChart({ testName, points }: { testName: string; points: TrendPoint[] }) {
+  return (
+    <TrendChart
+      label={`${testName} availability`}
+      at={points.map((point) => point.at)}
+      series={[{ name: 'availability', values: valuesOf(points) }]}
+      format={percent}
+      floor={floorOf(points)}
+      ceiling={100}
+    />
+  );
+}
+
 function Card({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
     <div className="min-w-0 space-y-2 rounded-md border border-slate-200 p-3" data-testid={testId}>
@@ -65,14 +79,7 @@ function FellCard({ fell }: { fell: CustomerMeasurements['fell'] }) {
                 {test.failingAgents > 0 && `, ${test.failingAgents} of ${plural(test.agents, 'agent')} failing`}{' '}
                 <span className="text-slate-600">({test.accountGroup})</span>
               </p>
-              <TrendChart
-                label={`${test.testName} availability`}
-                at={test.points.map((point) => point.at)}
-                series={[{ name: 'availability', values: valuesOf(test.points) }]}
-                format={percent}
-                floor={floorOf(test.points)}
-                ceiling={100}
-              />
+              <AvailabilityChart testName={test.testName} points={test.points} />
             </li>
           ))}
         </ul>
@@ -135,16 +142,7 @@ export function MeasuredTrendsView({ data, watchLink }: { data: CustomerMeasurem
                     <span className="font-medium">{test.testName}</span> {moved(valuesOf(test.points), percent)}{' '}
                     <span className="text-slate-600">({test.accountGroup})</span>
                   </p>
-                  {charts && (
-                    <TrendChart
-                      label={`${test.testName} availability`}
-                      at={test.points.map((point) => point.at)}
-                      series={[{ name: 'availability', values: valuesOf(test.points) }]}
-                      format={percent}
-                      floor={floorOf(test.points)}
-                      ceiling={100}
-                    />
-                  )}
+                  {charts && <AvailabilityChart testName={test.testName} points={test.points} />}
                 </li>
               ))}
             </ul>
