@@ -1,6 +1,7 @@
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { useMigrations } from '../api/runs';
+import { dateTime } from '../../../lib/dates';
 
 /** The user's recent migrations and undos, newest first: any can be opened again (results, Undo). */
 export function RecentMigrations({ onOpen }: { onOpen: (id: string) => void }) {
@@ -23,7 +24,7 @@ export function RecentMigrations({ onOpen }: { onOpen: (id: string) => void }) {
                 : ''}{' '}
               · by {run.requestedBy}
             </span>
-            <span className="text-slate-500">{new Date(run.createdAt).toLocaleString()}</span>
+            <span className="text-slate-500">{dateTime(run.createdAt)}</span>
             <Badge tone={run.status === 'failed' ? 'danger' : run.status === 'done' ? 'success' : 'sky'}>
               {run.status}
             </Badge>

@@ -20,6 +20,7 @@ import { countsInWords } from '../field-words';
 import { DriftSection } from './drift-section';
 import { RestorePlanView } from './restore-plan-view';
 import { RestoreSection } from './restore-section';
+import { dateTime } from '../../../lib/dates';
 
 /**
  * One backup: compared with the live group or another backup (what was added, deleted, changed, field by
@@ -128,7 +129,7 @@ export function BackupPanel({
   return (
     <section className="space-y-4 rounded-md border border-slate-200 p-4" aria-label="Backup">
       <h2 className="text-xl font-semibold">
-        {backup.accountGroupName}, backed up {new Date(backup.createdAt).toLocaleString()}
+        {backup.accountGroupName}, backed up {dateTime(backup.createdAt)}
       </h2>
       <p className="text-sm text-slate-600">
         {backup.items ?? 0} items · {countsInWords(backup.counts ?? {})} · SHA-256{' '}

@@ -4,6 +4,7 @@ import { JobLine } from '../../../components/ui/job-line';
 import { Button } from '../../../components/ui/button';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { archiveUrl } from '../api/backups';
+import { dateTime } from '../../../lib/dates';
 
 /** A size as the backups list shows it: whole kilobytes. */
 export const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024)).toLocaleString('en-US')} KB`;
@@ -32,7 +33,7 @@ export function BackupsTable({
       id: 'made',
       header: 'Made',
       accessorFn: (backup) => backup.createdAt,
-      cell: ({ row }) => new Date(row.original.createdAt).toLocaleString(),
+      cell: ({ row }) => dateTime(row.original.createdAt),
     },
     { id: 'items', header: 'Items', accessorFn: (backup) => backup.items ?? 0 },
     { id: 'size', header: 'Size', accessorFn: (backup) => backup.size ?? 0, cell: ({ row }) => kb(row.original.size) },

@@ -3,6 +3,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../components/ui/toast-store';
 import { useDeleteBackup } from '../api/delete';
 import { kilobytes } from './backups-table';
+import { dateTime } from '../../../lib/dates';
 
 /**
  * Asks before a backup is deleted, naming it (group, organization, when and by whom, items and size): its
@@ -19,7 +20,7 @@ export function DeleteBackupDialog({
 }) {
   const remove = useDeleteBackup({ errorTitle: 'The backup was not deleted' });
   if (!backup) return null;
-  const made = new Date(backup.createdAt).toLocaleString();
+  const made = dateTime(backup.createdAt);
   return (
     <ConfirmDialog
       confirmation={{

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Select } from '../../../components/ui/field';
 import { LIVE, type RestoreFormApi } from '../backup-forms';
 import { FieldList } from './field-list';
+import { dateTime } from '../../../lib/dates';
 
 type Change = Drift['changes'][number];
 const WORDS = {
@@ -71,7 +72,7 @@ export function DriftSection({
             { value: LIVE, label: `${backup.accountGroupName} as it is now` },
             ...others.map((other) => ({
               value: other.id,
-              label: `The backup of ${new Date(other.createdAt).toLocaleString()}`,
+              label: `The backup of ${dateTime(other.createdAt)}`,
             })),
           ]}
           fieldClassName="w-full sm:w-auto sm:min-w-72"

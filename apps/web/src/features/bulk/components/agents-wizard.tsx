@@ -24,6 +24,7 @@ import { BulkRunPanel } from './run-results';
 import { TokenStep } from './token-step';
 import { Stepper } from '../../../components/ui/stepper';
 import { toggled } from '../toggled';
+import { dateTime } from '../../../lib/dates';
 
 const STEP_LABELS = ['Authentication', 'Select Account Groups', 'Review Duplicates', 'Results'];
 
@@ -193,7 +194,7 @@ export function AgentsWizard() {
                       <td>{agent.accountGroupName}</td>
                       <td className="font-mono">{agent.ipAddress}</td>
                       <td>{agent.location}</td>
-                      <td>{agent.lastActivity ? new Date(agent.lastActivity).toLocaleString() : 'Never'}</td>
+                      <td>{agent.lastActivity ? dateTime(agent.lastActivity) : 'Never'}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,6 +1,7 @@
 import { BULK_RUN_LABELS } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { useBulkRuns } from '../api/runs';
+import { dateTime } from '../../../lib/dates';
 
 export interface RecentRunsProps {
   view: 'tests' | 'agents' | 'labels' | 'users';
@@ -38,7 +39,7 @@ export function RecentRuns({ view, onOpen }: RecentRunsProps) {
               </span>
               <Badge>{run.status}</Badge>
               {run.undoneBy && <Badge tone="amber">undone</Badge>}
-              <span className="ml-auto text-xs text-slate-500">{new Date(run.createdAt).toLocaleString()}</span>
+              <span className="ml-auto text-xs text-slate-500">{dateTime(run.createdAt)}</span>
             </button>
           </li>
         ))}

@@ -6,6 +6,7 @@ import { downloadText } from '../../../lib/download';
 import { templatesFileText } from '../template-file';
 import { CellGrid, type GridCell } from './cell-grid';
 import { RunState, RunTotals, runItems, runToast } from './run-results';
+import { dateTime } from '../../../lib/dates';
 
 const CELL_LABEL: Record<BulkRunItem['status'], string> = {
   pending: 'Waiting',
@@ -73,7 +74,7 @@ export function TestRunPanel({ runId, knownToken, onOpenRun, onNewSession }: Tes
           title: run.kind === 'undo-tests' ? 'Undo Results' : 'Results',
           aside: (
             <span className="text-sm text-slate-500">
-              {run.organizationName} · started by {run.requestedBy} on {new Date(run.createdAt).toLocaleString()}
+              {run.organizationName} · started by {run.requestedBy} on {dateTime(run.createdAt)}
             </span>
           ),
           progressLabel: 'Run progress',

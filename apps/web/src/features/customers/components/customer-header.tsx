@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { TextInput } from '../../../components/ui/field';
 import { useCustomers } from '../../../lib/customer';
 import { useLinkEngagement } from '../api/overview';
+import { dayMonth } from '../../../lib/dates';
 
 /** A grade's colour: A and B green, C amber, D and F red (the text dark enough to read on its tint). */
 export const GRADE_TONE: Record<string, string> = {
@@ -29,8 +30,6 @@ const countedLabel = (tool: keyof typeof TIMELINE_TOOL_LABELS, count: number) =>
   const label = TIMELINE_TOOL_LABELS[tool].toLowerCase();
   return count === 1 ? label.replace(/s$/, '') : label;
 };
-
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
 
 /** The score over its health checks, for the eye (the points are said in its title). */
 function Sparkline({ trend }: { trend: { at: string; score: number }[] }) {
@@ -166,7 +165,7 @@ export function CustomerHeader({
             <span className="text-xl font-bold">{health.grade}</span>
             <span className="text-sm font-semibold">{health.score}/100</span>
             <span className="text-xs">
-              {day(health.at)}, {health.findings} finding{health.findings === 1 ? '' : 's'}
+              {dayMonth(health.at)}, {health.findings} finding{health.findings === 1 ? '' : 's'}
             </span>
           </Link>
         ) : (

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { TIMELINE_TOOL_LABELS, WORK_OUTCOME_LABELS, type ChangeActorKind, type TimelineEntry } from '@ce/contract';
 import { DataTable, type ColumnDef } from '../../../components/ui/data-table';
 import { TimelineOutcome } from './timeline-outcome';
+import { dateTime } from '../../../lib/dates';
 
 /**
  * Whether what an entry says already names its tool ("Alerts migration", "Undo of a restore", "Backup",
@@ -29,7 +30,7 @@ const COLUMNS: ColumnDef<TimelineEntry, unknown>[] = [
     accessorFn: (entry) => entry.createdAt,
     cell: ({ row: { original } }) => (
       <time dateTime={original.createdAt} className="whitespace-nowrap">
-        {new Date(original.createdAt).toLocaleString()}
+        {dateTime(original.createdAt)}
       </time>
     ),
   },

@@ -1,3 +1,5 @@
+import { dayTime } from '../../../lib/dates';
+
 /** One line of a trend chart: a value per run (null where that run could not measure it). */
 export interface TrendSeries {
   name: string;
@@ -10,8 +12,7 @@ const WIDTH = 240;
 const HEIGHT = 64;
 
 /** A run's time, short: several runs can fall on one day. */
-export const runTime = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+export const runTime = dayTime;
 
 /** The runs' lines from `min` to `max`, split where a run measured nothing (no line is drawn through a gap). */
 function segments(values: (number | null)[], x: (index: number) => number, y: (value: number) => number): string[] {

@@ -11,13 +11,13 @@ import { useReview } from '../api/review';
 import { useSetStatus } from '../api/set-status';
 import { useVote } from '../api/vote';
 import { ImageDialog } from './image-dialog';
+import { dateOnly } from '../../../lib/dates';
 
 const STATUS_TONES: Record<DashboardStatus, BadgeTone> = {
   pending: 'warning',
   approved: 'success',
   rejected: 'danger',
 };
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' });
 
 export interface CommunityEntryProps {
   dashboard: CommunityDashboard;
@@ -65,7 +65,7 @@ export function CommunityEntry({ dashboard, canReview, onJson, onPush }: Communi
           </div>
           <p className="text-slate-700">{dashboard.description}</p>
           <p className="text-xs text-slate-500">
-            By {dashboard.creator} · submitted {day(dashboard.submittedDate)} · {dashboard.widgetCount} widget
+            By {dashboard.creator} · submitted {dateOnly(dashboard.submittedDate)} · {dashboard.widgetCount} widget
             {dashboard.widgetCount === 1 ? '' : 's'} · from {dashboard.source.accountGroupName} ·{' '}
             <span data-testid="push-count">
               pushed {dashboard.pushCount} time{dashboard.pushCount === 1 ? '' : 's'}
@@ -175,7 +175,7 @@ function Reviews({ dashboard }: { dashboard: CommunityDashboard }) {
         {dashboard.reviews.map((item) => (
           <li key={item.id}>
             <span className="font-medium">{item.author}</span>: {item.text}{' '}
-            <span className="text-xs text-slate-500">{day(item.createdAt)}</span>
+            <span className="text-xs text-slate-500">{dateOnly(item.createdAt)}</span>
           </li>
         ))}
       </ul>

@@ -11,6 +11,7 @@ import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useSession } from '../../../lib/session';
 import { useReports } from '../api/reports';
 import { RerunForm } from './rerun-form';
+import { dateTime } from '../../../lib/dates';
 
 const STATUS_TONE: Record<ReportRequest['status'], BadgeTone> = {
   queued: 'neutral',
@@ -165,7 +166,7 @@ export function MyReports({ canSeeEveryone }: { canSeeEveryone: boolean }) {
         accessorFn: (report) => report.createdAt,
         cell: ({ row: { original: report } }) => (
           <time dateTime={report.createdAt} className="text-slate-600 md:whitespace-nowrap">
-            {new Date(report.createdAt).toLocaleString()}
+            {dateTime(report.createdAt)}
           </time>
         ),
       },

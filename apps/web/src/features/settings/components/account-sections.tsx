@@ -15,6 +15,7 @@ import { useEndMySession } from '../api/end-my-session';
 import { useMySessions } from '../api/my-sessions';
 import { SHOWN_IN_PLACE } from '../../../lib/error-toasts';
 import { SignOutEverywhere } from './sign-out-everywhere';
+import { dateTime } from '../../../lib/dates';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
@@ -135,7 +136,7 @@ export function SessionsSection() {
                 {session.method === 'sso' && <Badge className="ml-2">SSO</Badge>}
               </p>
               <p className="text-slate-500">
-                {session.ipAddress ?? 'unknown address'} · last seen {new Date(session.lastSeenAt).toLocaleString()}
+                {session.ipAddress ?? 'unknown address'} · last seen {dateTime(session.lastSeenAt)}
               </p>
             </div>
             {!session.current && (

@@ -22,6 +22,7 @@ import { useInviteUser } from '../api/invite-user';
 import { useUpdateUser } from '../api/update-user';
 import { useUsers } from '../api/users';
 import { AccountChangeDialog, type AccountChange } from './account-change-dialog';
+import { dateTime } from '../../../lib/dates';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
@@ -179,7 +180,7 @@ const AUDIT_COLUMNS: ColumnDef<AuditEntry, unknown>[] = [
     accessorFn: (entry) => entry.createdAt,
     cell: ({ row: { original: entry } }) => (
       <time dateTime={entry.createdAt} className="text-slate-500 md:whitespace-nowrap">
-        {new Date(entry.createdAt).toLocaleString()}
+        {dateTime(entry.createdAt)}
       </time>
     ),
   },

@@ -21,10 +21,11 @@ import {
   useMyApiTokens,
   useRevokeApiToken,
 } from '../api/api-tokens';
+import { dateTime } from '../../../lib/dates';
 
 const section = 'rounded-lg border border-slate-200 bg-white p-5';
 const errorText = (error: unknown, fallback: string) => (error instanceof ApiRequestError ? error.message : fallback);
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => (iso ? dateTime(iso) : 'never');
 const STATUS_TONE = { active: 'success', expired: 'neutral', revoked: 'neutral' } as const;
 
 /** A token's name, what it may do, its dates and state, and Revoke while it lives. */

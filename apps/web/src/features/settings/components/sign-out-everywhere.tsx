@@ -5,6 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { useLogout } from '../../../lib/session';
 import { useMyApiTokens } from '../api/api-tokens';
+import { dateOnly, dateTime } from '../../../lib/dates';
 
 const tokens = (count: number) => (count === 1 ? 'this token' : `these ${count} tokens`);
 
@@ -14,8 +15,8 @@ function TokenLine({ token }: { token: ApiToken }) {
     <li data-testid="live-api-token">
       <span className="font-medium">{token.name}</span>{' '}
       <span className="text-slate-500">
-        ({token.hint}) · last used {token.lastUsedAt ? new Date(token.lastUsedAt).toLocaleString() : 'never'} · expires{' '}
-        {new Date(token.expiresAt).toLocaleDateString()}
+        ({token.hint}) · last used {token.lastUsedAt ? dateTime(token.lastUsedAt) : 'never'} · expires{' '}
+        {dateOnly(token.expiresAt)}
       </span>
     </li>
   );

@@ -21,6 +21,7 @@ import { useCaptures } from '../api/captures';
 import { useShareCapture } from '../api/share-capture';
 import { TimelineChart } from './timeline-chart';
 import { FilePicker, UploadProgress } from '../../../components/ui/file-picker';
+import { dateTime } from '../../../lib/dates';
 
 type Conversation = CaptureSummary['conversations'][number];
 type DnsEntry = CaptureSummary['dns'][number];
@@ -263,7 +264,7 @@ function History({
         </Button>
       ),
     },
-    { header: 'Uploaded', accessorFn: (row) => new Date(row.createdAt).toLocaleString() },
+    { header: 'Uploaded', accessorFn: (row) => dateTime(row.createdAt) },
     { header: 'By', accessorKey: 'uploadedBy' },
     { header: 'Packets', accessorFn: (row) => number(row.packets) },
     { header: 'Shared', accessorFn: (row) => row.sharedWith.map((item) => item.caseNumber).join(', ') },
