@@ -211,6 +211,10 @@ describe('the measured health check (AHC v7)', () => {
     expect(names('alerts-silent')).toContain('Intranet errors');
     expect(names('alerts-silent')).not.toContain('Checkout errors');
     expect(names('alerts-missing-tests')).toEqual(['Retired kiosk checks']);
+    // A deleted test has no name left at the platform: its id is said as an id.
+    expect(check(findings, 'alerts-missing-tests').items[0]?.detail).toMatch(
+      /^\d+ tests? gone of \d+ \(platform test ids? \d+(, \d+)*: the platform keeps no name of a deleted test\)$/,
+    );
   }, 240_000);
 
   it('finds the agents as the platform lists them, and who hears of them', async () => {

@@ -162,7 +162,12 @@ export function alertsMissingTests(input: HealthInput): HealthCheck {
   const items = read.rules.flatMap((rule) => {
     const gone = rule.testIds.filter((testId) => !tests.has(`${rule.accountGroup}|${testId}`));
     return gone.length
-      ? [ruleItem(rule, `${plural(gone.length, 'test')} gone of ${rule.testIds.length} (${gone.join(', ')})`)]
+      ? [
+          ruleItem(
+            rule,
+            `${plural(gone.length, 'test')} gone of ${rule.testIds.length} (platform test id${gone.length === 1 ? '' : 's'} ${gone.join(', ')}: the platform keeps no name of a deleted test)`,
+          ),
+        ]
       : [];
   });
   return finished(spec, items, 'warn');
