@@ -23,3 +23,14 @@ export const DATABASE_RETRY_AFTER_SECONDS = 60;
 export const BUSY_MESSAGE = 'The toolkit is busy right now; try again in a few seconds';
 /** Seconds a caller turned away by a busy instance is asked to wait before trying again. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+/**
+ * What a caller is told when a request's text holds a character the toolkit cannot store (answered 400 before any
+ * handler runs: decision 0039). `field` names where it was: a body field's path
+ * (`tasks.0.engagement`), a query parameter or a path parameter by its name, a form field by its name.
+ */
+export const UNSTORABLE_TEXT_MESSAGES = {
+  nul: (field: string) => `Text may not contain a NUL character (field ${field}).`,
+  loneSurrogate: (field: string) =>
+    `Text may not contain half of a character pair (an unpaired surrogate) (field ${field}).`,
+} as const;

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/config.js';
 import { loggerOptions } from './logging.js';
 import { PressureGate } from './pressure.js';
 import { registerRequestTimeouts } from './request-timeouts.js';
+import { registerTextAtTheDoor } from './text-at-the-door.js';
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -46,6 +47,8 @@ export function createServer(config: AppConfig, logDestination: DestinationStrea
   registerRequestTimeouts(app, config.requestTimeouts);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Text the database cannot store is refused before any handler of the API or the original calls runs.
+  registerTextAtTheDoor(app, ['/api/', ...Object.values(config.compatPrefixes)]);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

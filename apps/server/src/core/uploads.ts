@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, errorCode } from './errors.js';
+import { unstorableProblem, unstorableText } from './text-at-the-door.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -64,7 +65,10 @@ export interface UploadForm {
   tooLarge(fieldname: string): AppError;
 }
 
-/** Reads a multipart form whole: its text fields by name, its files by field name. */
+/**
+ * Reads a multipart form whole: its text fields by name (one holding a NUL or a lone surrogate refused, naming it),
+ * its files by field name.
+ */
 export async function readUploadForm(
   request: FastifyRequest,
   form: UploadForm,
@@ -74,7 +78,12 @@ export async function readUploadForm(
   const files = new Map<string, Buffer>();
   for await (const part of request.parts({ limits: form.limits })) {
     if (part.type === 'field') {
-      if (form.fields.has(part.fieldname)) fields[part.fieldname] = String(part.value);
+      if (!form.fields.has(part.fieldname)) continue;
+      const value = String(part.value);
+      // A field's text is refused as a JSON body's would be: the database could not store it (text-at-the-door.ts).
+      const problem = unstorableProblem(value);
+      if (problem) throw unstorableText(part.fieldname, problem);
+      fields[part.fieldname] = value;
       continue;
     }
     if (!form.isFile(part.fieldname))

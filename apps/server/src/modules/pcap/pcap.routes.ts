@@ -10,6 +10,7 @@ import {
 } from '@ce/contract';
 import { requireUser } from '../../core/access.js';
 import { AppError, errorResponses } from '../../core/errors.js';
+import { unstorableProblem, unstorableText } from '../../core/text-at-the-door.js';
 import { filePart, registerUploads } from '../../core/uploads.js';
 import type { PcapService } from './pcap.service.js';
 
@@ -47,6 +48,9 @@ export const pcapRoutes: FastifyPluginAsyncZod<{ pcap: PcapService }> = async (a
       const part = await request.file({ limits: { fileSize: pcap.maxBytes, files: 1, fields: 2 } });
       if (!part || part.fieldname !== 'file') throw new AppError(400, 'file_required', PCAP_MESSAGES.fileRequired);
       try {
+        // The file's name is kept with the capture: one the database could not store is refused, naming it.
+        const problem = unstorableProblem(part.filename);
+        if (problem) throw unstorableText('file name', problem);
         return reply.status(201).send(await pcap.analyze(user, part.filename, part.file, () => part.file.truncated));
       } finally {
         // Whatever was not read (a file refused at its first bytes) is drained so the request ends cleanly.
