@@ -70,6 +70,8 @@ const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps
     // A message Webex keeps refusing is given up within seconds, so a test can see it told (the default is 6 h).
     WEBEX_RETRY_FIRST_MS: '1000',
     WEBEX_GIVE_UP_MS: '4000',
+    // The sandbox bot's token, known to the specs that make a Webex room for a watch (e2e/watch-helpers.ts).
+    WEBEX_BOT_TOKEN: 'e2e-sandbox-webex-bot-token',
   },
 });
 const cleanUp = async () => {

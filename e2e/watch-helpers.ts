@@ -47,3 +47,19 @@ export async function runWatchNow(page: Page, watchId: string, count = 1): Promi
     )
     .toBe('done');
 }
+
+/** The sandbox bot's token, as e2e/start-test-server.mjs sets it (WEBEX_BOT_TOKEN). */
+const BOT = { authorization: 'Bearer e2e-sandbox-webex-bot-token' };
+
+/** A Webex room of the sandbox the bot is in, with `member` in it; answers its id. */
+export async function sandboxRoom(page: Page, title: string, member: string): Promise<string> {
+  const made = await page.request.post('/sandbox/webex/v1/rooms', { headers: BOT, data: { title } });
+  expect(made.status(), await made.text()).toBe(200);
+  const roomId = ((await made.json()) as { id: string }).id;
+  const joined = await page.request.post('/sandbox/webex/v1/memberships', {
+    headers: BOT,
+    data: { roomId, personEmail: member },
+  });
+  expect(joined.status(), await joined.text()).toBe(200);
+  return roomId;
+}

@@ -17,6 +17,9 @@ import { ScoreTrend } from './score-trend';
 const StoreTokenDialog = lazy(() =>
   import('./store-token-dialog').then((module) => ({ default: module.StoreTokenDialog })),
 );
+const EditWatchDialog = lazy(() =>
+  import('./edit-watch-dialog').then((module) => ({ default: module.EditWatchDialog })),
+);
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 const RUNS_WORDS = { health: 'Health check', backup: 'Backup', both: 'Health check and backup' } as const;
@@ -38,6 +41,20 @@ const SAID: Record<WatchRun['delivery']['status'], string> = {
 export function scheduleWords({ schedule }: Watch): string {
   const when = schedule.cadence === 'weekly' ? `Weekly on ${WEEKDAYS[schedule.weekday ?? 1] ?? 'Monday'}` : 'Daily';
   return `${when} at ${schedule.time} (${schedule.timeZone})`;
+}
+
+/** "Anything changed, a score drop of 5 points or more": when the watch sends its message. */
+export function speakWords({ speakWhen }: Watch): string {
+  const said = [
+    speakWhen.anyChange && 'anything changed',
+    speakWhen.drift && 'the configuration changed',
+    speakWhen.scoreDrop !== null && `the score dropped by ${speakWhen.scoreDrop} points or more`,
+    speakWhen.newFindingsAtLeast &&
+      `new ${speakWhen.newFindingsAtLeast === 'fail' ? 'failing' : 'warning or worse'} findings`,
+    speakWhen.weeklyQuietLine && '“all quiet” once a week',
+  ].filter((words): words is string => typeof words === 'string');
+  const words = said.length > 0 ? said.join(', ') : 'never (nothing is sent)';
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -68,6 +85,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
   const remove = useDeleteWatch();
   const confirmation = useConfirmation();
   const [storing, setStoring] = useState(false);
+  const [editing, setEditing] = useState(false);
   const listed = runs.data ?? [];
   const underWay = listed.some((run) => run.status === 'queued' || run.status === 'running');
   // Asked, not yet answered: the run is shown starting at once.
@@ -93,6 +111,8 @@ export function WatchCard({ watch }: { watch: Watch }) {
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="text-slate-600">Next run</dt>
         <dd>{when(watch.nextRunAt)}</dd>
+        <dt className="text-slate-600">Message when</dt>
+        <dd>{speakWords(watch)}</dd>
         <dt className="text-slate-600">Stored token</dt>
         <dd>
           {watch.token
@@ -161,6 +181,9 @@ export function WatchCard({ watch }: { watch: Watch }) {
             Store a new token
           </Button>
         )}
+        <Button size="sm" variant="secondary" onClick={() => setEditing(true)}>
+          Edit
+        </Button>
         <Button
           size="sm"
           variant="ghost"
@@ -237,6 +260,11 @@ export function WatchCard({ watch }: { watch: Watch }) {
       {storing && (
         <Suspense fallback={null}>
           <StoreTokenDialog watch={watch} isOpen onClose={() => setStoring(false)} />
+        </Suspense>
+      )}
+      {editing && (
+        <Suspense fallback={null}>
+          <EditWatchDialog watch={watch} isOpen onClose={() => setEditing(false)} />
         </Suspense>
       )}
       {confirmation.dialog}
