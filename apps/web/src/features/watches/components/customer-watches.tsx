@@ -6,6 +6,7 @@ import { useWatches } from '../api/watches';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
 import { WaiversSection } from './waivers-section';
 import { WatchCard } from './watch-card';
+import { dayMonth } from '../../../lib/dates';
 
 // Its form (and the schema library) load when asked for: the page's first screen goes without them.
 const NewWatchDialog = lazy(() => import('./new-watch-dialog').then((module) => ({ default: module.NewWatchDialog })));
@@ -61,7 +62,7 @@ export function CustomerWatches({
         <p className="text-sm text-slate-600" data-testid="no-watch">
           {organizationName} has no watch yet
           {lastHealth
-            ? `: the last health check, ${new Date(lastHealth.at).toLocaleDateString(undefined, { day: 'numeric', month: 'short' })}, graded ${lastHealth.grade} with ${lastHealth.findings} finding${lastHealth.findings === 1 ? '' : 's'}.`
+            ? `: the last health check, ${dayMonth(lastHealth.at)}, graded ${lastHealth.grade} with ${lastHealth.findings} finding${lastHealth.findings === 1 ? '' : 's'}.`
             : '.'}
         </p>
       ) : (

@@ -4,6 +4,7 @@ import type { CustomerOverview, WatchFindings } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { useCustomers } from '../../../lib/customer';
 import { itemsOf } from '../attention-items';
+import { dateOnly } from '../../../lib/dates';
 
 type Waivable = Omit<WatchFindings['findings'][number], 'itemKey'> & { itemKey: string | null };
 
@@ -49,9 +50,7 @@ export function NeedsAttention({
       ) : !health ? (
         <p className="text-sm text-slate-600">No health check yet: run one (or a watch) to see what needs attention.</p>
       ) : groups.length === 0 ? (
-        <p className="text-sm text-slate-600">
-          Nothing open in the health check of {new Date(health.at).toLocaleDateString()}.
-        </p>
+        <p className="text-sm text-slate-600">Nothing open in the health check of {dateOnly(health.at)}.</p>
       ) : (
         <>
           {people.length > 0 && (

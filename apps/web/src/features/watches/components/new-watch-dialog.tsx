@@ -14,6 +14,7 @@ import { useCreateWatch } from '../api/create-watch';
 import { consentFields, tokenField } from '../watch-form-fields';
 import { NEW_SETTINGS, refineRoom, settingsFields, settingsRequest } from '../watch-settings-form';
 import { WatchSettingsFields } from './watch-settings-fields';
+import { dateTime } from '../../../lib/dates';
 
 /** The form's fields: the token, what the watch is set to do (shared with its edit) and the consent. */
 const formSchema = z.object({ token: tokenField, ...settingsFields, ...consentFields }).superRefine(refineRoom);
@@ -101,7 +102,7 @@ export function NewWatchDialog({
     const created = await create.mutateAsync(request(values, groups ?? [], organization)).catch(() => null);
     if (!created) return;
     toast.success(
-      `Watching ${created.organizationName}: first run ${created.nextRunAt ? new Date(created.nextRunAt).toLocaleString() : 'when resumed'}.`,
+      `Watching ${created.organizationName}: first run ${created.nextRunAt ? dateTime(created.nextRunAt) : 'when resumed'}.`,
     );
     form.reset();
     setGroups(null);

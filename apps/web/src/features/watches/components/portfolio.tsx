@@ -8,8 +8,9 @@ import { userCan } from '../../../lib/permissions';
 import { useSession } from '../../../lib/session';
 import { usePortfolio } from '../api/portfolio';
 import { ExportFleetButton, PackCell } from './portfolio-packs';
+import { dateTime } from '../../../lib/dates';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => (iso ? dateTime(iso) : '—');
 
 /** A state's colour: the row's left edge and its pill (the words say it too, for every reader). */
 const STATE_TONE: Record<CustomerState, { edge: string; pill: string }> = {

@@ -1,4 +1,5 @@
 import type { WatchRun } from '@ce/contract';
+import { dateTime } from '../../../lib/dates';
 
 const WIDTH = 240;
 const HEIGHT = 48;
@@ -29,7 +30,7 @@ export function ScoreTrend({ runs }: { runs: WatchRun[] }) {
       <ol className="space-y-1 text-sm" aria-label="Score at each run, oldest first">
         {scored.map((run) => (
           <li key={run.id} data-testid="trend-step">
-            <time dateTime={run.createdAt}>{new Date(run.createdAt).toLocaleString()}</time>:{' '}
+            <time dateTime={run.createdAt}>{dateTime(run.createdAt)}</time>:{' '}
             <span className="font-semibold">{run.score}/100</span>
             {run.moved.length > 0 && (
               <span className="text-slate-600">

@@ -7,6 +7,7 @@ import { Dialog } from '../../../components/ui/dialog';
 import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { useCreateWaiver } from '../api/create-waiver';
+import { dateOnly } from '../../../lib/dates';
 
 /** One item of a check, or the whole check (`itemKey` null). */
 type Finding = Omit<WatchFindings['findings'][number], 'itemKey'> & { itemKey: string | null };
@@ -52,7 +53,7 @@ export function WaiveDialog({
       })
       .catch(() => null);
     if (!waived) return;
-    toast.success(`${finding.name} waived until ${new Date(waived.expiresAt).toLocaleDateString()}`);
+    toast.success(`${finding.name} waived until ${dateOnly(waived.expiresAt)}`);
     form.reset();
     onClose();
   });

@@ -7,6 +7,7 @@ import { useEndWaiver } from '../api/end-waiver';
 import { useWaivers } from '../api/waivers';
 import { useWatchFindings } from '../api/watch-findings';
 import { useFocusAfterRemoval } from '../hooks/use-focus-after-removal';
+import { dateOnly, dateTime } from '../../../lib/dates';
 
 type Finding = WatchFindings['findings'][number];
 
@@ -60,9 +61,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
       ) : (
         <>
           {findings.data?.at && (
-            <p className="text-sm text-slate-600">
-              From the health check of {new Date(findings.data.at).toLocaleString()}.
-            </p>
+            <p className="text-sm text-slate-600">From the health check of {dateTime(findings.data.at)}.</p>
           )}
           <h3 className="text-lg font-medium" data-testid="open-count">
             Open ({open.length})
@@ -105,7 +104,7 @@ export function WaiversSection({ organizationId, watchId }: { organizationId: st
               <span className="font-medium">{waiver.itemName ?? 'The whole check'}</span>
               <span className="text-slate-600">
                 ({checkWords(waiver.checkId)}) “{waiver.reason}”, by {waiver.createdBy ?? 'a former user'}, until{' '}
-                {new Date(waiver.expiresAt).toLocaleDateString()}
+                {dateOnly(waiver.expiresAt)}
               </span>
               <Button
                 size="sm"

@@ -12,6 +12,7 @@ import { useWatchRuns } from '../api/watch-runs';
 import { runProgressWords, STARTING } from '../run-progress';
 import { useConfirmation } from '../../../components/ui/confirm-dialog';
 import { ScoreTrend } from './score-trend';
+import { dateOnly, dateTime } from '../../../lib/dates';
 
 // Its form (and the schema library) load when asked for: the page's first screen goes without them.
 const StoreTokenDialog = lazy(() =>
@@ -57,7 +58,7 @@ export function speakWords({ speakWhen }: Watch): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+const when = (iso: string | null) => (iso ? dateTime(iso) : '—');
 
 /** A message as Webex shows it, in plain text: its markup (bold, escapes, entities) taken out. */
 export function plainText(markdown: string): string {
@@ -116,7 +117,7 @@ export function WatchCard({ watch }: { watch: Watch }) {
         <dt className="text-slate-600">Stored token</dt>
         <dd>
           {watch.token
-            ? `…${watch.token.last4}, approved by ${watch.token.contactName} (${watch.token.contactEmail}) until ${new Date(watch.token.expiresAt).toLocaleDateString()}`
+            ? `…${watch.token.last4}, approved by ${watch.token.contactName} (${watch.token.contactEmail}) until ${dateOnly(watch.token.expiresAt)}`
             : 'None: store one with the customer’s consent to resume'}
         </dd>
         <dt className="text-slate-600">Owner</dt>
