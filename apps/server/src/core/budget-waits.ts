@@ -166,7 +166,8 @@ export class BudgetWaits {
 export function registerRequestContext(app: FastifyInstance, waits: BudgetWaits): void {
   const contexts = new WeakMap<FastifyRequest, AsyncResource>();
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.url.startsWith('/api/')) return done();
+    // The route's path, not the URL as sent (`/%61pi/…` is routed to `/api/…` too).
+    if (!(request.routeOptions.url ?? '').startsWith('/api/')) return done();
     const controller = new AbortController();
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) controller.abort(new Error('The request was cancelled'));

@@ -84,7 +84,9 @@ export function unstorableText(field: string, problem: UnstorableProblem): AppEr
  */
 export function registerTextAtTheDoor(app: FastifyInstance, prefixes: readonly string[]): void {
   app.addHook('preValidation', async (request) => {
-    if (!prefixes.some((prefix) => request.url.startsWith(prefix))) return;
+    // The route's own path, not the URL as sent: `/%61pi/…` is routed to `/api/…` but does not start with `/api/`.
+    const route = request.routeOptions.url ?? '';
+    if (!prefixes.some((prefix) => route.startsWith(prefix))) return;
     for (const part of [request.params, request.query, request.body]) {
       if (part === undefined || part === null || Buffer.isBuffer(part)) continue;
       const found = findUnstorableText(part);

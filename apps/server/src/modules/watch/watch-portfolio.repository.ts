@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, sql, type AnyColumn } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../core/database.js';
 import { reportRequests, users, watchRuns, watches, watchWaivers } from '../../db/schema.js';
@@ -35,6 +35,13 @@ const latestRunRowsSchema = z.object({
     }),
   ),
 });
+
+/**
+ * `column = any($1)`: a list of ids bound as one array parameter. A Super User's My customers may read tens of thousands
+ * of watches; one parameter per id (`in (...)`) fails past PostgreSQL's 65,535 bind parameters.
+ */
+const anyOf = (column: AnyColumn | ReturnType<typeof sql.raw>, values: readonly string[], type: 'uuid' | 'text') =>
+  sql`${column} = any(${sql.param(values)}::${sql.raw(type)}[])`;
 
 /** "My customers" reads this many of the latest finished runs per organization. */
 const RUNS_PER_ORGANIZATION = 8;
@@ -92,7 +99,7 @@ export class WatchPortfolioRepository {
         itemKey: watchWaivers.itemKey,
       })
       .from(watchWaivers)
-      .where(and(inArray(watchWaivers.organizationId, organizationIds), gt(watchWaivers.expiresAt, now)));
+      .where(and(anyOf(watchWaivers.organizationId, organizationIds, 'text'), gt(watchWaivers.expiresAt, now)));
     const byOrganization = new Map<string, Waived[]>();
     for (const { organizationId, ...waiver } of rows)
       byOrganization.set(organizationId, [...(byOrganization.get(organizationId) ?? []), waiver]);
@@ -120,7 +127,7 @@ export class WatchPortfolioRepository {
       .select({ organizationId: latest.organizationId, findings: latest.findings, createdAt: latest.createdAt })
       .from(watches)
       .crossJoinLateral(latest)
-      .where(inArray(watches.id, watchIds));
+      .where(anyOf(watches.id, watchIds, 'uuid'));
     const newest = new Map<string, { findings: unknown; createdAt: Date }>();
     for (const row of rows) {
       const kept = newest.get(row.organizationId);
@@ -182,7 +189,7 @@ export class WatchPortfolioRepository {
     const rows = await this.db
       .select({ id: users.id, email: users.email })
       .from(users)
-      .where(inArray(users.id, userIds));
+      .where(anyOf(users.id, userIds, 'uuid'));
     return new Map(rows.map((row) => [row.id, row.email]));
   }
 
@@ -211,7 +218,7 @@ export class WatchPortfolioRepository {
             limit ${RUNS_PER_ORGANIZATION}
           ) run
         ) latest
-      where watch.id in ${watchIds}`);
+      where ${anyOf(sql.raw('watch.id'), watchIds, 'uuid')}`);
     const byOrganization = new Map<string, LatestRun[]>();
     for (const row of latestRunRowsSchema.parse(result).rows) {
       const runs = row.runs.map((run) => ({
@@ -271,7 +278,7 @@ export class WatchPortfolioRepository {
       .from(reportRequests)
       .where(
         and(
-          inArray(reportRequests.organizationId, organizationIds),
+          anyOf(reportRequests.organizationId, organizationIds, 'text'),
           eq(reportRequests.kind, kind),
           eq(reportRequests.status, 'done'),
           isNotNull(periodEnd),
@@ -300,7 +307,7 @@ export class WatchPortfolioRepository {
       .select({ organizationId: latest.organizationId, measurements: latest.measurements, createdAt: latest.createdAt })
       .from(watches)
       .crossJoinLateral(latest)
-      .where(inArray(watches.id, watchIds));
+      .where(anyOf(watches.id, watchIds, 'uuid'));
     const newest = new Map<string, { measurements: unknown; createdAt: Date }>();
     for (const row of rows) {
       const kept = newest.get(row.organizationId);

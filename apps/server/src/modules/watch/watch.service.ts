@@ -140,6 +140,11 @@ export class WatchService {
     const known = new Set(watch.accountGroups.map((group) => group.aid));
     let accountGroups = settings.accountGroups.filter((group) => known.has(group.aid));
     if (accountGroups.length < settings.accountGroups.length) {
+      // Past its consent the token is not used, even before the minute's sweep erases it: it goes now, as a run's would.
+      if (watch.tokenId && (!watch.tokenExpiresAt || watch.tokenExpiresAt <= this.deps.clock())) {
+        await this.stop(watch, 'expired', user);
+        throw new AppError(409, 'consent_expired', WATCH_MESSAGES.consentExpired);
+      }
       const token = await this.deps.tokens.open(watch.tokenId);
       if (!token) throw new AppError(409, 'no_token', WATCH_MESSAGES.noToken);
       const scope = await this.refusedStops(watch, () =>
