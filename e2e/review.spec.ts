@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { strFromU8, unzipSync } from 'fflate';
 import { expect, test, type Page } from './fixtures.js';
+import { BULK_MESSAGES, REVIEW_MESSAGES } from '@ce/contract';
 import { groupsOf } from './bulk-helpers';
 import { chooseCustomer, csrf, expectNoAxeViolations, sandboxOrgAdmin, signInAsNewUser } from './helpers';
 
@@ -155,4 +156,64 @@ test("a customer's review pack: previewed from a watch's run, the narrative kept
   const row = page.getByTestId('report-row').filter({ hasText: 'Review pack' }).first();
   await expect(row).toHaveAttribute('data-status', 'done');
   await expect(row.getByRole('link', { name: /^Download .*\.pptx$/ })).toBeVisible();
+});
+
+test('the review pack where a new user tripped: days said beside their fields, a revoked token once, the keyboard, an unknown id', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signInAsNewUser(page, 'TAM');
+  const admin = await sandboxOrgAdmin(page);
+  await chooseCustomer(page, admin);
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    await page.goto(`/home/customers/${admin.organizationId}/review`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Review pack: ${admin.organizationName}`);
+    await expect(page.getByTestId('slide').first()).toBeVisible();
+
+    // Dates whose last day comes first: said beside the last day as soon as it is wrong, and by the preview.
+    await page.getByRole('button', { name: 'Dates' }).click();
+    const first = page.getByLabel('First day');
+    const last = page.getByLabel('Last day');
+    await expect(last).not.toHaveAttribute('aria-invalid', 'true');
+    await first.fill('2026-11-20');
+    await last.fill('2026-11-10');
+    await expect(last).toHaveAccessibleDescription(REVIEW_MESSAGES.periodOrder);
+    await expect(page.getByTestId('preview-waits')).toContainText(REVIEW_MESSAGES.periodOrder);
+    await first.fill('');
+    await first.blur();
+    await expect(first).toHaveAccessibleDescription(REVIEW_MESSAGES.firstDayMissing);
+    await expect(page.getByTestId('preview-waits')).toContainText(REVIEW_MESSAGES.firstDayMissing);
+    await expectFits(page);
+    await expectNoAxeViolations(page);
+
+    // "Add a goal" from the keyboard: the focus goes into the new row, so Space types there, adding no row.
+    const goals = page.getByTestId('narrative-goals');
+    await goals.getByRole('button', { name: 'Add a goal' }).focus();
+    await page.keyboard.press('Space');
+    await expect(goals.getByLabel('Goal 1', { exact: true })).toBeFocused();
+    await page.keyboard.press('Space');
+    await expect(goals.getByRole('textbox')).toHaveCount(1);
+  }
+
+  // A revoked token pasted: one message, in place, that says what is wrong and what to do; no toast besides it.
+  await page.setViewportSize(DESKTOP);
+  await page.getByRole('button', { name: 'Month' }).click();
+  await page.getByRole('button', { name: 'Use another token' }).click();
+  await page.getByLabel('Org Admin token').fill('sbx-revoked-acme-dce0efe96c32761bc6c9ac73');
+  await page.getByRole('button', { name: 'Build the pack' }).click();
+  await expect(page.getByTestId('build-problem')).toHaveText(REVIEW_MESSAGES.tokenRefused);
+  await expect(page.getByRole('alert').filter({ hasText: BULK_MESSAGES.invalidToken })).toHaveCount(0);
+  await expect(page.getByRole('alert')).toHaveCount(1);
+
+  // An id nothing names: "no such customer", the way back, no form.
+  await page.goto('/home/customers/9999999/review');
+  const unknown = page.getByTestId('unknown-customer');
+  await expect(unknown.getByRole('heading', { level: 1 })).toHaveText(REVIEW_MESSAGES.unknownCustomerTitle);
+  await expect(page.getByRole('button', { name: 'Build the pack' })).toHaveCount(0);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize(PHONE);
+  await expectFits(page);
+  await unknown.getByRole('link', { name: REVIEW_MESSAGES.backToCustomers }).click();
+  await expect(page).toHaveURL(/\/home\/customers$/);
 });

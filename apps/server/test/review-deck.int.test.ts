@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_MESSAGES } from '@ce/contract';
 import { planSlides, renderReviewDeck, renderReviewPdf } from '../src/modules/review/index.js';
 import { FIXED_PACK } from '../src/modules/review/review-pack.fixture.js';
 
@@ -53,5 +54,11 @@ describe('the review deck, opened by LibreOffice, and its PDF', () => {
     for (const slide of planSlides(FIXED_PACK)) expect(text).toContain(slide.title);
     expect(text).toContain('Could not be determined: the token lacks the View activity log permission');
     expect(text).toContain('Branch N HTTP');
+    // Its properties are the pack's: what a PDF reader's Properties and a file manager say.
+    const info = (await run('pdfinfo', [pdf])).stdout;
+    const title = REVIEW_MESSAGES.documentTitle(FIXED_PACK.customer, FIXED_PACK.periodLabel);
+    expect(info).toMatch(new RegExp(`^Title:\\s+${title}$`, 'm'));
+    expect(info).toMatch(new RegExp(`^Subject:\\s+${title}$`, 'm'));
+    expect(info).toMatch(new RegExp(`^Author:\\s+${FIXED_PACK.preparedBy}$`, 'm'));
   }, 60_000);
 });

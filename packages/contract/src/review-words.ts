@@ -22,6 +22,29 @@ export const REVIEW_MESSAGES = {
   notAMonth: 'A month runs from its first day to its last: choose the month again, or choose dates.',
   notAQuarter:
     'A quarter runs from the first day of January, April, July or October to the last day of its third month: choose the quarter again, or choose dates.',
+  /** A day field of the period left empty, or holding no day of the calendar (the field's words, said beside it). */
+  firstDayMissing: 'Enter the period’s first day: a day, a month and a year.',
+  lastDayMissing: 'Enter the period’s last day: a day, a month and a year.',
+  /** The preview's words while the period or cut-off cannot be covered: what is wrong follows. */
+  previewWaits: 'The preview waits for the period and cut-off above:',
+  /** A token the platform refused (revoked, expired) when "Build the pack" checked it: what it is, what to do. */
+  tokenRefused:
+    'The platform refused this token: it was revoked or has expired. Paste a current Org Admin token of this customer, or choose the customer again in the navbar.',
+  /** The page of an organization the app knows nothing of (no chosen or recent customer, no watch, no report). */
+  unknownCustomer: (organizationId: string) =>
+    `No customer with the id ${organizationId} is known here: no watch, report or chosen customer names it. Choose the customer in the navbar, or go back to your customers.`,
+  unknownCustomerTitle: 'No such customer',
+  backToCustomers: 'Back to My Customers',
+  /** The deck's and the PDF's title and subject (their documents' properties). */
+  documentTitle: (customer: string, period: string) => `Business review — ${customer}, ${period}`,
+  /** A key test's week or period without a round: neither availability nor latency was measured. */
+  noRounds: 'no rounds',
+  /** A key test with rounds none of which measured a latency (all failed, or the type measures none). */
+  noLatency: 'not measured',
+  /** The health trend's line before what moved the score, said once. */
+  whatMoved: 'What moved it:',
+  /** The Webex message's link to the pack in My Reports. */
+  openInMyReports: 'Open it in My Reports:',
   cutOffBeforePeriod: 'The cut-off falls before the period starts: choose a later cut-off or an earlier period.',
   narrativeSaved: 'Saved: the next pack for this customer starts from it.',
   noStoredMeasurements:

@@ -44,6 +44,7 @@ export const reportsModule: AppModule = {
       clock: context.clock,
       callAudit: context.callAudit,
       stored: { db, timelineSources: () => context.timelineSources.items },
+      publicUrl: config.publicUrl,
     });
     deliveries?.onEnd('report', (id, state) => reportJobs.deliveryEnded(id, state));
     context.routes.add((app) => app.register(reportsRoutes, { reports }));

@@ -33,6 +33,8 @@ export interface ReportContext {
   signal?: AbortSignal;
   /** The product's own records, for a kind built from what the toolkit stored (the review pack). */
   stored?: StoredRecords;
+  /** The report's row in My Reports at the product's public address, for a message that links to it. */
+  reportUrl?: string;
 }
 
 /** What a kind built from the toolkit's own records reads them with, as its requester may see them. */

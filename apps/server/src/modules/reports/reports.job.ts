@@ -66,6 +66,8 @@ export interface ReportJobsDependencies extends LeasedJobDependencies {
   callAudit?: CallAudit;
   /** The database and the modules' timeline sources, for a kind built from the toolkit's own records. */
   stored?: { db: Db; timelineSources: () => readonly TimelineSource[] };
+  /** The product's public address (PUBLIC_URL): a report's message links to its row in My Reports. */
+  publicUrl?: string;
 }
 
 /**
@@ -207,6 +209,9 @@ export class ReportJobs {
       requestedBy,
       now: this.deps.clock?.() ?? new Date(),
       progress: (done, total) => job.mustWrite({ progressDone: done, progressTotal: total }),
+      ...(this.deps.publicUrl
+        ? { reportUrl: `${this.deps.publicUrl}${PATHS.reports}?report=${encodeURIComponent(reportId)}` }
+        : {}),
       history: (filename, limit) =>
         repository.earlierArtifacts(report.kind, report.organizationId, filename, report.createdAt, limit),
       ...(stored && requester

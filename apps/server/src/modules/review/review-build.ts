@@ -1,4 +1,5 @@
 import {
+  REPORT_KINDS,
   REVIEW_MESSAGES,
   TIMELINE_LIMIT,
   can,
@@ -118,6 +119,10 @@ export function requesterAsAsked(requester: SessionUser, stored: unknown): Sessi
   return capabilities ? { ...requester, apiToken: { id: 'pack', name: 'the pack request', capabilities } } : requester;
 }
 
+/** The reports' timeline names a report by its kind's label ("Review pack report"). */
+const REVIEW_PACK_WHAT = `${REPORT_KINDS['review-pack'].label} report`;
+const isReviewPack = (entry: SourcedEntry) => entry.tool === 'reports' && entry.what === REVIEW_PACK_WHAT;
+
 const parsedFindings = (content: Buffer): HealthFindings | null => {
   try {
     const parsed = healthFindingsSchema.safeParse(JSON.parse(content.toString('utf8')));
@@ -174,6 +179,8 @@ export async function buildReviewPack(
   const counts = new Map<TimelineTool, number>();
   for (const entry of entries) {
     const at = Date.parse(entry.createdAt);
+    // A review pack is the review, not work done for the customer: neither this one nor an earlier one is counted.
+    if (isReviewPack(entry)) continue;
     if (at >= window.from.getTime() && at <= window.until.getTime())
       counts.set(entry.tool, (counts.get(entry.tool) ?? 0) + 1);
   }

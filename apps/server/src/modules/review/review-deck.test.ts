@@ -1,5 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { REVIEW_MESSAGES } from '@ce/contract';
 import { renderReviewDeck } from './review-deck.js';
 import { FIXED_PACK } from './review-pack.fixture.js';
 
@@ -87,6 +88,16 @@ describe('the review deck', () => {
     expect(changes?.text).toContain('Could not be determined: the token lacks the View activity log permission');
     expect(changes?.text).toContain("Source: the platform's activity log. Figures up to 2026-10-01 06:00 UTC.");
     expect(deck.slides[10]?.text).toContain('https://app.thousandeyes.com/s/wdiacq');
+  });
+
+  it("names itself as the pack in its file's properties, not with the library's default", () => {
+    const core = deck.text('docProps/core.xml');
+    const title = REVIEW_MESSAGES.documentTitle('Acme Corporation', 'Q3 2026');
+    expect(core).toContain(`<dc:title>${title}</dc:title>`);
+    expect(core).toContain(`<dc:subject>${title}</dc:subject>`);
+    expect(core).toContain(`<dc:creator>${FIXED_PACK.preparedBy}</dc:creator>`);
+    expect(core).not.toContain('PptxGenJS');
+    expect(deck.text('docProps/app.xml')).toContain('<Company>Acme Corporation</Company>');
   });
 
   it("wears the brand's theme", () => {

@@ -1,4 +1,5 @@
 import type PptxGenJS from 'pptxgenjs';
+import { REVIEW_MESSAGES } from '@ce/contract';
 import type { ReviewPack } from './review-pack.js';
 import { planSlides, type ChartPlan, type SlidePlan } from './review-slides.js';
 import { THEME, TYPE } from './review-theme.js';
@@ -230,7 +231,10 @@ export async function renderReviewDeck(pack: ReviewPack): Promise<Buffer> {
   const Library = await library();
   const deck = new Library();
   deck.layout = 'LAYOUT_WIDE';
-  deck.title = `${pack.customer}: ${pack.periodLabel} review`;
+  // The file's own properties (a file manager, a mail client and PowerPoint's Info say them): the pack's, never the
+  // library's default subject ("PptxGenJS Presentation").
+  deck.title = REVIEW_MESSAGES.documentTitle(pack.customer, pack.periodLabel);
+  deck.subject = REVIEW_MESSAGES.documentTitle(pack.customer, pack.periodLabel);
   deck.author = pack.preparedBy;
   deck.company = pack.customer;
   defineMasters(deck);

@@ -1,9 +1,8 @@
-import type { ReviewPackOptions, SessionUser } from '@ce/contract';
+import { REVIEW_MESSAGES, type ReviewPackOptions, type SessionUser } from '@ce/contract';
 import type { PlatformSession } from '@ce/platform-client';
 import type { Db } from '../../core/database.js';
 import type { SourcedEntry, TimelineQuery } from '../../core/timeline.js';
-import type { Markdown } from '../../report-kit/markdown.js';
-import { mdLines, mdSafe } from '../../report-kit/markdown.js';
+import { Markdown, mdLines, mdSafe } from '../../report-kit/markdown.js';
 import { utcMinuteOf } from '../../report-kit/dates.js';
 import { buildReviewPack } from './review-build.js';
 import { renderReviewDeck } from './review-deck.js';
@@ -24,6 +23,8 @@ export interface MakeReviewPack {
   timeline?: (query: TimelineQuery) => Promise<SourcedEntry[]>;
   signal?: AbortSignal;
   progress?: (done: number, total: number) => Promise<void>;
+  /** The pack's row in My Reports, which the Webex message links to (as a watch's message links its report). */
+  reportUrl?: string;
 }
 
 export interface MadeReviewPack {
@@ -51,11 +52,15 @@ export async function makeReviewPack(input: MakeReviewPack): Promise<MadeReviewP
   const pdf = await renderReviewPdf(pack);
   const pptx = await renderReviewDeck(pack);
   await input.progress?.(3, 4);
-  return { pack, files: { pptx, pdf, json: JSON.stringify(pack, null, 2) }, summary: reviewSummary(pack) };
+  return {
+    pack,
+    files: { pptx, pdf, json: JSON.stringify(pack, null, 2) },
+    summary: reviewSummary(pack, input.reportUrl),
+  };
 }
 
-/** The Webex message: the customer, the period, the top outcomes and actions. */
-export function reviewSummary(pack: ReviewPack): Markdown {
+/** The Webex message: the customer, the period, the top outcomes and actions, and the link to it in My Reports. */
+export function reviewSummary(pack: ReviewPack, reportUrl?: string): Markdown {
   const summary = pack.executiveSummary.content;
   const list = (heading: string, items: string[]) =>
     items.length ? mdLines([mdSafe`**${heading}**`, ...items.map((item) => mdSafe`- ${item}`)]) : false;
@@ -64,5 +69,6 @@ export function reviewSummary(pack: ReviewPack): Markdown {
     isUnknown(summary)
       ? mdSafe`Summary: ${summary.unknown}`
       : mdLines([list('Top outcomes', summary.outcomes.slice(0, 3)), list('Top actions', summary.actions.slice(0, 3))]),
+    reportUrl ? mdSafe`${REVIEW_MESSAGES.openInMyReports} ${new Markdown(reportUrl)}` : false,
   ]);
 }

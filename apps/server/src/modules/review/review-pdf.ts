@@ -1,5 +1,6 @@
 import { barChartSvg, lineChartSvg } from '../../report-kit/charts.js';
 import { PDF_CONTENT_WIDTH, pdfTable, renderPdf } from '../../report-kit/pdf.js';
+import { REVIEW_MESSAGES } from '@ce/contract';
 import type { ReviewPack } from './review-pack.js';
 import { planSlides, type ChartPlan, type SlidePlan } from './review-slides.js';
 import { css, THEME } from './review-theme.js';
@@ -99,7 +100,12 @@ export function renderReviewPdf(pack: ReviewPack): Promise<Buffer> {
   const [cover, ...rest] = plans;
   return renderPdf(
     {
-      info: { title: cover?.title ?? 'Review', author: pack.preparedBy, creator: 'CE Toolkit' },
+      info: {
+        title: REVIEW_MESSAGES.documentTitle(pack.customer, pack.periodLabel),
+        subject: REVIEW_MESSAGES.documentTitle(pack.customer, pack.periodLabel),
+        author: pack.preparedBy,
+        creator: 'CE Toolkit',
+      },
       pageOrientation: 'landscape',
       content: [
         ...(cover ? page(cover, true) : []),

@@ -1,3 +1,4 @@
+import { REVIEW_MESSAGES } from '@ce/contract';
 import { utcMinuteOf } from '../../report-kit/dates.js';
 import {
   isUnknown,
@@ -81,7 +82,12 @@ const average = (values: (number | null)[]) => {
   const measured = known(values);
   return measured.length ? measured.reduce((sum, value) => sum + value, 0) / measured.length : null;
 };
-const orDash = (value: number | null, unit: string) => (value === null ? 'no rounds' : `${number(value)}${unit}`);
+/**
+ * A key test's figure in three states: its value (0 included, a real zero), or no rounds (nothing was measured), or
+ * for the latency of a test that made rounds none of which measured one (all failed, or its type measures none).
+ */
+const measuredOr = (value: number | null, unit: string, rounds: boolean) =>
+  value !== null ? `${number(value)}${unit}` : rounds ? REVIEW_MESSAGES.noLatency : REVIEW_MESSAGES.noRounds;
 
 /** Every slide of the pack, in order: the cover, then each section's. */
 export function planSlides(pack: ReviewPack): SlidePlan[] {
@@ -159,12 +165,14 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
         ['Test', 'Availability', 'Worst week', 'Latency', 'Against target'],
         availability.tests.map((test) => {
           const measured = known(test.availability);
+          // Availability is null exactly where no round was made: the latency's null then says the same.
+          const rounds = measured.length > 0;
           return [
             test.test,
-            orDash(average(test.availability), '%'),
-            measured.length ? `${number(Math.min(...measured))}%` : 'no rounds',
-            orDash(average(test.latencyMs), ' ms'),
-            test.belowTarget ? 'Below target' : 'On target',
+            measuredOr(average(test.availability), '%', false),
+            rounds ? `${number(Math.min(...measured))}%` : REVIEW_MESSAGES.noRounds,
+            measuredOr(average(test.latencyMs), ' ms', rounds),
+            test.belowTarget ? 'Below target' : rounds ? 'On target' : REVIEW_MESSAGES.noRounds,
           ];
         }),
         'No key test was chosen for this pack.',
@@ -268,7 +276,8 @@ export function planSlides(pack: ReviewPack): SlidePlan[] {
           max: 100,
           unit: 'health score at each check (0 to 100)',
         },
-        lines: health.movers.map((mover) => `What moved it: ${mover}`),
+        // The heading once, then each change that moved the score.
+        lines: health.movers.length ? [REVIEW_MESSAGES.whatMoved, ...health.movers] : [],
       },
     ]),
     ...sectionSlides(pack.teamWork, t.teamWork, (work, foot) =>

@@ -74,6 +74,48 @@ function latestPart<P extends 'tests' | 'rules' | 'agents' | 'units' | 'changes'
   return latest[part];
 }
 
+const TICK_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+const TICK_MINUTE = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+const TICK_SECOND = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+});
+
+/**
+ * The health trend's ticks, each a distinct moment: a check's day ("2 Dec"); with its time (UTC) when another check
+ * fell on that day ("2 Dec 09:00"), to the second when another fell in that minute; checks of one second are one tick,
+ * the latest's score.
+ */
+export function healthTicks(checks: { at: string; score: number }[]): { label: string; score: number }[] {
+  const many = (label: (at: Date) => string) => {
+    const seen = new Map<string, number>();
+    for (const check of checks) {
+      const key = label(new Date(check.at));
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    return (at: Date) => (seen.get(label(at)) ?? 0) > 1;
+  };
+  const dayOf = (at: Date) => TICK_DAY.format(at);
+  const minuteOf = (at: Date) => `${dayOf(at)} ${TICK_MINUTE.format(at)}`;
+  const sharedDay = many(dayOf);
+  const sharedMinute = many(minuteOf);
+  const ticks: { label: string; score: number }[] = [];
+  for (const check of checks) {
+    const at = new Date(check.at);
+    const label = !sharedDay(at)
+      ? dayOf(at)
+      : !sharedMinute(at)
+        ? minuteOf(at)
+        : `${dayOf(at)} ${TICK_SECOND.format(at)}`;
+    const last = ticks.at(-1);
+    if (last?.label === label) last.score = check.score;
+    else ticks.push({ label, score: check.score });
+  }
+  return ticks;
+}
+
 export class StoredSections {
   private readonly spans;
   private readonly weekly;
@@ -248,8 +290,6 @@ export class StoredSections {
   health(): Known<Content<'health'>> {
     const checks = this.facts.health;
     if (checks.length === 0) return unknown('no health check of this customer finished in the period');
-    const day = (iso: string) =>
-      new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(iso));
     const first = checks[0]?.findings.score.value ?? 0;
     const last = checks.at(-1)?.findings.score.value ?? 0;
     const latest = checks.at(-1)?.findings;
@@ -259,7 +299,7 @@ export class StoredSections {
       return `${title}: ${change.detail}`;
     });
     return {
-      points: checks.map((check) => ({ label: day(check.at), score: check.findings.score.value })),
+      points: healthTicks(checks.map((check) => ({ at: check.at, score: check.findings.score.value }))),
       movers: [`Score ${first} at the first check of the period, ${last} at the last`, ...moved],
     };
   }

@@ -47,15 +47,32 @@ export class ReviewRepository {
       .orderBy(asc(watchRuns.createdAt));
   }
 
-  /** The organization's name as the newest watch run over it recorded it (null when no watch ran over it). */
+  /**
+   * The organization's name as the toolkit last recorded it: the newest watch run over it, else a watch over it, else
+   * the newest report about it; null when no record names it (an id nobody worked on).
+   */
   async organizationName(organizationId: string): Promise<string | null> {
-    const [row] = await this.db
+    const [run] = await this.db
       .select({ name: watchRuns.organizationName })
       .from(watchRuns)
       .where(eq(watchRuns.organizationId, organizationId))
       .orderBy(desc(watchRuns.createdAt))
       .limit(1);
-    return row?.name ?? null;
+    if (run?.name) return run.name;
+    const [watch] = await this.db
+      .select({ name: watches.organizationName })
+      .from(watches)
+      .where(eq(watches.organizationId, organizationId))
+      .orderBy(desc(watches.createdAt))
+      .limit(1);
+    if (watch?.name) return watch.name;
+    const [report] = await this.db
+      .select({ name: reportRequests.organizationName })
+      .from(reportRequests)
+      .where(eq(reportRequests.organizationId, organizationId))
+      .orderBy(desc(reportRequests.createdAt))
+      .limit(1);
+    return report?.name || null;
   }
 
   /** The findings files of the organization's health checks finished in the period up to the cut-off, oldest first. */

@@ -77,7 +77,10 @@ export class ReviewService {
   async preview(user: SessionUser, request: z.output<typeof reviewPreviewRequestSchema>): Promise<ReviewPreview> {
     const { organizationId } = request;
     const named = await this.mustBeTied(user, request);
-    const name = named ?? (await this.deps.sources.repository.organizationName(organizationId)) ?? organizationId;
+    // Named by the token's platform, else by the toolkit's records (a watch run, a watch, a report): an id that nothing
+    // names is no customer (404, in words), never a pack titled with its id.
+    const name = named ?? (await this.deps.sources.repository.organizationName(organizationId));
+    if (name === null) throw new AppError(404, 'unknown_customer', REVIEW_MESSAGES.unknownCustomer(organizationId));
     const { pack, proposedKeyTests } = await buildReviewPack(
       this.deps.sources,
       {

@@ -6,6 +6,7 @@ import {
   cutOffNow,
   cutOffOf,
   cutOffProblem,
+  dayProblems,
   defaultPeriod,
   monthOptions,
   periodProblem,
@@ -52,8 +53,24 @@ describe("the review pack's period", () => {
     expect(dates('2026-11-30', '2026-11-01')).toBe(REVIEW_MESSAGES.periodOrder);
     expect(dates('2026-07-01', '2026-10-15')).toBe(REVIEW_MESSAGES.periodTooLong);
     expect(dates('2026-12-03', '2026-12-10')).toBe(REVIEW_MESSAGES.periodInFuture);
-    expect(dates('', '2026-12-10')).toBe('Choose the period’s first and last day.');
+    expect(dates('', '2026-12-10')).toBe(REVIEW_MESSAGES.firstDayMissing);
+    expect(dates('2026-11-01', '2026-02-30')).toBe(REVIEW_MESSAGES.lastDayMissing);
+    expect(dates('2026-11-01', '20261-01-01')).toBe(REVIEW_MESSAGES.lastDayMissing);
     expect(dates('0000-01-01', '0000-01-31')).toBe(REVIEW_MESSAGES.periodTooEarly);
+  });
+});
+
+describe("the review pack's days, each beside its field", () => {
+  it('says the first day’s problem beside it, and the last day’s or the order beside the last day', () => {
+    const days = (from: string, to: string) => dayProblems({ kind: 'dates', from, to }, NOW);
+    expect(days('2026-11-01', '2026-11-30')).toEqual({ from: null, to: null });
+    expect(days('2026-12-10', '2026-12-02')).toEqual({
+      from: REVIEW_MESSAGES.periodInFuture,
+      to: REVIEW_MESSAGES.periodOrder,
+    });
+    expect(days('', '')).toEqual({ from: REVIEW_MESSAGES.firstDayMissing, to: REVIEW_MESSAGES.lastDayMissing });
+    // Without a first day, the last day is not said to come before it.
+    expect(days('2026-02-30', '2026-11-01')).toEqual({ from: REVIEW_MESSAGES.firstDayMissing, to: null });
   });
 });
 

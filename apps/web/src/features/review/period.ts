@@ -63,16 +63,45 @@ export function defaultPeriod(kind: ReviewPeriodKind, now: Date): PeriodChoice {
   return { kind, from: day(new Date(now.getTime() - 29 * DAY_MS)), to: day(now) };
 }
 
-/** What is wrong with a period, in the contract's words; null when a pack can cover it. */
+/** Whether a field holds a day of the calendar ("2026-02-30" and a half-typed date do not). */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const at = new Date(`${value}T00:00:00.000Z`);
+  return !Number.isNaN(at.getTime()) && at.toISOString().slice(0, 10) === value;
+}
+
+/** What is wrong with each day of a period, beside the field it is about, in the contract's words. */
+export interface DayProblems {
+  from: string | null;
+  to: string | null;
+}
+
+export function dayProblems(period: PeriodChoice, now: Date): DayProblems {
+  const fromDay = isDay(period.from);
+  const toDay = isDay(period.to);
+  const from = !fromDay
+    ? REVIEW_MESSAGES.firstDayMissing
+    : period.from < REVIEW_EARLIEST_DAY
+      ? REVIEW_MESSAGES.periodTooEarly
+      : period.from > day(now)
+        ? REVIEW_MESSAGES.periodInFuture
+        : null;
+  const to = !toDay
+    ? REVIEW_MESSAGES.lastDayMissing
+    : !fromDay
+      ? null
+      : period.from > period.to
+        ? REVIEW_MESSAGES.periodOrder
+        : (Date.parse(period.to) - Date.parse(period.from)) / DAY_MS >= REVIEW_PERIOD_MAX_DAYS
+          ? REVIEW_MESSAGES.periodTooLong
+          : null;
+  return { from, to };
+}
+
+/** What is wrong with a period (its first day's problem first), in the contract's words; null when a pack can cover it. */
 export function periodProblem(period: PeriodChoice, now: Date): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(period.from) || !/^\d{4}-\d{2}-\d{2}$/.test(period.to))
-    return 'Choose the period’s first and last day.';
-  if (period.from < REVIEW_EARLIEST_DAY) return REVIEW_MESSAGES.periodTooEarly;
-  if (period.from > period.to) return REVIEW_MESSAGES.periodOrder;
-  if ((Date.parse(period.to) - Date.parse(period.from)) / DAY_MS >= REVIEW_PERIOD_MAX_DAYS)
-    return REVIEW_MESSAGES.periodTooLong;
-  if (period.from > day(now)) return REVIEW_MESSAGES.periodInFuture;
-  return null;
+  const { from, to } = dayProblems(period, now);
+  return from ?? to;
 }
 
 /** A cut-off as a `datetime-local` input holds it (to the second), read as UTC: "2026-12-02T13:07:30". */

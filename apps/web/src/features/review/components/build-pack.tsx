@@ -1,13 +1,14 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { PATHS, type ReportRequest, type ReviewNarrative, type ReviewPackOptions } from '@ce/contract';
+import { PATHS, REVIEW_MESSAGES, type ReportRequest, type ReviewNarrative, type ReviewPackOptions } from '@ce/contract';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { TokenField } from '../../../components/ui/token-field';
 import { ProgressBar } from '../../../components/ui/progress-bar';
 import { useCustomers } from '../../../lib/customer';
 import { artifactUrl, reportPercent } from '../../../lib/report-files';
-import { customerTokenErrors } from '../../../lib/error-toasts';
+import { ApiRequestError } from '../../../lib/api-client';
+import { apiErrorText, SHOWN_IN_PLACE } from '../../../lib/error-toasts';
 import { useTokenGroups } from '../../../lib/use-token-groups';
 import { useBuildPack, useReport } from '../api/review';
 
@@ -22,6 +23,12 @@ export const BUILD_WORDS = {
   checkFailed: 'The token could not be checked. Try again in a moment.',
   notSaved: (why: string) => `The narrative could not be saved, so the pack was not requested: ${why}`,
 } as const;
+
+/** Why a call made with the token failed: a token the platform refused is said as such, with what to do. */
+const tokenProblem = (error: unknown, fallback: string) =>
+  error instanceof ApiRequestError && error.status === 401 && error.code !== 'unauthorized'
+    ? REVIEW_MESSAGES.tokenRefused
+    : apiErrorText(error, fallback);
 
 /** Where a pack being built stands, and its files once it is done. */
 function PackProgress({ report }: { report: ReportRequest }) {
@@ -93,7 +100,8 @@ export function BuildPack({ organizationId, customer, options, keep }: BuildPack
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [reportId, setReportId] = useState<string | null>(null);
-  const tokenGroups = useTokenGroups(customerTokenErrors(BUILD_WORDS.checkFailed));
+  // What went wrong is said here, once, beside the button (no toast besides it).
+  const tokenGroups = useTokenGroups(SHOWN_IN_PLACE);
   const build = useBuildPack();
   const report = useReport(reportId);
 
@@ -111,9 +119,8 @@ export function BuildPack({ organizationId, customer, options, keep }: BuildPack
     let groups;
     try {
       groups = (await tokenGroups.load(token.trim())).filter((group) => group.organizationId === organizationId);
-    } catch {
-      // The query client's toast says why (the spec's words for a refused token).
-      setProblem(BUILD_WORDS.checkFailed);
+    } catch (error) {
+      setProblem(tokenProblem(error, BUILD_WORDS.checkFailed));
       return;
     }
     const first = groups[0];
@@ -139,7 +146,7 @@ export function BuildPack({ organizationId, customer, options, keep }: BuildPack
       },
       {
         onSuccess: (requested) => setReportId(requested.id),
-        onError: (error) => setProblem(error.message || 'The pack could not be requested. Try again.'),
+        onError: (error) => setProblem(tokenProblem(error, 'The pack could not be requested. Try again.')),
       },
     );
   };

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { REVIEW_MESSAGES, REVIEW_NARRATIVE_MAX_ITEMS, type ReviewNarrative } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { TextInput } from '../../../components/ui/field';
@@ -21,6 +21,25 @@ const LIST_WORDS: Record<LineList, { title: string; one: string; add: string; hi
   },
 };
 
+/**
+ * Where the keyboard goes after "Add a …": into the new row's field, so typing goes on there and a second Space
+ * does not add an empty row. `next` names the row about to be added; its field takes the focus once it is drawn.
+ */
+function useFocusAdded() {
+  const pending = useRef<number | null>(null);
+  return {
+    next: (index: number) => {
+      pending.current = index;
+    },
+    ref: (index: number) => (node: HTMLInputElement | null) => {
+      if (node && pending.current === index) {
+        pending.current = null;
+        node.focus();
+      }
+    },
+  };
+}
+
 function LinesEditor({
   list,
   lines,
@@ -31,6 +50,7 @@ function LinesEditor({
   onChange: (lines: string[]) => void;
 }) {
   const words = LIST_WORDS[list];
+  const focus = useFocusAdded();
   return (
     <fieldset className="min-w-0 space-y-2" data-testid={`narrative-${list}`}>
       <legend className="text-base font-semibold">{words.title}</legend>
@@ -38,6 +58,7 @@ function LinesEditor({
       {lines.map((line, index) => (
         <div key={index} className="flex items-end gap-2">
           <TextInput
+            ref={focus.ref(index)}
             label={`${words.one} ${index + 1}`}
             value={line}
             maxLength={300}
@@ -54,7 +75,14 @@ function LinesEditor({
           </Button>
         </div>
       ))}
-      <Button size="sm" disabled={lines.length >= REVIEW_NARRATIVE_MAX_ITEMS} onClick={() => onChange([...lines, ''])}>
+      <Button
+        size="sm"
+        disabled={lines.length >= REVIEW_NARRATIVE_MAX_ITEMS}
+        onClick={() => {
+          focus.next(lines.length);
+          onChange([...lines, '']);
+        }}
+      >
         {words.add}
       </Button>
     </fieldset>
@@ -62,6 +90,7 @@ function LinesEditor({
 }
 
 function StepsEditor({ steps, onChange }: { steps: NextStep[]; onChange: (steps: NextStep[]) => void }) {
+  const focus = useFocusAdded();
   const change = (index: number, part: Partial<NextStep>) =>
     onChange(steps.map((old, at) => (at === index ? { ...old, ...part } : old)));
   return (
@@ -75,6 +104,7 @@ function StepsEditor({ steps, onChange }: { steps: NextStep[]; onChange: (steps:
           data-testid="next-step"
         >
           <TextInput
+            ref={focus.ref(index)}
             label={`Next step ${index + 1}`}
             value={next.step}
             maxLength={300}
@@ -105,7 +135,10 @@ function StepsEditor({ steps, onChange }: { steps: NextStep[]; onChange: (steps:
       <Button
         size="sm"
         disabled={steps.length >= REVIEW_NARRATIVE_MAX_ITEMS}
-        onClick={() => onChange([...steps, { step: '', owner: '', due: '' }])}
+        onClick={() => {
+          focus.next(steps.length);
+          onChange([...steps, { step: '', owner: '', due: '' }]);
+        }}
       >
         Add a next step
       </Button>

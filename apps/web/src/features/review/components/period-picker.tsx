@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { REVIEW_PERIOD_KINDS, type ReviewPeriodKind } from '@ce/contract';
 import { Button } from '../../../components/ui/button';
 import { Select, TextInput } from '../../../components/ui/field';
@@ -6,7 +6,9 @@ import {
   cutOffInput,
   cutOffNow,
   cutOffOf,
+  dayProblems,
   defaultPeriod,
+  isDay,
   monthOptions,
   quarterOptions,
   utcMinute,
@@ -46,6 +48,13 @@ export function PeriodPicker({
     [period.kind, day],
   );
   const chosen = options.find((option) => option.period.from === period.from);
+  // A day's problem is said beside its field once the field was touched (changed or left), as the app's forms do;
+  // the order of the two days beside the last one, once either was touched and both are days.
+  const [touched, setTouched] = useState({ from: false, to: false });
+  const days = dayProblems(period, today);
+  const fromSaid = touched.from ? days.from : null;
+  const toSaid = touched.to || (touched.from && isDay(period.to)) ? days.to : null;
+  const touch = (field: 'from' | 'to') => !touched[field] && setTouched({ ...touched, [field]: true });
   return (
     <div className="space-y-3">
       <div role="group" aria-label="Period kind" className="flex flex-wrap gap-1">
@@ -55,7 +64,11 @@ export function PeriodPicker({
             size="sm"
             variant={period.kind === kind ? 'primary' : 'secondary'}
             aria-pressed={period.kind === kind}
-            onClick={() => kind !== period.kind && onPeriodChange(defaultPeriod(kind, now()))}
+            onClick={() => {
+              if (kind === period.kind) return;
+              setTouched({ from: false, to: false });
+              onPeriodChange(defaultPeriod(kind, now()));
+            }}
           >
             {KIND_LABELS[kind]}
           </Button>
@@ -69,14 +82,23 @@ export function PeriodPicker({
               type="date"
               value={period.from}
               max={day}
-              onChange={(event) => onPeriodChange({ ...period, from: event.target.value })}
+              error={fromSaid}
+              onBlur={() => touch('from')}
+              onChange={(event) => {
+                touch('from');
+                onPeriodChange({ ...period, from: event.target.value });
+              }}
             />
             <TextInput
               label="Last day"
               type="date"
               value={period.to}
-              error={periodProblem}
-              onChange={(event) => onPeriodChange({ ...period, to: event.target.value })}
+              error={toSaid}
+              onBlur={() => touch('to')}
+              onChange={(event) => {
+                touch('to');
+                onPeriodChange({ ...period, to: event.target.value });
+              }}
             />
           </>
         ) : (

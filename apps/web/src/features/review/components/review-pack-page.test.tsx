@@ -1,150 +1,9 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  REVIEW_MESSAGES,
-  type ReportAccountGroup,
-  type ReviewNarrativeResponse,
-  type ReviewPreview,
-  type ReviewPreviewRequest,
-} from '@ce/contract';
+import { REVIEW_MESSAGES } from '@ce/contract';
 import { customers } from '../../../lib/customer';
 import { setStorageOwner } from '../../../lib/user-storage';
-import { ReviewPackPage } from './review-pack-page';
-
-const NOW = new Date('2026-12-02T13:07:30Z');
-const TOKEN = 'acme-org-admin-token-0123456789abcdef';
-const GROUPS: ReportAccountGroup[] = [
-  { aid: '11', accountGroupName: 'Acme - EMEA Branches', organizationId: '9000', organizationName: 'Acme Corporation' },
-  { aid: '12', accountGroupName: 'Acme - Production', organizationId: '9000', organizationName: 'Acme Corporation' },
-];
-const FOOTER = 'Source: Account Watch runs. Figures up to 2026-12-02 13:07 UTC.';
-
-function preview(): ReviewPreview {
-  return {
-    organizationId: '9000',
-    customer: 'Acme Corporation',
-    periodLabel: 'November 2026',
-    from: '2026-11-01T00:00:00.000Z',
-    to: '2026-12-01T00:00:00.000Z',
-    cutOff: '2026-12-02T13:07:00.000Z',
-    slides: [
-      { kind: 'cover', title: 'Acme Corporation: business review', lines: ['November 2026', 'Prepared by Tara Tam'] },
-      {
-        kind: 'chart',
-        title: 'Availability of the key tests, week over week',
-        footer: FOOTER,
-        chart: {
-          type: 'line',
-          categories: ['2 Nov', '9 Nov'],
-          series: [
-            { name: 'Payroll HTTP', values: [99.2, 91] },
-            { name: 'Branch DNS', values: [100, null] },
-          ],
-          min: 90,
-          max: 100,
-          unit: 'percent of rounds without an error',
-        },
-        lines: ['Target: 99.5%.'],
-      },
-      {
-        kind: 'table',
-        title: 'Agents offline or outdated',
-        footer: FOOTER,
-        columns: ['Agent', 'State', 'Since'],
-        rows: [
-          ['ea-offline-9d', 'offline', '2026-11-23'],
-          ['ea-old-1', 'outdated', '2026-10-02'],
-        ],
-        lines: [],
-      },
-      { kind: 'text', title: 'Outages and events', footer: FOOTER, lines: ['Read when the pack is built.'] },
-    ],
-    proposedKeyTests: [
-      { testId: 't-1', testName: 'Payroll HTTP', accountGroup: 'Acme - EMEA Branches', availability: 91 },
-      { testId: 't-2', testName: 'Branch DNS', accountGroup: 'Acme - EMEA Branches', availability: 100 },
-    ],
-    platformLater: ['outages and events that touched the customer’s tests', 'evidence links (test snapshots)'],
-  };
-}
-
-const KEPT: ReviewNarrativeResponse = {
-  narrative: { goals: ['Cut the time to clear'], highlights: [], nextSteps: [] },
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  updatedBy: 'Tara Tam',
-};
-
-interface Call {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
-/** The server as the page calls it; every call is kept, and the pack is done at its second reading. */
-function serve() {
-  const calls: Call[] = [];
-  let readings = 0;
-  let kept = KEPT;
-  const report = (status: string) => ({
-    id: 'r-1',
-    kind: 'review-pack',
-    requestedBy: 'tara@example.com',
-    organizationName: 'Acme Corporation',
-    accountGroups: [],
-    options: {},
-    status,
-    ahead: null,
-    progress: { done: status === 'done' ? 4 : 1, total: 4 },
-    error: null,
-    delivery: { status: 'pending', error: null },
-    artifacts:
-      status === 'done'
-        ? [
-            { id: 'a-1', filename: 'review-acme.pptx', contentType: 'application/pptx', size: 10 },
-            { id: 'a-2', filename: 'review-acme.pdf', contentType: 'application/pdf', size: 10 },
-          ]
-        : [],
-    createdAt: NOW.toISOString(),
-    finishedAt: null,
-  });
-  vi.stubGlobal('fetch', async (path: string, init: RequestInit = {}) => {
-    const method = init.method ?? 'GET';
-    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path, body });
-    if (path === '/api/review-preview' && method === 'POST') return Response.json(preview());
-    if (path === '/api/review-narrative' && method === 'PUT') {
-      kept = {
-        narrative: (body as { narrative: ReviewNarrativeResponse['narrative'] }).narrative,
-        updatedAt: NOW.toISOString(),
-        updatedBy: 'Tara Tam',
-      };
-      return Response.json(kept);
-    }
-    if (path === '/api/review-narrative/read' && method === 'POST') return Response.json(kept);
-    if (path === '/api/account-groups') return Response.json({ accountGroups: GROUPS });
-    if (path === '/api/reports' && method === 'POST') return Response.json(report('queued'), { status: 202 });
-    if (path === '/api/reports/r-1') return Response.json(report(++readings > 1 ? 'done' : 'running'));
-    return new Response('{}', { status: 404 });
-  });
-  return calls;
-}
-
-function renderPage() {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
-  render(
-    <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={['/home/customers/9000/review']}>
-        <Routes>
-          <Route path="/home/customers/:organizationId/review" element={<ReviewPackPage now={() => NOW} />} />
-        </Routes>
-      </MemoryRouter>
-    </QueryClientProvider>,
-  );
-}
-
-const previews = (calls: Call[]) =>
-  calls.filter((call) => call.path === '/api/review-preview').map((call) => call.body as ReviewPreviewRequest);
+import { TOKEN, GROUPS, FOOTER, preview, KEPT, serve, renderPage, beside, previews } from './review-pack-page.harness';
 
 beforeEach(() => setStorageOwner('user-1'));
 afterEach(() => {
@@ -221,12 +80,12 @@ describe("a customer's review pack page", () => {
     await vi.waitFor(() => expect(previews(calls).at(-1)?.period.kind).toBe('dates'));
     const asked = previews(calls).length;
     fireEvent.change(screen.getByLabelText('First day'), { target: { value: '2026-12-10' } });
-    expect(screen.getByText(REVIEW_MESSAGES.periodOrder)).toBeTruthy();
+    expect(beside('Last day')).toBe(REVIEW_MESSAGES.periodOrder);
     fireEvent.change(screen.getByLabelText('Last day'), { target: { value: '2026-12-12' } });
-    expect(screen.getByText(REVIEW_MESSAGES.periodInFuture)).toBeTruthy();
+    expect(beside('First day')).toBe(REVIEW_MESSAGES.periodInFuture);
     fireEvent.change(screen.getByLabelText('First day'), { target: { value: '2026-11-20' } });
     fireEvent.change(screen.getByLabelText('Cut-off (UTC)'), { target: { value: '2026-11-10T09:00' } });
-    expect(screen.getByText(REVIEW_MESSAGES.cutOffBeforePeriod)).toBeTruthy();
+    expect(beside('Cut-off (UTC)')).toBe(REVIEW_MESSAGES.cutOffBeforePeriod);
     // Only the period that could be covered was asked for (its own cut-off is asked for next).
     await vi.waitFor(() => expect(previews(calls).length).toBe(asked + 1));
     expect(previews(calls).at(-1)?.period).toEqual({ kind: 'dates', from: '2026-11-20', to: '2026-12-12' });

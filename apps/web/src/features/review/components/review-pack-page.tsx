@@ -1,13 +1,22 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { PATHS, REVIEW_KEY_TESTS_MAX, type ReviewNarrative } from '@ce/contract';
+import { PATHS, REVIEW_KEY_TESTS_MAX, REVIEW_MESSAGES, type ReviewNarrative } from '@ce/contract';
 import { ApiRequestError } from '../../../lib/api-client';
 import { Banner } from '../../../components/ui/banner';
 import { Spinner } from '../../../components/ui/spinner';
 import { useCustomers } from '../../../lib/customer';
 import { useReviewNarrative, useReviewPreview, useSaveNarrative } from '../api/review';
 import { cleanNarrative, sameNarrative } from '../narrative';
-import { cutOffInput, cutOffNow, cutOffOf, cutOffProblem, defaultPeriod, periodProblem, utcMinute } from '../period';
+import {
+  cutOffInput,
+  cutOffNow,
+  cutOffOf,
+  cutOffProblem,
+  dayProblems,
+  defaultPeriod,
+  periodProblem,
+  utcMinute,
+} from '../period';
 import { BuildPack } from './build-pack';
 import { KeyTests } from './key-tests';
 import { NarrativeEditor } from './narrative-editor';
@@ -57,8 +66,18 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
   // The narrative is edited from the kept one.
   if (draft === null && kept.data) setDraft(kept.data.narrative);
 
-  const customer = preview.data?.customer ?? known?.organizationName ?? `Organization ${organizationId}`;
+  // The customer by name wherever the app knows it (the one chosen or recent, else the server's records), never its id.
+  const named = known?.organizationName ?? preview.data?.customer;
+  const customer = named ?? 'this customer';
   const customerPage = `${PATHS.customers}/${encodeURIComponent(organizationId)}`;
+  // What the preview waits for, in the words said beside the fields.
+  const waitsFor = [
+    ...new Set(
+      [...(period.kind === 'dates' ? Object.values(dayProblems(period, now())) : [periodSaid]), cutOffSaid].filter(
+        (said): said is string => Boolean(said),
+      ),
+    ),
+  ];
 
   // The pack says the narrative shown; an edited one is saved before the pack is requested (the pack saves none).
   // Not read (the page may not see it), none is sent: the pack then says the one kept when it is built.
@@ -71,6 +90,24 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
     return { options: { period, cutOff, keyTests: followed, narrative }, unsaved };
   };
   const closed = (error: Error | null) => error instanceof ApiRequestError && error.status === 403;
+  // No such customer: nothing in the toolkit names the id (404), or the browser knows it not and the server shows it
+  // to those tied to it only: no form to fill for it, the words of why and a way back.
+  const refusedAs = (error: Error | null, code: string) => error instanceof ApiRequestError && error.code === code;
+  const unknown =
+    refusedAs(preview.error, 'unknown_customer') ||
+    (!known &&
+      refusedAs(kept.error, 'not_tied_to_organization') &&
+      refusedAs(preview.error, 'not_tied_to_organization'));
+  if (unknown)
+    return (
+      <div className="max-w-3xl min-w-0 space-y-4" data-testid="unknown-customer">
+        <h1 className="text-2xl font-semibold">{REVIEW_MESSAGES.unknownCustomerTitle}</h1>
+        <Banner tone="info">{preview.error?.message}</Banner>
+        <Link to={PATHS.customers} className="inline-flex min-h-6 items-center text-sm text-brand-800 underline">
+          {REVIEW_MESSAGES.backToCustomers}
+        </Link>
+      </div>
+    );
 
   return (
     <div className="max-w-6xl min-w-0 space-y-6">
@@ -78,7 +115,7 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
         <Link to={customerPage} className="inline-flex min-h-6 items-center text-sm text-brand-800 underline">
           Back to {customer}
         </Link>
-        <h1 className="text-2xl font-semibold break-words">Review pack: {customer}</h1>
+        <h1 className="text-2xl font-semibold break-words">{named ? `Review pack: ${named}` : 'Review pack'}</h1>
         <p className="text-sm text-slate-600">
           A monthly or quarterly business review from what the watches measured and the team did, as a deck (PPTX) and
           its PDF, kept in My Reports.
@@ -134,7 +171,14 @@ export function ReviewPackPage({ now = systemNow }: { now?: () => Date }) {
 
       <Section id="review-preview" title="Preview">
         {!valid ? (
-          <p className="text-sm text-slate-600">Choose a period and a cut-off to see the pack.</p>
+          <div className="text-sm text-slate-700" data-testid="preview-waits">
+            <p>{REVIEW_MESSAGES.previewWaits}</p>
+            <ul className="list-disc pl-5">
+              {waitsFor.map((said) => (
+                <li key={said}>{said}</li>
+              ))}
+            </ul>
+          </div>
         ) : preview.isError ? (
           <Banner tone="error">
             {closed(preview.error)

@@ -22,6 +22,7 @@ export const reviewPackGenerator: ReportGenerator = async (context) => {
     timeline: stored.timeline,
     signal: context.signal,
     progress: context.progress,
+    ...(context.reportUrl ? { reportUrl: context.reportUrl } : {}),
   });
   await context.progress(4, 4);
   // Named after the period it covers, not the day it was built: two packs of a customer are told apart.
