@@ -3,6 +3,7 @@ import { REVIEW_MESSAGES, REVIEW_NARRATIVE_MAX_ITEMS, type ReviewNarrative } fro
 import { Button } from '../../../components/ui/button';
 import { TextInput } from '../../../components/ui/field';
 import { cleanNarrative, sameNarrative, type NextStep } from '../narrative';
+import { dateTime } from '../../../lib/dates';
 
 type LineList = 'goals' | 'highlights';
 
@@ -207,7 +208,7 @@ export function NarrativeEditor({ draft, onChange, kept, onSave, saving }: Narra
             (changed
               ? 'Not saved yet: “Build the pack” saves it first.'
               : kept.updatedAt
-                ? `Kept since ${new Date(kept.updatedAt).toLocaleString()}${kept.updatedBy ? `, by ${kept.updatedBy}` : ''}.`
+                ? `Kept since ${dateTime(kept.updatedAt)}${kept.updatedBy ? `, by ${kept.updatedBy}` : ''}.`
                 : 'Nothing kept for this customer yet.')}
         </p>
       </div>
