@@ -62,7 +62,7 @@ export const WATCH_MESSAGES = {
     `This watch ran on request less than ${minutes} minutes ago: run it again from ${at}.`,
   consentExpired: WATCH_PAUSE_REASONS.expired,
   roomNotMember:
-    "The watch's owner is not a member of this Webex room: choose a room they are in, or send the messages to the owner.",
+    'The watch’s owner is not a member of this Webex room: choose a room they are in, or send the messages to the owner.',
   roomUnknown:
     'The Webex room was not found: add the bot to the room (or check its id), or send the messages to yourself.',
   roomNotChecked: 'Webex could not be asked who is in the room: try again in a moment.',
@@ -79,6 +79,15 @@ export const WATCH_EDIT = {
   groupsChecked: 'An account group added is checked with the stored token when the watch is saved.',
   groupsWithoutToken: 'Without a stored token, the watch’s account groups can be kept or removed, not added.',
   saved: (organization: string) => `Watch of ${organization} saved.`,
+} as const;
+
+/** What a watch's card says of it that a reader could misread. */
+export const WATCH_CARD = {
+  /**
+   * Its next run in the reader's time, named when the watch's own zone is another ("Daily at 18:30 (Europe/Paris)"
+   * runs at "17:30 (UTC, your time zone)").
+   */
+  nextRunInReaderZone: (when: string, zone: string) => `${when} (${zone}, your time zone)`,
 } as const;
 
 /**

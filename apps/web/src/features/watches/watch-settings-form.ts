@@ -1,3 +1,4 @@
+import type { UseFormSetError } from 'react-hook-form';
 import { z } from 'zod';
 import {
   WATCH_CADENCES,
@@ -10,6 +11,7 @@ import {
   type Watch,
   type WatchSettings,
 } from '@ce/contract';
+import { ApiRequestError } from '../../lib/api-client';
 
 /**
  * What a watch is set to do, as its forms hold it (the new watch's and the edit's): text where the page types it,
@@ -131,4 +133,23 @@ const SERVER_PATHS: Record<string, keyof SettingsFormInput> = {
 export function fieldOfPath(path: string): keyof SettingsFormInput | null {
   if (path.startsWith('accountGroups')) return 'aids';
   return SERVER_PATHS[path] ?? null;
+}
+
+/**
+ * A server's refusal said beside each field it names, the first one focused (the busy Save it was pressed on has
+ * let go of the focus); answers whether any was placed, so the caller says the rest above the form.
+ */
+export function placeRefusal(setError: UseFormSetError<SettingsFormInput>, error: unknown): boolean {
+  if (!(error instanceof ApiRequestError)) return false;
+  let placed = false;
+  for (const field of error.fields) {
+    const name = fieldOfPath(field.path);
+    if (!name) continue;
+    setError(name, { message: field.message }, { shouldFocus: !placed });
+    placed = true;
+  }
+  // Focus scrolls the field in only just: on a phone its line under it would stay hidden under the dialog's footer.
+  if (placed)
+    requestAnimationFrame(() => document.activeElement?.scrollIntoView?.({ block: 'center', behavior: 'instant' }));
+  return placed;
 }

@@ -97,7 +97,7 @@ describe("A watch's edit", () => {
     } satisfies WatchSettings);
   });
 
-  it("shows the server's refusal beside its field and keeps what was typed", async () => {
+  it("shows the server's refusal beside its field, focused, and keeps what was typed", async () => {
     const { dialog, puts, onClose } = openEdit(() =>
       refusal(400, 'room_refused', WATCH_MESSAGES.roomNotMember, [
         { path: 'channel.roomId', message: WATCH_MESSAGES.roomNotMember },
@@ -109,16 +109,20 @@ describe("A watch's edit", () => {
     const said = await within(dialog).findByText(WATCH_MESSAGES.roomNotMember);
     const room = within(dialog).getByLabelText('Webex room id');
     expect(room.getAttribute('aria-describedby')).toContain(said.id);
+    // The busy Save let go of the focus: it lands on the field refused, not on the page behind.
+    await waitFor(() => expect(document.activeElement).toBe(room));
     expect(room).toHaveProperty('value', 'Y2lzY29zcGFyazovL3VzL1JPT00v');
     expect(puts()).toHaveLength(1);
     expect(onClose).not.toHaveBeenCalled();
   });
 
-  it('says a refusal about the whole watch above the form (409, 403, 404), and stays open', async () => {
+  it('says a refusal about the whole watch above the form (409, 403, 404), focused, and stays open', async () => {
     let answer = refusal(409, 'no_token', WATCH_MESSAGES.noToken);
     const { dialog, onClose } = openEdit(() => answer);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect((await within(dialog).findByRole('alert')).textContent).toBe(WATCH_MESSAGES.noToken);
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toBe(WATCH_MESSAGES.noToken);
+    await waitFor(() => expect(document.activeElement?.contains(alert)).toBe(true));
     answer = refusal(404, 'not_found', WATCH_MESSAGES.notFound);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(within(dialog).getByRole('alert').textContent).toBe(WATCH_MESSAGES.notFound));

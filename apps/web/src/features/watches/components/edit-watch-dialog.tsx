@@ -1,17 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
+import { useId, useMemo } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { WATCH_EDIT, WATCH_MESSAGES, type Watch } from '@ce/contract';
-import { Banner } from '../../../components/ui/banner';
 import { Button } from '../../../components/ui/button';
 import { Dialog } from '../../../components/ui/dialog';
 import { toast } from '../../../components/ui/toast-store';
-import { ApiRequestError } from '../../../lib/api-client';
 import { apiErrorText } from '../../../lib/error-toasts';
 import { useCustomers } from '../../../lib/customer';
 import { useUpdateWatch } from '../api/update-watch';
 import {
-  fieldOfPath,
+  placeRefusal,
   refineRoom,
   settingsSchema,
   settingsOfWatch,
@@ -19,6 +17,7 @@ import {
   type SettingsFormInput,
   type SettingsFormOutput,
 } from '../watch-settings-form';
+import { useFormRefusal } from './form-refusal';
 import { WatchSettingsFields } from './watch-settings-fields';
 
 /** The edit's fields: the new watch's settings, and a review pack only with the health check (as the server says). */
@@ -35,7 +34,8 @@ const editSchema = settingsSchema.superRefine((form, context) => {
  */
 export function EditWatchDialog({ watch, isOpen, onClose }: { watch: Watch; isOpen: boolean; onClose: () => void }) {
   const update = useUpdateWatch();
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const refusal = useFormRefusal();
+  const formId = useId();
   const { current } = useCustomers();
   // The watch's groups, and (with a stored token to check them) the chosen customer's others: added ones are checked.
   const groups = useMemo(() => {
@@ -53,20 +53,12 @@ export function EditWatchDialog({ watch, isOpen, onClose }: { watch: Watch; isOp
   });
 
   const submit = form.handleSubmit(async (values) => {
-    setRefusal(null);
+    refusal.clear();
     try {
       await update.mutateAsync({ id: watch.id, settings: settingsRequest(values, groups) });
     } catch (error) {
       // Beside the field the server names; anything else above the form. What was typed stays.
-      let placed = false;
-      if (error instanceof ApiRequestError)
-        for (const field of error.fields) {
-          const name = fieldOfPath(field.path);
-          if (!name) continue;
-          form.setError(name, { message: field.message });
-          placed = true;
-        }
-      if (!placed) setRefusal(apiErrorText(error));
+      if (!placeRefusal(form.setError, error)) refusal.say(apiErrorText(error));
       return;
     }
     toast.success(WATCH_EDIT.saved(watch.organizationName));
@@ -83,15 +75,16 @@ export function EditWatchDialog({ watch, isOpen, onClose }: { watch: Watch; isOp
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void submit()} busy={update.isPending} busyLabel="Saving">
+          {/* A submit of the form it sits under: Enter in a field saves too. */}
+          <Button type="submit" form={formId} busy={update.isPending} busyLabel="Saving">
             Save
           </Button>
         </>
       }
     >
       <FormProvider {...form}>
-        <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
-          {refusal && <Banner tone="error">{refusal}</Banner>}
+        <form id={formId} className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
+          {refusal.banner}
           <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]" data-testid="watch-fixed">
             <dt className="text-slate-600">Organization</dt>
             <dd>

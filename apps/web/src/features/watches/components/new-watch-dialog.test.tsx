@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { WATCH_DEFAULTS, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
+import { WATCH_DEFAULTS, WATCH_MESSAGES, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
 import { customers } from '../../../lib/customer';
 import { setStorageOwner } from '../../../lib/user-storage';
 import { PASTE_TOKEN } from '../watch-form-fields';
@@ -26,8 +26,14 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** The dialog over a server that knows Acme's one group and takes any watch; every request it was sent. */
-function openDialog(groups: ReportAccountGroup[] = [group]) {
+/**
+ * The dialog over a server that knows Acme's one group and takes any watch (or answers `created`); every request it
+ * was sent.
+ */
+function openDialog(
+  groups: ReportAccountGroup[] = [group],
+  created = () => Response.json({ organizationName: acme.name, nextRunAt: null }, { status: 201 }),
+) {
   const sent: Sent[] = [];
   vi.stubGlobal(
     'fetch',
@@ -35,8 +41,7 @@ function openDialog(groups: ReportAccountGroup[] = [group]) {
       const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
       sent.push({ url, method: init?.method ?? 'GET', body });
       if (url === '/api/account-groups') return Response.json({ accountGroups: groups });
-      if (url === '/api/watches' && init?.method === 'POST')
-        return Response.json({ organizationName: acme.name, nextRunAt: null }, { status: 201 });
+      if (url === '/api/watches' && init?.method === 'POST') return created();
       return Response.json({});
     }),
   );
@@ -138,5 +143,44 @@ describe('A new watch', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
     expect(await within(dialog).findByRole('checkbox', { name: 'Staging' })).toHaveProperty('checked', true);
     expect(within(dialog).getByRole('checkbox', { name: 'Production' })).toHaveProperty('checked', true);
+  });
+
+  it("says the server's refusal beside the field it names, focused, or else above the form, and stays open", async () => {
+    let answer = Response.json(
+      {
+        error: {
+          code: 'room_refused',
+          message: WATCH_MESSAGES.roomNotMember,
+          requestId: 'r-1',
+          fields: [{ path: 'channel.roomId', message: WATCH_MESSAGES.roomNotMember }],
+        },
+      },
+      { status: 400 },
+    );
+    const { dialog, sent } = openDialog([group], () => answer);
+    fill(dialog, 'Org Admin token', 'acme-org-admin-token');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Load account groups' }));
+    expect(await within(dialog).findByLabelText('Production')).toBeTruthy();
+    fill(dialog, 'Message to', 'room');
+    fill(dialog, 'Webex room id', 'Y2lzY29zcGFyazovL3VzL1JPT00v');
+    fill(dialog, 'Approved by (name)', 'Dana Scully');
+    fill(dialog, 'Their email', 'dana@acme.example');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create watch' }));
+    const said = await within(dialog).findByText(WATCH_MESSAGES.roomNotMember);
+    const room = within(dialog).getByLabelText('Webex room id');
+    expect(room.getAttribute('aria-describedby')).toContain(said.id);
+    await waitFor(() => expect(document.activeElement).toBe(room));
+    expect(room).toHaveProperty('value', 'Y2lzY29zcGFyazovL3VzL1JPT00v');
+
+    answer = Response.json(
+      { error: { code: 'too_many', message: WATCH_MESSAGES.tooManyOfUser(20), requestId: 'r-2' } },
+      { status: 409 },
+    );
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create watch' }));
+    const alert = await within(dialog).findByRole('alert');
+    expect(alert.textContent).toBe(WATCH_MESSAGES.tooManyOfUser(20));
+    await waitFor(() => expect(document.activeElement?.contains(alert)).toBe(true));
+    expect(sent.filter((call) => call.url === '/api/watches')).toHaveLength(2);
+    expect(screen.getByRole('dialog', { name: `Watch ${acme.name}` })).toBe(dialog);
   });
 });

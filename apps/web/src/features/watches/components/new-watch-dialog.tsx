@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { WATCH_DEFAULTS, type CreateWatch, type ReportAccountGroup } from '@ce/contract';
@@ -9,10 +9,12 @@ import { TextInput } from '../../../components/ui/field';
 import { toast } from '../../../components/ui/toast-store';
 import { TokenField } from '../../../components/ui/token-field';
 import { useCustomers } from '../../../lib/customer';
+import { apiErrorText } from '../../../lib/error-toasts';
 import { useTokenGroups } from '../../../lib/use-token-groups';
 import { useCreateWatch } from '../api/create-watch';
 import { consentFields, tokenField } from '../watch-form-fields';
-import { NEW_SETTINGS, refineRoom, settingsFields, settingsRequest } from '../watch-settings-form';
+import { NEW_SETTINGS, placeRefusal, refineRoom, settingsFields, settingsRequest } from '../watch-settings-form';
+import { useFormRefusal } from './form-refusal';
 import { WatchSettingsFields } from './watch-settings-fields';
 import { dateTime } from '../../../lib/dates';
 
@@ -53,6 +55,8 @@ export function NewWatchDialog({
   const tokenGroups = useTokenGroups();
   const [groups, setGroups] = useState<ReportAccountGroup[] | null>(null);
   const create = useCreateWatch();
+  const refusal = useFormRefusal();
+  const formId = useId();
   const form = useForm<WatchForm, unknown, z.output<typeof formSchema>>({
     resolver: zodResolver(formSchema),
     defaultValues: {
@@ -98,8 +102,13 @@ export function NewWatchDialog({
   };
 
   const submit = form.handleSubmit(async (values) => {
-    // A refusal is said by the query client's error toast; the form stays as it was.
-    const created = await create.mutateAsync(request(values, groups ?? [], organization)).catch(() => null);
+    refusal.clear();
+    // A refusal beside the field the server names (the room, a weekday, an account group), else above the form;
+    // the form stays as it was.
+    const created = await create.mutateAsync(request(values, groups ?? [], organization)).catch((error: unknown) => {
+      if (!placeRefusal(form.setError, error)) refusal.say(apiErrorText(error));
+      return null;
+    });
     if (!created) return;
     toast.success(
       `Watching ${created.organizationName}: first run ${created.nextRunAt ? dateTime(created.nextRunAt) : 'when resumed'}.`,
@@ -119,20 +128,28 @@ export function NewWatchDialog({
           <Button variant="secondary" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void submit()} busy={create.isPending} busyLabel="Creating" disabled={!groups}>
+          {/* A submit of the form it sits under: Enter in a field creates the watch too. */}
+          <Button type="submit" form={formId} busy={create.isPending} busyLabel="Creating" disabled={!groups}>
             Create watch
           </Button>
         </>
       }
     >
       <FormProvider {...form}>
-        <form className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
+        <form id={formId} className="space-y-4" onSubmit={(event) => void submit(event)} noValidate>
+          {refusal.banner}
           <div className="flex flex-wrap items-end gap-2">
             <div className="min-w-0 flex-1">
               <TokenField
                 label="Org Admin token"
                 {...tokenInput}
                 onChange={onTokenChange}
+                // Enter in the token reads its account groups (the watch cannot be created before).
+                onKeyDown={(event) => {
+                  if (event.key !== 'Enter' || groups) return;
+                  event.preventDefault();
+                  void loadGroups();
+                }}
                 error={errors.token?.message}
               />
             </div>

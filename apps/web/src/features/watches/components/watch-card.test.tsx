@@ -2,8 +2,9 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Watch, WatchRun } from '@ce/contract';
-import { WatchCard } from './watch-card';
+import { WATCH_CARD, type Watch, type WatchRun } from '@ce/contract';
+import { dateTime } from '../../../lib/dates';
+import { nextRunWords, WatchCard } from './watch-card';
 
 const watch: Watch = {
   id: 'w-1',
@@ -119,5 +120,26 @@ describe("a watch's card while a run starts", () => {
   it('says nothing of a review pack on a watch without the duty', () => {
     renderCard(() => []);
     expect(screen.queryByText('Review pack')).toBeNull();
+  });
+});
+
+describe("a watch's next run", () => {
+  const paris = {
+    ...watch,
+    schedule: { ...watch.schedule, timeZone: 'Europe/Paris' },
+    nextRunAt: '2026-12-07T06:00:00Z',
+  };
+
+  it('names the reader’s zone when the watch keeps another one, so 18:30 in Paris is not read as 17:30 there', () => {
+    const shown = dateTime('2026-12-07T06:00:00Z');
+    expect(nextRunWords(paris, 'UTC')).toBe(WATCH_CARD.nextRunInReaderZone(shown, 'UTC'));
+    expect(nextRunWords(paris, 'America/New_York')).toBe(WATCH_CARD.nextRunInReaderZone(shown, 'America/New_York'));
+  });
+
+  it('says the time alone when the zones tell the same clock, and a dash for a paused watch', () => {
+    const shown = dateTime('2026-12-07T06:00:00Z');
+    expect(nextRunWords(paris, 'Europe/Paris')).toBe(shown);
+    expect(nextRunWords({ ...paris, schedule: { ...watch.schedule, timeZone: 'Etc/UTC' } }, 'UTC')).toBe(shown);
+    expect(nextRunWords({ ...paris, nextRunAt: null }, 'UTC')).toBe('—');
   });
 });

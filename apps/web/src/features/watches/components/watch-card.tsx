@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router';
-import { PATHS, type Watch, type WatchRun } from '@ce/contract';
+import { PATHS, WATCH_CARD, type Watch, type WatchRun } from '@ce/contract';
 import { Badge, type BadgeTone } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/toast-store';
@@ -60,6 +60,30 @@ export function speakWords({ speakWhen }: Watch): string {
 
 const when = (iso: string | null) => (iso ? dateTime(iso) : '—');
 
+/**
+ * The next run in the reader's time, the zone named when the watch's own is another: "Daily at 18:30
+ * (Europe/Paris)" above "2 Dec 2026, 17:30" read as a wrong time otherwise.
+ */
+export function nextRunWords({ nextRunAt, schedule }: Watch, readerZone = localZone()): string {
+  if (!nextRunAt) return '—';
+  if (sameZone(readerZone, schedule.timeZone, nextRunAt)) return dateTime(nextRunAt);
+  return WATCH_CARD.nextRunInReaderZone(dateTime(nextRunAt), readerZone);
+}
+
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** Two zone names that tell the same clock at `iso` ("UTC" and "Etc/UTC", or one name twice). */
+function sameZone(one: string, other: string, iso: string): boolean {
+  if (one === other) return true;
+  try {
+    const clock = (timeZone: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone, dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+    return clock(one) === clock(other);
+  } catch {
+    return false;
+  }
+}
+
 /** A message as Webex shows it, in plain text: its markup (bold, escapes, entities) taken out. */
 export function plainText(markdown: string): string {
   return markdown
@@ -103,15 +127,22 @@ export function WatchCard({ watch }: { watch: Watch }) {
       <div className="flex flex-wrap items-center gap-2">
         <h3 className="text-lg font-medium">{groups}</h3>
         <Badge tone={active ? 'success' : 'warning'}>{active ? 'Active' : 'Paused'}</Badge>
-        <span className="text-sm text-slate-600">
+        {/* A room's id is one long word: it breaks anywhere rather than run off a phone's screen. */}
+        <span className="min-w-0 text-sm text-slate-600">
           {RUNS_WORDS[watch.runs]} · {scheduleWords(watch)} ·{' '}
-          {watch.channel.kind === 'room' ? `Webex room ${watch.channel.roomId}` : `${watch.owner.name} in Webex`}
+          {watch.channel.kind === 'room' ? (
+            <>
+              Webex room <span className="break-all">{watch.channel.roomId}</span>
+            </>
+          ) : (
+            `${watch.owner.name} in Webex`
+          )}
         </span>
       </div>
       {watch.pausedReason && <p className="text-sm text-amber-800">{watch.pausedReason}</p>}
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="text-slate-600">Next run</dt>
-        <dd>{when(watch.nextRunAt)}</dd>
+        <dd>{nextRunWords(watch)}</dd>
         <dt className="text-slate-600">Message when</dt>
         <dd>{speakWords(watch)}</dd>
         <dt className="text-slate-600">Stored token</dt>

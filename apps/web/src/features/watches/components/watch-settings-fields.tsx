@@ -1,9 +1,13 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { Select, TextInput } from '../../../components/ui/field';
 import type { SettingsFormInput } from '../watch-settings-form';
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** The zone names the browser knows, offered as the time zone is typed ("Europe/Pa…"); none where it has no list. */
+const ZONES: readonly string[] =
+  typeof Intl.supportedValuesOf === 'function' ? ['UTC', ...Intl.supportedValuesOf('timeZone')] : [];
 
 /**
  * What a watch is set to do, in the new watch's form and in its edit (inside their `FormProvider`): its account
@@ -31,6 +35,7 @@ export function WatchSettingsFields({
     name: ['cadence', 'channel', 'runs', 'monthlyReviewPack'],
   });
   const packShown = runs !== 'backup' || (keepPackShown && pack);
+  const zonesId = useId();
   return (
     <>
       {groups && (
@@ -74,7 +79,20 @@ export function WatchSettingsFields({
           />
         )}
         <TextInput label="At" type="time" {...form.register('time')} error={errors.time?.message} />
-        <TextInput label="Time zone" {...form.register('timeZone')} error={errors.timeZone?.message} />
+        <TextInput
+          label="Time zone"
+          list={ZONES.length > 0 ? zonesId : undefined}
+          autoComplete="off"
+          {...form.register('timeZone')}
+          error={errors.timeZone?.message}
+        />
+        {ZONES.length > 0 && (
+          <datalist id={zonesId}>
+            {ZONES.map((zone) => (
+              <option key={zone} value={zone} />
+            ))}
+          </datalist>
+        )}
         <Select
           label="Message to"
           {...form.register('channel')}
