@@ -1,12 +1,6 @@
+import { watchMessage } from './watch-message.js';
 import { describe, expect, it } from 'vitest';
-import {
-  compareRuns,
-  foldReferences,
-  watchMessage,
-  whatToSay,
-  type DriftLine,
-  type KeptFindings,
-} from './watch-changes.js';
+import { compareRuns, foldReferences, whatToSay, type DriftLine, type KeptFindings } from './watch-changes.js';
 import { withoutWaived } from './watch-findings.js';
 
 const user = (id: string, name: string) => ({ type: 'user', id, name, detail: 'never signed in' });

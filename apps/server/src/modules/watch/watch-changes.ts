@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fieldWords, HEALTH_CHECK_IDS, HEALTH_STATUSES, type HealthCheck, type WatchSpeakWhen } from '@ce/contract';
-import { Markdown, mdLines, mdSafe } from '../../report-kit/markdown.js';
-import { actorWords, type ChangeActor } from './change-attribution.js';
+import { type Markdown, mdSafe } from '../../report-kit/markdown.js';
+import type { ChangeActor } from './change-attribution.js';
 import { measuredMoveSchema, type MeasuredMove } from './measured-moves.js';
 
 /**
@@ -87,6 +87,11 @@ export interface WaiverNotice {
 export interface WatchChanges {
   /** No earlier run to compare with: this run sets the baseline. */
   first: boolean;
+  /**
+   * The account groups changed since the previous run (an edit of the watch): this run is a new baseline, said as
+   * such, not the added groups' state as changes at the customer. Absent on runs kept before it was recorded.
+   */
+  regrouped?: { added: string[]; removed: string[] } | null;
   score: { before: number | null; after: number | null };
   /** Checks whose status moved (what moved the score). */
   checks: { id: string; title: string; before: string; after: string }[];
@@ -187,6 +192,21 @@ export const anyChange = (changes: WatchChanges): boolean =>
     0 || changes.score.before !== changes.score.after;
 
 const SEVERITY = { pass: 0, unknown: 0, warn: 1, fail: 2 } as const;
+
+type Groups = readonly { aid: string; accountGroupName: string }[];
+
+/** The groups added and removed between two runs' account groups (by id); null when they are the same. */
+export function regroupedSince(
+  previous: Groups | null,
+  current: Groups,
+): { added: string[]; removed: string[] } | null {
+  if (previous === null) return null;
+  const before = new Set(previous.map((group) => group.aid));
+  const now = new Set(current.map((group) => group.aid));
+  const added = current.filter((group) => !before.has(group.aid)).map((group) => group.accountGroupName);
+  const removed = previous.filter((group) => !now.has(group.aid)).map((group) => group.accountGroupName);
+  return added.length + removed.length > 0 ? { added, removed } : null;
+}
 
 /**
  * What the run says: `changes` (the message of what changed), `quiet` (the weekly "all quiet" line) or nothing.
@@ -299,92 +319,4 @@ export function foldReferences(lines: DriftLine[]): DriftLine[] {
     return false;
   });
   return kept.map((line) => (takenOut.has(line) ? { ...line, takenOutOf: takenOut.get(line) } : line));
-}
-
-export interface MessageContext {
-  organizationName: string;
-  accountGroups: string[];
-  /** The full report, behind sign-in (the PDF is attached where the channel takes files). */
-  reportUrl: string | null;
-  /** The drift's page. */
-  driftUrl: string | null;
-  nextRunAt: Date | null;
-  /** The owner's time zone: the day a change of ours was made is said in it. */
-  timeZone?: string;
-}
-
-/**
- * Findings as the message lists them: one line per item, the checks that name it together ("- Cy: Inactive users
- * (never signed in); Login frequency (no sign-in for 120 days)"), a finding of one check as "- Check: name".
- */
-function findingLines(findings: Finding[], withDetail: boolean): Markdown[] {
-  const byItem = new Map<string, Finding[]>();
-  for (const finding of findings) byItem.set(finding.itemKey, [...(byItem.get(finding.itemKey) ?? []), finding]);
-  return [...byItem.values()].map(([first, ...more]) => {
-    if (!first) return mdSafe``;
-    const detail = (finding: Finding) => (withDetail ? mdSafe` (${finding.detail})` : mdSafe``);
-    if (more.length === 0) return mdSafe`- ${first.check}: ${first.name}${detail(first)}`;
-    const checks = [first, ...more].map((finding) => mdSafe`${finding.check}${detail(finding)}`);
-    return mdSafe`- ${first.name}: ${new Markdown(checks.map((check) => check.text).join(withDetail ? '; ' : ', '))}`;
-  });
-}
-
-/** The waivers of the watch's findings others made since the previous run: who, why and until when. */
-function waiverLines(notices: WaiverNotice[]): (Markdown | null)[] {
-  if (notices.length === 0) return [];
-  return [
-    mdSafe`**Waived by someone else (${notices.length})**`,
-    ...notices.map(
-      (notice) =>
-        mdSafe`- ${notice.check}: ${notice.name ?? 'the whole check'}, waived by ${notice.by ?? 'a former user'} until ${notice.until.slice(0, 10)}: “${notice.reason}”`,
-    ),
-  ];
-}
-
-/** The message of one run: exactly what changed, or the baseline, or the quiet line. */
-export function watchMessage(
-  say: 'baseline' | 'changes' | 'quiet',
-  changes: WatchChanges,
-  context: MessageContext,
-): string {
-  const { before, after } = changes.score;
-  const head = mdSafe`**Account Watch: ${context.organizationName}** (${context.accountGroups.join(', ')})`;
-  const links = mdLines([
-    context.reportUrl ? mdSafe`Full report: ${new Markdown(context.reportUrl)}` : null,
-    context.driftUrl && changes.drift.length > 0 ? mdSafe`Drift: ${new Markdown(context.driftUrl)}` : null,
-  ]);
-  if (say === 'quiet')
-    return mdLines([
-      head,
-      mdSafe`All quiet: nothing changed this week${after !== null ? mdSafe` (score ${after}/100)` : ''}.`,
-    ]).text;
-  if (say === 'baseline')
-    return mdLines([
-      head,
-      mdSafe`Watch started.${after !== null ? mdSafe` Score ${after}/100, ${changes.openFindings ?? 0} open findings.` : ''}${
-        after === null ? mdSafe` First backup made.` : ''
-      } From now on only what changes is said.`,
-      ...waiverLines(changes.waivedByOthers),
-      links,
-    ]).text;
-  const moved = before !== null && after !== null && before !== after;
-  return mdLines([
-    head,
-    moved ? mdSafe`Score ${before} → ${after} (${after - before > 0 ? '+' : ''}${after - before})` : null,
-    ...changes.checks.map((check) => mdSafe`- ${check.title}: ${check.before} → ${check.after}`),
-    changes.measured.length > 0 ? mdSafe`**What moved (${changes.measured.length})**` : null,
-    ...changes.measured.map((move) => mdSafe`- ${move.line}`),
-    changes.newFindings.length > 0 ? mdSafe`**New findings (${changes.newFindings.length})**` : null,
-    ...findingLines(changes.newFindings, true),
-    changes.resolvedFindings.length > 0 ? mdSafe`**Resolved (${changes.resolvedFindings.length})**` : null,
-    ...findingLines(changes.resolvedFindings, false),
-    ...waiverLines(changes.waivedByOthers),
-    changes.drift.length > 0 ? mdSafe`**Changed since the last backup (${changes.drift.length})**` : null,
-    // Each change with who made it: us (our journal), the customer (the platform's audit log), or unknown.
-    ...changes.drift.map(
-      (line) =>
-        mdSafe`- ${line.accountGroupName}: ${driftWords(line)}${line.by ? ` — ${actorWords(line.by, context.timeZone)}` : ''}`,
-    ),
-    links,
-  ]).text;
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { compareRuns, driftLine, foldReferences, watchMessage, whatToSay, type KeptFindings } from './watch-changes.js';
+import {
+  compareRuns,
+  driftLine,
+  foldReferences,
+  regroupedSince,
+  whatToSay,
+  type KeptFindings,
+} from './watch-changes.js';
+import { watchMessage } from './watch-message.js';
 import { waiversOfOthers, type WaiverInForce } from './watch-findings.js';
 
 const context = {
@@ -107,5 +115,21 @@ describe('a waiver of a watch’s finding made by someone other than its owner',
     expect(plain(watchMessage('changes', { ...changes, ...whole }, context))).toContain(
       '- Inactive users: the whole check, waived by a former user until 2027-11-30',
     );
+  });
+
+  it('says an edit of the account groups as a new starting point, with the groups added and removed', () => {
+    const production = { aid: '1', accountGroupName: 'Production' };
+    const staging = { aid: '2', accountGroupName: 'Staging' };
+    expect(regroupedSince(null, [production])).toBeNull();
+    expect(regroupedSince([production], [{ aid: '1', accountGroupName: 'Production (renamed)' }])).toBeNull();
+    const regrouped = regroupedSince([production, { aid: '3', accountGroupName: 'Lab_*1*' }], [production, staging]);
+    expect(regrouped).toEqual({ added: ['Staging'], removed: ['Lab_*1*'] });
+    const changes = { ...compareRuns(null, checks([cy]), [], true), regrouped };
+    expect(whatToSay(changes, speakOnAny, false)).toBe('baseline');
+    const message = plain(watchMessage('baseline', changes, context));
+    expect(message).toContain(
+      'Account groups changed since the last run (added: Staging; removed: Lab_*1*): this run is the new starting point. Score 70/100, 2 open findings.',
+    );
+    expect(message).not.toContain('Watch started.');
   });
 });

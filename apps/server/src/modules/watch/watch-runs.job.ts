@@ -23,17 +23,16 @@ import type { ReportsService } from '../reports/reports.service.js';
 import { scoreOf } from '../reports/index.js';
 import {
   compareRuns,
-  driftLine,
-  foldReferences,
   keptChangesSchema,
   keptChecks,
   keptChecksSchema,
-  watchMessage,
   whatToSay,
-  type DriftLine,
   type KeptFindings,
+  regroupedSince,
 } from './watch-changes.js';
 import { waivedOfKey, waiversOfOthers, withoutWaived } from './watch-findings.js';
+import { watchMessage } from './watch-message.js';
+import { driftSince } from './watch-run-drift.js';
 import { measuredMoves } from './measured-moves.js';
 import type { WatchRunRow, WatchRunsRepository } from './watch-runs.repository.js';
 import type { WatchScheduler } from './watch-schedule.job.js';
@@ -294,7 +293,10 @@ export class WatchRunJobs {
     const run = job.row;
     const watch = await runs.watch(run.watchId);
     if (!watch) throw new RunStopped(WATCH_MESSAGES_STOPPED);
-    const previous = await runs.previous(run);
+    const last = await runs.previous(run);
+    // After an edit of its account groups the run is a new baseline: nothing is compared with the run before.
+    const regrouped = regroupedSince(last?.accountGroups ?? null, run.accountGroups);
+    const previous = regrouped ? undefined : last;
     const earlier = previous?.findings ? keptChecksSchema.safeParse(previous.findings) : null;
     // Waived findings are left out of what is compared and said, on both sides: a finding waived since the previous
     // run does not resolve. The score is the health check's own, as its report says it: a waiver never moves it.
@@ -310,13 +312,15 @@ export class WatchRunJobs {
     // Each change with who made it, from our journal and the platform's audit log since the previous run.
     const drift = await this.deps.attribution.attribute(
       run,
-      { since: previous?.createdAt ?? run.createdAt, until: this.deps.clock() },
+      { since: last?.createdAt ?? run.createdAt, until: this.deps.clock() },
       token,
       signal,
-      await this.driftSince(previous, outcome.backups ?? [], run.accountGroups),
+      // Drift per group: a group the last run backed up too is compared still; an added one starts from this run.
+      await driftSince(this.deps.backups, last, outcome.backups ?? [], run.accountGroups),
     );
     const changes = {
       ...compareRuns(before, now, drift, previous === undefined, counted?.waived ?? []),
+      regrouped,
       waivedItems: counted?.waivedItems ?? null,
       // Waivers of this watch's findings made by others since the previous run: its owner hears who, why, until when.
       ...waiversOfOthers(
@@ -368,25 +372,6 @@ export class WatchRunJobs {
       ...(delivery.status === 'pending' ? {} : { deliveryStatus: delivery.status }),
       deliveryError: delivery.error,
     });
-  }
-
-  /** Drift per account group between the previous run's backup and this run's, in words. */
-  private async driftSince(
-    previous: WatchRunRow | undefined,
-    made: { aid: string; backupId: string }[],
-    groups: WatchRunRow['accountGroups'],
-  ): Promise<DriftLine[]> {
-    const earlier = new Map((previous?.backups ?? []).map((backup) => [backup.aid, backup.backupId]));
-    const names = new Map(groups.map((group) => [group.aid, group.accountGroupName]));
-    const lines: DriftLine[] = [];
-    for (const { aid, backupId } of made) {
-      const before = earlier.get(aid);
-      if (!before) continue;
-      // The previous backup may have gone (deleted by a person, or by retention): this run is then the baseline.
-      const compared = await this.deps.backups.driftBetween(before, backupId);
-      for (const change of compared?.changes ?? []) lines.push(driftLine(names.get(aid) ?? aid, change));
-    }
-    return foldReferences(lines);
   }
 
   /** The retries ended a run's message after the run did (sent, or given up): the run says it. */
