@@ -3,35 +3,14 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WATCH_EDIT, WATCH_MESSAGES, type Watch, type WatchSettings } from '@ce/contract';
 import { EditWatchDialog } from './edit-watch-dialog';
+import { aWatch } from './watch.fixture';
 
-const watch: Watch = {
-  id: 'w-1',
-  accountGroups: [
-    { aid: '1', accountGroupName: 'Production' },
-    { aid: '2', accountGroupName: 'Staging' },
-  ],
+const watch: Watch = aWatch({
   runs: 'health',
-  channel: { kind: 'owner' },
   speakWhen: { anyChange: true, drift: false, scoreDrop: null, newFindingsAtLeast: null, weeklyQuietLine: false },
   schedule: { cadence: 'weekly', weekday: 3, time: '07:00', timeZone: 'Europe/Paris' },
-  owner: { email: 'tam@demo.local', name: 'Taylor TAM' },
-  organizationId: '9000',
-  organizationName: 'Acme Corporation',
-  status: 'active',
-  pausedReason: null,
-  token: {
-    last4: 'b755',
-    storedAt: '2026-11-20T07:00:00Z',
-    storedBy: { email: 'tam@demo.local', name: 'Taylor TAM' },
-    contactName: 'Dana Admin',
-    contactEmail: 'dana@acme.example',
-    expiresAt: '2027-02-20T07:00:00Z',
-  },
   nextRunAt: '2026-12-02T06:00:00Z',
-  lastRunAt: null,
-  createdAt: '2026-11-20T07:00:00Z',
-  monthlyReviewPack: false,
-};
+});
 
 type Sent = { url: string; method: string; body: unknown };
 

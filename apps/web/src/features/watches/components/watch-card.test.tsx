@@ -5,35 +5,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WATCH_CARD, type Watch, type WatchRun } from '@ce/contract';
 import { dateTime } from '../../../lib/dates';
 import { nextRunWords, WatchCard } from './watch-card';
+import { aWatch } from './watch.fixture';
 
-const watch: Watch = {
-  id: 'w-1',
-  accountGroups: [
-    { aid: '1', accountGroupName: 'Production' },
-    { aid: '2', accountGroupName: 'Staging' },
-  ],
-  runs: 'both',
-  channel: { kind: 'owner' },
-  speakWhen: { anyChange: true, drift: true, scoreDrop: null, newFindingsAtLeast: null, weeklyQuietLine: false },
-  schedule: { cadence: 'weekly', weekday: 1, time: '07:00', timeZone: 'UTC' },
-  owner: { email: 'tam@demo.local', name: 'Taylor TAM' },
-  organizationId: '9000',
-  organizationName: 'Acme Corporation',
-  status: 'active',
-  pausedReason: null,
-  token: {
-    last4: 'b755',
-    storedAt: '2026-11-20T07:00:00Z',
-    storedBy: { email: 'tam@demo.local', name: 'Taylor TAM' },
-    contactName: 'Dana Admin',
-    contactEmail: 'dana@acme.example',
-    expiresAt: '2027-02-20T07:00:00Z',
-  },
-  nextRunAt: '2026-11-30T07:00:00Z',
-  lastRunAt: null,
-  createdAt: '2026-11-20T07:00:00Z',
-  monthlyReviewPack: false,
-};
+const watch: Watch = aWatch();
 
 const run = (progress: WatchRun['progress'], status: WatchRun['status'] = 'running'): WatchRun => ({
   id: 'run-1',
