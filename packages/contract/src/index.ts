@@ -33,6 +33,7 @@ export * from './html.js';
 export * from './customers.js';
 export * from './run-outcome.js';
 export * from './watches.js';
+export * from './watch-words.js';
 export * from './field-words.js';
 export * from './watch-portfolio.js';
 export * from './waiver-words.js';
