@@ -149,4 +149,25 @@ describe('Account Watch: changing a watch after it is made', () => {
     expect(edited.json<Watch>()).toMatchObject({ status: 'paused', nextRunAt: null, schedule: { cadence: 'daily' } });
     await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
   });
+
+  it('refuses an edit made from a watch that was changed since, losing neither change', async () => {
+    const watch = await create(tam);
+    const daily = { cadence: 'daily', weekday: null, time: '12:00', timeZone: 'UTC' };
+    // Two forms opened on the same watch: the first saved wins, the second is told, not applied over it.
+    const first = await edit(tam, watch.id, { schedule: daily, expectedUpdatedAt: watch.updatedAt });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json<Watch>().updatedAt > watch.updatedAt).toBe(true);
+    const second = await edit(superUser, watch.id, { runs: 'backup', expectedUpdatedAt: watch.updatedAt });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().error).toMatchObject({ code: 'watch_changed', message: WATCH_MESSAGES.changedMeanwhile });
+    // Paused since the form was opened: the edit made from before the pause is refused too.
+    const opened = (await tam.request({ method: 'GET', url: `/api/watches/${watch.id}` })).json<Watch>();
+    await tam.request({ method: 'POST', url: `/api/watches/${watch.id}/pause` });
+    const afterPause = await edit(tam, watch.id, { expectedUpdatedAt: opened.updatedAt });
+    expect(afterPause.statusCode).toBe(409);
+    const kept = (await tam.request({ method: 'GET', url: `/api/watches/${watch.id}` })).json<Watch>();
+    expect(kept).toMatchObject({ runs: 'health', schedule: daily, status: 'paused', nextRunAt: null });
+    expect((await audited(watch.id)).map((row) => row.actor)).toEqual(['tam@demo.local']);
+    await tam.request({ method: 'DELETE', url: `/api/watches/${watch.id}` });
+  });
 });

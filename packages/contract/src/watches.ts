@@ -50,6 +50,8 @@ export const WATCH_MESSAGES = {
   roomRequired: 'Name the Webex room the messages go to.',
   unknownTimeZone: 'Unknown time zone: use a name such as Europe/Paris or America/New_York.',
   noToken: 'This watch has no stored token: store one with the customer’s consent first.',
+  changedMeanwhile:
+    'This watch was changed since you opened it (edited elsewhere, paused, resumed or given a new token): close the form, look at it again and make your change.',
   notFound: 'No such watch.',
   noAccountGroups: 'Choose at least one account group.',
   notActive: 'This watch is paused: resume it (with a stored token) to run it.',
@@ -221,6 +223,12 @@ export const watchSettingsSchema = z.object({
   ...settingsShape,
   schedule: watchScheduleSchema,
   monthlyReviewPack: z.boolean().optional(),
+  /**
+   * The watch's `updatedAt` the edit was made from: a watch changed since (edited elsewhere, paused, resumed, its token
+   * replaced) refuses the edit (409 `watch_changed`) rather than lose that change. Without it the edit is checked
+   * against the watch as the server read it.
+   */
+  expectedUpdatedAt: z.iso.datetime({ offset: true }).optional(),
 });
 export type WatchSettings = z.infer<typeof watchSettingsSchema>;
 
@@ -263,6 +271,8 @@ export const watchSchema = z.object({
   nextRunAt: z.string().nullable(),
   lastRunAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When a person last changed it (an edit, a pause or resume, its token): what an edit sends back as its version. */
+  updatedAt: z.string(),
 });
 export type Watch = z.infer<typeof watchSchema>;
 

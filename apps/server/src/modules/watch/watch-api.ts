@@ -63,5 +63,6 @@ export function toApi({ watch, owner, storedBy }: WatchWithPeople): Watch {
     nextRunAt: watch.nextRunAt?.toISOString() ?? null,
     lastRunAt: watch.lastRunAt?.toISOString() ?? null,
     createdAt: watch.createdAt.toISOString(),
+    updatedAt: watch.updatedAt.toISOString(),
   };
 }

@@ -102,6 +102,34 @@ export class WatchRepository {
   }
 
   /**
+   * An edit's settings, only if the watch is as the edit saw it (`updated_at` to the millisecond, as the API says it):
+   * false when someone changed it since. The next run is set in the same statement while the watch is active, so a
+   * pause that came between leaves none.
+   */
+  async updateSettings(
+    id: string,
+    expected: Date,
+    changes: Partial<typeof watches.$inferInsert>,
+    nextRunAt: Date,
+  ): Promise<boolean> {
+    const updated = await this.db
+      .update(watches)
+      .set({
+        ...changes,
+        nextRunAt: sql`case when ${watches.status} = 'active' then ${nextRunAt.toISOString()}::timestamptz end`,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(watches.id, id),
+          sql`date_trunc('milliseconds', ${watches.updatedAt}) = ${expected.toISOString()}::timestamptz`,
+        ),
+      )
+      .returning({ id: watches.id });
+    return updated.length > 0;
+  }
+
+  /**
    * Replaces the stored token in one transaction: the new one sealed (or none), the old sealed row deleted,
    * and the watch's other changes; the old row's id is answered for the audit. `expected` is the token row
    * the caller saw: a concurrent change in between is refused (false), so two revocations erase once.

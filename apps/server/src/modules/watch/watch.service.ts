@@ -159,15 +159,18 @@ export class WatchService {
       const names = new Map(watch.accountGroups.map((group) => [group.aid, group.accountGroupName]));
       accountGroups = accountGroups.map(({ aid }) => ({ aid, accountGroupName: names.get(aid) ?? aid }));
     }
-    await this.deps.repository.update(id, {
-      accountGroups,
-      runs: settings.runs,
-      schedule: settings.schedule,
-      channel: settings.channel,
-      speakWhen: settings.speakWhen,
-      monthlyReviewPack,
-      nextRunAt: watch.status === 'active' ? nextRunAfter(settings.schedule, this.deps.clock()) : null,
-    });
+    const { expectedUpdatedAt, ...kept } = settings;
+    const expected = expectedUpdatedAt ? new Date(expectedUpdatedAt) : watch.updatedAt;
+    const changes = { ...kept, accountGroups, monthlyReviewPack };
+    if (
+      !(await this.deps.repository.updateSettings(
+        id,
+        expected,
+        changes,
+        nextRunAfter(kept.schedule, this.deps.clock()),
+      ))
+    )
+      throw new AppError(409, 'watch_changed', WATCH_MESSAGES.changedMeanwhile);
     await this.deps.audit.record(user, 'watch.changed', watch.organizationName, { watchId: id });
     return this.get(user, id);
   }

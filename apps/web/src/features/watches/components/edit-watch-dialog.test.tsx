@@ -73,6 +73,8 @@ describe("A watch's edit", () => {
       channel: { kind: 'owner' },
       speakWhen: { anyChange: true, drift: false, scoreDrop: 5, newFindingsAtLeast: null, weeklyQuietLine: false },
       monthlyReviewPack: false,
+      // The version the form was opened from: a watch changed since refuses the edit (409 watch_changed).
+      expectedUpdatedAt: watch.updatedAt,
     } satisfies WatchSettings);
   });
 

@@ -55,7 +55,10 @@ export function EditWatchDialog({ watch, isOpen, onClose }: { watch: Watch; isOp
   const submit = form.handleSubmit(async (values) => {
     refusal.clear();
     try {
-      await update.mutateAsync({ id: watch.id, settings: settingsRequest(values, groups) });
+      await update.mutateAsync({
+        id: watch.id,
+        settings: { ...settingsRequest(values, groups), expectedUpdatedAt: watch.updatedAt },
+      });
     } catch (error) {
       // Beside the field the server names; anything else above the form. What was typed stays.
       if (!placeRefusal(form.setError, error)) refusal.say(apiErrorText(error));

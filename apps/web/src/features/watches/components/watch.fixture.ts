@@ -28,6 +28,7 @@ export function aWatch(overrides: Partial<Watch> = {}): Watch {
     nextRunAt: '2026-11-30T07:00:00Z',
     lastRunAt: null,
     createdAt: '2026-11-20T07:00:00Z',
+    updatedAt: '2026-11-20T07:00:00.000Z',
     monthlyReviewPack: false,
     ...overrides,
   };
